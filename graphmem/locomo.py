@@ -4,18 +4,69 @@ Everything downstream (claims, indexes, the reader, the metric) reads these froz
 records rather than the raw JSON, so the dataset's quirks are dealt with exactly once,
 here: session keys sorted numerically, dates parsed, integer answers turned into
 strings, and evidence ids repaired or dropped *with a report* rather than silently.
+
+Where the file comes from (:func:`load`)
+    1. an explicit path (the CLI's ``--data PATH``);
+    2. else ``$GRAPHMEM_LOCOMO``;
+    3. else the cache file :func:`cache_path` (``$GRAPHMEM_CACHE``, else
+       ``$XDG_CACHE_HOME/graphmem``, else ``~/.cache/graphmem``, + ``locomo10.json``);
+    4. else it is downloaded from :data:`LOCOMO_URL` into the cache, and kept only if its
+       SHA-256 is :data:`LOCOMO_SHA256`.
+
+    The cached file is re-verified on every load: the bytes are read for parsing anyway,
+    and hashing 2.8 MB costs about 2 ms. A cached file with the wrong hash (edited,
+    truncated by hand) is replaced by a fresh download; if that fails the error says how
+    to provide the file instead. Explicit paths and ``$GRAPHMEM_LOCOMO`` are not hashed
+    against :data:`LOCOMO_SHA256`: they may be deliberately edited or reduced copies.
+
+Validation
+    Every structural problem raises :class:`~graphmem.errors.DataError` whose message is
+    one line ``<file>: <place>: <problem>``; the place is a sample id plus session, dia id
+    or question index (``conv-26 session_3 D3:4``, ``conv-26 qa[12]``) or, before the
+    sample id is known, a JSON path (``[3].sample_id``).
+
+Evidence normalisation (:func:`normalise_evidence`)
+    Each raw evidence entry is stripped and split on ``;``, ``,`` and whitespace, and a
+    stray colon after the ``D`` is removed (``D:11:26`` -> ``D11:26``). An entry that had
+    to be rewritten this way counts as **one repair**, however many ids it yields (so
+    ``"D8:6; D9:17"`` is one repair yielding two ids). Every resulting id that is
+    malformed (``D``) or names no turn of its conversation (``D10:19`` in conv-42,
+    ``D30:05`` in conv-50: leading zeros are *not* guessed away) is **dropped and
+    reported**, one report line per id. Ids repeated within one question are kept once.
+    On ``locomo10.json`` this gives 5 repairs (yielding 14 ids) and 4 drops.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
+import os
 import re
+import tempfile
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphmem.errors import DataError
+
+log = logging.getLogger(__name__)
+
+LOCOMO_URL = "https://raw.githubusercontent.com/snap-research/LoCoMo/main/data/locomo10.json"
+"""Where :func:`load` downloads LoCoMo from when no file is given and none is cached."""
+
+LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+"""SHA-256 of the published ``locomo10.json``; a download with any other hash is refused."""
+
+LOCOMO_FILENAME = "locomo10.json"
+
+ENV_DATA = "GRAPHMEM_LOCOMO"
+ENV_CACHE = "GRAPHMEM_CACHE"
+
+HOW_TO_PROVIDE = f"pass --data PATH or set {ENV_DATA} to a copy of {LOCOMO_FILENAME}"
 
 CATEGORIES = {
     4: "single hop",
@@ -53,7 +104,11 @@ class Session:
 
 @dataclass(frozen=True)
 class Question:
-    """A typed question with its reference answer and normalised evidence ids."""
+    """A typed question with its reference answer and normalised evidence ids.
+
+    ``answer`` is always a string: integer answers are ``str``-ed, and adversarial
+    questions that have only an ``adversarial_answer`` get ``""``.
+    """
 
     index: int
     text: str
@@ -82,17 +137,42 @@ class Conversation:
         return [t for s in self.sessions for t in s.turns]
 
 
+class EvidenceFix(NamedTuple):
+    """One line of the evidence report.
+
+    For a repair ``result`` is the ids the raw entry became, space-joined; for a drop it
+    is the reason (``"malformed"`` or ``"names no turn"``) and ``raw`` is the dropped id.
+    """
+
+    sample_id: str
+    question: int
+    raw: str
+    result: str
+
+
 @dataclass
 class EvidenceReport:
-    """What evidence normalisation changed: repaired ids and ids that name no turn."""
+    """What evidence normalisation changed: repaired entries and ids that were dropped.
 
-    repaired: list[tuple[str, int, str, str]] = field(default_factory=list)
-    dropped: list[tuple[str, int, str, str]] = field(default_factory=list)
+    ``repaired`` has one item per raw evidence entry that had to be rewritten (split,
+    stripped or de-coloned); ``dropped`` has one item per id that is malformed or names
+    no turn. See the module docstring for the exact rules.
+    """
+
+    repaired: list[EvidenceFix] = field(default_factory=list)
+    dropped: list[EvidenceFix] = field(default_factory=list)
 
     def summary(self) -> str:
-        dropped = ", ".join(f"{raw!r} in {sid}" for sid, _, raw, _ in self.dropped)
+        """One line: ``evidence: N ids repaired, M dropped ('D' in conv-42 qa[88]: malformed, ...)``."""
+        dropped = ", ".join(f"{raw!r} in {sid} qa[{j}]: {why}" for sid, j, raw, why in self.dropped)
         line = f"evidence: {len(self.repaired)} ids repaired, {len(self.dropped)} dropped"
         return f"{line} ({dropped})" if dropped else line
+
+    def lines(self) -> list[str]:
+        """Every repair and drop, one per line, for verbose output."""
+        out = [f"repaired {sid} qa[{j}]: {raw!r} -> {res}" for sid, j, raw, res in self.repaired]
+        out += [f"dropped {sid} qa[{j}]: {raw!r} ({why})" for sid, j, raw, why in self.dropped]
+        return out
 
 
 @dataclass(frozen=True)
@@ -102,86 +182,415 @@ class Dataset:
     path: Path
     conversations: tuple[Conversation, ...]
     report: EvidenceReport
+    sha256: str = ""
 
     @property
     def questions(self) -> int:
         return sum(len(c.questions) for c in self.conversations)
 
 
+# ---------------------------------------------------------------------------------------
+# dates
+
 SESSION_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
-_SESSION_KEY = re.compile(r"session_(\d+)$")
-_DIA_ID = re.compile(r"D(\d+):(\d+)$")
+"""The layout of LoCoMo's session stamps (documentation; parsing does not use strptime)."""
+
+_MONTHS = {
+    name: i
+    for i, full in enumerate(
+        ("january", "february", "march", "april", "may", "june", "july",
+         "august", "september", "october", "november", "december"),
+        start=1,
+    )
+    for name in (full, full[:3])
+}
+_DATE = re.compile(
+    r"(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})",
+    re.IGNORECASE,
+)
 
 
 def parse_session_date(text: str) -> datetime:
-    """Parse LoCoMo's session stamp, e.g. ``1:56 pm on 8 May, 2023``."""
-    return datetime.strptime(" ".join(text.split()).upper().replace("ON ", "on "), SESSION_DATE_FORMAT)
+    """Parse LoCoMo's session stamp, e.g. ``1:56 pm on 8 May, 2023``.
 
-
-def load_file(path: Path) -> Dataset:
-    """Read and validate one LoCoMo JSON file."""
+    Locale-independent (English month names, full or three-letter). Raises
+    ``ValueError`` if ``text`` is not such a stamp or names an impossible time or date.
+    """
+    m = _DATE.fullmatch(text.strip()) if isinstance(text, str) else None
+    if m is None:
+        raise ValueError(f"not a date like '1:56 pm on 8 May, 2023': {text!r}")
+    hour, minute, ampm, day, month_name, year = m.groups()
+    month = _MONTHS.get(month_name.lower())
+    hour_ = int(hour)
+    if month is None:
+        raise ValueError(f"unknown month {month_name!r} in {text!r}")
+    if not 1 <= hour_ <= 12:
+        raise ValueError(f"hour {hour_} is not on a 12-hour clock in {text!r}")
+    hour_ = hour_ % 12 + (12 if ampm.lower() == "p" else 0)
     try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        return datetime(int(year), month, int(day), hour_, int(minute))
+    except ValueError as exc:
+        raise ValueError(f"{exc} in {text!r}") from None
+
+
+# ---------------------------------------------------------------------------------------
+# loading and validation
+
+_SESSION_KEY = re.compile(r"session_(\d+)$")
+_DIA_ID = re.compile(r"D(\d+):(\d+)$")
+_EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
+
+
+def _kind(value: Any) -> str:
+    """The JSON name of a Python value's type, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+class _Errors:
+    """Builds the one-line ``<file>: <place>: <problem>`` errors for one file."""
+
+    def __init__(self, path: Path):
+        self.file = str(path)
+
+    def __call__(self, place: str, problem: str) -> DataError:
+        return DataError(f"{self.file}: {place}: {problem}")
+
+
+def load_file(path: str | Path) -> Dataset:
+    """Read and validate one LoCoMo JSON file; raise :class:`DataError` on any defect."""
+    path = Path(path)
+    return _parse(path, _read(path))
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a directory, not a LoCoMo JSON file") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _parse(path: Path, data: bytes) -> Dataset:
+    err = _Errors(path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not JSON (not UTF-8 text: byte {exc.start})") from None
+    try:
+        raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise DataError(f"{path}: not JSON this loader can read (nested too deeply)") from None
+    if not isinstance(raw, list):
+        raise err("top level", f"not the LoCoMo layout: expected a list of samples, got {_kind(raw)}")
+    if not raw:
+        raise err("top level", "not the LoCoMo layout: the list of samples is empty")
     report = EvidenceReport()
-    convs = tuple(_conversation(path, i, s, report) for i, s in enumerate(raw))
-    return Dataset(Path(path), convs, report)
+    convs: list[Conversation] = []
+    seen: dict[str, int] = {}
+    for i, sample in enumerate(raw):
+        conv = _conversation(err, i, sample, report)
+        if conv.sample_id in seen:
+            raise err(f"[{i}].sample_id", f"duplicate sample id {conv.sample_id!r} (also [{seen[conv.sample_id]}])")
+        seen[conv.sample_id] = i
+        convs.append(conv)
+    return Dataset(path, tuple(convs), report, hashlib.sha256(data).hexdigest())
 
 
-def _conversation(path: Path, i: int, sample: dict[str, Any], report: EvidenceReport) -> Conversation:
+def _conversation(err: _Errors, i: int, sample: Any, report: EvidenceReport) -> Conversation:
+    if not isinstance(sample, dict):
+        raise err(f"[{i}]", f"not the LoCoMo layout: expected a sample object, got {_kind(sample)}")
+    if "sample_id" not in sample:
+        raise err(f"[{i}].sample_id", "missing")
     sid = sample["sample_id"]
+    if not isinstance(sid, str) or not sid.strip():
+        raise err(f"[{i}].sample_id", f"expected a non-empty string, got {_kind(sid)} {sid!r}")
+    if "conversation" not in sample:
+        raise err(f"{sid} [{i}].conversation", "sample has no conversation")
     conv = sample["conversation"]
-    speakers = (conv["speaker_a"], conv["speaker_b"])
+    if not isinstance(conv, dict):
+        raise err(f"{sid} [{i}].conversation", f"expected an object, got {_kind(conv)}")
+
+    speakers = []
+    for key in ("speaker_a", "speaker_b"):
+        name = conv.get(key)
+        if not isinstance(name, str) or not name.strip():
+            problem = "missing" if key not in conv else f"expected a non-empty string, got {_kind(name)}"
+            raise err(f"{sid} conversation.{key}", problem)
+        speakers.append(name)
+    if speakers[0] == speakers[1]:
+        raise err(f"{sid} conversation", f"speaker_a and speaker_b are both {speakers[0]!r}")
+    known = set(speakers)
+
     numbers = sorted(int(m.group(1)) for k in conv if (m := _SESSION_KEY.match(k)))
-    sessions = []
+    if not numbers:
+        raise err(f"{sid} conversation", "no sessions (no session_N keys)")
+    sessions: list[Session] = []
     by_id: dict[str, Turn] = {}
+    where_id: dict[str, str] = {}
     for n in numbers:
-        date_text = conv[f"session_{n}_date_time"]
-        date = parse_session_date(date_text)
+        key = f"session_{n}"
+        place = f"{sid} {key}"
+        date_key = f"{key}_date_time"
+        if date_key not in conv:
+            raise err(place, f"session has no date ({date_key} missing)")
+        date_text = conv[date_key]
+        if not isinstance(date_text, str):
+            raise err(place, f"{date_key} must be a string, got {_kind(date_text)}")
+        try:
+            date = parse_session_date(date_text)
+        except ValueError:
+            raise err(place, f"unparseable date {date_text!r} (expected like '1:56 pm on 8 May, 2023')") from None
+        raw_turns = conv[key]
+        if not isinstance(raw_turns, list):
+            raise err(place, f"expected a list of turns, got {_kind(raw_turns)}")
+        if not raw_turns:
+            raise err(place, "empty session (no turns)")
         turns = []
-        for t in conv[f"session_{n}"]:
-            turn = Turn(t["dia_id"], t["speaker"], t["text"], n, date, t.get("blip_caption"))
+        for k, t in enumerate(raw_turns):
+            turn = _turn(err, place, k, t, n, date, known)
+            if turn.dia_id in by_id:
+                raise err(f"{place} {turn.dia_id}", f"duplicate dia id (also in {where_id[turn.dia_id]})")
             by_id[turn.dia_id] = turn
+            where_id[turn.dia_id] = key
             turns.append(turn)
         sessions.append(Session(n, date, date_text, tuple(turns)))
-    questions = tuple(_question(sid, j, q, by_id, report) for j, q in enumerate(sample["qa"]))
-    return Conversation(sid, speakers, tuple(sessions), questions, by_id)
+
+    if "qa" not in sample:
+        raise err(f"{sid} [{i}].qa", "sample has no qa list")
+    qa = sample["qa"]
+    if not isinstance(qa, list):
+        raise err(f"{sid} [{i}].qa", f"expected a list of questions, got {_kind(qa)}")
+    questions = tuple(_question(err, sid, j, q, by_id, report) for j, q in enumerate(qa))
+    return Conversation(sid, (speakers[0], speakers[1]), tuple(sessions), questions, by_id)
 
 
-def _question(sid: str, j: int, q: dict[str, Any], by_id: dict[str, Turn], report: EvidenceReport) -> Question:
-    evidence = normalise_evidence(sid, j, q.get("evidence", []), by_id, report)
-    answer = q.get("answer", "")
-    return Question(j, q["question"], str(answer), int(q["category"]), evidence, q.get("adversarial_answer"))
+def _turn(err: _Errors, place: str, k: int, t: Any, n: int, date: datetime, known: set[str]) -> Turn:
+    if not isinstance(t, dict):
+        raise err(f"{place} turn[{k}]", f"expected a turn object, got {_kind(t)}")
+    dia_id = t.get("dia_id")
+    if not isinstance(dia_id, str):
+        problem = "turn has no dia_id" if "dia_id" not in t else f"dia_id must be a string, got {_kind(dia_id)}"
+        raise err(f"{place} turn[{k}]", problem)
+    if not _DIA_ID.match(dia_id):
+        raise err(f"{place} turn[{k}]", f"malformed dia id {dia_id!r} (expected like 'D{n}:1')")
+    here = f"{place} {dia_id}"
+    if "text" not in t:
+        raise err(here, "turn has no text")
+    text = t["text"]
+    if not isinstance(text, str):
+        raise err(here, f"text must be a string, got {_kind(text)}")
+    speaker = t.get("speaker")
+    if not isinstance(speaker, str):
+        problem = "turn has no speaker" if "speaker" not in t else f"speaker must be a string, got {_kind(speaker)}"
+        raise err(here, problem)
+    if speaker not in known:
+        raise err(here, f"unknown speaker {speaker!r} (speakers are {' and '.join(map(repr, sorted(known)))})")
+    caption = t.get("blip_caption")
+    if caption is not None and not isinstance(caption, str):
+        raise err(here, f"blip_caption must be a string, got {_kind(caption)}")
+    return Turn(dia_id, speaker, text, n, date, caption)
+
+
+def _question(
+    err: _Errors, sid: str, j: int, q: Any, by_id: dict[str, Turn], report: EvidenceReport
+) -> Question:
+    place = f"{sid} qa[{j}]"
+    if not isinstance(q, dict):
+        raise err(place, f"expected a question object, got {_kind(q)}")
+    text = q.get("question")
+    if not isinstance(text, str) or not text.strip():
+        if "question" not in q:
+            problem = "question has no text"
+        elif isinstance(text, str):
+            problem = "question text is empty"
+        else:
+            problem = f"question text must be a string, got {_kind(text)}"
+        raise err(place, problem)
+    if "category" not in q:
+        raise err(place, "question has no category")
+    category = q["category"]
+    if isinstance(category, bool) or not isinstance(category, int) or category not in CATEGORIES:
+        raise err(place, f"unknown category {category!r} (expected 1..5)")
+    if "answer" in q:
+        answer = _answer_text(err, place, "answer", q["answer"])
+    elif category == ADVERSARIAL:
+        answer = ""
+    else:
+        raise err(place, f"question has no answer (only adversarial questions, category {ADVERSARIAL}, may lack one)")
+    adversarial = q.get("adversarial_answer")
+    if adversarial is not None:
+        adversarial = _answer_text(err, place, "adversarial_answer", adversarial)
+    raw_evidence = q.get("evidence", [])
+    if not isinstance(raw_evidence, list) or not all(isinstance(e, str) for e in raw_evidence):
+        bad = raw_evidence if not isinstance(raw_evidence, list) else next(e for e in raw_evidence if not isinstance(e, str))
+        raise err(place, f"evidence must be a list of strings, found {_kind(bad)} {bad!r}")
+    evidence = normalise_evidence(sid, j, raw_evidence, by_id, report)
+    return Question(j, text, answer, category, evidence, adversarial)
+
+
+def _answer_text(err: _Errors, place: str, key: str, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
+    raise err(place, f"{key} must be a string or a number, got {_kind(value)}")
 
 
 def normalise_evidence(
     sid: str, j: int, raw: list[str], by_id: dict[str, Turn], report: EvidenceReport
 ) -> tuple[str, ...]:
-    """Split joined ids, repair ``D:11:26``, and drop (with a report) ids naming no turn."""
+    """Split joined ids, repair ``D:11:26``, and drop (with a report) ids naming no turn.
+
+    An entry that is not already a single well-formed id but yields at least one
+    well-formed id counts as one repair. Every id that is malformed or names no turn in
+    ``by_id`` is dropped and reported. Duplicates within one question are kept once.
+    """
     out: list[str] = []
     for item in raw:
-        parts = [p for p in re.split(r"[;\s]+", item.strip()) if p]
+        if item in by_id:  # the common case: already a valid id
+            if item not in out:
+                out.append(item)
+            continue
+        parts = [re.sub(r"^D:", "D", p) for p in _EVIDENCE_SPLIT.split(item) if p]
+        wellformed = [p for p in parts if _DIA_ID.match(p)]
+        if wellformed and wellformed != [item]:
+            report.repaired.append(EvidenceFix(sid, j, item, " ".join(wellformed)))
+        if not parts:
+            report.dropped.append(EvidenceFix(sid, j, item, "malformed"))
         for p in parts:
-            fixed = re.sub(r"^D:", "D", p)
-            if fixed != item:
-                report.repaired.append((sid, j, item, fixed))
-            if not _DIA_ID.match(fixed) or fixed not in by_id:
-                report.dropped.append((sid, j, p, "names no turn"))
-                continue
-            if fixed not in out:
-                out.append(fixed)
+            if not _DIA_ID.match(p):
+                report.dropped.append(EvidenceFix(sid, j, p, "malformed"))
+            elif p not in by_id:
+                report.dropped.append(EvidenceFix(sid, j, p, "names no turn"))
+            elif p not in out:
+                out.append(p)
     return tuple(out)
 
 
-def load(path: str | Path | None = None) -> Dataset:
-    """Load LoCoMo from ``path``, else ``$GRAPHMEM_LOCOMO``, else the cached download."""
-    import os
+# ---------------------------------------------------------------------------------------
+# where the file comes from
 
-    if path is None:
-        path = os.environ.get("GRAPHMEM_LOCOMO")
-    if path is None:
-        raise DataError("no dataset: pass --data PATH or set GRAPHMEM_LOCOMO")
-    return load_file(Path(path))
+
+def cache_dir() -> Path:
+    """``$GRAPHMEM_CACHE``, else ``$XDG_CACHE_HOME/graphmem``, else ``~/.cache/graphmem``."""
+    if os.environ.get(ENV_CACHE):
+        return Path(os.environ[ENV_CACHE]).expanduser()
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "graphmem"
+    return Path.home() / ".cache" / "graphmem"
+
+
+def cache_path() -> Path:
+    """The cached copy of ``locomo10.json`` that :func:`load` uses and downloads into."""
+    return cache_dir() / LOCOMO_FILENAME
+
+
+def download(url: str, dest: str | Path, sha256: str, timeout: float = 30.0) -> Path:
+    """Fetch ``url`` into ``dest``, keeping it only if its SHA-256 is ``sha256``.
+
+    The bytes go to a temporary file in ``dest``'s directory, which is moved into place
+    with :func:`os.replace` only when the hash matches, so ``dest`` is either the old file
+    (if any) or the complete, verified new one. On a network error or a hash mismatch the
+    temporary file (and the directory, if this call created it) is deleted and
+    :class:`DataError` names the URL (and both hashes).
+    """
+    dest = Path(dest)
+    created = not dest.parent.exists()
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
+    except OSError as exc:
+        raise DataError(f"{dest.parent}: cannot write the download of {url}: {exc.strerror or exc}") from None
+    tmp = Path(tmp_name)
+    digest = hashlib.sha256()
+    try:
+        try:
+            with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as resp:
+                expected = resp.headers.get("Content-Length")
+                size = 0
+                while chunk := resp.read(1 << 16):
+                    digest.update(chunk)
+                    out.write(chunk)
+                    size += len(chunk)
+                if expected and expected.isdigit() and size < int(expected):
+                    raise DataError(f"{url}: download failed: connection closed after {size} of {expected} bytes")
+        except DataError:
+            raise
+        except urllib.error.HTTPError as exc:
+            raise DataError(f"{url}: download failed: HTTP {exc.code} {exc.reason}") from None
+        except urllib.error.URLError as exc:
+            raise DataError(f"{url}: download failed: {exc.reason}") from None
+        except (OSError, ValueError) as exc:  # timeouts, resets, bad URLs
+            raise DataError(f"{url}: download failed: {exc}") from None
+        except Exception as exc:  # http.client.HTTPException (IncompleteRead, ...) and kin
+            raise DataError(f"{url}: download failed: {type(exc).__name__}: {exc}") from None
+        got = digest.hexdigest()
+        if got != sha256.lower():
+            raise DataError(f"{url}: SHA-256 mismatch, expected {sha256.lower()}, got {got}; download refused")
+        try:
+            os.replace(tmp, dest)
+        except OSError as exc:
+            raise DataError(f"{dest}: cannot save the download of {url}: {exc.strerror or exc}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        if created:  # leave no empty cache directory behind either
+            try:
+                dest.parent.rmdir()
+            except OSError:
+                pass
+        raise
+    return dest
+
+
+def load(
+    path: str | Path | None = None,
+    *,
+    url: str = LOCOMO_URL,
+    sha256: str = LOCOMO_SHA256,
+    timeout: float = 30.0,
+) -> Dataset:
+    """Load LoCoMo from ``path``, else ``$GRAPHMEM_LOCOMO``, else the cache, else download.
+
+    A cached file is hashed on every load (it is read for parsing anyway); if its hash
+    is not ``sha256`` it is downloaded again. Every failure is one :class:`DataError`
+    line; when the download fails it says how to provide the file instead.
+    """
+    if path is not None:
+        return load_file(Path(path))
+    env = os.environ.get(ENV_DATA)
+    if env:
+        p = Path(env).expanduser()
+        if not p.exists():
+            raise DataError(f"{p}: no such file (from ${ENV_DATA})")
+        return load_file(p)
+    cached = cache_path()
+    if cached.is_file():
+        data = _read(cached)
+        if hashlib.sha256(data).hexdigest() == sha256.lower():
+            return _parse(cached, data)
+        log.warning("%s: SHA-256 is not %s; downloading it again", cached, sha256)
+    log.info("downloading %s to %s", url, cached)
+    try:
+        download(url, cached, sha256, timeout=timeout)
+    except DataError as exc:
+        raise DataError(f"no LoCoMo data: {exc}; {HOW_TO_PROVIDE}") from None
+    return load_file(cached)
