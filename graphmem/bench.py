@@ -1,0 +1,338 @@
+"""The experiment: build every arm over every conversation, ask every question, score, tabulate.
+
+The run is staged so that each stage can be reused and timed on its own:
+``prepare`` (read claims, build graphs, index), ``retrieve`` (each arm cites turns for
+each question at some k), ``answer`` (confidence, reader, floor) and ``score`` (the
+official metric). A sweep over the floor or the reader's settings reuses retrieval.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from graphmem import metric
+from graphmem.arm import Arm, Context, turn_text
+from graphmem.errors import GraphmemError
+from graphmem.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
+from graphmem.read import ABSTAIN, Hit, Reader, Settings, sure
+
+READ_SUFFIX = "+set"
+"""An arm name ending in this is read with Gather instead of Reply."""
+
+
+def _registry() -> dict[str, tuple[Callable[[Context], Arm], bool]]:
+    """Base arm name -> (factory over a Context, whether it needs claims and graphs)."""
+    from graphmem.oracle import OracleArm
+    from graphmem.vector import VectorArm
+
+    arms: dict[str, tuple[Callable[[Context], Arm], bool]] = {
+        "vector": (VectorArm, False),
+        "oracle": (OracleArm, False),
+    }
+    try:
+        from graphmem import scope
+    except ImportError:  # the graph arms are optional until their modules exist
+        return arms
+    arms.update(scope.ARMS)
+    try:
+        from graphmem import path
+    except ImportError:
+        return arms
+    arms.update(path.ARMS)
+    return arms
+
+
+ARM_SETS: dict[str, list[str]] = {
+    "default": ["graph", "graph+edge", "oracle", "vector"],
+    "factor": ["graph", "scoped", "span", "vector"],
+    "walk": ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"],
+    "hops": ["graph+set", "path+set", "path2+set", "path3+set", "walk2+set", "walk3+set"],
+}
+
+
+def parse_arms(spec: str) -> list[str]:
+    """A named set (``default``, ``walk``, ...) or a comma list of arm names."""
+    if spec in ARM_SETS:
+        wanted = ARM_SETS[spec]
+    else:
+        wanted = [a.strip() for a in spec.split(",") if a.strip()]
+    known = _registry()
+    if spec == "default":
+        wanted = [a for a in wanted if base(a) in known]
+    for arm in wanted:
+        if base(arm) not in known:
+            raise GraphmemError(f"unknown arm {arm!r}: choose from {', '.join(sorted(known))} (optionally +set), or a set: {', '.join(ARM_SETS)}")
+    if not wanted:
+        raise GraphmemError("no arms to run")
+    return wanted
+
+
+def base(arm: str) -> str:
+    return arm[: -len(READ_SUFFIX)] if arm.endswith(READ_SUFFIX) else arm
+
+
+@dataclass
+class Timer:
+    """CPU seconds per stage, in the order the stages first ran."""
+
+    stages: dict[str, float] = field(default_factory=dict)
+
+    def add(self, stage: str, start: float) -> None:
+        self.stages[stage] = self.stages.get(stage, 0.0) + time.process_time() - start
+
+
+@dataclass
+class Prepared:
+    """Every conversation's context and built arms, ready to be asked questions."""
+
+    dataset: Dataset
+    arms: list[str]
+    contexts: list[Context]
+    built: list[dict[str, Arm]]
+    timer: Timer
+
+
+def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: Timer | None = None) -> Prepared:
+    """Read claims and build graphs where an arm needs them, then build every arm.
+
+    With ``blind`` every graph is emptied after it is built and before any arm is
+    made, and nothing else changes: an arm whose answers come out of the graph's
+    structure falls silent, every other arm is byte-identical.
+    """
+    timer = timer or Timer()
+    registry = _registry()
+    needs_graph = any(registry[base(a)][1] for a in arms)
+    contexts, built = [], []
+    for conv in dataset.conversations:
+        t = time.process_time()
+        ctx = Context.of(conv)
+        timer.add("index", t)
+        if needs_graph:
+            _read_and_build(ctx, blind, timer)
+        t = time.process_time()
+        arms_here = {}
+        for name in dict.fromkeys(base(a) for a in arms):
+            arms_here[name] = registry[name][0](ctx)
+        timer.add("index", t)
+        contexts.append(ctx)
+        built.append(arms_here)
+    return Prepared(dataset, list(arms), contexts, built, timer)
+
+
+def _read_and_build(ctx: Context, blind: bool, timer: Timer) -> None:
+    from graphmem import graph, talk
+
+    t = time.process_time()
+    ctx.reading = talk.read(ctx.conv)
+    timer.add("read claims", t)
+    t = time.process_time()
+    ctx.graph = graph.build(ctx.reading)
+    ctx.extra["derived"] = graph.reason(ctx.graph)
+    ctx.extra["census"] = graph.census(ctx.conv, ctx.reading, ctx.graph)
+    if blind:
+        graph.empty(ctx.graph)
+    timer.add("build graphs", t)
+
+
+Retrieval = dict[str, list[list[list[Hit]]]]
+"""Base arm -> conversation -> question -> hits."""
+
+
+def retrieve(prep: Prepared, k: int) -> Retrieval:
+    """Every base arm's citations for every question at this k."""
+    t = time.process_time()
+    out: Retrieval = {}
+    for name in dict.fromkeys(base(a) for a in prep.arms):
+        out[name] = [arms[name].cite(ctx.conv.questions, k) for ctx, arms in zip(prep.contexts, prep.built)]
+    prep.timer.add("answer", t)
+    return out
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One arm's answer to one question, before the floor is applied."""
+
+    reply: str
+    context: tuple[str, ...]
+    confidence: float
+
+    def at(self, floor: float) -> str:
+        """The prediction at a floor: below it the arm is quiet."""
+        return self.reply if self.confidence >= floor else ABSTAIN
+
+
+Answers = dict[str, list[list[Answer]]]
+"""Arm -> conversation -> question -> answer."""
+
+
+def answer(prep: Prepared, found: Retrieval, settings: Settings) -> Answers:
+    """Confidence and reply for every arm and question (the floor comes later)."""
+    t = time.process_time()
+    out: Answers = {}
+    sure_cache: dict[tuple[int, int, str], float] = {}
+    for arm in prep.arms:
+        gather = arm.endswith(READ_SUFFIX)
+        per_conv = []
+        for c, ctx in enumerate(prep.contexts):
+            reader = Reader(ctx.vocab, settings, gather=gather)
+            rows = []
+            for q, hits in zip(ctx.conv.questions, found[base(arm)][c]):
+                first = hits[0].dia_id if hits else ""
+                key = (c, q.index, first)
+                conf = sure_cache.get(key)
+                if conf is None:
+                    conf = sure_cache[key] = sure(ctx.vocab, q.text, turn_text(ctx.conv.turn_by_id[first]) if hits else None)
+                reply = reader.read(q.text, hits) if hits else ABSTAIN
+                rows.append(Answer(reply, tuple(h.dia_id for h in hits), conf))
+            per_conv.append(rows)
+        out[arm] = per_conv
+    prep.timer.add("answer", t)
+    return out
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One arm's figures over one group of questions."""
+
+    n: int
+    f1: float
+    recall: float
+    quiet: float
+
+
+ROWS: list[tuple[str, Callable[[Question], bool]]] = [
+    *[(name, (lambda c: lambda q: q.category == c)(cat)) for cat, name in CATEGORIES.items()],
+    ("answerable", lambda q: q.category != ADVERSARIAL),
+    ("overall", lambda q: True),
+]
+
+
+@dataclass
+class Scored:
+    """Per arm, per question (flattened in dataset order): F1, recall and whether quiet."""
+
+    questions: list[Question]
+    f1: dict[str, list[float]]
+    recall: dict[str, list[float]]
+    quiet: dict[str, list[bool]]
+
+    def table(self, arms: Sequence[str]) -> dict[str, dict[str, Cell]]:
+        """Row name -> arm -> cell."""
+        out: dict[str, dict[str, Cell]] = {}
+        for row, keep in ROWS:
+            idx = [i for i, q in enumerate(self.questions) if keep(q)]
+            out[row] = {a: _cell(idx, self.f1[a], self.recall[a], self.quiet[a]) for a in arms}
+        return out
+
+
+def _cell(idx: list[int], f1: list[float], recall: list[float], quiet: list[bool]) -> Cell:
+    n = len(idx)
+    if n == 0:
+        return Cell(0, 0.0, 0.0, 0.0)
+    return Cell(n, sum(f1[i] for i in idx) / n, sum(recall[i] for i in idx) / n, sum(quiet[i] for i in idx) / n)
+
+
+def score(prep: Prepared, answers: Answers, floor: float) -> Scored:
+    """The official metric over every arm's predictions at a floor."""
+    t = time.process_time()
+    questions = [q for ctx in prep.contexts for q in ctx.conv.questions]
+    f1s, recalls, quiet = {}, {}, {}
+    for arm in prep.arms:
+        flat = [a for conv in answers[arm] for a in conv]
+        preds = [a.at(floor) for a in flat]
+        f1s[arm] = [metric.grade(q.category, p, q.answer) for q, p in zip(questions, preds)]
+        recalls[arm] = [metric.recall(a.context, q.evidence) for q, a in zip(questions, flat)]
+        quiet[arm] = [p == ABSTAIN for p in preds]
+    prep.timer.add("score", t)
+    return Scored(questions, f1s, recalls, quiet)
+
+
+# ---------------------------------------------------------------- printing
+
+
+def settings_line(k: int, floor: float, settings: Settings) -> str:
+    return f"k={k} floor={floor:.2f} span={settings.span} band={settings.band:.2f} parts={settings.parts}"
+
+
+def render_table(arms: Sequence[str], table: dict[str, dict[str, Cell]]) -> str:
+    """The specification's table: a row of arm names, a header, then one row per group."""
+    lines = [" " * 14 + "".join(a.rjust(22) for a in arms)]
+    lines.append("category".ljust(14) + "n".rjust(6) + "".join("      F1 recall  quiet" for _ in arms))
+    for row, cells in table.items():
+        n = next(iter(cells.values())).n
+        line = row.ljust(14) + str(n).rjust(6)
+        for a in arms:
+            c = cells[a]
+            line += f"{c.f1:8.3f}{c.recall:7.3f}{round(100 * c.quiet):6d}%"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def render_reach(arms: Sequence[str], table: dict[str, dict[str, Cell]]) -> str:
+    """What each index can reach at all: recall per category when k exceeds every index."""
+    lines = ["category".ljust(14) + "n".rjust(4) + "".join(a.rjust(10) for a in arms)]
+    for row, cells in table.items():
+        if row in ("answerable", "overall"):
+            continue
+        n = next(iter(cells.values())).n
+        lines.append(row.ljust(14) + str(n).rjust(4) + "".join(f"{cells[a].recall:10.3f}" for a in arms))
+    return "\n".join(lines)
+
+
+def render_show(prep: Prepared, answers: Answers, floor: float, n: int) -> str:
+    """N questions per category with every arm's reply and cited ids side by side."""
+    out = []
+    width = max(len(a) for a in prep.arms)
+    for cat, name in CATEGORIES.items():
+        shown = 0
+        for c, ctx in enumerate(prep.contexts):
+            for q in ctx.conv.questions:
+                if q.category != cat or shown >= n:
+                    continue
+                shown += 1
+                ref = q.answer or f"(adversarial: {q.adversarial_answer})"
+                out.append(f"[{name}] {ctx.conv.sample_id} Q {q.text}\n  answer: {ref}   evidence: {' '.join(q.evidence)}")
+                for arm in prep.arms:
+                    a = answers[arm][c][q.index]
+                    out.append(f"  {arm.ljust(width)} : {a.at(floor)!r:<40} ctx=[{' '.join(a.context)}]")
+                out.append("")
+    return "\n".join(out)
+
+
+def render_census(prep: Prepared) -> str:
+    """What was built, per conversation: turns, terms, claims, nodes, edges, derived."""
+    lines = []
+    for ctx in prep.contexts:
+        c = ctx.extra.get("census")
+        if c is None:
+            continue
+        lines.append(
+            f"{ctx.conv.sample_id:<10}{c['turns']:5d} turns {len(ctx.vocab):6d} terms {c['claims']:7d} claims"
+            f" {c['nodes']:6d} nodes {c['edges']:7d} edges {c['derived']:5d} derived"
+        )
+    return "\n".join(lines)
+
+
+def predictions(prep: Prepared, answers: Answers, floor: float) -> list[dict]:
+    """The official LoCoMo layout, so task_eval/evaluation.py can score it per arm."""
+    out = []
+    for c, ctx in enumerate(prep.contexts):
+        qa = []
+        for q in ctx.conv.questions:
+            row: dict = {"question": q.text, "answer": q.answer, "evidence": list(q.evidence), "category": q.category}
+            if q.adversarial_answer is not None:
+                row["adversarial_answer"] = q.adversarial_answer
+            for arm in prep.arms:
+                a = answers[arm][c][q.index]
+                row[f"{arm}_prediction"] = a.at(floor)
+                row[f"{arm}_prediction_context"] = list(a.context)
+                row[f"{arm}_confidence"] = round(a.confidence, 6)
+            qa.append(row)
+        out.append({"sample_id": ctx.conv.sample_id, "qa": qa})
+    return out
+
+
+def flatten(items: Iterable[Iterable]) -> list:
+    return [x for inner in items for x in inner]

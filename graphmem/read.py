@@ -1,0 +1,233 @@
+"""The readers, shared by every arm: turn returned evidence into a short extractive reply.
+
+No model is called. ``Reply`` quotes the sentence covering most of the question, drops
+the words the question already contained and keeps the rarest few (``span``); it states
+a second piece of evidence only when that piece covers nearly as much (``band``), and at
+most ``parts`` pieces. ``Gather`` (the ``+set`` reader) states every piece returned, so
+the width of an answer is decided by the memory alone. For a when-question both read the
+date off the session instead, resolving relative words ("yesterday", "last week", "back
+in October") against it.
+
+``sure`` is the confidence, computed once outside the arms and over whole turns, so it
+means the same thing in every column. The reader never sees a question's category or the
+arm that produced the evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from graphmem.terms import Vocabulary, analyse, content, stem
+
+ABSTAIN = "No information available"
+"""The exact reply of a quiet arm; the official scorer credits it on adversarial questions."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One piece of returned evidence: the turn it cites and the text the reader may quote."""
+
+    dia_id: str
+    text: str
+    date: datetime
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The reader's knobs (they barely matter; the specification sweeps them)."""
+
+    span: int = 4
+    band: float = 0.90
+    parts: int = 2
+
+
+# ---------------------------------------------------------------- confidence
+
+
+def sure(vocab: Vocabulary, question: str, turn_text: str | None) -> float:
+    """How much of the question's weighted terms one turn accounts for, in [0, 1].
+
+    Weighted by rarity (idf), so matching a name or a rare noun counts for more than
+    matching "feel". Computed over the whole turn the best hit cites, whatever unit the
+    arm indexed, so an arm indexing short pieces is not made to look less sure.
+    """
+    if turn_text is None:
+        return 0.0
+    asked = vocab.weights(analyse(question))
+    total = sum(asked.values())
+    if total == 0:
+        return 0.0
+    have = set(analyse(turn_text))
+    return sum(w for t, w in asked.items() if t in have) / total
+
+
+# ---------------------------------------------------------------- dates
+
+_WHEN = re.compile(r"^\s*when\b|\bwhat (?:year|month|date|day|time of year)\b|\bwhich (?:year|month|day)\b|\bhow long ago\b", re.I)
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2, "a few": 3}
+_NUM = r"(\d+|a|an|one|two|three|four|five|six|a couple of|a few)"
+_MONTH = "|".join(MONTHS)
+_DAY = "|".join(WEEKDAYS)
+
+
+def is_when(question: str) -> bool:
+    """A question asking for a date or a time, read off its wording alone."""
+    return bool(_WHEN.search(question))
+
+
+def day(d: datetime) -> str:
+    """A date as LoCoMo's answers write it: ``7 May 2023``."""
+    return f"{d.day} {d:%B} {d.year}"
+
+
+def resolve_date(sentence: str, said: datetime) -> str:
+    """The date a sentence refers to, resolved against the day it was said.
+
+    Relative words are read against the session date: "yesterday" in a session of
+    8 May 2023 is 7 May 2023, "last week" is the week before it, "back in October" is
+    the October before May. With no such word, the session date itself is the answer.
+    """
+    s = sentence.lower()
+    m = re.search(r"\b(yesterday|last night)\b", s)
+    if m:
+        return day(said - timedelta(days=1))
+    m = re.search(rf"\b{_NUM} (day|week|month|year)s? ago\b", s)
+    if m:
+        n, unit = _NUMBERS.get(m.group(1), None) or int(m.group(1)), m.group(2)
+        if unit == "day":
+            return day(said - timedelta(days=n))
+        if unit == "week":
+            return f"{m.group(1)} week{'s' if n > 1 else ''} before {day(said)}"
+        if unit == "month":
+            return _month_shift(said, -n)
+        return str(said.year - n)
+    m = re.search(r"\b(last|this past|next) (week|weekend|month|year|summer|winter|spring|fall)\b", s)
+    if m:
+        return _relative(m.group(1), m.group(2), said)
+    m = re.search(rf"\b(?:last|this past|on|this) ({_DAY})\b", s)
+    if m:
+        return f"the {m.group(1)} before {day(said)}"
+    m = re.search(rf"\b(?:in|back in|since|during|last) ({_MONTH})\b(?! \d)", s)
+    if m:
+        month = MONTHS.index(m.group(1)) + 1
+        year = said.year if month <= said.month else said.year - 1
+        return f"{m.group(1).capitalize()} {year}"
+    m = re.search(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b", s)
+    if m:
+        return m.group(1)
+    return day(said)
+
+
+def _month_shift(said: datetime, n: int) -> str:
+    index = said.year * 12 + said.month - 1 + n
+    return f"{MONTHS[index % 12].capitalize()} {index // 12}"
+
+
+def _relative(which: str, unit: str, said: datetime) -> str:
+    after = which == "next"
+    if unit in ("week", "weekend"):
+        return f"the {unit} {'after' if after else 'before'} {day(said)}"
+    if unit == "month":
+        return _month_shift(said, 1 if after else -1)
+    if unit == "year":
+        return str(said.year + (1 if after else -1))
+    return f"{unit} {_season_year(unit, said, after)}"
+
+
+_SEASON_END = {"spring": 5, "summer": 8, "fall": 11, "winter": 2}
+
+
+def _season_year(season: str, said: datetime, after: bool) -> int:
+    """The year of the last (or next) named season as seen from the day it was said."""
+    end = _SEASON_END[season]
+    if after:
+        return said.year if said.month < end else said.year + 1
+    return said.year if said.month > end else said.year - 1
+
+
+# ---------------------------------------------------------------- replies
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+
+
+@lru_cache(maxsize=65536)
+def _sentences(text: str) -> tuple[str, ...]:
+    try:
+        from graphmem import talk  # sentence splitting is talk's concern
+        split = talk.sentences
+    except ImportError:  # TEMPORARY until talk lands
+        split = lambda t: [x for x in re.split(r"(?<=[.!?])\s+", t.strip()) if x]
+    return tuple(split(text)) or (text,)
+
+
+@lru_cache(maxsize=131072)
+def _tokens(sentence: str) -> tuple[tuple[str, str], ...]:
+    """(surface word, stem) for each content word of a sentence, in order."""
+    out = []
+    for tok in _TOKEN.findall(sentence.replace("\u2019", "'")):
+        low = tok.lower().split("'")[0]
+        if content(low):
+            out.append((tok.split("'")[0], stem(low)))
+    return tuple(out)
+
+
+class Reader:
+    """Reply (``gather=False``) or Gather (``gather=True``) over one conversation's vocabulary."""
+
+    def __init__(self, vocab: Vocabulary, settings: Settings = Settings(), gather: bool = False):
+        self.vocab = vocab
+        self.settings = settings
+        self.gather = gather
+
+    def read(self, question: str, hits: Sequence[Hit]) -> str:
+        """The reply for a question given ranked evidence (the caller applies the floor)."""
+        if not hits:
+            return ABSTAIN
+        asked = self.vocab.weights(analyse(question))
+        scored = self._best_sentences(asked, hits)
+        if is_when(question):
+            best = max(scored, key=lambda s: s[0])
+            return resolve_date(best[1], best[2].date)
+        if self.gather:
+            chosen = scored
+        else:
+            top = max(s[0] for s in scored)
+            ranked = sorted(scored, key=lambda s: -s[0])
+            chosen = [s for s in ranked if s[0] >= self.settings.band * top][: self.settings.parts]
+        parts: list[str] = []
+        for _, sentence, _ in chosen:
+            part = self.trim(sentence, asked)
+            if part and part not in parts:
+                parts.append(part)
+        return ", ".join(parts) if parts else ABSTAIN
+
+    def _best_sentences(self, asked: dict[str, float], hits: Sequence[Hit]) -> list[tuple[float, str, Hit]]:
+        """For each hit, its sentence covering the most question weight (ties: the first)."""
+        out = []
+        for hit in hits:
+            best, best_sentence = -1.0, ""
+            for sentence in _sentences(hit.text):
+                stems = {s for _, s in _tokens(sentence)}
+                cover = sum(w for t, w in asked.items() if t in stems)
+                if cover > best:
+                    best, best_sentence = cover, sentence
+            out.append((best, best_sentence, hit))
+        return out
+
+    def trim(self, sentence: str, asked: dict[str, float]) -> str:
+        """Drop what the question already said; keep the ``span`` rarest words in order."""
+        seen: set[str] = set()
+        kept: list[tuple[int, str, float]] = []
+        for i, (word, s) in enumerate(_tokens(sentence)):
+            if s in asked or s in seen:
+                continue
+            seen.add(s)
+            kept.append((i, word, self.vocab.weight(s)))
+        rare = sorted(kept, key=lambda x: (-x[2], x[0]))[: self.settings.span]
+        return " ".join(word for _, word, _ in sorted(rare))

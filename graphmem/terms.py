@@ -1,0 +1,98 @@
+"""One vocabulary: how text becomes weighted, stemmed terms, computed once and shared by everything.
+
+Every arm, the confidence (``Sure``) and the reader weigh words the same way, so that
+two columns of the table differ only in what they index, never in how they count.
+Stems come from nltk's PorterStemmer in NLTK mode, the stemmer the official metric
+runs; weights are inverse document frequency over the turns of one conversation,
+fitted once by scikit-learn's ``TfidfVectorizer`` and reused for every unit an arm
+indexes (turns, pieces, claims) and for every question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import numpy as np
+from nltk.stem.porter import PorterStemmer
+from scipy import sparse
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STEMMER = PorterStemmer(mode=PorterStemmer.NLTK_EXTENSIONS)
+STOP = frozenset(
+    """a an the and or but nor so yet if then than because as of at by for from in into on onto to
+    with without about above after before over under up down out off through between among
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his
+    himself she her hers herself it its itself they them their theirs themselves one
+    this that these those there here who whom whose which what when where why how
+    am is are was were be been being do does did doing done have has had having
+    will would shall should can could may might must ought
+    not no don didn doesn isn wasn aren weren haven hasn hadn won wouldn couldn shouldn can cannot
+    s t m ll re ve d o y
+    all any both each either neither some such other another own same more most
+    very too also just only even ever quite rather really
+    oh hey hi hello yeah yes ok okay wow""".split()
+)
+"""Function words carry no topic. Deliberately short: scikit-learn's 318-word list also
+drops words that do carry topic in conversation ("fire", "find", "move", "name", "show",
+"first", "last"), and measured on LoCoMo it costs the vector arm 0.04 evidence recall."""
+
+
+@lru_cache(maxsize=None)
+def stem(word: str) -> str:
+    """The official metric's stem of one lower-case word, cached: words repeat a lot."""
+    return _STEMMER.stem(word)
+
+
+def words(text: str) -> list[str]:
+    """Lower-case alphanumeric words, in order, stop words included."""
+    return _WORD.findall(text.lower().replace("\u2019", "'"))
+
+
+def content(word: str) -> bool:
+    """Whether a lower-case word carries topic (not a stop word, not a lone letter)."""
+    return word not in STOP and (len(word) > 1 or word.isdigit())
+
+
+def analyse(text: str) -> list[str]:
+    """The terms of a text: content words, stemmed. Repeats are kept (they are term frequency)."""
+    return [stem(w) for w in words(text) if content(w)]
+
+
+class Vocabulary:
+    """Term weights fitted once over a set of turns, and the vectors they give any text.
+
+    ``vectors`` are L2-normalised tf-idf rows, so a dot product is a cosine. ``weight``
+    is the idf of a stemmed term; a term no turn contains gets the largest idf there is,
+    because a question about something never said should look unanswerable, not neutral.
+    """
+
+    def __init__(self, documents: Sequence[str]):
+        self._tfidf = TfidfVectorizer(analyzer=analyse, norm="l2", sublinear_tf=True, dtype=np.float64)
+        self._tfidf.fit(documents if documents else [""])
+        self.index: dict[str, int] = self._tfidf.vocabulary_
+        self.idf: np.ndarray = self._tfidf.idf_
+        self.unseen = float(self.idf.max()) if len(self.idf) else 1.0
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def vectors(self, texts: Iterable[str]) -> sparse.csr_matrix:
+        """L2-normalised tf-idf rows, one per text, in this vocabulary's columns."""
+        return self._tfidf.transform(list(texts)).tocsr()
+
+    def weight(self, term: str) -> float:
+        """How rare a stemmed term is (idf); unseen terms weigh the most."""
+        i = self.index.get(term)
+        return float(self.idf[i]) if i is not None else self.unseen
+
+    def weights(self, terms: Iterable[str]) -> dict[str, float]:
+        """Distinct known terms with their weights (a question's or a sentence's term set).
+
+        Terms no turn contains are left out: their rarity is undefined over these turns,
+        and counting them would make every memory equally unsure of every question that
+        uses a new word, which tells answerable and adversarial questions apart no better.
+        """
+        return {t: float(self.idf[i]) for t in set(terms) if (i := self.index.get(t)) is not None}
