@@ -1,0 +1,206 @@
+#!/usr/bin/env python
+"""Score a predictions file with the official LoCoMo scorer and with graphmem.metric, side by side.
+
+    python bench/official_check.py PREDICTIONS.json --official PATH/TO/task_eval/evaluation.py
+    LOCOMO_EVAL=PATH/TO/task_eval/evaluation.py python bench/official_check.py PREDICTIONS.json
+
+PREDICTIONS.json is what ``graphmem bench --out`` writes (the official LoCoMo layout,
+``<arm>_prediction`` and ``<arm>_prediction_context`` per question). Every arm is
+scored by the official ``eval_question_answering(qas, eval_key)`` and by
+``graphmem.metric``; the per-category F1 and recall of both are printed, and every
+figure, and every single question, where the two differ by more than 1e-9 is flagged.
+Exit status: 0 when everything agrees, 1 on any difference, 2 on a usage problem
+(no official scorer, unreadable predictions file).
+
+evaluation.py is not part of graphmem (it is the LoCoMo authors' code and the
+dataset's license differs) and cannot be downloaded from here: take
+``task_eval/evaluation.py`` from the snap-research/LoCoMo GitHub repository.
+
+Adaptations, none of which touch the official file:
+
+* The official recall reads ``context[0]`` (to tell session ids from dialogue ids),
+  so a question whose arm returned nothing would crash it. For an empty context the
+  placeholder ``['D0:0']``, which matches no evidence, is passed instead: recall 0,
+  which is what graphmem.metric.recall defines for an empty context.
+* An adversarial question without ``answer`` is given ``answer: ""`` (the official
+  category-5 branch never reads it, but the code reads the key before branching).
+* Modules the official file imports at the top but ``eval_question_answering`` never
+  calls (e.g. ``bert_score``) are replaced by stubs when not installed; a note says so.
+* The official function's progress line on stdout is swallowed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import io
+import os
+import sys
+import types
+from pathlib import Path
+
+from graphmem import metric, stats
+from graphmem.errors import GraphmemError
+
+TOLERANCE = 1e-9
+PLACEHOLDER = ["D0:0"]
+WHERE = ("get task_eval/evaluation.py from the snap-research/LoCoMo GitHub repository "
+         "(https://github.com/snap-research/LoCoMo) and pass --official PATH or set LOCOMO_EVAL")
+ROWS = [("single hop", {4}), ("multi hop", {1}), ("temporal", {2}), ("open domain", {3}),
+        ("adversarial", {5}), ("answerable", {1, 2, 3, 4}), ("overall", {1, 2, 3, 4, 5})]
+
+
+def _stub(name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    module.__path__ = []  # a package, so that submodule imports find it too
+
+    def missing(attr: str):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+
+        def unavailable(*args, **kwargs):
+            raise RuntimeError(f"{name}.{attr} was stubbed by official_check.py (module not installed)")
+
+        return unavailable
+
+    module.__getattr__ = missing
+    return module
+
+
+def import_official(path: Path) -> tuple[types.ModuleType, list[str]]:
+    """Import evaluation.py from ``path``; stub top-level imports that are not installed."""
+    notes: list[str] = []
+    sys.path.insert(0, str(path.parent))
+    try:
+        for _ in range(20):
+            spec = importlib.util.spec_from_file_location("locomo_official_evaluation", path)
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except ModuleNotFoundError as exc:
+                name = exc.name
+                if not name or name in sys.modules or name.split(".")[0] in ("nltk", "numpy"):
+                    raise
+                sys.modules[name] = _stub(name)
+                notes.append(f"note: {name} is not installed; stubbed (eval_question_answering does not call it)")
+                continue
+            if not hasattr(module, "eval_question_answering"):
+                raise GraphmemError(f"{path}: no eval_question_answering function: not LoCoMo's evaluation.py")
+            return module, notes
+        raise GraphmemError(f"{path}: too many missing imports")
+    finally:
+        sys.path.remove(str(path.parent))
+
+
+def official_scores(module, preds: stats.Predictions, arm: str) -> tuple[list[float], list[float], int]:
+    """The official per-question F1 and recall of ``arm``, and how many placeholders were used."""
+    eval_key = arm + "_prediction"
+    placeholders = 0
+    qas = []
+    for q in preds.questions:
+        row = {"question": q.question, "answer": q.answer, "evidence": list(q.evidence),
+               "category": q.category, eval_key: q.replies[arm]}
+        context = list(q.contexts.get(arm, ()))
+        if not context:
+            context = list(PLACEHOLDER)
+            placeholders += 1
+        row[eval_key + "_context"] = context
+        qas.append(row)
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = module.eval_question_answering(qas, eval_key)
+    f1s, recalls = list(result[0]), list(result[-1])
+    if len(f1s) != len(qas) or len(recalls) != len(qas):
+        raise GraphmemError(f"official eval_question_answering returned {len(f1s)} scores and "
+                            f"{len(recalls)} recalls for {len(qas)} questions")
+    return [float(x) for x in f1s], [float(x) for x in recalls], placeholders
+
+
+def _fmt(value: float | None) -> str:
+    return "     n/a" if value is None else f"{value:8.6f}"
+
+
+def check(preds: stats.Predictions, module) -> bool:
+    agree = True
+    cats = [q.category for q in preds.questions]
+    for arm in preds.arms:
+        off_f1, off_rec, placeholders = official_scores(module, preds, arm)
+        ours_f1 = [metric.grade(q.category, q.replies[arm], q.answer) for q in preds.questions]
+        ours_rec = [metric.recall(q.contexts.get(arm, ()), q.evidence) for q in preds.questions]
+        has_context = any(arm in q.contexts for q in preds.questions)
+
+        print(f"arm {arm}: {len(cats):,} questions"
+              + (f"; {placeholders:,} empty contexts scored with placeholder {PLACEHOLDER}" if has_context
+                 else "; no contexts in file, recall not compared"))
+        print(f"  {'category':<12} {'n':>5}  {'F1 official':>11} {'F1 graphmem':>11}  "
+              f"{'recall official':>15} {'recall graphmem':>15}")
+        for label, members in ROWS:
+            idx = [i for i, c in enumerate(cats) if c in members]
+            if not idx:
+                continue
+
+            def mean(values):
+                return sum(values[i] for i in idx) / len(idx)
+
+            f1_o, f1_g = mean(off_f1), mean(ours_f1)
+            rec_o, rec_g = (mean(off_rec), mean(ours_rec)) if has_context else (None, None)
+            flags = []
+            if abs(f1_o - f1_g) > TOLERANCE:
+                flags.append("F1 DIFFERS")
+            if has_context and abs(rec_o - rec_g) > TOLERANCE:
+                flags.append("RECALL DIFFERS")
+            agree &= not flags
+            print(f"  {label:<12} {len(idx):>5}  {_fmt(f1_o):>11} {_fmt(f1_g):>11}  "
+                  f"{_fmt(rec_o):>15} {_fmt(rec_g):>15}  {' '.join(flags)}".rstrip())
+
+        differ = [i for i in range(len(cats))
+                  if abs(off_f1[i] - ours_f1[i]) > TOLERANCE
+                  or (has_context and abs(off_rec[i] - ours_rec[i]) > TOLERANCE)]
+        if differ:
+            agree = False
+            print(f"  {len(differ)} question(s) differ, first {min(5, len(differ))}:")
+            for i in differ[:5]:
+                q = preds.questions[i]
+                print(f"    sample {q.sample_id} question {q.index} (category {q.category}): "
+                      f"F1 official {off_f1[i]!r} graphmem {ours_f1[i]!r}; "
+                      f"recall official {off_rec[i]!r} graphmem {ours_rec[i]!r}; reply {q.replies[arm]!r}")
+        print()
+    return agree
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("predictions", help="predictions file written by graphmem bench --out")
+    parser.add_argument("--official", default=os.environ.get("LOCOMO_EVAL"),
+                        help="path to LoCoMo's task_eval/evaluation.py (default: $LOCOMO_EVAL)")
+    args = parser.parse_args(argv)
+
+    if not args.official:
+        print(f"official_check: no official scorer given: {WHERE}", file=sys.stderr)
+        return 2
+    official = Path(args.official)
+    if not official.is_file():
+        print(f"official_check: {official} not found: {WHERE}", file=sys.stderr)
+        return 2
+    try:
+        preds = stats.load_predictions(args.predictions)
+        module, notes = import_official(official)
+        for note in notes:
+            print(note)
+        print(f"official scorer: {official.resolve()}")
+        n = len(preds.samples)
+        print(f"predictions: {preds.path} ({n} conversation{'' if n == 1 else 's'}, arms: {', '.join(preds.arms)})\n")
+        agree = check(preds, module)
+    except GraphmemError as exc:
+        print(f"official_check: {exc}", file=sys.stderr)
+        return 2
+    if agree:
+        print(f"every figure agrees within {TOLERANCE:g}: {len(preds.questions):,} questions, "
+              f"{len(preds.arms)} arm(s)")
+        return 0
+    print("DIFFERENCES between the official scorer and graphmem.metric (flagged above)")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
