@@ -1,0 +1,137 @@
+"""The arms that scope retrieval by person: graph, graph+edge, scoped and span.
+
+They are the 2x2 of the specification's factor table: the unit indexed (a whole turn,
+or a *piece*: what one person said in one turn) crossed with the candidates (all of
+them, or only those of the person the question names). All four are the same
+``Store`` ranked by the same cosine; the person is a metadata filter, not a second
+store. None of them reads the graph's structure, which is why emptying the graph
+(``--blind``) leaves them byte-identical.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from graphmem.arm import Context, turn_text
+from graphmem.locomo import Question
+from graphmem.read import Hit
+from graphmem.store import ALL, Filter, Store
+
+PERSON = "person"
+
+
+def subject(ctx: Context, question: Question) -> str | None:
+    """The person a question names: the longest known name it contains, if any."""
+    return ctx.reading.people.resolve(question.text)
+
+
+class ScopedStore:
+    """Units of text, each filed under one person, searched with or without that person's filter."""
+
+    def __init__(self, ctx: Context, units: list[tuple[str, str, str]], scoped: bool):
+        """``units`` are (dia_id, person, text to index and quote)."""
+        self.ctx = ctx
+        self.units = units
+        self.scoped = scoped
+        self.store = Store(ctx.vocab.vectors(u[2] for u in units), {PERSON: [u[1] for u in units]})
+        per_turn = defaultdict(int)
+        for dia_id, _, _ in units:
+            per_turn[dia_id] += 1
+        self.widest = max(per_turn.values(), default=1)
+
+    def cite(self, questions: Sequence[Question], k: int, quote: dict[tuple[str, str], str] | None = None) -> list[list[Hit]]:
+        """Top-k units per question, one hit per turn (a turn's best unit stands for it)."""
+        where = []
+        for q in questions:
+            who = subject(self.ctx, q) if self.scoped else None
+            where.append(Filter.eq(PERSON, who) if who else ALL)
+        found = self.store.search(self.ctx.vocab.vectors(q.text for q in questions), k * self.widest, where)
+        out = []
+        for row in found:
+            hits: list[Hit] = []
+            seen: set[str] = set()
+            for i, _ in row:
+                dia_id, person, text = self.units[i]
+                if dia_id in seen:
+                    continue
+                seen.add(dia_id)
+                shown = quote.get((dia_id, person), text) if quote is not None else text
+                hits.append(self.ctx.hit(dia_id, shown))
+                if len(hits) == k:
+                    break
+            out.append(hits)
+        return out
+
+
+def _pieces(ctx: Context) -> list[tuple[str, str, str]]:
+    from graphmem import talk
+
+    return [(p.dia_id, p.person, p.text) for p in talk.pieces(ctx.reading)]
+
+
+class GraphArm:
+    """Pieces, filtered to the person the question names."""
+
+    name = "graph"
+
+    def __init__(self, ctx: Context):
+        self.index = ScopedStore(ctx, _pieces(ctx), scoped=True)
+
+    def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
+        return self.index.cite(questions, k)
+
+
+class GraphEdgeArm:
+    """The graph's retrieval, answered off the matched claims' object phrases instead of the sentences."""
+
+    name = "graph+edge"
+
+    def __init__(self, ctx: Context):
+        self.index = ScopedStore(ctx, _pieces(ctx), scoped=True)
+        objects: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for claim in ctx.reading.claims:
+            phrase = claim.object.strip()
+            if phrase and phrase not in objects[(claim.dia_id, claim.subject)]:
+                objects[(claim.dia_id, claim.subject)].append(phrase)
+        # One phrase per "sentence", so the reader picks the claim covering most of the question.
+        self.quote = {key: ". ".join(phrases) for key, phrases in objects.items()}
+
+    def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
+        return self.index.cite(questions, k, self.quote)
+
+
+class ScopedArm:
+    """Whole turns, filed under every person each was read as being about, filtered by the question's person."""
+
+    name = "scoped"
+
+    def __init__(self, ctx: Context):
+        from graphmem import talk
+
+        about = talk.about(ctx.reading)
+        units = [(t.dia_id, who, turn_text(t)) for t in ctx.conv.turns for who in about.get(t.dia_id, ())]
+        self.index = ScopedStore(ctx, units, scoped=True)
+
+    def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
+        return self.index.cite(questions, k)
+
+
+class SpanArm:
+    """The graph's own pieces with the person filter taken off."""
+
+    name = "span"
+
+    def __init__(self, ctx: Context):
+        self.index = ScopedStore(ctx, _pieces(ctx), scoped=False)
+
+    def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
+        return self.index.cite(questions, k)
+
+
+ARMS = {
+    "graph": (GraphArm, True),
+    "graph+edge": (GraphEdgeArm, True),
+    "scoped": (ScopedArm, True),
+    "span": (SpanArm, True),
+}

@@ -1,0 +1,98 @@
+"""The reader: dates resolved against the session, replies trimmed to the rarest words, confidence."""
+
+from datetime import datetime
+
+import pytest
+
+from graphmem.read import ABSTAIN, Hit, Reader, Settings, is_when, resolve_date, sure
+from graphmem.terms import Vocabulary
+
+MAY8 = datetime(2023, 5, 8, 13, 56)
+
+
+@pytest.mark.parametrize(
+    "sentence, expected",
+    [
+        ("I went to a support group yesterday.", "7 May 2023"),
+        ("I painted that last night", "7 May 2023"),
+        ("We moved last week", "the week before 8 May 2023"),
+        ("It happened last weekend", "the weekend before 8 May 2023"),
+        ("I ran a charity race last Saturday", "the saturday before 8 May 2023"),
+        ("We went camping last month", "April 2023"),
+        ("I started painting last year", "2022"),
+        ("I went back in October", "October 2022"),
+        ("in March I got a dog", "March 2023"),
+        ("I was there in 2019", "2019"),
+        ("two days ago I fell", "6 May 2023"),
+        ("I got it 3 years ago", "2020"),
+        ("We're going next month", "June 2023"),
+        ("The party was last summer", "summer 2022"),
+        ("I am doing great", "8 May 2023"),
+    ],
+)
+def test_relative_dates_resolve_against_the_session(sentence, expected):
+    assert resolve_date(sentence, MAY8) == expected
+
+
+def test_when_questions_are_read_off_the_wording():
+    assert is_when("When did Caroline go to the LGBTQ support group?")
+    assert is_when("In what year did Melanie start painting?")
+    assert is_when("What year did John move?")
+    assert not is_when("What did Caroline research?")
+
+
+VOCAB = Vocabulary(
+    [
+        "I'm also trying out yoga to get a little extra strength and flexibility.",
+        "I went to a LGBTQ support group yesterday and it was so powerful.",
+        "My kids love the beach. We went camping in the mountains.",
+        "Painting is my favourite hobby, sunsets especially.",
+    ]
+)
+
+
+def test_reply_quotes_the_best_sentence_without_the_question_words():
+    hits = [Hit("D1:1", "Hi Tim! Congrats! I'm also trying out yoga to get a little extra strength and flexibility.", MAY8)]
+    reply = Reader(VOCAB).read("What is Tim trying out to improve his strength and flexibility?", hits)
+    assert reply == "yoga get little extra"
+
+
+def test_reply_keeps_the_rarest_span_words_in_order():
+    hits = [Hit("D1:1", "Painting is my favourite hobby, sunsets especially.", MAY8)]
+    reply = Reader(VOCAB, Settings(span=2)).read("What is Melanie's hobby?", hits)
+    assert len(reply.split()) == 2
+    assert reply.split() == [w for w in ["Painting", "favourite", "sunsets", "especially"] if w in reply.split()]
+
+
+def test_when_question_reads_the_session_date():
+    hits = [Hit("D1:3", "I went to a LGBTQ support group yesterday and it was so powerful.", MAY8)]
+    assert Reader(VOCAB).read("When did Caroline go to the LGBTQ support group?", hits) == "7 May 2023"
+
+
+def test_reply_states_a_second_part_only_within_the_band_and_gather_states_all():
+    hits = [
+        Hit("D1", "We went camping in the mountains.", MAY8),
+        Hit("D2", "We went camping at the beach.", MAY8),
+        Hit("D3", "Painting sunsets.", MAY8),
+    ]
+    q = "Where has Melanie gone camping?"
+    reply = Reader(VOCAB, Settings(band=0.9, parts=2)).read(q, hits)
+    assert reply.count(",") == 1  # two parts, the third hit covers nothing
+    gathered = Reader(VOCAB, gather=True).read(q, hits)
+    assert gathered.count(",") == 2
+    one = Reader(VOCAB, Settings(parts=1)).read(q, hits)
+    assert "," not in one
+
+
+def test_no_evidence_is_no_information():
+    assert Reader(VOCAB).read("What did Tim do?", []) == ABSTAIN
+
+
+def test_sure_is_the_share_of_question_weight_the_turn_covers():
+    q = "What is Tim trying out to improve his strength and flexibility?"
+    full = sure(VOCAB, "yoga strength flexibility", "I'm also trying out yoga to get a little extra strength and flexibility.")
+    assert full == pytest.approx(1.0)
+    part = sure(VOCAB, q, "strength")
+    assert 0 < part < 1
+    assert sure(VOCAB, q, None) == 0.0
+    assert sure(VOCAB, "the of and", "anything") == 0.0

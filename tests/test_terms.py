@@ -1,0 +1,42 @@
+"""The one vocabulary: tokens, stems, weights."""
+
+from nltk.stem.porter import PorterStemmer
+
+from graphmem import terms
+
+
+def test_stem_is_nltk_mode_porter_and_cached():
+    nltk = PorterStemmer(mode=PorterStemmer.NLTK_EXTENSIONS)
+    for word in ["running", "generously", "dying", "painting", "adoption", "agencies"]:
+        assert terms.stem(word) == nltk.stem(word)
+    terms.stem.cache_clear()
+    terms.stem("painting")
+    terms.stem("painting")
+    assert terms.stem.cache_info().hits == 1
+
+
+def test_analyse_drops_function_words_and_keeps_topic_words():
+    assert terms.analyse("I went to the LGBTQ support group yesterday!") == ["went", "lgbtq", "support", "group", "yesterday"]
+    assert terms.analyse("I don't eat dairy") == ["eat", "dairi"]
+    # topic words that scikit-learn's long list would drop are kept
+    assert "fire" in terms.analyse("We sat by the fire")
+    assert terms.analyse("In 2022, I painted") == ["2022", "paint"]
+
+
+def test_weights_rank_rare_terms_above_common_ones():
+    vocab = terms.Vocabulary(["I love painting", "painting sunsets", "painting is fun", "my dog Oscar"])
+    assert vocab.weight("oscar") > vocab.weight("paint")
+    assert vocab.weight("never-seen") == vocab.unseen
+    assert "never" not in vocab.weights(["never"])  # unknown terms carry no weight
+    assert set(vocab.weights(["paint", "oscar", "paint"])) == {"paint", "oscar"}
+
+
+def test_vectors_are_unit_length_in_one_space():
+    vocab = terms.Vocabulary(["I love painting", "painting sunsets", "my dog Oscar"])
+    m = vocab.vectors(["painting sunsets", "Oscar"])
+    assert m.shape == (2, len(vocab))
+    norms = (m.multiply(m)).sum(axis=1)
+    assert abs(float(norms[0, 0]) - 1.0) < 1e-9
+    assert abs(float(norms[1, 0]) - 1.0) < 1e-9
+    empty = vocab.vectors(["the of and"])
+    assert empty.nnz == 0
