@@ -55,9 +55,13 @@ data_option = click.option("--data", type=click.Path(dir_okay=False, path_type=P
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write predictions in the official LoCoMo layout.")
 @click.option("--blind", is_flag=True, help="Empty every graph after building it: path falls silent, nothing else moves.")
 @click.option("--build", is_flag=True, help="Print what was built per conversation.")
+@click.option("--sweep", type=click.Choice(["floor", "k", "span", "band", "parts"]), default=None,
+              help="Vary one setting and print the sweep table (and, for floor, matched silence).")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="PNG: the trade-off of a sweep, or reach bars of a reach run (-k 2000 --floor 0).")
 @friendly
 def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
-          show: int, out: Path | None, blind: bool, build: bool) -> None:
+          show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None) -> None:
     """Run the LoCoMo benchmark and print the table."""
     from graphmem import bench as b
     from graphmem import locomo
@@ -71,6 +75,11 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     timer.add("load", t)
     settings = Settings(span, band, parts)
     prep = b.prepare(dataset, names, blind=blind, timer=timer)
+    if sweep:
+        _sweep(prep, sweep, k, floor, settings, plot)
+        click.echo()
+        click.echo(_timing(timer, wall))
+        return
     found = b.retrieve(prep, k)
     answers = b.answer(prep, found, settings)
     scored = b.score(prep, answers, floor)
@@ -85,6 +94,13 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     if k >= max(len(c.conv.turns) for c in prep.contexts):
         click.echo()
         click.echo(b.render_reach(names, table))
+        if plot is not None:
+            from graphmem import plot as pictures
+
+            pictures.reach(plot, names, table)
+            click.echo(f"\nwrote {plot}")
+    elif plot is not None:
+        raise click.UsageError("--plot draws a sweep (--sweep) or a reach run (-k at least the longest conversation)")
     if show:
         click.echo()
         click.echo(b.render_show(prep, answers, floor, show))
@@ -93,6 +109,40 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         click.echo(f"\nwrote {out}")
     click.echo()
     click.echo(_timing(timer, wall))
+
+
+def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: Path | None) -> None:
+    from graphmem import bench as b
+    from graphmem import sweep as sw
+
+    result = sw.run(prep, setting, k, floor, settings)
+    click.echo(b.settings_line(k, floor, settings) + f"  sweep={setting}")
+    click.echo()
+    click.echo(sw.render(setting, prep.arms, result))
+    if setting == "floor" and len(prep.arms) > 1:
+        click.echo()
+        click.echo("at matched silence (each arm at whichever floor makes it as quiet as the other):")
+        click.echo(sw.render_matched(result, prep.arms))
+    if plot is not None:
+        from graphmem import plot as pictures
+
+        pictures.trade(plot, setting, prep.arms, result)
+        click.echo(f"\nwrote {plot}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
+@friendly
+def stats(file: Path, as_json: bool) -> None:
+    """What the table cannot show, read back off a predictions file written by bench --out."""
+    from graphmem import stats as st
+
+    preds = st.load_predictions(file)
+    if as_json:
+        click.echo(json.dumps(st.as_json(preds), indent=1))
+    else:
+        click.echo(st.report(preds))
 
 
 def _write_json(path: Path, payload: Any) -> None:

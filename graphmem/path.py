@@ -1,0 +1,196 @@
+"""The walk arm: relations one hop out of the Person nodes a question names.
+
+``path`` stands on the people a question names, takes the Assertions one hop out of
+them (those they are the subject of, and those whose object names them), gathers the
+assertions into relations (one person, one predicate), ranks relations by how well
+their best assertion matches the question, and cites the turn behind the best
+assertion of each of the best relations. Five relations are five things; five nearest
+turns are often five sayings of one thing.
+
+It answers only out of the graph's structure, through a ``Neighbourhood``: the
+networkx mirror here, Cypher one-hop queries against Neo4j in ``graphmem.neo4j``. The
+ranking is shared, so both backends give byte-identical predictions, and an emptied
+graph leaves the arm with nothing to stand on: it falls silent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from graphmem.arm import Context
+from graphmem.locomo import Question
+from graphmem.read import Hit
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One assertion one hop from a person: the row both backends return."""
+
+    person: str  # the person the hop started from
+    assertion: str  # the assertion's key
+    subject: str  # the person the assertion is about
+    predicate: str
+    negated: bool
+    sentence: str
+    dia_id: str
+
+
+class Neighbourhood(Protocol):
+    """What the path arm needs from a graph store: one-hop expansions."""
+
+    def people(self) -> list[str]:
+        """Every Person key in the graph (empty when the graph is empty)."""
+        ...
+
+    def assertions(self, people: Sequence[str]) -> list[Edge]:
+        """Assertions one hop out of these people: about them, or naming them."""
+        ...
+
+    def linked(self, assertions: Sequence[str]) -> list[str]:
+        """People one hop out of these assertions: their subjects and whoever they name."""
+        ...
+
+
+class MemoryNeighbourhood:
+    """The networkx mirror as a Neighbourhood."""
+
+    def __init__(self, graph):  # graph: nx.MultiDiGraph from graphmem.graph.build
+        self.g = graph
+
+    def people(self) -> list[str]:
+        return [n[1] for n, kind in self.g.nodes(data="kind") if kind == "person"]
+
+    def assertions(self, people: Sequence[str]) -> list[Edge]:
+        out = []
+        for who in people:
+            node = ("person", who)
+            if node not in self.g:
+                continue
+            near = list(self.g.successors(node)) + list(self.g.predecessors(node))
+            for a in dict.fromkeys(near):
+                data = self.g.nodes[a]
+                if data.get("kind") != "assertion":
+                    continue
+                out.append(Edge(who, _key(a), data["subject"], data["predicate"], bool(data["negated"]),
+                                data["sentence"], data["dia_id"]))
+        return out
+
+    def linked(self, assertions: Sequence[str]) -> list[str]:
+        out: list[str] = []
+        for key in assertions:
+            node = ("assertion", _unkey(key))
+            if node not in self.g:
+                continue
+            for n in list(self.g.successors(node)) + list(self.g.predecessors(node)):
+                if n[0] == "person" and n[1] not in out:
+                    out.append(n[1])
+        return out
+
+
+def _key(node: tuple) -> str:
+    return str(node[1])
+
+
+def _unkey(key: str):
+    return int(key) if key.isdigit() else key
+
+
+def named(people, text: str) -> list[str]:
+    """Every known person a text names, longest name first, non-overlapping, in text order."""
+    low = text.lower()
+    taken = np.zeros(len(low) + 1, dtype=bool)
+    found: list[tuple[int, str]] = []
+    for name, key in sorted(people.names().items(), key=lambda kv: -len(kv[0])):
+        for m in re.finditer(rf"\b{re.escape(name)}\b", low):
+            if not taken[m.start():m.end()].any():
+                taken[m.start():m.end()] = True
+                found.append((m.start(), key))
+    return list(dict.fromkeys(key for _, key in sorted(found)))
+
+
+class PathArm:
+    """Relations off the named people, ``hops`` hops out; ``guided`` hops only through matching assertions."""
+
+    def __init__(self, ctx: Context, hops: int = 1, guided: bool = True, name: str = "path", backend: Neighbourhood | None = None):
+        self.ctx = ctx
+        self.hops = hops
+        self.guided = guided
+        self.name = name
+        self.graph = backend if backend is not None else MemoryNeighbourhood(ctx.graph)
+        self._vectors: dict[str, object] = {}
+
+    def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
+        return [self._one(q, k) for q in questions]
+
+    def _one(self, question: Question, k: int) -> list[Hit]:
+        start = named(self.ctx.reading.people, question.text) or self.graph.people()
+        if not start:
+            return []
+        qvec = self.ctx.vocab.vectors([question.text])
+        edges = self._walk(start, qvec)
+        return self._rank(edges, qvec, k)
+
+    def _walk(self, start: list[str], qvec) -> list[Edge]:
+        """Assertions reachable in ``hops`` hops (a hop: person -> assertion -> person)."""
+        seen_people = set(start)
+        frontier = list(start)
+        edges: dict[str, Edge] = {}
+        for hop in range(self.hops):
+            found = [e for e in self.graph.assertions(frontier) if e.assertion not in edges]
+            for e in found:
+                edges.setdefault(e.assertion, e)
+            if hop + 1 == self.hops:
+                break
+            through = [e.assertion for e in found if not self.guided or self._score(e, qvec) > 0]
+            frontier = [p for p in self.graph.linked(through) if p not in seen_people]
+            seen_people.update(frontier)
+            if not frontier:
+                break
+        return list(edges.values())
+
+    def _score(self, edge: Edge, qvec) -> float:
+        vec = self._vectors.get(edge.sentence)
+        if vec is None:
+            vec = self._vectors[edge.sentence] = self.ctx.vocab.vectors([edge.sentence])
+        return float((vec @ qvec.T).toarray()[0, 0]) if vec.nnz and qvec.nnz else 0.0
+
+    def _rank(self, edges: list[Edge], qvec, k: int) -> list[Hit]:
+        """Gather assertions into relations, rank relations by their best assertion, cite one turn each."""
+        best: dict[tuple[str, str, bool], tuple[float, int, Edge]] = {}
+        position = self.ctx.extra.setdefault("turn_position", {t.dia_id: i for i, t in enumerate(self.ctx.conv.turns)})
+        for order, e in enumerate(sorted(edges, key=lambda e: (position[e.dia_id], e.assertion))):
+            s = self._score(e, qvec)
+            if s <= 0:
+                continue
+            rel = (e.subject, e.predicate, e.negated)
+            if rel not in best or s > best[rel][0]:
+                best[rel] = (s, order, e)
+        ranked = sorted(best.values(), key=lambda x: (-x[0], x[1]))
+        hits: list[Hit] = []
+        cited: set[str] = set()
+        for _, _, e in ranked:
+            if e.dia_id in cited:
+                continue
+            cited.add(e.dia_id)
+            hits.append(self.ctx.hit(e.dia_id, e.sentence))
+            if len(hits) == k:
+                break
+        return hits
+
+
+def _factory(hops: int, guided: bool, name: str):
+    return lambda ctx: PathArm(ctx, hops=hops, guided=guided, name=name)
+
+
+ARMS = {
+    "path": (_factory(1, True, "path"), True),
+    "path2": (_factory(2, True, "path2"), True),
+    "path3": (_factory(3, True, "path3"), True),
+    "walk2": (_factory(2, False, "walk2"), True),
+    "walk3": (_factory(3, False, "walk3"), True),
+}
