@@ -42,9 +42,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any, Sequence
 
-from nltk.stem.porter import PorterStemmer
-
 from graphmem.errors import GraphmemError
+from graphmem.terms import stem as _stem  # nltk's PorterStemmer, NLTK mode: the official code's stemmer
 
 __all__ = ["ABSTAIN", "normalize_answer", "f1_score", "f1_multi", "grade", "recall"]
 
@@ -56,18 +55,11 @@ _ABSTAIN_PHRASES = ("no information available", "not mentioned")
 _PUNCT = str.maketrans("", "", string.punctuation)  # string.punctuation includes ','
 _ARTICLES = re.compile(r"\b(a|an|the|and)\b")
 
-_STEMMER = PorterStemmer()  # mode NLTK_EXTENSIONS, the default the official code uses
-
 
 def normalize_answer(s: str) -> str:
     """The official ``normalize_answer``: no commas, lower case, no punctuation, no articles/'and'."""
     s = s.replace(",", "").lower().translate(_PUNCT)
     return " ".join(_ARTICLES.sub(" ", s).split())
-
-
-@lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word)
 
 
 @lru_cache(maxsize=1 << 15)
