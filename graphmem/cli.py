@@ -17,7 +17,11 @@ from typing import Any
 
 import click
 
-from graphmem.errors import GraphmemError
+# The matrices here are small and sparse: BLAS threads would only spin (0.3 s CPU at
+# numpy's import alone). Set before anything imports numpy; a user's setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from graphmem.errors import GraphmemError  # noqa: E402
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
