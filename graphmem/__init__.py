@@ -2,5 +2,15 @@
 
 from graphmem.errors import GraphmemError
 
-__all__ = ["GraphmemError"]
+
+def __getattr__(name: str):
+    """``graphmem.Memory`` without importing numpy and scikit-learn for every ``import graphmem``."""
+    if name in ("Memory", "Answer"):
+        from graphmem import memory
+
+        return getattr(memory, name)
+    raise AttributeError(f"module 'graphmem' has no attribute {name!r}")
+
+
+__all__ = ["GraphmemError", "Memory", "Answer"]
 __version__ = "0.1.0"

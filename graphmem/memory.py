@@ -1,0 +1,238 @@
+"""graphmem as a memory any program can use: ingest dialogue turns, search them, ask questions.
+
+    from graphmem import Memory
+
+    mem = Memory()
+    mem.ingest([
+        {"id": "d1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday.", "date": "2023-05-08"},
+        {"id": "d2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps."},
+    ])
+    mem.search("Who adopted a dog?", k=1)     # ['d1']
+    mem.ask("When did Ann adopt a dog?")      # Answer(reply='7 May 2023', cited=('d1', 'd2'), confidence=...)
+
+The memory ranks turns by the same vocabulary, store and reader as the benchmark, and
+abstains below the same floor. Queries written in Chinese are glossed into English
+offline (``graphmem.lingo``, optional extra ``zh``).
+
+With ``backend="neo4j"`` every ingested turn is also written to Neo4j (Conversation,
+Session, Turn, Person and the claims read from it), and a new ``Memory`` over the same
+database starts from what is already there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from graphmem.errors import DataError
+from graphmem.read import ABSTAIN, Hit, Reader, Settings, sure
+from graphmem.store import ALL, Filter, Store
+from graphmem.terms import Vocabulary
+
+DEFAULT_CONVERSATION = "default"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One validated dialogue turn."""
+
+    id: str
+    speaker: str
+    text: str
+    date: datetime | None
+    conversation: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What ``ask`` returns: the reply, the turns it cites (best first) and the confidence."""
+
+    reply: str
+    cited: tuple[str, ...]
+    confidence: float
+
+    @property
+    def quiet(self) -> bool:
+        return self.reply == ABSTAIN
+
+
+_DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%I:%M %p on %A %d %B, %Y")
+
+
+def parse_date(value: Any, where: str) -> datetime | None:
+    """A record's date: ISO 8601, LoCoMo's ``1:56 pm on 8 May, 2023``, or bench6's long form."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str):
+        raise DataError(f"{where}: 'date' must be a string, not {type(value).__name__}")
+    from graphmem.locomo import parse_session_date
+
+    text = " ".join(value.split())
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+    try:
+        return parse_session_date(text)
+    except ValueError:
+        raise DataError(f"{where}: cannot read the date {value!r}") from None
+
+
+def validate(records: Iterable[Mapping[str, Any]], known: set[str] = frozenset(), source: str = "record") -> list[Record]:
+    """Check every record before any is kept: one bad record means none are ingested."""
+    out: list[Record] = []
+    seen = set(known)
+    for n, rec in enumerate(records):
+        where = f"{source} {n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
+        if not isinstance(rec, Mapping):
+            raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")
+        for key in ("id", "speaker", "text"):
+            if key not in rec:
+                raise DataError(f"{where}: missing {key!r}")
+            if not isinstance(rec[key], str) or (key != "text" and not rec[key].strip()):
+                raise DataError(f"{where}: {key!r} must be a non-empty string")
+        conv = rec.get("conversation", DEFAULT_CONVERSATION)
+        if not isinstance(conv, str) or not conv:
+            raise DataError(f"{where}: 'conversation' must be a non-empty string")
+        if rec["id"] in seen:
+            raise DataError(f"{where}: duplicate id {rec['id']!r}")
+        seen.add(rec["id"])
+        date = parse_date(rec.get("date", rec.get("time")), where)
+        out.append(Record(rec["id"], rec["speaker"].strip(), rec["text"], date, conv))
+    return out
+
+
+class Memory:
+    """A conversational memory over dialogue turns; in process, or kept in Neo4j too."""
+
+    def __init__(self, backend: str = "memory", *, floor: float = 0.30, settings: Settings = Settings(),
+                 dense: bool | None = None, **neo4j: Any):
+        if backend not in ("memory", "neo4j"):
+            raise DataError(f"unknown backend {backend!r}: choose 'memory' or 'neo4j'")
+        self.floor = floor
+        self.settings = settings
+        self.records: list[Record] = []
+        self._ids: set[str] = set()
+        self._index: _Index | None = None
+        self._dense = dense
+        self._neo4j = None
+        if backend == "neo4j":
+            from graphmem import neo4j as db
+
+            self._neo4j = db.MemoryStore(**neo4j)
+            self._add(self._neo4j.records())
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def ingest(self, records: Iterable[Mapping[str, Any]]) -> int:
+        """Add dialogue turns (dicts with id, speaker, text; optional date, conversation).
+
+        All records are validated first; a bad one raises ``DataError`` naming it and
+        nothing is ingested. Returns how many turns were added.
+        """
+        new = validate(list(records), self._ids)
+        if self._neo4j is not None and new:
+            self._neo4j.write(new)
+        self._add(new)
+        return len(new)
+
+    def _add(self, new: Sequence[Record]) -> None:
+        self.records.extend(new)
+        self._ids.update(r.id for r in new)
+        self._index = None
+
+    def search(self, query: str, k: int = 5, conversation: str | None = None) -> list[str]:
+        """Turn ids best first (at most k)."""
+        return [r.id for r in self._search(query, k, conversation)]
+
+    def ask(self, question: str, k: int = 5, conversation: str | None = None) -> Answer:
+        """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
+        found = self._search(question, k, conversation)
+        if not found:
+            return Answer(ABSTAIN, (), 0.0)
+        index = self._built()
+        confidence = sure(index.vocab, index.english(question), found[0].text)
+        hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
+        reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
+        return Answer(reply, tuple(r.id for r in found), confidence)
+
+    def _built(self) -> _Index:
+        if self._index is None:
+            self._index = _Index(self.records, self._dense)
+        return self._index
+
+    def _search(self, query: str, k: int, conversation: str | None) -> list[Record]:
+        if not isinstance(query, str):
+            raise DataError(f"a query must be a string, not {type(query).__name__}")
+        if not self.records or k <= 0:
+            return []
+        return self._built().search(query, k, conversation)
+
+
+class _Index:
+    """The searchable form of the records: one vocabulary, one store, speakers as metadata."""
+
+    def __init__(self, records: Sequence[Record], dense: bool | None):
+        self.records = list(records)
+        texts = [f"{r.speaker}: {r.text}" for r in self.records]
+        self.vocab = Vocabulary(texts)
+        self.store = Store(self.vocab.vectors(texts), {
+            "speaker": [r.speaker.lower() for r in self.records],
+            "conversation": [r.conversation for r in self.records],
+        })
+        self.dense = _dense_scores(texts) if dense is not False else None
+
+    def english(self, query: str) -> str:
+        """The query in the memory's language: Chinese is glossed offline, English passes."""
+        from graphmem import lingo
+
+        return lingo.to_english(query) if lingo.has_cjk(query) else query
+
+    def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
+        text = self.english(query)
+        qvec = self.vocab.vectors([text])
+        scores = (qvec @ self.store.vectors.T).toarray()[0]
+        if self.dense is not None:
+            scores = _fuse(scores, self.dense(query))
+        where = Filter.eq("conversation", conversation) if conversation else ALL
+        mask = self.store.mask(where)
+        if mask is not None:
+            scores = np.where(mask, scores, 0.0)
+        order = [i for i in np.argsort(-scores, kind="stable")[:k] if scores[i] > 0]
+        return [self.records[i] for i in order]
+
+
+def _dense_scores(texts: list[str]):
+    """A function query -> cosine per record from the optional embedding model, or None."""
+    try:
+        from graphmem import dense
+    except ImportError:
+        return None
+    if not dense.available():
+        return None
+    encoder = dense.Encoder()
+    matrix = encoder.encode(texts)
+    return lambda query: matrix @ encoder.encode([query], query=True)[0] if _accepts_query(encoder) else matrix @ encoder.encode([query])[0]
+
+
+def _accepts_query(encoder: Any) -> bool:
+    import inspect
+
+    try:
+        return "query" in inspect.signature(encoder.encode).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _fuse(lexical: np.ndarray, dense: np.ndarray, weight: float = 0.5) -> np.ndarray:
+    """A weighted sum of the lexical and dense cosines (both in [0, 1] for our vectors)."""
+    return (1 - weight) * lexical + weight * np.clip(dense, 0.0, None)
