@@ -19,6 +19,7 @@ import org.neo4j.graphdb.config.Setting;
 import org.neo4j.io.ByteUnit;
 import org.neo4j.logging.Level;
 import org.neo4j.logging.log4j.Log4jLogProvider;
+import org.neo4j.server.configuration.ServerSettings;
 
 /**
  * Runs an embedded Neo4j Community DBMS with the Bolt connector on
@@ -101,6 +102,8 @@ public final class Launcher {
                 .setConfig(BoltConnector.advertised_address, new SocketAddress("localhost", boltPort))
                 .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
                 .setConfig(HttpsConnector.enabled, false)
+                // Neo4j Browser (when its jar is on the classpath): no product-usage telemetry
+                .setConfig(ServerSettings.allow_telemetry, false)
                 // Faster clean shutdown: Netty's default quiet periods add ~10 s.
                 .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
                 .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(5))
