@@ -36,31 +36,6 @@ DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo1
 SPEC_PIECE = {4: 0.787, 1: 0.688, 2: 0.785, 3: 0.584, 5: 0.269}
 
 
-def hop_turns(g, key: str, hops: int) -> set[str]:
-    """Turns behind the assertions within ``hops`` Person-to-Person steps of ``key``."""
-    people = {key}
-    frontier = {key}
-    seen_assertions: set = set()
-    for step in range(hops):
-        nxt: set[str] = set()
-        for p in frontier:
-            for a in graph.assertions_of(g, p):
-                if a in seen_assertions:
-                    continue
-                seen_assertions.add(a)
-                if step + 1 < hops:
-                    s = graph.subject_of(g, a)
-                    for q in [s, *graph.mentioned_by(g, a)]:
-                        if q is not None and q not in people:
-                            nxt.add(q)
-        people |= nxt
-        frontier = nxt
-    turns = set()
-    for a in seen_assertions:
-        turns.add(g.nodes[a]["dia_id"])
-    return turns
-
-
 def measure(ds, captions: bool = False, you_mentions: bool = False, verbose: bool = True) -> dict:
     named_speaker_exact = named_speaker = resolved = fallback = 0
     piece = defaultdict(list)
@@ -100,7 +75,7 @@ def measure(ds, captions: bool = False, you_mentions: bool = False, verbose: boo
             piece[q.category].append(sum((e, who) in have for e in ev) / len(ev))
             for hops, acc in ((1, hop1), (2, hop2)):
                 if (who, hops) not in cache:
-                    cache[(who, hops)] = hop_turns(g, who, hops)
+                    cache[(who, hops)] = graph.turns_within(g, who, hops)
                 t = cache[(who, hops)]
                 acc[q.category].append(sum(e in t for e in ev) / len(ev))
         c = graph.census(conv, reading, g)

@@ -29,7 +29,19 @@ import networkx as nx
 from graphmem.locomo import Conversation
 from graphmem.talk import HAVE_PREDICATES, Claim, Reading, paused_gc
 
-__all__ = ["ABOUT", "FROM", "MENTIONS", "build", "census", "empty", "reason", "assertions_of"]
+__all__ = [
+    "ABOUT",
+    "FROM",
+    "MENTIONS",
+    "assertions_of",
+    "build",
+    "census",
+    "empty",
+    "mentioned_by",
+    "reason",
+    "subject_of",
+    "turns_within",
+]
 
 ABOUT = "about"
 MENTIONS = "mentions"
@@ -173,6 +185,33 @@ def assertions_of(g: nx.MultiDiGraph, key: str, mentioned: bool = True) -> list[
     if mentioned:
         out += [u for u, _, k in g.in_edges(p, keys=True) if k == MENTIONS]
     return out
+
+
+def turns_within(g: nx.MultiDiGraph, key: str, hops: int = 1) -> set[str]:
+    """The dia_ids behind every assertion within ``hops`` steps of a person.
+
+    One hop is every assertion about the person or mentioning them; each further hop adds
+    the assertions of every other person the assertions already reached link to (as their
+    subject or by mention).
+    """
+    people = {key}
+    frontier = [key]
+    reached: set = set()
+    for step in range(hops):
+        nxt: list[str] = []
+        for p in frontier:
+            for a in assertions_of(g, p):
+                if a in reached:
+                    continue
+                reached.add(a)
+                if step + 1 < hops:
+                    for q in (subject_of(g, a), *mentioned_by(g, a)):
+                        if q is not None and q not in people:
+                            people.add(q)
+                            nxt.append(q)
+        frontier = nxt
+    nodes = g.nodes
+    return {nodes[a]["dia_id"] for a in reached}
 
 
 # --------------------------------------------------------------------------- inference

@@ -952,19 +952,21 @@ def _read_clause(
     ):
         # a noun phrase: the first person-ish word in it says whose it is
         end = _np_end(low, i, b)
-        if end > i and (end < b and _finite(low[end]) or w in _THIRD_PRON):
+        if end > i and (end < b and low[end][:1].isalnum() or w in _THIRD_PRON):
             who = None
             for j in range(i, end):
                 lw = low[j]
+                if names[j] is not None and not drop[j] and low[j - 1] in _RELATIONS:
+                    who = names[j]  # "My son Max loves ...": the apposition names him
+                    break
+                if who is not None:
+                    continue
                 if lw in _SPEAKER_POSS:
                     who = speaker
                 elif lw in _OTHER_POSS:
                     who = other
                 elif names[j] is not None and not drop[j]:
                     who = names[j]
-                else:
-                    continue
-                break
             topic = offs.span(i, end)
             subjects = [who or speaker]
             i = end
@@ -1037,7 +1039,7 @@ def _np_end(low: list[str], i: int, n: int) -> int:
         if j > i and (w in _NEG or w in _ADVERBS) and j + 1 < n and _finite(low[j + 1]):
             return j
         j += 1
-    return j
+    return j if j >= n else n  # no verb within reach: the whole clause is the phrase
 
 
 _PLURAL_SUBJ = _WORDS("they these those we you i really also just still always never")

@@ -1,0 +1,296 @@
+"""The reading rules, sentence by sentence."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from graphmem.locomo import Conversation, Session, Turn
+from graphmem.talk import Claim, People, Piece, about, lemma, pieces, read, sentences
+
+DAY1 = datetime(2023, 5, 8, 13, 56)
+DAY2 = datetime(2023, 5, 25, 13, 14)
+
+
+def conversation(*lines: tuple[str, str], speakers=("Caroline", "Melanie"), second_session_from: int | None = None):
+    """A conversation from (speaker, text) lines, one session (or two), ids D1:1, D1:2, ..."""
+    sessions: list[list[Turn]] = [[]]
+    for i, (who, text) in enumerate(lines):
+        if second_session_from is not None and i == second_session_from:
+            sessions.append([])
+        n = len(sessions)
+        date = DAY1 if n == 1 else DAY2
+        sessions[-1].append(Turn(f"D{n}:{len(sessions[-1]) + 1}", who, text, n, date))
+    built = tuple(
+        Session(n + 1, (DAY1 if n == 0 else DAY2), "", tuple(turns)) for n, turns in enumerate(sessions)
+    )
+    by_id = {t.dia_id: t for s in built for t in s.turns}
+    return Conversation("conv-test", speakers, built, (), by_id)
+
+
+def claims_of(*lines, **kw) -> list[Claim]:
+    return read(conversation(*lines, **kw)).claims
+
+
+def one(*lines, **kw) -> Claim:
+    cs = claims_of(*lines, **kw)
+    assert len(cs) == 1, cs
+    return cs[0]
+
+
+# --------------------------------------------------------------------------- sentences
+
+
+def test_sentences_split_at_stops_and_keep_abbreviations():
+    assert sentences("I met Mr. Smith today. He was nice! Was he?") == [
+        "I met Mr. Smith today.",
+        "He was nice!",
+        "Was he?",
+    ]
+    assert sentences("I love outdoor stuff, e.g. hiking and i.e. camping. It's fun.") == [
+        "I love outdoor stuff, e.g. hiking and i.e. camping.",
+        "It's fun.",
+    ]
+    assert sentences("Have you read C. S. Lewis? Dr. Who is great.") == [
+        "Have you read C. S. Lewis?",
+        "Dr. Who is great.",
+    ]
+
+
+def test_sentences_ellipsis_lowercase_newline_and_quotes():
+    assert sentences("Well... maybe not. OK!") == ["Well... maybe not.", "OK!"]
+    assert sentences("First line\nSecond line.") == ["First line", "Second line."]
+    assert sentences("She said “it’s fine.” Then we left.") == ['She said "it\'s fine."', "Then we left."]
+    assert sentences("") == []
+
+
+# --------------------------------------------------------------------------- subjects
+
+
+def test_i_is_the_speaker():
+    c = one(("Caroline", "I went to a LGBTQ support group yesterday."))
+    assert (c.subject, c.predicate, c.negated) == ("caroline", "go", False)
+    assert c.object.startswith("to a LGBTQ support group")
+    assert c.sentence == "I went to a LGBTQ support group yesterday."
+
+
+def test_we_and_my_are_the_speaker():
+    assert one(("Melanie", "We went camping last month.")).subject == "melanie"
+    c = one(("Melanie", "My kids are so excited about summer break."))
+    assert (c.subject, c.predicate, c.topic) == ("melanie", "be", "My kids")
+
+
+def test_you_is_the_other_speaker():
+    assert one(("Melanie", "You'd be a great counselor!")).subject == "caroline"
+    assert one(("Caroline", "Your painting looks amazing.")).subject == "melanie"
+
+
+def test_a_sentence_naming_nobody_is_about_the_speaker():
+    c = one(("Caroline", "The transgender stories were so inspiring!"))
+    assert (c.subject, c.predicate, c.topic) == ("caroline", "be", "The transgender stories")
+    assert one(("Caroline", "Gonna continue my edu and check out career options.")).subject == "caroline"
+    assert one(("Melanie", "She gave it to me when I was young.")).subject == "melanie"
+
+
+def test_a_name_is_that_person():
+    c = one(("Melanie", "Caroline painted a beautiful lake."))
+    assert (c.subject, c.predicate) == ("caroline", "paint")
+    c = one(("Melanie", "Caroline's painting is lovely."))
+    assert (c.subject, c.topic) == ("caroline", "Caroline's painting")
+
+
+def test_a_name_and_i_is_both():
+    subjects = {c.subject for c in claims_of(("Melanie", "Caroline and I went hiking."))}
+    assert subjects == {"caroline", "melanie"}
+
+
+def test_vocatives_are_not_subjects_nor_mentions():
+    cs = claims_of(("Caroline", "Thanks, Melanie! This necklace is super special to me."))
+    assert cs and all(c.subject == "caroline" and c.mentions == () for c in cs)
+    cs = claims_of(("Caroline", "Hey Mel, I went hiking yesterday."))
+    assert [c.subject for c in cs] == ["caroline"]
+    cs = claims_of(("Caroline", "That's great, Mel!"))
+    assert all(c.subject == "caroline" and not c.mentions for c in cs)
+
+
+def test_a_named_object_is_a_mention():
+    c = one(("Caroline", "I went to the beach with Melanie."))
+    assert c.subject == "caroline" and c.mentions == ("melanie",)
+
+
+def test_conversational_formulas_with_you_claim_nothing_about_the_other():
+    for text in ("You know, I love it.", "You're right.", "You'll see.", "You won't believe this!"):
+        assert all(c.subject == "caroline" for c in claims_of(("Caroline", text))), text
+
+
+# --------------------------------------------------------------------------- questions, negation
+
+
+def test_a_question_asserts_nothing():
+    assert claims_of(("Melanie", "How's it going with yoga?")) == []
+    assert claims_of(("Melanie", "You do yoga, right?!")) == []
+    assert [c.subject for c in claims_of(("Melanie", "Wow! Do you do yoga? I do pottery."))] == ["melanie"]
+
+
+def test_the_adversarial_yoga_sentence_is_johns_not_tims():
+    text = (
+        "Hi Tim! Congrats on your success! Keep it up, you're doing great! "
+        "I'm also trying out yoga to get a little extra strength and flexibility."
+    )
+    r = read(conversation(("John", text), speakers=("Tim", "John")))
+    yoga = [c for c in r.claims if "yoga" in c.sentence]
+    assert yoga and {c.subject for c in yoga} == {"john"}
+    assert {c.predicate for c in yoga} == {"try"}
+    tims = [p for p in pieces(r) if p.person == "tim"]
+    assert all("yoga" not in p.text for p in tims)
+
+
+def test_negation_is_kept_on_the_predicate():
+    c = one(("Caroline", "I don't eat dairy."))
+    assert (c.subject, c.predicate, c.object, c.negated) == ("caroline", "eat", "dairy", True)
+    assert one(("Caroline", "I have never been to Sweden.")).negated is True
+    assert one(("Caroline", "I can't wait for the trip!")).negated is True
+    assert one(("Caroline", "I won the race.")).predicate == "win"
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+@pytest.mark.parametrize(
+    "text, predicate",
+    [
+        ("I painted that lake sunrise last year!", "paint"),
+        ("I'm painting a mural.", "paint"),
+        ("I'm keen on counseling.", "be"),
+        ("It's so rewarding.", "be"),
+        ("It was amazing.", "be"),
+        ("I've got guts.", "get"),
+        ("I have a dog.", "have"),
+        ("I'd love to support those with similar issues.", "love"),
+        ("We're thinking about going camping next month.", "think"),
+        ("I'm going to start a new painting.", "start"),
+        ("Being in nature helps me relax.", "help"),
+        ("The kids love it.", "love"),
+        ("Love that painting!", "love"),
+        ("Researching adoption agencies.", "research"),
+    ],
+)
+def test_predicates(text, predicate):
+    assert claims_of(("Caroline", text))[0].predicate == predicate
+
+
+def test_lemma():
+    assert [lemma(w) for w in "went made amazing created dancing visiting hopping stopped tried".split()] == [
+        "go", "make", "amaze", "create", "dance", "visit", "hop", "stop", "try",
+    ]
+
+
+# --------------------------------------------------------------------------- people
+
+
+def test_third_parties_from_my_friend_and_my_son():
+    r = read(conversation(
+        ("Caroline", "My friend Jenna loves hiking."),
+        ("Melanie", "My son Max is scared of the dark."),
+        ("Melanie", "Max loves dinosaurs."),
+        ("Caroline", "We got a puppy named Oscar!"),
+    ))
+    assert set(r.people.third_parties) == {"jenna", "max", "oscar"}
+    assert r.people.display("jenna") == "Jenna"
+    subjects = [(c.dia_id, c.subject, c.predicate) for c in r.claims]
+    assert ("D1:1", "jenna", "love") in subjects
+    assert ("D1:3", "max", "love") in subjects
+    # the introduction is also the owner's naming claim: "my son is called Max"
+    naming = [c for c in r.claims if c.predicate == "call"]
+    assert {(c.subject, c.object, c.topic) for c in naming} == {
+        ("caroline", "Jenna", "My friend"),
+        ("melanie", "Max", "My son"),
+        ("caroline", "Oscar", "puppy"),
+    }
+    # the speaker keeps a piece of the turn
+    assert about(r)["D1:2"] == ("melanie", "max") or set(about(r)["D1:2"]) == {"melanie", "max"}
+
+
+def test_a_list_is_not_an_apposition():
+    r = read(conversation(
+        ("Melanie", "Meet Toby, my puppy."),
+        ("Melanie", "My girlfriend, Toby and I went camping."),
+    ))
+    naming = [c for c in r.claims if c.predicate == "call"]
+    assert [(c.dia_id, c.topic) for c in naming] == [("D1:1", "my puppy")]
+
+
+def test_name_folding():
+    p = People(("Caroline", "Melanie"))
+    assert p.speakers == ("caroline", "melanie")
+    for written in ("Melanie", "MELANIE", "melanie", "Melanie's", "Melanie’s", "Mel", "Mell"):
+        assert p.key(written) == "melanie", written
+    assert p.key("Caro") == "caroline"
+    assert p.key("Bob") is None
+    assert p.display("melanie") == "Melanie"
+    assert p.names()["mel"] == "melanie"
+
+
+def test_one_letter_apart_folds_unless_a_word():
+    p = People(("Jon", "Gina"))
+    assert p.key("John") == "jon"
+    p = People(("Tim", "John"), words={"time"})
+    assert p.key("Tims's") == "tim" and p.key("Johns") == "john"
+    assert p.key("Time") is None  # the conversation uses "time" as a word
+    p = People(("James", "John"))
+    assert p.key("Jo") == "john"
+    p = People(("Joanna", "John"))
+    assert p.key("Jo") is None  # ambiguous
+
+
+def test_resolve_takes_the_longest_known_name():
+    r = read(conversation(("Tim", "My friend Anthony came by."), speakers=("Tim", "John")))
+    p = r.people
+    assert p.resolve("What did John and Tim do?") == "john"
+    assert p.resolve("Who is Anthony?") == "anthony"
+    assert p.resolve("What did Tim's friend do?") == "tim"
+    assert p.resolve("What was Tims's reaction?") == "tim"
+    assert p.resolve("What did the charity race raise?") is None
+    assert p.resolve("What did Anthony and Tim play?") == "anthony"
+
+
+# --------------------------------------------------------------------------- claims, pieces
+
+
+def test_a_claim_carries_turn_id_date_and_speaker():
+    r = read(conversation(
+        ("Caroline", "Hi!"),
+        ("Melanie", "I ran a charity race."),
+        ("Caroline", "I went to a pride parade."),
+        second_session_from=2,
+    ))
+    race = next(c for c in r.claims if c.predicate == "run")
+    parade = next(c for c in r.claims if c.predicate == "go")
+    assert (race.dia_id, race.date, race.speaker) == ("D1:2", DAY1, "melanie")
+    assert (parade.dia_id, parade.date) == ("D2:1", DAY2)
+    assert r.turns == ("D1:1", "D1:2", "D2:1")
+    assert r.speakers["D1:2"] == "melanie" and r.dates["D2:1"] == DAY2
+
+
+def test_pieces_and_about():
+    r = read(conversation(
+        ("Melanie", "Wow, Caroline! You found the perfect spot. I painted a lake. I love it. How are you?"),
+        ("Caroline", "Thanks!"),
+    ))
+    ps = {(p.dia_id, p.person): p.text for p in pieces(r)}
+    assert ps[("D1:1", "caroline")] == "You found the perfect spot."
+    assert ps[("D1:1", "melanie")] == "I painted a lake. I love it."
+    assert all(isinstance(p, Piece) for p in pieces(r))
+    assert about(r)["D1:1"] == ("caroline", "melanie")
+    assert set(about(r)) == {"D1:1", "D1:2"}
+
+
+def test_captions_are_optional():
+    conv = conversation(("Caroline", "Look at this!"))
+    turn = conv.sessions[0].turns[0]
+    captioned = Turn(turn.dia_id, turn.speaker, turn.text, turn.session, turn.date, "a photo of a dog")
+    conv = Conversation("c", conv.speakers, (Session(1, DAY1, "", (captioned,)),), (), {turn.dia_id: captioned})
+    assert not any("dog" in c.sentence for c in read(conv).claims)
+    cap = [c for c in read(conv, captions=True).claims if c.sentence == "a photo of a dog"]
+    assert [(c.subject, c.predicate) for c in cap] == [("caroline", "share")]
