@@ -237,15 +237,20 @@ def reason(g: nx.MultiDiGraph) -> int:
     Bailey" states it outright). Returns how many were derived; running it again derives
     nothing more.
     """
-    owning: dict[str, list[tuple[str, str, frozenset]]] = {}
+    owning: dict[str, list[tuple[str, frozenset]]] = {}
     has_named: set[tuple[str, str]] = set()
     namings: list[tuple[Any, dict, str, list[str]]] = []
-    for a, d in g.nodes(data=True):
-        if d.get("kind") != ASSERTION:
-            continue
-        who = subject_of(g, a)
-        if who is None:
-            continue
+    adj = g.adj
+    nodes = g.nodes
+    about = [
+        (p[1], a)
+        for p, nbrs in adj.items()
+        if p[0] == PERSON
+        for a, keys in nbrs.items()
+        if ABOUT in keys
+    ]
+    for who, a in about:
+        d = nodes[a]
         pred = d["predicate"]
         if d["negated"]:
             continue
@@ -259,10 +264,10 @@ def reason(g: nx.MultiDiGraph) -> int:
             named = [m for m in mentioned_by(g, a) if _name_of(g, m).lower() == d["object"].lower()]
             if named:  # "my son Max": not the verb of "I'll call her"
                 namings.append((a, d, who, named))
-    nodes: list = []
+    new_nodes: list = []
     edges: list = []
     made = 0
-    next_id = sum(1 for _, d in g.nodes(data=True) if d.get("kind") == ASSERTION)
+    next_id = max((n[1] for n in nodes if n[0] == ASSERTION and isinstance(n[1], int)), default=-1) + 1
     for a, d, who, named in namings:
         topic = d["topic"].lower()
         words = topic.split()
@@ -284,7 +289,7 @@ def reason(g: nx.MultiDiGraph) -> int:
             name = _name_of(g, m)
             b = (ASSERTION, next_id)
             next_id += 1
-            nodes.append(
+            new_nodes.append(
                 (
                     b,
                     {
@@ -304,7 +309,7 @@ def reason(g: nx.MultiDiGraph) -> int:
             edges.append((b, (PERSON, m), MENTIONS, {"kind": MENTIONS}))
             edges.append((b, (TURN, d["dia_id"]), FROM, {"kind": FROM}))
             made += 1
-    _add(g, nodes, edges)
+    _add(g, new_nodes, edges)
     return made
 
 

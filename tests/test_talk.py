@@ -114,6 +114,27 @@ def test_vocatives_are_not_subjects_nor_mentions():
     assert all(c.subject == "caroline" and not c.mentions for c in cs)
 
 
+def test_interjections_claim_nothing_and_fragments_are_the_speakers():
+    assert claims_of(("Caroline", "Thanks!"), ("Melanie", "So cool!"), ("Caroline", "Wow, Melanie!")) == []
+    c = one(("Caroline", "Such a cute pup!"))
+    assert (c.subject, c.predicate, c.object) == ("caroline", "be", "Such a cute pup")
+    cs = claims_of(("Melanie", "Wow, Caroline that's awesome!"))
+    assert [c.subject for c in cs] == ["melanie"]
+
+
+def test_leading_subordinate_clause_is_skipped():
+    c = one(("Caroline", "If you ever need anything, I'm here for you."))
+    assert (c.subject, c.predicate) == ("caroline", "be")
+    c = one(("Caroline", "Last week I talked to my friend."))
+    assert (c.subject, c.predicate) == ("caroline", "talk")
+
+
+def test_clauses_split_at_and_with_a_new_subject():
+    cs = claims_of(("Melanie", "I painted a lake and you loved it; we hung it up."))
+    assert [(c.subject, c.predicate) for c in cs] == [("melanie", "paint"), ("caroline", "love"), ("melanie", "hang")]
+    assert all(c.sentence == "I painted a lake and you loved it; we hung it up." for c in cs)
+
+
 def test_a_named_object_is_a_mention():
     c = one(("Caroline", "I went to the beach with Melanie."))
     assert c.subject == "caroline" and c.mentions == ("melanie",)
