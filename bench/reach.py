@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from graphmem import graph, locomo, talk  # noqa: E402
+from graphmem.errors import GraphmemError  # noqa: E402
 from graphmem.locomo import CATEGORIES  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
@@ -161,7 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--you-mentions", action="store_true", help="count you/your as a mention")
     ap.add_argument("--compare", action="store_true", help="all four option combinations, side by side")
     args = ap.parse_args(argv)
-    ds = locomo.load(args.data)
+    try:
+        ds = locomo.load(args.data)
+    except GraphmemError as exc:
+        print(f"reach: {exc}", file=sys.stderr)
+        return 2
     if args.compare:
         print("captions  you-mentions   " + "  ".join(f"{CATEGORIES[c][:9]:>9}" for c in CATEGORIES) + "  answerable   (piece reach | 1-hop reach)")
         for cap in (False, True):
