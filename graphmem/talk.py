@@ -23,7 +23,8 @@ a subject, a verb group and an object. The rules:
   it", "She gave it to me", a verb whose subject was dropped: "Gonna continue my edu")
   is the speaker's.
 * **Formulas are not claims about the other**: "you know", "you're right", "you'll
-  see", "you won't believe ..." produce nothing.
+  see", "you won't believe ...", and content-free encouragement as a whole clause
+  ("Keep it up, you're doing great!", "You got this") produce nothing.
 * **A negation is kept** on the predicate (``not``, ``n't``, ``never``, ``no longer``
   in the verb group): "I don't eat dairy" is (speaker, eat, 'dairy', negated=True).
 * **Third parties become people.** "my friend Jenna", "my son Max", "Oscar, my guinea
@@ -671,6 +672,14 @@ _FORMULAS = (
     "you 're not gonna believe", "you won 't believe",
     "you wouldn 't believe", "you 're not going to believe", "you can say that",
 )
+# Encouragement with no content, as a whole clause: says nothing of what the other does.
+_ENCOURAGEMENT = frozenset((
+    "you 're doing great", "you 're doing amazing", "you 're doing awesome", "you 're doing well",
+    "you 're doing so well", "you 're doing so great", "you 're doing an amazing job",
+    "you 're doing a great job", "you 're doing an awesome job", "you did great", "you 've got this",
+    "you can do it", "you can do this", "you rock", "you deserve it", "you deserve this",
+    "you 're the best", "you 'll do great", "you 'll do amazing", "you 'll be fine",
+))
 _QMARK_TAIL = " \"')]!.…"
 _TRAIL = " ,.!?;:-–—\"'…"
 
@@ -927,8 +936,14 @@ def _read_clause(
         break
     if i >= b:
         return
-    if low[i] in _OTHER_PRON and " ".join(low[i : i + 5]).startswith(_FORMULAS):
-        return  # "you know", "you're right", "you'll see": a formula, not a claim
+    if low[i] in _OTHER_PRON:
+        if " ".join(low[i : i + 5]).startswith(_FORMULAS):
+            return  # "you know", "you're right", "you'll see": a formula, not a claim
+        end = b
+        while end > i and low[end - 1] in _PUNCT:
+            end -= 1
+        if end - i <= 7 and " ".join(low[i:end]) in _ENCOURAGEMENT:
+            return  # "you're doing great!": encouragement, not a claim
     start = i
     speaker, other = ctx.speaker, ctx.other
 

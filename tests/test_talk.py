@@ -141,8 +141,12 @@ def test_a_named_object_is_a_mention():
 
 
 def test_conversational_formulas_with_you_claim_nothing_about_the_other():
-    for text in ("You know, I love it.", "You're right.", "You'll see.", "You won't believe this!"):
+    for text in ("You know, I love it.", "You're right.", "You'll see.", "You won't believe this!",
+                 "Keep it up, you're doing great!", "You got this!"):
         assert all(c.subject == "caroline" for c in claims_of(("Caroline", text))), text
+    # ... but encouragement with content is a claim about the other
+    c = one(("Caroline", "You're doing great things for the shelter."))
+    assert (c.subject, c.predicate) == ("melanie", "do")
 
 
 # --------------------------------------------------------------------------- questions, negation
