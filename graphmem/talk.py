@@ -48,11 +48,12 @@ Two readings were measured with ``bench/reach.py --compare`` over all ten conver
 and are off by default:
 
 * **captions** (``captions=True``: each image caption as the speaker's ('share',
-  caption) claim) change no reach figure at all -- every captioned turn already has a
-  piece about its speaker -- so they would only grow the index;
+  caption) claim) move piece reach by +0.001 on single-hop and answerable questions and
+  not at all on adversarial ones -- all but one captioned evidence turn already has a
+  piece about its speaker -- so they would mostly grow the index with text nobody said;
 * **you as a mention** (``you_mentions=True``: a ``you``/``your`` outside the subject
-  links the claim to the other speaker) raises one-hop reach by 0.018 on answerable
-  questions and by 0.088 on adversarial ones: the wrong trade.
+  links the claim to the other speaker) raises one-hop reach by 0.019 on answerable
+  questions and by 0.072 on adversarial ones: the wrong trade.
 
 Reading all ten conversations takes well under a second of CPU: sentences are
 tokenised once with one C-level regex pass, and the cyclic garbage collector is paused
