@@ -183,12 +183,15 @@ def test_reach_shape_on_the_first_two_conversations():
     for conv in ds.conversations[:2]:
         r = talk.read(conv)
         g = graph.build(r)
+        walked: dict[tuple[str, int], set[str]] = {}
         for q in conv.questions:
             who = r.people.resolve(q.text)
             if who is None or not q.evidence:
                 continue
             for hops in (1, 2):
-                reached = graph.turns_within(g, who, hops)
+                if (who, hops) not in walked:
+                    walked[(who, hops)] = graph.turns_within(g, who, hops)
+                reached = walked[(who, hops)]
                 share = sum(e in reached for e in q.evidence) / len(q.evidence)
                 acc.setdefault((q.answerable, hops), []).append(share)
     mean = {k: sum(v) / len(v) for k, v in acc.items()}
