@@ -355,7 +355,7 @@ def main_report(data_dir: str | os.PathLike | None = None, lang: str = "both", k
 # --------------------------------------------------------------------------- adapter
 
 _CONVERSATION = re.compile(r"^(.+?)_session_\d+_turn_\d+$")
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 def conversation_of(pool_id: str) -> str:

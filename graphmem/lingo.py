@@ -347,17 +347,41 @@ def gloss(word: str, max_senses: int = MAX_SENSES) -> tuple[str, ...]:
     return tuple(out)
 
 
+_DAY = re.compile(r"(\d{1,2})\s*[号號日]")
+_MONTH_NUM = re.compile(r"(?<!\d)(\d{1,2})\s*月(?![份]?[号號日])")
+_ORDINAL = re.compile(r"第\s*(\d+)")
+_YEAR = re.compile(r"(\d{4})\s*年")
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _numbers(query: str) -> str:
+    """Arabic numbers with a Chinese unit, written the way English writes them.
+
+    11号 / 11日 (day of the month) → "11 11th"; 8月 → "August"; 第4 → "4th";
+    2023年 → "2023". The unit's dictionary glosses ("roar", "moon", "grain") would
+    only add noise.
+    """
+    q = _YEAR.sub(lambda m: f" {m.group(1)} ", query)
+    q = _DAY.sub(lambda m: f" {int(m.group(1))} {_ordinal(int(m.group(1)))} ", q)
+    q = _MONTH_NUM.sub(lambda m: f" {_MONTHS[int(m.group(1)) - 1].capitalize()} " if 1 <= int(m.group(1)) <= 12 else m.group(0), q)
+    return _ORDINAL.sub(lambda m: f" {_ordinal(int(m.group(1)))} ", q)
+
+
 def to_english_terms(query: str, max_senses: int = MAX_SENSES) -> list[list[str]]:
     """The query as groups of English phrases, one group per source word, in order.
 
-    A non-CJK word is a group of itself, verbatim. A Chinese word's group is its
-    glosses; function words (:data:`FUNCTION_WORDS`) and words with no gloss give no
-    group. Without the ``zh`` extra
-    Chinese words are dropped.
+    A non-CJK word is a group of itself, verbatim (numbers with a Chinese unit are first
+    written the English way: 11号 → 11 11th, 8月 → August). A Chinese word's group is
+    its glosses; function words (:data:`FUNCTION_WORDS`) and words with no gloss give no
+    group. Without the ``zh`` extra Chinese words are dropped.
     """
     groups: list[list[str]] = []
     cjk = available()
-    for chunk in _SPLIT.split(query or ""):
+    for chunk in _SPLIT.split(_numbers(query or "")):
         if not chunk:
             continue
         if _CJK_RUN.fullmatch(chunk):
@@ -374,32 +398,22 @@ def to_english(query: str) -> str:
 
     Every English word of the glosses appears once in the whole result: a keyword query
     names each thing once, and two Chinese words glossed by the same English word (纯音乐
-    and 音乐, "music") are one thing, not a thing asked for twice. Words kept verbatim
-    are kept as they are. A query without CJK text is returned unchanged.
+    and 音乐, "music") are one thing, not a thing asked for twice; the same goes for
+    words kept verbatim. A query without CJK text is returned unchanged.
 
     >>> to_english("Caroline 2023 陶艺")  # doctest: +SKIP
-    'Caroline 2023 ceramic art pottery'
+    'Caroline 2023 ceramic art'
     """
     if not has_cjk(query):
         return query
     out: list[str] = []
     seen: set[str] = set()
-    for chunk in _SPLIT.split(query):
-        if not chunk:
-            continue
-        if not _CJK_RUN.fullmatch(chunk):
-            out.extend(chunk.split())
-            continue
-        if not available():
-            continue
-        for word in segment(chunk):
-            if word in FUNCTION_WORDS:
-                continue
-            for phrase in gloss(word):
-                for w in phrase.split():
-                    if w.lower() not in seen:
-                        seen.add(w.lower())
-                        out.append(w)
+    for group in to_english_terms(query):
+        for phrase in group:
+            for w in phrase.split():
+                if w.lower() not in seen:
+                    seen.add(w.lower())
+                    out.append(w)
     return " ".join(out)
 
 

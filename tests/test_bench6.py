@@ -253,6 +253,7 @@ def test_adapter_scopes_a_named_speaker_to_their_conversation():
     # "hiking" is in both conversations; naming Dee puts hers first
     assert ad.search("Where did Dee go hiking?", 2)[0] == "scene_1_session_2_turn_3"
     assert ad.search("Where did Bob go hiking?", 2)[0] == "scene_0_session_1_turn_2"
+    assert ad.search("Where did Dee's dog go hiking?", 2)[0] == "scene_1_session_2_turn_3"  # possessive
     plain = bench6.Adapter(scope=None)
     assert plain.name != ad.name
 
