@@ -200,3 +200,30 @@ def test_encoder_rows_are_unit_vectors_and_cross_lingual():
     assert enc.encode([]).shape == (0, enc.dim)
     with pytest.raises(TypeError):
         enc.encode("one string")
+
+
+def test_encoder_cache_encodes_each_text_once(tmp_path):
+    calls = []
+
+    class Fake:
+        dim = 4
+
+        def encode(self, texts, is_query=False):
+            batch = [texts] if isinstance(texts, str) else list(texts)
+            calls.append((tuple(batch), is_query))
+            return np.array([[len(t), 1.0, 0.0, float(is_query)] for t in batch], dtype=np.float32)
+
+    enc = dense.Encoder.__new__(dense.Encoder)
+    enc._model, enc.dim, enc.encode_seconds = Fake(), 4, 0.0
+    enc._lock = __import__("threading").Lock()
+    enc._cache = dense._Cache(tmp_path / "c" / "vec.sqlite", "fake")
+    first = enc.encode(["ab", "abc"])
+    again = enc.encode(["abc", "ab", "new"])
+    assert calls == [(("ab", "abc"), False), (("new",), False)]
+    assert np.allclose(again[:2], first[::-1])
+    assert np.allclose(np.linalg.norm(again, axis=1), 1.0)
+    enc.encode(["ab"], query=True)  # queries and passages are different vectors
+    assert calls[-1] == (("ab",), True)
+    enc._cache = dense._Cache(tmp_path / "c" / "vec.sqlite", "fake")  # a new process, same file
+    enc.encode(["ab", "abc", "new"])
+    assert len(calls) == 3
