@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+from scipy import sparse
 
 from graphmem.arm import Context
 from graphmem.locomo import Question
@@ -61,43 +62,43 @@ class MemoryNeighbourhood:
 
     def __init__(self, graph):  # graph: nx.MultiDiGraph from graphmem.graph.build
         self.g = graph
+        self._memo: dict[str, list[Edge]] = {}
 
     def people(self) -> list[str]:
         return [n[1] for n, kind in self.g.nodes(data="kind") if kind == "person"]
 
     def assertions(self, people: Sequence[str]) -> list[Edge]:
-        out = []
+        out: list[Edge] = []
         for who in people:
-            node = ("person", who)
-            if node not in self.g:
-                continue
-            near = list(self.g.successors(node)) + list(self.g.predecessors(node))
-            for a in dict.fromkeys(near):
-                data = self.g.nodes[a]
-                if data.get("kind") != "assertion":
-                    continue
-                out.append(Edge(who, _key(a), data["subject"], data["predicate"], bool(data["negated"]),
-                                data["sentence"], data["dia_id"]))
+            out.extend(self._of(who))
         return out
+
+    def _of(self, who: str) -> list[Edge]:
+        """One person's one-hop assertions, read off the graph once (it does not change after build)."""
+        from graphmem.graph import assertions_of, subject_of
+
+        found = self._memo.get(who)
+        if found is None:
+            found = []
+            for a in dict.fromkeys(assertions_of(self.g, who)):
+                data = self.g.nodes[a]
+                found.append(Edge(who, str(a[1]), subject_of(self.g, a), data["predicate"], bool(data["negated"]),
+                                  data["sentence"], data["dia_id"]))
+            self._memo[who] = found
+        return found
 
     def linked(self, assertions: Sequence[str]) -> list[str]:
+        from graphmem.graph import mentioned_by, subject_of
+
         out: list[str] = []
         for key in assertions:
-            node = ("assertion", _unkey(key))
+            node = ("assertion", int(key))
             if node not in self.g:
                 continue
-            for n in list(self.g.successors(node)) + list(self.g.predecessors(node)):
-                if n[0] == "person" and n[1] not in out:
-                    out.append(n[1])
+            for who in (subject_of(self.g, node), *mentioned_by(self.g, node)):
+                if who is not None and who not in out:
+                    out.append(who)
         return out
-
-
-def _key(node: tuple) -> str:
-    return str(node[1])
-
-
-def _unkey(key: str):
-    return int(key) if key.isdigit() else key
 
 
 def named(people, text: str) -> list[str]:
@@ -122,16 +123,18 @@ class PathArm:
         self.guided = guided
         self.name = name
         self.graph = backend if backend is not None else MemoryNeighbourhood(ctx.graph)
-        self._vectors: dict[str, object] = {}
+        self._position = {t.dia_id: i for i, t in enumerate(ctx.conv.turns)}
+        self._rows: dict[str, int] = {}
+        self._matrix: sparse.csr_matrix | None = None
 
     def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
-        return [self._one(q, k) for q in questions]
+        qvecs = self.ctx.vocab.vectors(q.text for q in questions)
+        return [self._one(q, qvecs[i], k) for i, q in enumerate(questions)]
 
-    def _one(self, question: Question, k: int) -> list[Hit]:
+    def _one(self, question: Question, qvec, k: int) -> list[Hit]:
         start = named(self.ctx.reading.people, question.text) or self.graph.people()
         if not start:
             return []
-        qvec = self.ctx.vocab.vectors([question.text])
         edges = self._walk(start, qvec)
         return self._rank(edges, qvec, k)
 
@@ -146,34 +149,47 @@ class PathArm:
                 edges.setdefault(e.assertion, e)
             if hop + 1 == self.hops:
                 break
-            through = [e.assertion for e in found if not self.guided or self._score(e, qvec) > 0]
-            frontier = [p for p in self.graph.linked(through) if p not in seen_people]
+            if self.guided:
+                scores = self._scores(found, qvec)
+                found = [e for e, s in zip(found, scores) if s > 0]
+            frontier = [p for p in self.graph.linked([e.assertion for e in found]) if p not in seen_people]
             seen_people.update(frontier)
             if not frontier:
                 break
         return list(edges.values())
 
-    def _score(self, edge: Edge, qvec) -> float:
-        vec = self._vectors.get(edge.sentence)
-        if vec is None:
-            vec = self._vectors[edge.sentence] = self.ctx.vocab.vectors([edge.sentence])
-        return float((vec @ qvec.T).toarray()[0, 0]) if vec.nnz and qvec.nnz else 0.0
+    def _scores(self, edges: Sequence[Edge], qvec) -> np.ndarray:
+        """Cosine of each edge's sentence to the question; new sentences are vectorised in one batch."""
+        if not edges:
+            return np.zeros(0)
+        new = [s for s in dict.fromkeys(e.sentence for e in edges) if s not in self._rows]
+        if new:
+            for sentence in new:
+                self._rows[sentence] = len(self._rows)
+            rows = self.ctx.vocab.vectors(new)
+            self._matrix = rows if self._matrix is None else sparse.vstack([self._matrix, rows]).tocsr()
+        rows = self._rows
+        every = (self._matrix @ qvec.T).toarray().ravel()  # one product over all known sentences
+        return every[np.fromiter((rows[e.sentence] for e in edges), dtype=np.intp, count=len(edges))]
 
     def _rank(self, edges: list[Edge], qvec, k: int) -> list[Hit]:
-        """Gather assertions into relations, rank relations by their best assertion, cite one turn each."""
-        best: dict[tuple[str, str, bool], tuple[float, int, Edge]] = {}
-        position = self.ctx.extra.setdefault("turn_position", {t.dia_id: i for i, t in enumerate(self.ctx.conv.turns)})
-        for order, e in enumerate(sorted(edges, key=lambda e: (position[e.dia_id], e.assertion))):
-            s = self._score(e, qvec)
-            if s <= 0:
-                continue
+        """Gather assertions into relations, rank relations by their best assertion, cite one turn each.
+
+        Ties break by the turn's place in the conversation, then the assertion key, so
+        the ranking does not depend on the order a backend returned the rows in.
+        """
+        scores = self._scores(edges, qvec)
+        position = self._position
+        matched = sorted((position[edges[i].dia_id], edges[i].assertion, float(scores[i]), edges[i])
+                         for i in np.flatnonzero(scores > 0))
+        best: dict[tuple[str | None, str, bool], tuple[float, int, Edge]] = {}
+        for order, (_, _, score, e) in enumerate(matched):
             rel = (e.subject, e.predicate, e.negated)
-            if rel not in best or s > best[rel][0]:
-                best[rel] = (s, order, e)
-        ranked = sorted(best.values(), key=lambda x: (-x[0], x[1]))
+            if rel not in best or score > best[rel][0]:
+                best[rel] = (score, order, e)
         hits: list[Hit] = []
         cited: set[str] = set()
-        for _, _, e in ranked:
+        for _, _, e in sorted(best.values(), key=lambda x: (-x[0], x[1])):
             if e.dia_id in cited:
                 continue
             cited.add(e.dia_id)
