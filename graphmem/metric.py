@@ -127,12 +127,15 @@ def recall(context: Sequence[str], evidence: Sequence[str]) -> float:
     As the official code: no evidence scores 1; when ``context[0]`` starts with 'S'
     the context is read as session ids (``S3``) and an evidence id ``D3:7`` counts
     if its session number is among them; otherwise ids are matched exactly.
-    Unlike the official code, an empty context scores 0 (there it crashes).
+    Unlike the official code, an empty context scores 0, and it does so first, even
+    for a question without evidence: a memory that returned nothing found nothing
+    (the official code crashes on it, or awards 1 when there is no evidence), so a
+    silenced arm reads exactly 0.000.
     """
-    if len(evidence) == 0:
-        return 1.0
     if len(context) == 0:
         return 0.0
+    if len(evidence) == 0:
+        return 1.0
     if context[0].startswith("S"):
         sessions = {c[1:] for c in context}
         hits = sum(ev.split(":")[0][1:] in sessions for ev in evidence)

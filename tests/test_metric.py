@@ -101,8 +101,8 @@ def test_grade_unknown_category():
 
 
 def test_recall_edge_cases():
-    assert metric.recall([], []) == 1.0  # no evidence counts 1
-    assert metric.recall(["D1:1"], []) == 1.0
+    assert metric.recall(["D1:1"], []) == 1.0  # no evidence counts 1
+    assert metric.recall([], []) == 0.0  # ... unless nothing was returned: a silent memory reads 0
     assert metric.recall([], ["D1:3"]) == 0.0  # empty context: 0 (the official code crashes)
     assert metric.recall(["D1:3", "D2:1"], ["D1:3", "D2:4"]) == 0.5
     assert metric.recall(["D1:30"], ["D1:3"]) == 0.0  # ids match exactly
