@@ -301,6 +301,17 @@ def render_show(prep: Prepared, answers: Answers, floor: float, n: int) -> str:
     return "\n".join(out)
 
 
+def render_subjects(prep: Prepared) -> str:
+    """How many questions name a speaker, resolve to anyone known, or fall back to everything."""
+    from graphmem.scope import resolution
+
+    if not prep.contexts or prep.contexts[0].reading is None:
+        return ""
+    total, speaker, resolved, fallback = resolution(prep.contexts)
+    return (f"subjects: {speaker} of {total} questions name a speaker, {resolved} resolve to someone known"
+            f" ({resolved / total:.2%}), {fallback} fall back to searching everything")
+
+
 def render_census(prep: Prepared) -> str:
     """What was built, per conversation: turns, terms, claims, nodes, edges, derived."""
     lines = []

@@ -89,6 +89,9 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     scored = b.score(prep, answers, floor)
     table = scored.table(names)
     click.echo(dataset.report.summary())
+    subjects = b.render_subjects(prep)
+    if subjects:
+        click.echo(subjects)
     if build:
         click.echo(b.render_census(prep))
     click.echo()

@@ -26,6 +26,21 @@ def subject(ctx: Context, question: Question) -> str | None:
     return ctx.reading.people.resolve(question.text)
 
 
+def resolution(contexts: Sequence[Context]) -> tuple[int, int, int, int]:
+    """(questions, naming a speaker as written, resolved to someone known, falling back to everything)."""
+    import re
+
+    total = speaker = resolved = 0
+    for ctx in contexts:
+        names = [re.compile(rf"\b{re.escape(s.lower())}\b") for s in ctx.conv.speakers]
+        for q in ctx.conv.questions:
+            total += 1
+            low = q.text.lower()
+            speaker += any(n.search(low) for n in names)
+            resolved += subject(ctx, q) is not None
+    return total, speaker, resolved, total - resolved
+
+
 class ScopedStore:
     """Units of text, each filed under one person, searched with or without that person's filter."""
 

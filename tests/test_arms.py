@@ -1,0 +1,120 @@
+"""Every arm behind the one interface, the blind control, and the named arm sets."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from graphmem import bench as b
+from graphmem.cli import main
+from graphmem.locomo import Dataset
+from graphmem.read import Hit
+
+ALL_ARMS = ["vector", "oracle", "graph", "graph+edge", "scoped", "span", "path", "path2", "path3", "walk2", "walk3"]
+
+
+@pytest.fixture(scope="module")
+def two(dataset):
+    """The first two conversations: enough to exercise every arm, fast."""
+    return Dataset(dataset.path, dataset.conversations[:2], dataset.report)
+
+
+@pytest.fixture(scope="module")
+def two_file(dataset, locomo_path, tmp_path_factory):
+    raw = json.loads(locomo_path.read_text())
+    path = tmp_path_factory.mktemp("data") / "two.json"
+    path.write_text(json.dumps(raw[:2]))
+    return path
+
+
+@pytest.fixture(scope="module")
+def prepared(two):
+    return b.prepare(two, ALL_ARMS)
+
+
+def test_every_arm_returns_at_most_k_hits_citing_real_turns(prepared):
+    found = b.retrieve(prepared, 3)
+    for name in ALL_ARMS:
+        for ctx, rows in zip(prepared.contexts, found[name]):
+            assert len(rows) == len(ctx.conv.questions)
+            for hits in rows:
+                assert len(hits) <= 3
+                assert all(isinstance(h, Hit) and h.dia_id in ctx.conv.turn_by_id for h in hits)
+                assert len({h.dia_id for h in hits}) == len(hits)  # a turn is cited once
+
+
+def test_graph_reaches_only_the_named_persons_pieces(prepared):
+    from graphmem import talk
+    from graphmem.scope import subject
+
+    ctx = prepared.contexts[0]
+    pieces = {(p.dia_id, p.person) for p in talk.pieces(ctx.reading)}
+    found = prepared.built[0]["graph"].cite(ctx.conv.questions, 5)
+    checked = 0
+    for q, hits in zip(ctx.conv.questions, found):
+        who = subject(ctx, q)
+        if who is None:
+            continue
+        for h in hits:
+            assert (h.dia_id, who) in pieces
+            checked += 1
+    assert checked > 100
+
+
+def test_oracle_cites_the_annotated_evidence(prepared):
+    ctx = prepared.contexts[0]
+    found = prepared.built[0]["oracle"].cite(ctx.conv.questions, 5)
+    for q, hits in zip(ctx.conv.questions, found):
+        assert [h.dia_id for h in hits] == list(q.evidence[:5])
+
+
+def test_graph_edge_shares_graphs_retrieval_but_quotes_objects(prepared):
+    ctx = prepared.contexts[0]
+    g = prepared.built[0]["graph"].cite(ctx.conv.questions, 5)
+    e = prepared.built[0]["graph+edge"].cite(ctx.conv.questions, 5)
+    assert [[h.dia_id for h in hs] for hs in g] == [[h.dia_id for h in hs] for hs in e]
+    assert any(hg.text != he.text for hs, es in zip(g, e) for hg, he in zip(hs, es))
+
+
+def test_arm_sets_name_the_specification_columns():
+    assert b.parse_arms("default") == ["graph", "graph+edge", "oracle", "vector"]
+    assert b.parse_arms("factor") == ["graph", "scoped", "span", "vector"]
+    assert b.parse_arms("walk") == ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"]
+    assert b.parse_arms("vector, path+set") == ["vector", "path+set"]
+
+
+def test_blind_silences_path_and_changes_nothing_else(two_file, tmp_path):
+    runner = CliRunner()
+    seen, blind = tmp_path / "seen.json", tmp_path / "blind.json"
+    for out, extra in ((seen, []), (blind, ["--blind"])):
+        result = runner.invoke(main, ["bench", "--data", str(two_file), "--arms", "walk", "--out", str(out), *extra])
+        assert result.exit_code == 0, result.output
+    a, z = json.loads(seen.read_text()), json.loads(blind.read_text())
+    answered = 0
+    for sa, sz in zip(a, z):
+        for qa, qz in zip(sa["qa"], sz["qa"]):
+            for key in qa:
+                if key.startswith("path"):
+                    continue
+                assert qa[key] == qz[key], key  # every other column byte-identical
+            for arm in ("path", "path+set"):
+                assert qz[f"{arm}_prediction"] == "No information available"
+                assert qz[f"{arm}_prediction_context"] == []
+            answered += qa["path_prediction"] != "No information available"
+    assert answered > 100  # with the graph, path does answer
+    other = {k: v for k, v in json.loads(seen.read_text())[0]["qa"][0].items() if not k.startswith("path")}
+    assert other == {k: v for k, v in json.loads(blind.read_text())[0]["qa"][0].items() if not k.startswith("path")}
+
+
+def test_blind_table_shows_path_quiet_with_zero_recall(two_file):
+    result = CliRunner().invoke(main, ["bench", "--data", str(two_file), "--arms", "path,vector", "--blind"])
+    assert result.exit_code == 0, result.output
+    overall = next(line for line in result.output.splitlines() if line.startswith("overall"))
+    cells = overall.split()
+    assert cells[3:5] == ["0.000", "100%"]  # path: recall 0.000, quiet 100%
+
+
+def test_build_prints_the_census(two_file):
+    result = CliRunner().invoke(main, ["bench", "--data", str(two_file), "--arms", "graph", "--build"])
+    assert result.exit_code == 0, result.output
+    assert "conv-26" in result.output and "claims" in result.output and "derived" in result.output
