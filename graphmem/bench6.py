@@ -355,7 +355,6 @@ def main_report(data_dir: str | os.PathLike | None = None, lang: str = "both", k
 # --------------------------------------------------------------------------- adapter
 
 _CONVERSATION = re.compile(r"^(.+?)_session_\d+_turn_\d+$")
-_WORD = re.compile(r"[^\W\d_]+")
 
 
 def conversation_of(pool_id: str) -> str:
@@ -378,10 +377,9 @@ class Adapter:
     itself), date and conversation (``scene_K`` from the id). ``search`` returns
     ``Memory.search``'s ids.
 
-    ``scope="conversation"`` (default): a query that names a speaker the memory knows
-    ranks the turns of the conversations that speaker takes part in first, in the
-    memory's own order, and fills up with the rest. ``scope=None`` is the memory's plain
-    ranking. ``dense`` is passed on to ``Memory`` (default ``False``: lexical only, see
+    ``scope="conversation"`` (default) is the memory's own person scope: a query that
+    names a speaker the memory knows ranks the turns of the conversations that speaker
+    takes part in first, then the rest. ``scope=None`` turns it off (to measure it). ``dense`` is passed on to ``Memory`` (default ``False``: lexical only, see
     ``graphmem.dense`` for why).
     """
 
@@ -389,29 +387,25 @@ class Adapter:
 
     def __init__(self, dense: bool = False, scope: str | None = "conversation",
                  memory_factory: Callable[[], Any] | None = None):
-        if scope not in (None, "conversation", "speaker"):
-            raise GraphmemError(f"unknown scope {scope!r}: choose conversation, speaker or None")
+        if scope not in (None, "conversation"):
+            raise GraphmemError(f"unknown scope {scope!r}: choose conversation or None")
         self.dense = dense
         self.scope = scope
         self._factory = memory_factory
         self.memory: Any = None
         self._conv_of: dict[str, str] = {}
-        self._speaker_of: dict[str, str] = {}
-        self._convs_of_speaker: dict[str, set[str]] = {}
         self._loaded: dict[str, float] = {}
         if dense:
             self.name = "graphmem+dense"
         if scope is None:
             self.name += " (unscoped)"
-        elif scope == "speaker":
-            self.name += " (speaker scope)"
 
     def _new_memory(self) -> Any:
         if self._factory is not None:
             return self._factory()
         from graphmem.memory import Memory
 
-        return Memory(dense=self.dense)
+        return Memory(dense=self.dense, scope=self.scope is not None)
 
     def load(self) -> None:
         """Load what queries need before anything is timed: the CC-CEDICT dictionary (zh
@@ -442,8 +436,6 @@ class Adapter:
             rows.append({"id": rid, "speaker": speaker, "text": _strip_speaker(str(r.get("text", "")), speaker),
                          "date": r.get("date") or None, "conversation": conv})
             self._conv_of[rid] = conv
-            self._speaker_of[rid] = speaker.lower()
-            self._convs_of_speaker.setdefault(speaker.lower(), set()).add(conv)
         self.memory = self._new_memory()
         self.memory.ingest(rows)
         build = getattr(self.memory, "build", None)
@@ -452,21 +444,7 @@ class Adapter:
         elif rows:
             self.memory.search(rows[0]["text"] or "x", 1)
 
-    def _named(self, query: str) -> set[str]:
-        words = {w.lower() for w in _WORD.findall(query)}
-        return {s for s in self._convs_of_speaker if s in words}
-
     def search(self, query: str, k: int) -> list[str]:
         if self.memory is None:
             return []
-        named = self._named(query) if self.scope else set()
-        if not named:
-            return list(self.memory.search(query, k))
-        ranked = list(self.memory.search(query, len(self._conv_of)))
-        if self.scope == "conversation":
-            wanted = set().union(*(self._convs_of_speaker[s] for s in named))
-            inside = [i for i in ranked if self._conv_of.get(i) in wanted]
-        else:
-            inside = [i for i in ranked if self._speaker_of.get(i) in named]
-        chosen = set(inside)
-        return (inside + [i for i in ranked if i not in chosen])[:k]
+        return list(self.memory.search(query, k))

