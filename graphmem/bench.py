@@ -25,11 +25,13 @@ READ_SUFFIX = "+set"
 def _registry() -> dict[str, tuple[Callable[[Context], Arm], bool]]:
     """Base arm name -> (factory over a Context, whether it needs claims and graphs)."""
     from graphmem.oracle import OracleArm
-    from graphmem.vector import VectorArm
+    from graphmem.vector import DenseArm, FusedArm, VectorArm
 
     arms: dict[str, tuple[Callable[[Context], Arm], bool]] = {
         "vector": (VectorArm, False),
         "oracle": (OracleArm, False),
+        "dense": (DenseArm, False),
+        "fused": (FusedArm, False),
     }
     try:
         from graphmem import scope
@@ -299,6 +301,25 @@ def render_show(prep: Prepared, answers: Answers, floor: float, n: int) -> str:
                     out.append(f"  {arm.ljust(width)} : {a.at(floor)!r:<40} ctx=[{' '.join(a.context)}]")
                 out.append("")
     return "\n".join(out)
+
+
+def session_hits(prep: Prepared, answers: Answers) -> dict[str, float]:
+    """Per arm, session hit@1: the share of questions with evidence whose first cited turn
+    lies in a session that holds some of it (how retrieval is scored in some LoCoMo work)."""
+    out = {}
+    for arm in prep.arms:
+        hit = total = 0
+        for c, ctx in enumerate(prep.contexts):
+            for q in ctx.conv.questions:
+                if not q.evidence:
+                    continue
+                total += 1
+                context = answers[arm][c][q.index].context
+                if context:
+                    sessions = {ctx.conv.turn_by_id[e].session for e in q.evidence}
+                    hit += ctx.conv.turn_by_id[context[0]].session in sessions
+        out[arm] = hit / total if total else 0.0
+    return out
 
 
 def render_subjects(prep: Prepared) -> str:

@@ -98,6 +98,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     click.echo(b.settings_line(k, floor, settings))
     click.echo()
     click.echo(b.render_table(names, table))
+    click.echo("session hit@1 " + "  ".join(f"{a} {v:.3f}" for a, v in b.session_hits(prep, answers).items()))
     if k >= max(len(c.conv.turns) for c in prep.contexts):
         click.echo()
         click.echo(b.render_reach(names, table))
