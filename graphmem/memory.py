@@ -114,6 +114,38 @@ def validate(records: Iterable[Mapping[str, Any]], known: set[str] = frozenset()
     return out
 
 
+def conversations(records: Sequence[Record]) -> list:
+    """Records as LoCoMo-shaped conversations, so claims are read by the bench's own code.
+
+    One conversation per ``conversation`` id, in first-seen order; a session per
+    calendar day (records without a date share one undated session, dated today);
+    turns in the order given. The reader is built for two-party dialogue, so a
+    conversation must have exactly two speakers.
+    """
+    from graphmem.locomo import Conversation, Session, Turn
+
+    grouped: dict[str, list[Record]] = {}
+    for r in records:
+        grouped.setdefault(r.conversation, []).append(r)
+    out = []
+    for conv_id, rows in grouped.items():
+        speakers = list(dict.fromkeys(r.speaker for r in rows))
+        if len(speakers) != 2:
+            raise DataError(f"conversation {conv_id!r}: graphmem reads two-party dialogue, and this one has "
+                            f"{len(speakers)} speaker{'s' if len(speakers) != 1 else ''} ({', '.join(speakers)})")
+        days: dict[object, list[Record]] = {}
+        for r in rows:
+            days.setdefault(r.date.date() if r.date else None, []).append(r)
+        sessions, by_id = [], {}
+        for n, (day, day_rows) in enumerate(days.items(), start=1):
+            date = day_rows[0].date or datetime.now().replace(microsecond=0)
+            turns = tuple(Turn(r.id, r.speaker, r.text, n, r.date or date) for r in day_rows)
+            by_id.update((t.dia_id, t) for t in turns)
+            sessions.append(Session(n, date, f"{date:%I:%M %p on %d %B, %Y}", turns))
+        out.append(Conversation(conv_id, (speakers[0], speakers[1]), tuple(sessions), (), by_id))
+    return out
+
+
 class Memory:
     """A conversational memory over dialogue turns; in process, or kept in Neo4j too."""
 
