@@ -13,7 +13,10 @@ a user) and reports, best of ``--repeat``:
 Target from the issue: ingest + queries <= 5 s CPU, loading reported apart.
 
 ``--configs`` also prints hit@1 / hit@5 / MRR for the configurations compared when the
-method was chosen (no dictionary, dictionary, person scope, dense only, fused).
+method was chosen (tf-idf cosine vs BM25 with structured queries and dates, with and
+without the dictionary and the person scope, dense only, fused), each with its ingest +
+query CPU time (dense rows include encoding; with ``GRAPHMEM_DENSE_CACHE`` set, cached
+vectors are not re-encoded and the time drops accordingly).
 """
 
 from __future__ import annotations
@@ -63,26 +66,90 @@ def timing(data: str, dense: bool, repeat: int) -> None:
 
 
 def configs(data: str) -> None:
-    """The measurement table: each configuration, both languages."""
+    """The measurement table: each configuration, both languages, with its query CPU time.
+
+    Rows marked ``[bm25]`` / ``[tfidf]`` choose ``Memory(ranking=...)``; they need a
+    memory with that option (graphmem.rank) and are skipped otherwise.
+    """
     import numpy as np
 
-    from graphmem import bench6, dense, lingo
+    from graphmem import bench6, dense, lingo, rank
+    from graphmem.memory import Memory
 
     b = bench6.load(data)
+    has_ranking = "ranking" in Memory.__init__.__code__.co_varnames
 
-    def show(label: str, r: bench6.Run) -> None:
+    def show(label: str, make) -> None:
+        try:
+            ad = make()
+        except TypeError:
+            print(f"  {label:<56} (skipped: this Memory has no ranking option)")
+            return
+        r = bench6.run(ad, b)
         cells = "  ".join(f"{lang} {s.summary.hit1:.2f}/{s.summary.hitk:.2f}/{s.summary.mrr:.3f}" for lang, s in r.langs.items())
-        print(f"  {label:<44} {cells}")
+        cpu = r.ingest_cpu + sum(s.cpu for s in r.langs.values())
+        print(f"  {label:<56} {cells}  {cpu:6.2f} s")
 
-    print("configuration                                  hit@1/hit@5/MRR per language")
+    def ad(**kw):
+        if "ranking" in kw and not has_ranking:
+            raise TypeError("ranking")
+        return bench6.Adapter(**kw)
+
+    print(f"  {'configuration':<56} hit@1/hit@5/MRR per language, ingest+queries CPU")
     saved = (lingo._loaded, lingo._cedict_path)
     lingo._loaded, lingo._cedict_path = None, (lambda: None)
     try:
-        show("lexical, no dictionary (zh: names/dates only)", bench6.run(bench6.Adapter(scope=None), b))
+        show("tf-idf, no dictionary (zh: names/dates only)", lambda: ad(scope=None, ranking="tfidf"))
     finally:
         lingo._loaded, lingo._cedict_path = saved
-    show("lexical + CC-CEDICT glosses", bench6.run(bench6.Adapter(scope=None), b))
-    show("lexical + glosses + person scope (default)", bench6.run(bench6.Adapter(), b))
+    show("tf-idf cosine + glosses", lambda: ad(scope=None, ranking="tfidf"))
+    show("tf-idf cosine + glosses + person scope", lambda: ad(ranking="tfidf"))
+    show("BM25 structured + dates", lambda: ad(scope=None, ranking="bm25"))
+    show("BM25 structured + dates + person scope", lambda: ad(ranking="bm25"))
+    show("Memory default (as installed)", lambda: ad())
+
+    def flat(label, **opts):
+        """BM25 variants outside Memory (same person scope), to show what each part adds."""
+
+        class Variant:
+            name = label
+
+            def ingest(self, records):
+                from graphmem.memory import parse_date
+
+                self.ids = [r["id"] for r in records]
+                self.conv = [bench6.conversation_of(i) for i in self.ids]
+                self.people = {}
+                for r, c in zip(records, self.conv):
+                    self.people.setdefault(r["speaker"].lower(), set()).add(c)
+                self.r = rank.Ranker([r["text"] for r in records], [parse_date(r.get("date"), "pool") for r in records])
+
+            def search(self, query, k):
+                s = opts.get("score", lambda r, q: r.scores(q))(self.r, query)
+                order = [int(i) for i in np.argsort(-s, kind="stable") if s[i] > 0]
+                import re as _re
+
+                named = set(_re.findall(r"[a-z0-9]+", query.lower()))
+                first = set().union(*(c for p, c in self.people.items() if p in named))
+                order = [i for i in order if self.conv[i] in first] + [i for i in order if self.conv[i] not in first]
+                return [self.ids[i] for i in order[:k]]
+
+        return Variant()
+
+    def bag(r, q):  # every gloss / variant an independent term: no structure
+        out = np.zeros(r.n)
+        for g in r.groups(q):
+            for a in g:
+                tf = r.tf[:, [r.index[a]]].toarray().ravel()
+                out += r._term(tf)
+        for m in r.date_mask(q):
+            if m.sum():
+                out += r.idf(int(m.sum())) * m
+        return out
+
+    show("  BM25 flat bag of glosses (no structure) + scope", lambda: flat("bag", score=bag))
+    show("  BM25 structured, no dates + scope", lambda: flat("nodates", score=lambda r, q: r.scores(q, dates=False)))
+    show("  BM25 structured + dates + scope", lambda: flat("full"))
     if not dense.available():
         print("  (dense rows skipped: pip install 'graphmem[dense]')")
         return
@@ -90,17 +157,23 @@ def configs(data: str) -> None:
     class DenseOnly:
         name = "dense only"
 
+        def __init__(self, speaker: bool):
+            self.speaker = speaker
+
         def ingest(self, records):
             self.ids = [r["id"] for r in records]
-            self.m = dense.shared().encode([r["text"] for r in records])
+            texts = [r["text"] if self.speaker else bench6._strip_speaker(r["text"], r["speaker"]) for r in records]
+            self.m = dense.shared().encode(texts)
 
         def search(self, query, k):
             s = self.m @ dense.shared().encode([query], query=True)[0]
             return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
 
-    show("dense only (e5 on the raw query)", bench6.run(DenseOnly(), b))
-    show("fused in Memory (dense=True)", bench6.run(bench6.Adapter(dense=True, scope=None), b))
-    show("fused in Memory + person scope", bench6.run(bench6.Adapter(dense=True), b))
+    show("dense only, e5 over the utterance", lambda: DenseOnly(False))
+    show("dense only, e5 over 'Speaker: utterance'", lambda: DenseOnly(True))
+    show("fused (min-max 0.5), tf-idf + scope", lambda: ad(dense=True, ranking="tfidf"))
+    show("fused (min-max 0.5), BM25 structured + dates, unscoped", lambda: ad(dense=True, scope=None, ranking="bm25"))
+    show("fused (min-max 0.5), BM25 structured + dates + scope", lambda: ad(dense=True, ranking="bm25"))
 
 
 def main() -> None:

@@ -379,24 +379,29 @@ class Adapter:
 
     ``scope="conversation"`` (default) is the memory's own person scope: a query that
     names a speaker the memory knows ranks the turns of the conversations that speaker
-    takes part in first, then the rest. ``scope=None`` turns it off (to measure it). ``dense`` is passed on to ``Memory`` (default ``False``: lexical only, see
-    ``graphmem.dense`` for why).
+    takes part in first, then the rest. ``scope=None`` turns it off (to measure it).
+    ``dense`` is passed on to ``Memory`` (default ``False``: lexical only, see
+    ``graphmem.dense`` for why), and so is ``ranking`` when given (``"bm25"`` or
+    ``"tfidf"``; ``None`` keeps the memory's default).
     """
 
     name = "graphmem"
 
     def __init__(self, dense: bool = False, scope: str | None = "conversation",
-                 memory_factory: Callable[[], Any] | None = None):
+                 memory_factory: Callable[[], Any] | None = None, ranking: str | None = None):
         if scope not in (None, "conversation"):
             raise GraphmemError(f"unknown scope {scope!r}: choose conversation or None")
         self.dense = dense
         self.scope = scope
+        self.ranking = ranking
         self._factory = memory_factory
         self.memory: Any = None
         self._conv_of: dict[str, str] = {}
         self._loaded: dict[str, float] = {}
         if dense:
             self.name = "graphmem+dense"
+        if ranking is not None:
+            self.name += f" [{ranking}]"
         if scope is None:
             self.name += " (unscoped)"
 
@@ -405,7 +410,8 @@ class Adapter:
             return self._factory()
         from graphmem.memory import Memory
 
-        return Memory(dense=self.dense, scope=self.scope is not None)
+        extra = {"ranking": self.ranking} if self.ranking is not None else {}
+        return Memory(dense=self.dense, scope=self.scope is not None, **extra)
 
     def load(self) -> None:
         """Load what queries need before anything is timed: the CC-CEDICT dictionary (zh

@@ -227,3 +227,28 @@ def test_encoder_cache_encodes_each_text_once(tmp_path):
     enc._cache = dense._Cache(tmp_path / "c" / "vec.sqlite", "fake")  # a new process, same file
     enc.encode(["ab", "abc", "new"])
     assert len(calls) == 3
+
+
+# --------------------------------------------------------------------------- structured queries (graphmem.rank)
+
+
+def test_structured_query_one_group_per_chinese_word_filtered_by_the_memory(tiny):
+    from graphmem.rank import Ranker
+
+    r = Ranker(["Ann: I love music and pottery.", "Bob: The art show was loud."])
+    # 陶艺 "ceramic art" -> art (ceramic is in no turn); 音乐 "music"; 纯 "pure simple
+    # unmixed" -> nothing the memory knows, so no group at all
+    assert r.groups("陶艺 纯 音乐") == [("art",), ("music",)]
+    # 乐: two readings, one word: its known glosses share one group
+    r2 = Ranker(["Ann: happy music", "Bob: music, music"])
+    assert r2.groups("乐") == [("happi", "music")]
+
+
+def test_structured_query_weighs_a_word_with_many_glosses_as_one_word(tiny):
+    from graphmem.rank import Ranker
+
+    # 乐 matches t1 by two glosses; a flat bag would count it twice and beat the turn
+    # that matches the query's two different words once each
+    r = Ranker(["Ann: happy happy music", "Bob: pottery music", "Cy: nothing here", "Dee: still nothing"])
+    s = r.scores("乐 陶")
+    assert s[1] > s[0] > 0 and s[2] == 0
