@@ -39,6 +39,9 @@ from graphmem.store import ALL, Filter, Store
 from graphmem.terms import Vocabulary
 
 DEFAULT_CONVERSATION = "default"
+RANKINGS = ("bm25", "tfidf")
+"""How turns are scored: ``bm25`` (default: BM25 with structured queries and the dates a
+query names, :mod:`graphmem.rank`) or ``tfidf`` (the tf-idf cosine the bench arms use)."""
 
 
 @dataclass(frozen=True)
@@ -150,9 +153,12 @@ class Memory:
     """A conversational memory over dialogue turns; in process, or kept in Neo4j too."""
 
     def __init__(self, backend: str = "memory", *, floor: float = 0.30, settings: Settings = Settings(),
-                 dense: bool = False, scope: bool = True, **neo4j: Any):
+                 dense: bool = False, scope: bool = True, ranking: str = "bm25", **neo4j: Any):
         if backend not in ("memory", "neo4j"):
             raise DataError(f"unknown backend {backend!r}: choose 'memory' or 'neo4j'")
+        if ranking not in RANKINGS:
+            raise DataError(f"unknown ranking {ranking!r}: choose {' or '.join(map(repr, RANKINGS))}")
+        self.ranking = ranking
         self.floor = floor
         self.settings = settings
         self.records: list[Record] = []
@@ -208,7 +214,7 @@ class Memory:
 
     def _built(self) -> _Index:
         if self._index is None:
-            self._index = _Index(self.records, self._dense, self._scope)
+            self._index = _Index(self.records, self._dense, self._scope, self.ranking)
         return self._index
 
     def _search(self, query: str, k: int, conversation: str | None) -> list[Record]:
@@ -222,17 +228,20 @@ class Memory:
 class _Index:
     """The searchable form of the records: one vocabulary, one store, speakers as metadata."""
 
-    def __init__(self, records: Sequence[Record], dense: bool, scope: bool = True):
+    def __init__(self, records: Sequence[Record], dense: bool, scope: bool = True, ranking: str = "bm25"):
+        from graphmem.rank import Ranker
+
         self.records = list(records)
         self.scope = scope
         texts = [f"{r.speaker}: {r.text}" for r in self.records]
         self.vocab = Vocabulary(texts)
+        self.ranker = Ranker(texts, [r.date for r in self.records]) if ranking == "bm25" else None
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})
         self.people: dict[str, set[str]] = {}
         for r in self.records:
             self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
-        self.dense = _dense_scores([r.text for r in self.records]) if dense else None
+        self.dense = _dense_scores(texts) if dense else None  # the speaker too: questions name people
 
     def english(self, query: str) -> str:
         """The query in the memory's language: Chinese is glossed offline, English passes."""
@@ -246,8 +255,11 @@ class _Index:
         return set().union(*(convs for who, convs in self.people.items() if who in words))
 
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        qvec = self.vocab.vectors([self.english(query)])
-        scores = (qvec @ self.store.vectors.T).toarray()[0]
+        if self.ranker is not None:
+            scores = self.ranker.scores(query)
+        else:
+            qvec = self.vocab.vectors([self.english(query)])
+            scores = (qvec @ self.store.vectors.T).toarray()[0]
         if self.dense is not None:
             from graphmem import dense
 
