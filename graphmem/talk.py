@@ -25,6 +25,18 @@ a subject, a verb group and an object. The rules:
 * **Formulas are not claims about the other**: "you know", "you're right", "you'll
   see", "you won't believe ...", and content-free encouragement as a whole clause
   ("Keep it up, you're doing great!", "You got this") produce nothing.
+* **A reply is read as a reply.** What a speaker says of the other's news is not a claim
+  about the speaker. A reaction whose subject points at what the other shared ("That
+  charity race sounds great", "The design looks so fancy", "That bowl is gorgeous",
+  "Sounds amazing!") says nothing anyone did and claims nothing. Formulas of congratulation,
+  sympathy and good wishes ("Congrats on the store", "Sorry 'bout the accident", "Great
+  job organizing it", "Keep it up!", "Take care", "I hope you're okay", "Glad you had
+  fun", "I'm so proud of you"), inferences with "must" ("Must have been scary"),
+  evaluations of the other ("You're so inspiring", "Your blog is awesome"), remarks that
+  address the other ("Running can really boost your mood") and a generic remark right
+  after any of these in the same turn ("... Making a difference is so rewarding") claim
+  nothing. "Your words give me strength to pursue my new hobby" is the speaker's. "Thank
+  goodness" is discourse: "Thank goodness your son's okay" is about the other's son.
 * **A negation is kept** on the predicate (``not``, ``n't``, ``never``, ``no longer``
   in the verb group): "I don't eat dairy" is (speaker, eat, 'dairy', negated=True).
 * **Third parties become people.** "my friend Jenna", "my son Max", "Oscar, my guinea
@@ -761,6 +773,7 @@ def _read(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
         ids.append(turn.dia_id)
         spk = people.key(turn.speaker) or _fold(turn.speaker)
         ctx.speaker, ctx.other, ctx.turn = spk, people.other(spk), turn
+        ctx.reacting = None
         said[turn.dia_id] = spk
         dates[turn.dia_id] = turn.date
         for s, toks, low, starts, question in sents:
@@ -782,6 +795,8 @@ class _Ctx:
     third: frozenset[str]
     turn: Turn
     you_mentions: bool
+    reacting: str | None = None
+    """The rule that read the turn's last clause as a reaction to the other's share, if one did."""
 
 
 def _read_sentence(
@@ -921,6 +936,9 @@ def _read_clause(
         if w == "thank" and i + 1 < b and low[i + 1] == "you" and (i + 2 >= b or low[i + 2] in (",", "!", ".")):
             i += 2
             continue
+        if w == "thank" and i + 1 < b and low[i + 1] in ("goodness", "god", "heavens"):
+            i += 2  # "Thank goodness your son's okay": read what follows
+            continue
         if (w in _SUBORD or w in _PREP_START) and i + 1 < b:
             # "If you need anything, I'm here": the main clause follows the comma
             for j in range(i + 1, min(b, i + 14)):
@@ -947,9 +965,11 @@ def _read_clause(
             return  # "you're doing great!": encouragement, not a claim
     start = i
     speaker, other = ctx.speaker, ctx.other
+    addressed = _addressed(low, i, b)  # a formula addressed to the other: "Congrats on ...", "Keep it up"
 
     # the subject noun phrase
     subjects: list[str] = []
+    kind = ""  # "np": a noun phrase naming nobody, "drop": no subject, "frag": "Glad ..."
     topic = ""
     w = low[i]
     if w == "let" and i + 1 < b and low[i + 1] == "'s":
@@ -989,6 +1009,7 @@ def _read_clause(
         i = j
     elif w in _FRAGMENT_ADJ:  # "Glad you enjoyed it": the speaker's remark
         subjects = [speaker]
+        kind = "frag"
         i = b
     elif (
         w in _SPEAKER_POSS or w in _OTHER_POSS or w in _DET or w in _THIRD_PRON or not _verbish(w)
@@ -996,7 +1017,7 @@ def _read_clause(
     ):
         # a noun phrase: the first person-ish word in it says whose it is
         end = _np_end(low, i, b)
-        if end > i and (end < b and low[end][:1].isalnum() or w in _THIRD_PRON):
+        if end > i and (end < b and (low[end][:1].isalnum() or low[end] in _CONTRACTED) or w in _THIRD_PRON):
             who = None
             for j in range(i, end):
                 lw = low[j]
@@ -1013,13 +1034,48 @@ def _read_clause(
                     who = names[j]
             topic = offs.span(i, end)
             subjects = [who or speaker]
+            if who is None:
+                kind = "np"
             i = end
         else:
             subjects = [speaker]  # a fragment
+            if w == "must":
+                kind = "drop"  # "Must've been scary"
     else:
         subjects = [speaker]  # a verb whose subject was dropped: "Gonna continue my edu"
+        kind = "drop"
 
     predicate, negated, obj_start = _verb_group(low, i, b)
+    if addressed is None:
+        if kind:
+            addressed = _reaction(low, start, i, b, kind, predicate, obj_start)
+            if addressed is None and ctx.reacting and kind == "np" and not any(
+                low[k] in _SPEAKER_PRON or low[k] in _SPEAKER_POSS for k in range(start, b)
+            ):
+                addressed = "carry"  # "That race sounds great! Raising awareness is so rewarding."
+        elif subjects == [other] and low[start] in ("you", "your", "yours"):
+            addressed = _compliment(low, start, i, b, predicate, obj_start)
+        elif subjects == [speaker] and low[start] == "i" and predicate == "be":
+            k = obj_start  # "I'm so proud of you", "I'm happy for you", "I'm sorry to hear that"
+            while k < b and low[k] in _SKIP_TO_ADJ:
+                k += 1
+            if k + 1 < b and low[k] in _FRAGMENT_ADJ and (
+                low[k + 1] in _FOR_YOU or low[k + 1] in ("of", "for") and k + 2 < b and low[k + 2] in _FOR_YOU
+                or low[k + 1] == "to" and k + 2 < b and low[k + 2] == "hear"
+            ):
+                addressed = "glad"
+    if addressed is not None:
+        ctx.reacting = addressed
+    elif kind != "np" and speaker in subjects:
+        ctx.reacting = None  # the speaker turns to their own news
+    if addressed is not None:
+        target = _TARGET.get(addressed, "none")
+        if target == "none":
+            return
+        if target == "other":
+            subjects = [other]
+        elif target == "self":
+            subjects = [speaker]
     if predicate is None:  # a fragment: the speaker's remark, with the copula elided
         if low[start] in _PREP or low[start] in _SUBORD:
             return  # "For me", "When I was young": no assertion of its own
@@ -1059,6 +1115,145 @@ def _read_clause(
             x for x in subjects if x != subj and x not in mentions
         )
         out.append(Claim(subj, predicate, obj, negated, text, turn.dia_id, turn.date, ment, topic, speaker))
+
+
+# Whom a clause read by one of the rules below is filed under. The speaker's experience of the
+# other's words is the speaker's ("Your words give me strength"). Everything else -- a
+# reaction to the other's share, a formula of congratulation, sympathy or good wishes, an
+# inference with "must", a generic remark carried on from a reaction, an evaluation of the
+# other -- asserts nothing anyone did and is filed under no one. Filing reactions under the
+# other speaker instead ({"react": "other"}) was measured: graph adversarial F1 0.513 -> 0.547,
+# but answerable F1 0.195 -> 0.187, answerable evidence recall 0.526 -> 0.472 and adversarial
+# piece reach 0.247 -> 0.278: the short reaction pieces outrank the other's own turns and the
+# arm falls silent on both halves, which is a trade made by silence, not by reading.
+_TARGET = {"react": "none", "yourme": "self"}
+
+# Evaluative words: what a reaction says of the thing the other shared ("That bowl is gorgeous").
+_EVAL = _ING_ADJ | _FRAGMENT_ADJ | _WORDS(
+    """great awesome amazing cool nice lovely gorgeous beautiful stunning fancy fun delicious yummy
+    yum tasty incredible fantastic wonderful serious impressive interesting exciting special sweet
+    cute adorable perfect inspiring fascinating breathtaking sick rad neat tough hard scary intense
+    rough awful terrible brilliant excellent superb marvelous fabulous unique good wise smart clever
+    huge epic legit dope funny hilarious crazy insane wild peaceful serene cozy comfy stylish
+    classy elegant vibrant colorful colourful detailed pretty magical majestic spectacular wicked
+    fab phenomenal remarkable admirable courageous brave bold heavy dangerous exhausting
+    worth delightful charming idyllic picturesque dreamy"""
+)
+_DISTAL = _WORDS("that those")
+_DEICTIC = _WORDS("that those this these the it")
+_REACT_VERBS = _WORDS("sound look seem")
+_SKIP_TO_ADJ = _WORDS("so such a an really very super pretty quite absolutely totally truly just like")
+_GOOD = _WORDS("great good awesome nice amazing excellent fantastic brilliant wonderful fab smart")
+_JOB = _WORDS("job work pick choice idea call move effort")
+_FOR_YOU = _WORDS("you your you're")
+_CONTRACTED = _WORDS("'s 're 've 'll 'd 'm")
+# Wishes and bids addressed to the other: they say nothing of what the speaker did.
+_WISHES = (
+    "keep it up", "keep up the", "keep going", "keep doing", "keep at it", "keep pushing", "keep shining",
+    "keep me posted", "keep me updated", "keep rocking", "take care", "enjoy your", "enjoy the", "enjoy it",
+    "enjoy !", "have fun", "have a great", "have a good", "have a nice", "have a blast", "have an amazing",
+    "have a wonderful", "have a fantastic", "hang in there", "stay safe", "stay strong", "stay positive",
+    "stay tuned", "don 't give up", "don 't worry", "get well", "feel better", "rest up", "go for it",
+    "break a leg", "fingers crossed", "best of luck", "all the best", "good luck", "you got this",
+    "talk soon", "talk to you", "see you", "catch you", "bye", "cheers to",
+)
+
+
+def _addressed(low: list[str], i: int, b: int) -> str | None:
+    """Is the clause from ``i`` a formula addressed to the other speaker? Its rule's name, else None.
+
+    ``congrats``: "Congrats on the new job", "Sorry 'bout the accident", "Way to go", "Good
+    luck with the move", "Great job organizing ..."; ``wish``: "Keep it up!", "Take care",
+    "Enjoy your day!", "Have a great time at the workshop!", "I hope you're okay";
+    ``glad``: "Glad you had fun", "Proud of you". The speaker says something of what the
+    other did or went through, and nothing of their own.
+    """
+    w = low[i]
+    n1 = low[i + 1] if i + 1 < b else ""
+    n2 = low[i + 2] if i + 2 < b else ""
+    if n1 == "'" and n2 == "bout":  # sorry 'bout
+        n1, n2 = "about", low[i + 3] if i + 3 < b else ""
+    if w in _JOB and i and low[i - 1] in _GOOD:  # "Great job organizing it" ("great" was skipped)
+        return "congrats"
+    words = " ".join(low[i : min(b, i + 5)])
+    if words.startswith(_WISHES) or (w == "i" and n1 == "hope" or w == "hope") and (
+        "you" in low[i : i + 4] or "your" in low[i : i + 4] or "all" in low[i : i + 4]
+    ):
+        return "wish"
+    if w in ("congrats", "congratulations", "kudos"):
+        return "congrats"
+    if w == "sorry" and (n1 in ("about", "'bout", "bout", "for", "to") or n1 in _FOR_YOU or n1 == "that" and n2 in _FOR_YOU):
+        return "congrats"
+    if (w, n1, n2) == ("way", "to", "go") or (w, n1) in (("good", "luck"), ("well", "done"), ("hats", "off")):
+        return "congrats"
+    if w in _GOOD and n1 in _JOB:
+        return "congrats"
+    if w in _FRAGMENT_ADJ and (n1 in _FOR_YOU or n1 in ("for", "of", "that") and n2 in _FOR_YOU):
+        return "glad"
+    return None
+
+
+def _compliment(low: list[str], start: int, i: int, b: int, predicate: str | None, obj_start: int) -> str | None:
+    """Is a clause about the other speaker only the speaker's evaluation of them, or its effect on the speaker?
+
+    "Your camping trip sounds awesome", "You're so inspiring", "Your blog is awesome" evaluate;
+    "Your passion inspires me", "Your words give me strength to pursue my new hobby" say what
+    the other's words or deeds do to the speaker.
+    """
+    if predicate in _REACT_VERBS or predicate == "be":
+        k = obj_start
+        while k < b and low[k] in _SKIP_TO_ADJ:
+            k += 1
+        if k < b and low[k] in _EVAL and (k + 1 >= b or not low[k + 1][:1].isalnum()):
+            return "youeval"
+    if low[start] == "your" and any(low[k] in ("me", "my", "us", "our") for k in range(obj_start, b)):
+        return "yourme"
+    return None
+
+
+def _reaction(low: list[str], start: int, i: int, b: int, kind: str, predicate: str | None, obj_start: int) -> str | None:
+    """Is a clause whose subject names nobody a reaction to what the other speaker shared?
+
+    * ``react``: a deictic or definite subject with a verb of seeming ("That charity race
+      sounds great", "The design looks so fancy", "That sign looks serious"), a distal one
+      with an evaluation ("That bowl is gorgeous", "Those lessons are great", "That's
+      awesome"), any subject with "sound" ("Thanksgiving dinner sounds great", "They sound
+      amazing"), or none at all ("Sounds great!", "Looks amazing");
+    * ``must``: an inference ("Must have been scary", "That must have been tough", "Being a
+      pro player must be quite a journey");
+    * ``generic``: a remark that addresses the other ("Running can really boost your mood").
+
+    None of them when the clause holds the speaker's own I/my/we/our ("It sounds like I'll
+    be busy"). Imperatives were tried and are not read this way: "Make sure you watch other
+    people's videos first" is the speaker's advice, and advice is asked about.
+    """
+    w = low[start]
+    speaker_own = any(low[k] in _SPEAKER_PRON or low[k] in _SPEAKER_POSS for k in range(start, b))
+    if kind == "drop" or w == "must":
+        if w == "must":
+            return "must"
+        return "react" if w in ("sounds", "looks", "seems") else None
+    if kind != "np":
+        return None
+    if any(low[k] == "must" for k in range(i, obj_start)):
+        return "must"  # "Being a pro player must be quite a journey", "They must have had fun"
+    if w not in _DEICTIC:
+        if predicate == "sound" and not speaker_own:
+            return "react"  # "Thanksgiving dinner with family sounds great!", "They sound amazing"
+        if not speaker_own and any(
+            low[k] in _OTHER_PRON or low[k] in _OTHER_POSS for k in range(obj_start, b)
+        ):
+            return "generic"  # "Running can really boost your mood"
+        return None
+    if predicate in _REACT_VERBS and not speaker_own:
+        return "react"
+    if predicate == "be" and w in _DISTAL:
+        k = obj_start
+        while k < b and low[k] in _SKIP_TO_ADJ:
+            k += 1
+        if k < b and low[k] in _EVAL:
+            return "react"
+    return None
 
 
 def _np_end(low: list[str], i: int, n: int) -> int:

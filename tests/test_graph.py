@@ -39,7 +39,7 @@ def edge_kinds(g: nx.MultiDiGraph) -> list[str]:
 def test_build_counts_nodes_and_edges_by_kind():
     r, g = built(
         ("Caroline", "I went to the beach with Melanie."),  # 1 claim, mentions melanie
-        ("Melanie", "You look great! How was it?"),  # 1 claim about caroline; the question none
+        ("Melanie", "You took great photos! How was it?"),  # 1 claim about caroline; the question none
         ("Caroline", "Thanks! I loved it."),  # "Thanks!" is an interjection: 1 claim
     )
     assert len(r.claims) == 3

@@ -83,7 +83,7 @@ def test_we_and_my_are_the_speaker():
 
 def test_you_is_the_other_speaker():
     assert one(("Melanie", "You'd be a great counselor!")).subject == "caroline"
-    assert one(("Caroline", "Your painting looks amazing.")).subject == "melanie"
+    assert one(("Caroline", "Your painting has so many colours.")).subject == "melanie"
 
 
 def test_a_sentence_naming_nobody_is_about_the_speaker():
@@ -110,15 +110,15 @@ def test_vocatives_are_not_subjects_nor_mentions():
     assert cs and all(c.subject == "caroline" and c.mentions == () for c in cs)
     cs = claims_of(("Caroline", "Hey Mel, I went hiking yesterday."))
     assert [c.subject for c in cs] == ["caroline"]
-    cs = claims_of(("Caroline", "That's great, Mel!"))
-    assert all(c.subject == "caroline" and not c.mentions for c in cs)
+    cs = claims_of(("Caroline", "That's my favourite, Mel!"))
+    assert cs and all(c.subject == "caroline" and not c.mentions for c in cs)
 
 
 def test_interjections_claim_nothing_and_fragments_are_the_speakers():
     assert claims_of(("Caroline", "Thanks!"), ("Melanie", "So cool!"), ("Caroline", "Wow, Melanie!")) == []
     c = one(("Caroline", "Such a cute pup!"))
     assert (c.subject, c.predicate, c.object) == ("caroline", "be", "Such a cute pup")
-    cs = claims_of(("Melanie", "Wow, Caroline that's awesome!"))
+    cs = claims_of(("Melanie", "Wow, Caroline that's my favourite!"))
     assert [c.subject for c in cs] == ["melanie"]
 
 
@@ -147,6 +147,129 @@ def test_conversational_formulas_with_you_claim_nothing_about_the_other():
     # ... but encouragement with content is a claim about the other
     c = one(("Caroline", "You're doing great things for the shelter."))
     assert (c.subject, c.predicate) == ("melanie", "do")
+
+
+# --------------------------------------------------------------------------- replies
+
+
+def subjects(speaker: str, text: str, **kw) -> list[str]:
+    return [c.subject for c in claims_of((speaker, text), **kw)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That charity race sounds great, Mel!",
+        "That bowl is gorgeous!",
+        "The black and white design looks so fancy.",
+        "Whoa, Mel, that sign looks serious.",
+        "Those lessons are great!",
+        "That's such a great idea!",
+        "Sounds awesome, Melanie!",
+        "Looks amazing!",
+        "Thanksgiving dinner with family sounds great!",
+        "Wow, they sound amazing!",
+    ],
+)
+def test_a_reaction_to_the_others_share_claims_nothing(text):
+    assert claims_of(("Caroline", text)) == [], text
+
+
+def test_a_reaction_is_not_read_into_the_speakers_own_news():
+    # a proximal or definite subject with a plain evaluation is the speaker's own
+    assert subjects("Caroline", "The view was stunning.") == ["caroline"]
+    assert subjects("Caroline", "This journey has been amazing.") == ["caroline"]
+    # "that" + be without an evaluation is not a reaction
+    assert subjects("Caroline", "That's why I go!") == ["caroline"]
+    # a verb of seeming with the speaker's own in it stays the speaker's
+    assert subjects("Caroline", "It looks like I'll be busy with my painting.") == ["caroline"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Congrats on the clothing store!",
+        "Oops, sorry 'bout the accident!",
+        "Sorry to hear about the job.",
+        "Way to go, Melanie!",
+        "Good luck with your project!",
+        "Great job organizing the event.",
+        "Wow, Mel, awesome job!",
+        "Keep it up!",
+        "Keep up the good work!",
+        "Take care and talk soon!",
+        "Enjoy your day!",
+        "Have a great time at the workshop!",
+        "Hang in there!",
+        "I hope you're okay.",
+        "Glad you had fun!",
+        "I'm so proud of you!",
+        "I'm sorry to hear that.",
+    ],
+)
+def test_congratulation_sympathy_and_wishes_claim_nothing(text):
+    assert claims_of(("Caroline", text)) == [], text
+
+
+def test_an_inference_with_must_claims_nothing():
+    for text in ("Must have been traumatizing for you guys.", "Must've taken you ages to design it.",
+                 "That must have been tough.", "Being a pro basketball player must be quite a journey.",
+                 "They must have had so much fun."):
+        assert claims_of(("Caroline", text)) == [], text
+    # ... but the speaker's own "must" is a claim
+    assert subjects("Caroline", "I must admit I love it.") == ["caroline"]
+
+
+def test_an_evaluation_of_the_other_claims_nothing():
+    for text in ("You're so inspiring.", "Your blog is awesome.", "Wow, your camping trip sounds awesome!",
+                 "You look great!"):
+        assert claims_of(("Caroline", text)) == [], text
+    # ... but what the other did is theirs
+    assert subjects("Caroline", "You found the perfect spot.") == ["melanie"]
+    assert subjects("Caroline", "Your son is okay.") == ["melanie"]
+
+
+def test_what_the_others_words_do_to_the_speaker_is_the_speakers():
+    assert subjects("John", "Your words give me even more strength to pursue my new hobby!",
+                    speakers=("John", "James")) == ["john"]
+    assert subjects("Caroline", "Your passion inspires me.") == ["caroline"]
+
+
+def test_a_remark_that_addresses_the_other_claims_nothing():
+    assert claims_of(("Caroline", "Cool, Melanie! Running can really boost your mood. Keep it up!")) == []
+    # ... but a generic remark of the speaker's own stays theirs
+    assert subjects("Caroline", "Running helps me clear my head.") == ["caroline"]
+
+
+def test_a_generic_remark_after_a_reaction_goes_with_it():
+    text = ("That charity race sounds great, Mel! Raising awareness for mental health is super "
+            "rewarding - I'm really proud of you for taking part!")
+    r = read(conversation(("Caroline", text)))
+    assert all(p.person != "caroline" for p in pieces(r))
+    # ... until the speaker turns to their own news
+    text = "That hike sounds great! Being outdoors is the best. I went to a pride parade. It was so fun."
+    ps = {p.person: p.text for p in pieces(read(conversation(("Caroline", text))))}
+    assert ps["caroline"] == "I went to a pride parade. It was so fun."
+    assert "Being outdoors" not in ps.get("melanie", "")
+
+
+def test_thank_goodness_is_discourse():
+    assert subjects("Caroline", "Thank goodness your son's okay.") == ["melanie"]
+
+
+def test_a_contracted_verb_ends_the_subject():
+    c = one(("Caroline", "My son's okay."))
+    assert (c.subject, c.predicate, c.topic) == ("caroline", "be", "My son")
+    assert subjects("Caroline", "Your son's okay.") == ["melanie"]
+
+
+def test_the_reply_rules_keep_the_trap_out_of_the_named_persons_pieces():
+    r = read(conversation(
+        ("Melanie", "I ran a charity race for mental health last Saturday!"),
+        ("Caroline", "That charity race sounds great, Mel! I'm really proud of you for taking part!"),
+    ))
+    ps = [p for p in pieces(r) if p.person == "caroline"]
+    assert all("race" not in p.text for p in ps)
 
 
 # --------------------------------------------------------------------------- questions, negation
