@@ -63,6 +63,7 @@ class MemoryNeighbourhood:
     def __init__(self, graph):  # graph: nx.MultiDiGraph from graphmem.graph.build
         self.g = graph
         self._memo: dict[str, list[Edge]] = {}
+        self._linked: dict[str, tuple[str, ...]] = {}
 
     def people(self) -> list[str]:
         return [n[1] for n, kind in self.g.nodes(data="kind") if kind == "person"]
@@ -88,17 +89,23 @@ class MemoryNeighbourhood:
         return found
 
     def linked(self, assertions: Sequence[str]) -> list[str]:
+        out: dict[str, None] = {}
+        for key in assertions:
+            out.update(dict.fromkeys(self._people_of(key)))
+        return list(out)
+
+    def _people_of(self, key: str) -> tuple[str, ...]:
+        """The people one assertion links to (its subject, then whoever it names), read once."""
         from graphmem.graph import mentioned_by, subject_of
 
-        out: list[str] = []
-        for key in assertions:
+        found = self._linked.get(key)
+        if found is None:
             node = ("assertion", int(key))
-            if node not in self.g:
-                continue
-            for who in (subject_of(self.g, node), *mentioned_by(self.g, node)):
-                if who is not None and who not in out:
-                    out.append(who)
-        return out
+            found = ()
+            if node in self.g:
+                found = tuple(p for p in dict.fromkeys((subject_of(self.g, node), *mentioned_by(self.g, node))) if p is not None)
+            self._linked[key] = found
+        return found
 
 
 def named(people, text: str) -> list[str]:
