@@ -1,6 +1,6 @@
 """CPU time of the benchmark, per stage and whole, for the arm sets people run.
 
-    python bench/perf.py [--data PATH] [--sets default,walk,factor] [--repeat 3]
+    python bench/perf.py [--data PATH] [--sets "vector,oracle;default;walk"] [--repeat 3]
 
 For each arm set it runs ``graphmem bench --arms SET`` as a child process (so import
 time counts, as it does for a user) and reports the child's CPU seconds (user + system,
@@ -49,12 +49,12 @@ def stages(data: str | None, arms: str) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=os.environ.get("GRAPHMEM_LOCOMO"))
-    parser.add_argument("--sets", default="default,walk")
+    parser.add_argument("--sets", default="vector,oracle;default;walk", help="arm sets separated by ;")
     parser.add_argument("--repeat", type=int, default=3)
     opts = parser.parse_args()
     data_args = ["--data", opts.data] if opts.data else []
     print(f"{'arms':<28}{'cpu s':>8}{'wall s':>8}   (whole command, best of {opts.repeat})")
-    for arms in opts.sets.split(","):
+    for arms in opts.sets.split(";"):
         runs = [child_run(["bench", "--arms", arms, *data_args]) for _ in range(opts.repeat)]
         cpu, wall = min(runs)
         print(f"{arms:<28}{cpu:8.2f}{wall:8.2f}")
@@ -63,7 +63,7 @@ def main() -> None:
     import graphmem.metric  # noqa: F401
 
     print(f"\nimports (numpy, scipy, scikit-learn, graphmem): {time.process_time() - t:.2f} s CPU")
-    for arms in opts.sets.split(","):
+    for arms in opts.sets.split(";"):
         per = stages(opts.data, arms)
         print(f"{arms:<10}" + "  ".join(f"{k} {v:.2f}s" for k, v in per.items()))
 
