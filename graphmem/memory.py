@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -95,25 +96,55 @@ def parse_date(value: Any, where: str) -> datetime | None:
 
 def validate(records: Iterable[Mapping[str, Any]], known: set[str] = frozenset(), source: str = "record") -> list[Record]:
     """Check every record before any is kept: one bad record means none are ingested."""
-    out: list[Record] = []
     seen = set(known)
+    out = []
     for n, rec in enumerate(records):
         where = f"{source} {n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
-        if not isinstance(rec, Mapping):
-            raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")
-        for key in ("id", "speaker", "text"):
-            if key not in rec:
-                raise DataError(f"{where}: missing {key!r}")
-            if not isinstance(rec[key], str) or (key != "text" and not rec[key].strip()):
-                raise DataError(f"{where}: {key!r} must be a non-empty string")
-        conv = rec.get("conversation", DEFAULT_CONVERSATION)
-        if not isinstance(conv, str) or not conv:
-            raise DataError(f"{where}: 'conversation' must be a non-empty string")
-        if rec["id"] in seen:
-            raise DataError(f"{where}: duplicate id {rec['id']!r}")
-        seen.add(rec["id"])
-        date = parse_date(rec.get("date", rec.get("time")), where)
-        out.append(Record(rec["id"], rec["speaker"].strip(), rec["text"], date, conv))
+        out.append(_record(rec, where, seen))
+    return out
+
+
+def _record(rec: Any, where: str, seen: set[str]) -> Record:
+    """One validated record; ``seen`` collects ids so duplicates are refused."""
+    if not isinstance(rec, Mapping):
+        raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")
+    for key in ("id", "speaker", "text"):
+        if key not in rec:
+            raise DataError(f"{where}: missing {key!r}")
+        if not isinstance(rec[key], str) or (key != "text" and not rec[key].strip()):
+            raise DataError(f"{where}: {key!r} must be a non-empty string")
+    conv = rec.get("conversation", DEFAULT_CONVERSATION)
+    if not isinstance(conv, str) or not conv:
+        raise DataError(f"{where}: 'conversation' must be a non-empty string")
+    if rec["id"] in seen:
+        raise DataError(f"{where}: duplicate id {rec['id']!r}")
+    seen.add(rec["id"])
+    date = parse_date(rec.get("date", rec.get("time")), where)
+    return Record(rec["id"], rec["speaker"].strip(), rec["text"], date, conv)
+
+
+def read_jsonl(path: str | Path) -> list[Record]:
+    """Turn records from a JSON Lines file, one object per line, all validated before any is used."""
+    import json
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"{path}: cannot read ({exc})") from None
+    seen: set[str] = set()
+    out = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}: line {n}: not JSON ({exc.msg}, column {exc.colno})") from None
+        out.append(_record(rec, f"{path}: line {n}", seen))
+    if not out:
+        raise DataError(f"{path}: no turn records")
     return out
 
 

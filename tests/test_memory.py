@@ -77,3 +77,26 @@ def test_chinese_queries_meet_english_turns():
     m = Memory()
     m.ingest(TURNS)
     assert m.search("Bob 徒步 阿尔卑斯山", k=1) == ["d2"]
+
+
+def test_jsonl_turns_are_read_and_bad_lines_named(tmp_path):
+    import json
+
+    from graphmem.memory import conversations, read_jsonl, validate
+
+    good = tmp_path / "turns.jsonl"
+    good.write_text("\n".join(json.dumps(t) for t in TURNS[:3]) + "\n\n")
+    records = read_jsonl(good)
+    assert [r.id for r in records] == ["d1", "d2", "d3"]
+    [conv] = conversations(records)
+    assert conv.sample_id == "c1" and conv.speakers == ("Ann", "Bob") and len(conv.sessions) == 2
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(TURNS[0]) + "\n{oops\n")
+    with pytest.raises(DataError, match=r"bad.jsonl: line 2: not JSON"):
+        read_jsonl(bad)
+    bad.write_text(json.dumps(TURNS[0]) + "\n" + json.dumps({"id": "z", "text": "hi"}) + "\n")
+    with pytest.raises(DataError, match=r"bad.jsonl: line 2: missing 'speaker'"):
+        read_jsonl(bad)
+    third = validate([{"id": "q", "speaker": "Zed", "text": "hi", "conversation": "c1"}])
+    with pytest.raises(DataError, match="two-party"):
+        conversations(records + third)
