@@ -1,0 +1,13 @@
+// The schema graphmem load relies on: one uniqueness constraint per key the load MERGEs on
+// (each also gives the key its index), and the indexes the conversation scope reads by.
+// Every statement is idempotent (IF NOT EXISTS); they run one by one, before any write.
+CREATE CONSTRAINT conversation_id IF NOT EXISTS FOR (c:Conversation) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT session_key IF NOT EXISTS FOR (s:Session) REQUIRE s.key IS UNIQUE;
+CREATE CONSTRAINT turn_key IF NOT EXISTS FOR (t:Turn) REQUIRE t.key IS UNIQUE;
+CREATE CONSTRAINT person_key IF NOT EXISTS FOR (p:Person) REQUIRE p.key IS UNIQUE;
+CREATE CONSTRAINT assertion_key IF NOT EXISTS FOR (a:Assertion) REQUIRE a.key IS UNIQUE;
+CREATE INDEX session_conversation IF NOT EXISTS FOR (s:Session) ON (s.conversation);
+CREATE INDEX turn_conversation IF NOT EXISTS FOR (t:Turn) ON (t.conversation);
+CREATE INDEX person_conversation IF NOT EXISTS FOR (p:Person) ON (p.conversation);
+CREATE INDEX assertion_conversation IF NOT EXISTS FOR (a:Assertion) ON (a.conversation);
+CREATE INDEX assertion_ref IF NOT EXISTS FOR (a:Assertion) ON (a.conversation, a.n);
