@@ -96,12 +96,14 @@ class Prepared:
     timer: Timer
 
 
-def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: Timer | None = None) -> Prepared:
+def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: Timer | None = None,
+            backend: str = "memory") -> Prepared:
     """Read claims and build graphs where an arm needs them, then build every arm.
 
     With ``blind`` every graph is emptied after it is built and before any arm is
     made, and nothing else changes: an arm whose answers come out of the graph's
-    structure falls silent, every other arm is byte-identical.
+    structure falls silent, every other arm is byte-identical. ``backend="neo4j"``
+    makes the path arms take their hops from Neo4j (loaded by ``graphmem load``).
     """
     timer = timer or Timer()
     registry = _registry()
@@ -110,6 +112,8 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
     for conv in dataset.conversations:
         t = time.process_time()
         ctx = Context.of(conv)
+        ctx.extra["backend"] = backend
+        ctx.extra["blind"] = blind
         timer.add("index", t)
         if needs_graph:
             _read_and_build(ctx, blind, timer)

@@ -63,9 +63,12 @@ data_option = click.option("--data", type=click.Path(dir_okay=False, path_type=P
               help="Vary one setting and print the sweep table (and, for floor, matched silence).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PNG: the trade-off of a sweep, or reach bars of a reach run (-k 2000 --floor 0).")
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="Where the path arms' hops run: the networkx mirror, or Cypher against Neo4j ($NEO4J_*; run graphmem load first).")
 @friendly
 def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
-          show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None) -> None:
+          show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
+          backend: str) -> None:
     """Run the LoCoMo benchmark and print the table."""
     from graphmem import bench as b
     from graphmem import locomo
@@ -78,7 +81,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     dataset = locomo.load(data)
     timer.add("load", t)
     settings = Settings(span, band, parts)
-    prep = b.prepare(dataset, names, blind=blind, timer=timer)
+    prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend)
     if sweep:
         _sweep(prep, sweep, k, floor, settings, plot)
         click.echo()
@@ -136,6 +139,54 @@ def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: P
 
         pictures.trade(plot, setting, prep.arms, result)
         click.echo(f"\nwrote {plot}")
+
+
+def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--uri/--user/--password/--database; each falls back to NEO4J_*, then the local defaults."""
+    for option in reversed([
+        click.option("--uri", default=None, help="Bolt URI [$NEO4J_URI, else bolt://localhost:7687]."),
+        click.option("--user", default=None, help="Neo4j user [$NEO4J_USER, else neo4j]."),
+        click.option("--password", default=None, help="Neo4j password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
+        click.option("--database", default=None, help="Database [$NEO4J_DATABASE, else the server's default]."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+@main.command()
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="LoCoMo JSON, or a JSON Lines file of turns {id, speaker, text, date?, conversation?} "
+                   "(default: $GRAPHMEM_LOCOMO, else the cached LoCoMo download).")
+@click.option("--conversations", default=None, help="Comma list of conversation ids to load (default: all), e.g. conv-26,conv-30.")
+@click.option("--batch", type=click.IntRange(min=1), default=2000, show_default=True, help="Rows per UNWIND write transaction.")
+@click.option("--replace", is_flag=True, help="Delete each conversation's subgraph first (needed after the reader changes).")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+@neo4j_options
+@friendly
+def load(data: Path | None, conversations: str | None, batch: int, replace: bool, quiet: bool,
+         uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+    """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror."""
+    from graphmem import neo4j as gn
+
+    chosen = gn.select(_dialogue(data), conversations)
+    with gn.connect(uri, user, password, database) as client:
+        report = gn.load(client, chosen, batch=batch, replace=replace, progress=not quiet)
+    for counts in report.counts:
+        click.echo(counts.line())
+    click.echo(f"{report.rows} rows in {report.seconds:.2f}s ({report.rows_per_second:.0f} rows/s)"
+               f" into {client.settings.where}; counts match the mirror")
+
+
+def _dialogue(data: Path | None):
+    """LoCoMo JSON as a Dataset, or a JSON Lines file of turns as one of the same shape."""
+    from graphmem import locomo
+
+    if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
+        from graphmem.locomo import Dataset, EvidenceReport
+        from graphmem.memory import conversations, read_jsonl
+
+        return Dataset(data, tuple(conversations(read_jsonl(data))), EvidenceReport())
+    return locomo.load(data)
 
 
 @main.command()

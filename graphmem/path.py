@@ -207,7 +207,17 @@ class PathArm:
 
 
 def _factory(hops: int, guided: bool, name: str):
-    return lambda ctx: PathArm(ctx, hops=hops, guided=guided, name=name)
+    """A path arm whose hops run in the networkx mirror, or in Neo4j when the bench says so."""
+
+    def make(ctx: Context) -> PathArm:
+        backend = None
+        if ctx.extra.get("backend") == "neo4j":
+            from graphmem.neo4j import path_backend
+
+            backend = path_backend(ctx)
+        return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend)
+
+    return make
 
 
 ARMS = {
