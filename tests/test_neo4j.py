@@ -369,23 +369,22 @@ def test_settings_never_show_the_password():
 def _cli_load():
     from graphmem.cli import main
 
-    if "load" not in main.commands:
-        pytest.skip("graphmem load is not wired into graphmem/cli.py yet")
+    assert "load" in main.commands
     return main
 
 
-def test_cli_load_prints_counts(client, loaded):
+def test_cli_load_prints_counts(client, loaded, locomo_path):
     from click.testing import CliRunner
 
     main = _cli_load()
-    result = CliRunner().invoke(main, ["load", "--conversations", "conv-30", "--quiet"])
+    result = CliRunner().invoke(main, ["load", "--data", str(locomo_path), "--conversations", "conv-30", "--quiet"])
     assert result.exit_code == 0, result.output
     assert re.search(r"conv-30 .* ok", result.output)
     assert "rows/s" in result.output
     assert client.settings.password not in result.output
 
 
-def test_cli_load_errors_are_one_line(client):
+def test_cli_load_errors_are_one_line(client, locomo_path):
     from click.testing import CliRunner
 
     main = _cli_load()
@@ -394,7 +393,7 @@ def test_cli_load_errors_are_one_line(client):
         (["--user", "graphmem-nobody", "--password", WRONG_PASSWORD], "NEO4J_PASSWORD"),
         (["--database", "graphmem-missing"], "no database"),
     ]:
-        result = CliRunner().invoke(main, ["load", "--conversations", "conv-30", "--quiet", *args])
+        result = CliRunner().invoke(main, ["load", "--data", str(locomo_path), "--conversations", "conv-30", "--quiet", *args])
         assert result.exit_code != 0
         assert "Traceback" not in result.output and WRONG_PASSWORD not in result.output
         assert len(result.output.strip().splitlines()) == 1, result.output
@@ -473,8 +472,7 @@ def test_bench_predictions_are_byte_identical_over_neo4j(client, loaded, locomo_
 
     from graphmem.cli import main
 
-    if not _bench_has_backend():
-        pytest.skip("bench --backend is not wired into graphmem/cli.py yet")
+    assert _bench_has_backend()
     small = tmp_path / "small.json"  # a temporary subset, never committed
     small.write_text(json.dumps([s for s in json.loads(Path(locomo_path).read_text()) if s["sample_id"] in SMALL]))
     for blind in ([], ["--blind"]):
@@ -486,3 +484,30 @@ def test_bench_predictions_are_byte_identical_over_neo4j(client, loaded, locomo_
             assert result.exit_code == 0, result.output
             outs.append(out.read_bytes())
         assert outs[0] == outs[1], f"predictions differ (blind={bool(blind)})"
+
+
+def test_cli_load_reads_json_lines_of_turns(client, tmp_path):
+    """Your own dialogue, one turn per line, loads like LoCoMo: counts checked, idempotent."""
+    import json
+
+    from click.testing import CliRunner
+
+    main = _cli_load()
+    turns = [
+        {"id": "u1", "speaker": "Ann", "text": "I adopted a dog named Rex yesterday!", "date": "2023-05-08", "conversation": "jsonl-test"},
+        {"id": "u2", "speaker": "Bob", "text": "Congrats! My sister Jo loves dogs.", "date": "2023-05-09", "conversation": "jsonl-test"},
+    ]
+    path = tmp_path / "turns.jsonl"
+    path.write_text("\n".join(json.dumps(t) for t in turns) + "\n")
+    first = CliRunner().invoke(main, ["load", "--data", str(path), "--quiet"])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(main, ["load", "--data", str(path), "--quiet"])
+    assert again.exit_code == 0, again.output
+    line = lambda out: next(x for x in out.splitlines() if x.startswith("jsonl-test"))
+    assert line(first.output) == line(again.output) and line(first.output).endswith("ok")
+    rows = client.run("MATCH (t:Turn {conversation: 'jsonl-test'}) RETURN t.id AS id, t.text AS text ORDER BY id")
+    assert [(r["id"], r["text"]) for r in rows] == [("u1", turns[0]["text"]), ("u2", turns[1]["text"])]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(turns[0]) + "\n{not json\n")
+    result = CliRunner().invoke(main, ["load", "--data", str(bad), "--quiet"])
+    assert result.exit_code != 0 and "bad.jsonl: line 2: not JSON" in result.output
