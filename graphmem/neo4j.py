@@ -831,3 +831,52 @@ __all__ = [
     "browser_file", "browser_queries", "connect", "count", "delete", "load", "mirror", "path_backend", "plan", "query", "query_names",
     "require_loaded", "select", "shared_client", "statements", "translate",
 ]
+
+
+class MemoryStore:
+    """What ``Memory(backend="neo4j")`` keeps in Neo4j: its turns, and the claims read from them.
+
+    A new memory over the same database starts from every Turn already there (including
+    conversations loaded by ``graphmem load``). Ingesting reloads each conversation it
+    touches with ``replace``, because more dialogue can change how earlier turns read
+    (a third party introduced later, say), and the load's count check must stay exact.
+    """
+
+    def __init__(self, uri: str | None = None, user: str | None = None, password: str | None = None,
+                 database: str | None = None, batch: int = DEFAULT_BATCH):
+        self.client = connect(uri, user, password, database)
+        self.batch = batch
+        self._records: list = []
+
+    def records(self) -> list:
+        """Every turn in the database as a memory record."""
+        from graphmem.memory import Record
+
+        rows = self.client.read("memory_turns")
+        self._records = [Record(r["id"], r["speaker"], r["text"], _as_datetime(r["date"]), r["conversation"]) for r in rows]
+        return list(self._records)
+
+    def write(self, new: Sequence[Any]) -> None:
+        """Load the conversations these records belong to, with everything they already held."""
+        from graphmem.memory import conversations
+
+        touched = {r.conversation for r in new}
+        for conv_id in touched:
+            check_id(conv_id)
+        records = [r for r in self._records if r.conversation in touched] + list(new)
+        load(self.client, conversations(records), batch=self.batch, replace=True)
+        self._records.extend(new)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _as_datetime(value: Any) -> datetime | None:
+    """A stored date back as a Python datetime (the driver returns its own DateTime type)."""
+    if value is None:
+        return None
+    if hasattr(value, "to_native"):
+        value = value.to_native()
+    if isinstance(value, str):
+        return _date(value) if isinstance(_date(value), datetime) else None
+    return value if isinstance(value, datetime) else None

@@ -1,0 +1,58 @@
+"""The memory API over Neo4j: what one Memory ingests, the next one finds there."""
+
+import pytest
+
+from graphmem import Memory
+from graphmem import neo4j as gn
+from graphmem.errors import DataError
+from graphmem.read import ABSTAIN
+
+from test_neo4j import server_or_skip
+
+pytestmark = pytest.mark.neo4j
+
+CONV = "memory-api-test"
+TURNS = [
+    {"id": "mt1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday!", "date": "2023-05-08", "conversation": CONV},
+    {"id": "mt2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps last week.", "date": "2023-05-08", "conversation": CONV},
+]
+
+
+@pytest.fixture
+def clean():
+    client = server_or_skip()
+    gn.delete(client, CONV)
+    yield client
+    gn.delete(client, CONV)
+    client.close()
+
+
+def test_ingest_search_ask_and_a_second_memory_starts_from_the_database(clean):
+    mem = Memory(backend="neo4j")
+    assert mem.ingest(TURNS) == 2
+    assert mem.search("Who went hiking in the Alps?", k=1) == ["mt2"]
+    assert mem.ask("When did Ann adopt a dog?").reply == "7 May 2023"
+    stored = clean.run("MATCH (t:Turn {conversation: $c}) RETURN t.id AS id ORDER BY id", c=CONV)
+    assert [r["id"] for r in stored] == ["mt1", "mt2"]
+    people = clean.run("MATCH (p:Person {conversation: $c})-[:SUBJECT_OF]->(:Assertion) RETURN DISTINCT p.name AS n ORDER BY n", c=CONV)
+    assert {r["n"] for r in people} >= {"Ann", "Bob"}  # claims were read and kept, not just turns
+
+    again = Memory(backend="neo4j")
+    assert again.search("Who went hiking in the Alps?", k=1, conversation=CONV) == ["mt2"]
+    more = {"id": "mt3", "speaker": "Ann", "text": "Rex chewed my slippers.", "date": "2023-05-09", "conversation": CONV}
+    again.ingest([more])
+    turns = clean.run("MATCH (t:Turn {conversation: $c}) RETURN count(t) AS n", c=CONV)[0]["n"]
+    assert turns == 3
+
+
+def test_a_bad_record_writes_nothing(clean):
+    mem = Memory(backend="neo4j")
+    with pytest.raises(DataError, match="missing 'speaker'"):
+        mem.ingest([TURNS[0], {"id": "bad", "text": "no speaker", "conversation": CONV}])
+    assert clean.run("MATCH (t:Turn {conversation: $c}) RETURN count(t) AS n", c=CONV)[0]["n"] == 0
+    assert mem.ask("Who adopted a dog?", conversation=CONV).reply == ABSTAIN
+
+
+def test_unreachable_neo4j_is_one_clear_error():
+    with pytest.raises(gn.Neo4jUnavailable, match="cannot reach Neo4j at bolt://127.0.0.1:1"):
+        Memory(backend="neo4j", uri="bolt://127.0.0.1:1")
