@@ -396,7 +396,6 @@ class Adapter:
         self.ranking = ranking
         self._factory = memory_factory
         self.memory: Any = None
-        self._conv_of: dict[str, str] = {}
         self._loaded: dict[str, float] = {}
         if dense:
             self.name = "graphmem+dense"
@@ -441,14 +440,9 @@ class Adapter:
             conv = str(r.get("conversation") or conversation_of(rid))
             rows.append({"id": rid, "speaker": speaker, "text": _strip_speaker(str(r.get("text", "")), speaker),
                          "date": r.get("date") or None, "conversation": conv})
-            self._conv_of[rid] = conv
         self.memory = self._new_memory()
         self.memory.ingest(rows)
-        build = getattr(self.memory, "build", None)
-        if callable(build):  # index now, so that ingest time is ingest time
-            build()
-        elif rows:
-            self.memory.search(rows[0]["text"] or "x", 1)
+        self.memory.build()  # index now, so that ingest time is ingest time
 
     def search(self, query: str, k: int) -> list[str]:
         if self.memory is None:

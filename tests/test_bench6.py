@@ -237,6 +237,9 @@ def test_adapter_strips_the_speaker_prefix_and_keeps_dates():
         def ingest(self, rows):
             seen.extend(rows)
 
+        def build(self):
+            pass
+
         def search(self, q, k):
             return []
 

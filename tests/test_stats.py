@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from itertools import combinations, product
+from itertools import product
 
 import numpy as np
 import pytest
