@@ -9,7 +9,7 @@ official metric). A sweep over the floor or the reader's settings reuses retriev
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from graphmem import metric
@@ -369,6 +369,3 @@ def predictions(prep: Prepared, answers: Answers, floor: float) -> list[dict]:
         out.append({"sample_id": ctx.conv.sample_id, "qa": qa})
     return out
 
-
-def flatten(items: Iterable[Iterable]) -> list:
-    return [x for inner in items for x in inner]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
+from graphmem import talk
 from graphmem.terms import Vocabulary, analyse, content, stem
 
 ABSTAIN = "No information available"
@@ -158,12 +159,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
 
 @lru_cache(maxsize=65536)
 def _sentences(text: str) -> tuple[str, ...]:
-    try:
-        from graphmem import talk  # sentence splitting is talk's concern
-        split = talk.sentences
-    except ImportError:  # TEMPORARY until talk lands
-        split = lambda t: [x for x in re.split(r"(?<=[.!?])\s+", t.strip()) if x]
-    return tuple(split(text)) or (text,)
+    """A text's sentences, split by talk's rules (cached: the same turns are read by every arm)."""
+    return tuple(talk.sentences(text)) or (text,)
 
 
 @lru_cache(maxsize=131072)
