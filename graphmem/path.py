@@ -15,7 +15,6 @@ graph leaves the arm with nothing to stand on: it falls silent.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -109,16 +108,8 @@ class MemoryNeighbourhood:
 
 
 def named(people, text: str) -> list[str]:
-    """Every known person a text names, longest name first, non-overlapping, in text order."""
-    low = text.lower()
-    taken = np.zeros(len(low) + 1, dtype=bool)
-    found: list[tuple[int, str]] = []
-    for name, key in sorted(people.names().items(), key=lambda kv: -len(kv[0])):
-        for m in re.finditer(rf"\b{re.escape(name)}\b", low):
-            if not taken[m.start():m.end()].any():
-                taken[m.start():m.end()] = True
-                found.append((m.start(), key))
-    return list(dict.fromkeys(key for _, key in sorted(found)))
+    """Every known person a text names, in the order first named (``People.named``)."""
+    return people.named(text)
 
 
 class PathArm:

@@ -503,6 +503,7 @@ class People:
         self.speakers: tuple[str, str] = (keys[0], keys[1])
         self._common = frozenset(words)
         self._cache: dict[str, str | None] = {}
+        self._frozen = False
         for t in third:
             self.add(t)
 
@@ -557,10 +558,15 @@ class People:
         found = self._names.get(k)
         if found is None and k.isalpha() and k not in _NOT_NAMES and k not in self._common:
             found = self._fuzzy(k)
-            if found is not None:
-                self._names[k] = found
+            if found is not None and not self._frozen:
+                self._names[k] = found  # a spelling the dialogue uses becomes a name ("Mel", then "Mell")
         self._cache[name] = found
         return found
+
+    def freeze(self) -> None:
+        """Stop learning spellings: after reading, a question's spelling must not change
+        how the next question resolves, whichever arm or order asks."""
+        self._frozen = True
 
     def _fuzzy(self, k: str) -> str | None:
         hits = set()
@@ -573,6 +579,15 @@ class People:
                 if len(full) >= 3 and abs(len(full) - len(k)) == 1 and _one_apart(full, k):
                     hits.add(key)
         return hits.pop() if len(hits) == 1 else None
+
+    def named(self, text: str) -> list[str]:
+        """Every person a text names, in the order first named (capitalised words only)."""
+        found: dict[str, None] = {}
+        for m in _CAP_TOKEN.finditer(text.translate(_QUOTES)):
+            k = self.key(m.group())
+            if k is not None:
+                found.setdefault(k, None)
+        return list(found)
 
     def resolve(self, text: str) -> str | None:
         """The person a question names: the longest known name it contains, else None.
@@ -758,7 +773,7 @@ def _read(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
 
     # every capitalised word of the conversation that names someone, and whom
     surfaces: dict[str, str] = {}
-    for c in capitals:
+    for c in sorted(capitals):  # sorted: which spellings are learnt must not hang on set order
         if c.lower() not in _NOT_NAMES:
             k = people.key(c)
             if k is not None:
@@ -782,6 +797,7 @@ def _read(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
         if captions and turn.caption:
             cap = turn.caption.strip()
             claims.append(Claim(spk, "share", cap, False, cap, turn.dia_id, turn.date, (), "", spk))
+    people.freeze()
     return Reading(people, claims, tuple(ids), said, dates)
 
 

@@ -118,3 +118,15 @@ def test_build_prints_the_census(two_file):
     result = CliRunner().invoke(main, ["bench", "--data", str(two_file), "--arms", "graph", "--build"])
     assert result.exit_code == 0, result.output
     assert "conv-26" in result.output and "claims" in result.output and "derived" in result.output
+
+
+def test_an_arms_answers_do_not_depend_on_the_other_arms_run(two_file, tmp_path):
+    """Columns differ in one thing only if no arm leaks state into another (e.g. name resolution)."""
+    runner = CliRunner()
+    alone, together = tmp_path / "alone.json", tmp_path / "together.json"
+    assert runner.invoke(main, ["bench", "--data", str(two_file), "--arms", "path", "--out", str(alone)]).exit_code == 0
+    assert runner.invoke(main, ["bench", "--data", str(two_file), "--arms", "graph,path,vector", "--out", str(together)]).exit_code == 0
+    a, t = json.loads(alone.read_text()), json.loads(together.read_text())
+    for sa, st in zip(a, t):
+        for qa, qt in zip(sa["qa"], st["qa"]):
+            assert {k: v for k, v in qa.items()} == {k: v for k, v in qt.items() if not k.startswith(("graph", "vector"))}

@@ -442,3 +442,14 @@ def test_captions_are_optional():
     assert not any("dog" in c.sentence for c in read(conv).claims)
     cap = [c for c in read(conv, captions=True).claims if c.sentence == "a photo of a dog"]
     assert [(c.subject, c.predicate) for c in cap] == [("caroline", "share")]
+
+
+def test_resolution_does_not_depend_on_what_was_asked_before():
+    """After reading, a question's spelling teaches nothing: every arm, in any order, resolves alike."""
+    conv = conversation(("Tim", "Hi John!"), ("John", "Hey Tim."), speakers=("Tim", "John"))
+    first = read(conv).people
+    asked = [first.resolve("What did Johns's team do?"), first.resolve("Did Tims's team win?")]
+    second = read(conv).people
+    assert [second.resolve("Did Tims's team win?"), second.resolve("What did Johns's team do?")] == asked[::-1]
+    assert first.names() == second.names()
+    assert first.named("Did Tim and John meet?") == ["tim", "john"]
