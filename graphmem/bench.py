@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphmem import metric
 from graphmem.arm import Arm, Context, turn_text
@@ -97,13 +98,14 @@ class Prepared:
 
 
 def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: Timer | None = None,
-            backend: str = "memory") -> Prepared:
+            backend: str = "memory", neo4j: Any = None) -> Prepared:
     """Read claims and build graphs where an arm needs them, then build every arm.
 
     With ``blind`` every graph is emptied after it is built and before any arm is
     made, and nothing else changes: an arm whose answers come out of the graph's
     structure falls silent, every other arm is byte-identical. ``backend="neo4j"``
-    makes the path arms take their hops from Neo4j (loaded by ``graphmem load``).
+    makes the path arms take their hops from Neo4j (loaded by ``graphmem load``),
+    through the ``neo4j`` client if one is given, else one made from ``NEO4J_*``.
     """
     timer = timer or Timer()
     registry = _registry()
@@ -114,6 +116,8 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
         ctx = Context.of(conv)
         ctx.extra["backend"] = backend
         ctx.extra["blind"] = blind
+        if neo4j is not None:
+            ctx.extra["neo4j"] = neo4j
         timer.add("index", t)
         if needs_graph:
             _read_and_build(ctx, blind, timer)

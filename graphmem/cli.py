@@ -47,6 +47,18 @@ data_option = click.option("--data", type=click.Path(dir_okay=False, path_type=P
                            help="LoCoMo JSON (default: $GRAPHMEM_LOCOMO, else the cached download).")
 
 
+def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--uri/--user/--password/--database; each falls back to NEO4J_*, then the local defaults."""
+    for option in reversed([
+        click.option("--uri", default=None, help="Bolt URI [$NEO4J_URI, else bolt://localhost:7687]."),
+        click.option("--user", default=None, help="Neo4j user [$NEO4J_USER, else neo4j]."),
+        click.option("--password", default=None, help="Neo4j password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
+        click.option("--database", default=None, help="Database [$NEO4J_DATABASE, else the server's default]."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
 @main.command()
 @data_option
 @click.option("--arms", default="default", show_default=True, help="A named set (default, factor, walk, hops) or a comma list.")
@@ -64,11 +76,12 @@ data_option = click.option("--data", type=click.Path(dir_okay=False, path_type=P
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PNG: the trade-off of a sweep, or reach bars of a reach run (-k 2000 --floor 0).")
 @click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
-              help="Where the path arms' hops run: the networkx mirror, or Cypher against Neo4j ($NEO4J_*; run graphmem load first).")
+              help="Where the path arms' hops run: the networkx mirror, or Cypher against Neo4j (run graphmem load first).")
+@neo4j_options
 @friendly
 def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
-          backend: str) -> None:
+          backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Run the LoCoMo benchmark and print the table."""
     from graphmem import bench as b
     from graphmem import locomo
@@ -81,7 +94,12 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     dataset = locomo.load(data)
     timer.add("load", t)
     settings = Settings(span, band, parts)
-    prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend)
+    client = None
+    if backend == "neo4j":
+        from graphmem import neo4j as gn
+
+        client = gn.connect(uri, user, password, database)
+    prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend, neo4j=client)
     if sweep:
         _sweep(prep, sweep, k, floor, settings, plot)
         click.echo()
@@ -139,18 +157,6 @@ def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: P
 
         pictures.trade(plot, setting, prep.arms, result)
         click.echo(f"\nwrote {plot}")
-
-
-def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--uri/--user/--password/--database; each falls back to NEO4J_*, then the local defaults."""
-    for option in reversed([
-        click.option("--uri", default=None, help="Bolt URI [$NEO4J_URI, else bolt://localhost:7687]."),
-        click.option("--user", default=None, help="Neo4j user [$NEO4J_USER, else neo4j]."),
-        click.option("--password", default=None, help="Neo4j password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
-        click.option("--database", default=None, help="Database [$NEO4J_DATABASE, else the server's default]."),
-    ]):
-        fn = option(fn)
-    return fn
 
 
 @main.command()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
@@ -116,12 +115,6 @@ def test_every_kept_evidence_id_names_a_turn(dataset):
         for q in c.questions:
             assert len(set(q.evidence)) == len(q.evidence)
             assert all(e in c.turn_by_id for e in q.evidence)
-
-
-def test_loading_is_fast(locomo_path):
-    start = time.process_time()
-    locomo.load_file(locomo_path)
-    assert time.process_time() - start < 0.2
 
 
 # --------------------------------------------------------------------------- parsing units
