@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from graphmem import jsonl
 from graphmem.errors import DataError, GraphmemError
 
 ENV = "GRAPHMEM_BENCH6"
@@ -83,35 +84,12 @@ def resolve_dir(path: str | os.PathLike | None = None) -> Path:
     return p
 
 
-def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    rows = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataError(f"{path}: cannot read ({e.strerror or e})") from None
-    except UnicodeDecodeError as e:
-        raise DataError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise DataError(f"{path}:{n}: not JSON ({e.msg}, column {e.colno})") from None
-        if not isinstance(row, dict):
-            raise DataError(f"{path}:{n}: expected a JSON object, got {type(row).__name__}")
-        rows.append((n, row))
-    if not rows:
-        raise DataError(f"{path}: no rows")
-    return rows
-
-
 def _need_str(path: Path, n: int, row: Mapping[str, Any], key: str, allow_empty: bool = False) -> str:
     if key not in row:
-        raise DataError(f"{path}:{n}: missing {key!r}")
+        raise DataError(f"{path}: line {n}: missing {key!r}")
     v = row[key]
     if not isinstance(v, str) or (not allow_empty and not v.strip()):
-        raise DataError(f"{path}:{n}: {key!r} must be a non-empty string")
+        raise DataError(f"{path}: line {n}: {key!r} must be a non-empty string")
     return v
 
 
@@ -121,26 +99,26 @@ def load(path: str | os.PathLike | None = None) -> Bench:
     pool_path, q_path = base / "pool.jsonl", base / "questions.jsonl"
     pool: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
-    for n, row in _jsonl(pool_path):
+    for n, row in jsonl.rows(pool_path):
         for key in POOL_KEYS:
             _need_str(pool_path, n, row, key, allow_empty=key == "text")
         if "date" in row and row["date"] is not None and not isinstance(row["date"], str):
-            raise DataError(f"{pool_path}:{n}: 'date' must be a string")
+            raise DataError(f"{pool_path}: line {n}: 'date' must be a string")
         if row["id"] in seen:
-            raise DataError(f"{pool_path}:{n}: duplicate id {row['id']!r} (first on line {seen[row['id']]})")
+            raise DataError(f"{pool_path}: line {n}: duplicate id {row['id']!r} (first on line {seen[row['id']]})")
         seen[row["id"]] = n
         pool.append(row)
     questions: list[Question] = []
     qids: set[str] = set()
     dangling: list[str] = []
-    for n, row in _jsonl(q_path):
+    for n, row in jsonl.rows(q_path):
         for key in QUESTION_KEYS[:4]:
             _need_str(q_path, n, row, key)
         ev = row.get("evidence_turns")
         if not isinstance(ev, list) or not all(isinstance(e, str) for e in ev):
-            raise DataError(f"{q_path}:{n}: 'evidence_turns' must be a list of pool ids")
+            raise DataError(f"{q_path}: line {n}: 'evidence_turns' must be a list of pool ids")
         if row["qid"] in qids:
-            raise DataError(f"{q_path}:{n}: duplicate qid {row['qid']!r}")
+            raise DataError(f"{q_path}: line {n}: duplicate qid {row['qid']!r}")
         qids.add(row["qid"])
         dangling.extend(e for e in ev if e not in seen)
         questions.append(Question(row["qid"], row["qtype"], {"zh": row["question_zh"], "en": row["question_en"]}, tuple(ev)))

@@ -125,27 +125,10 @@ def _record(rec: Any, where: str, seen: set[str]) -> Record:
 
 def read_jsonl(path: str | Path) -> list[Record]:
     """Turn records from a JSON Lines file, one object per line, all validated before any is used."""
-    import json
+    from graphmem import jsonl
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read ({exc})") from None
     seen: set[str] = set()
-    out = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: line {n}: not JSON ({exc.msg}, column {exc.colno})") from None
-        out.append(_record(rec, f"{path}: line {n}", seen))
-    if not out:
-        raise DataError(f"{path}: no turn records")
-    return out
+    return [_record(rec, f"{path}: line {n}", seen) for n, rec in jsonl.rows(path)]
 
 
 def conversations(records: Sequence[Record]) -> list:

@@ -149,16 +149,16 @@ def test_resolve_dir_env_and_missing(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "where, line, message",
     [
-        ("pool", '{"id": "a", "speaker": "Ann", "text": "hi"}\n{not json\n', r"pool\.jsonl:2: not JSON"),
-        ("pool", '{"id": "a", "text": "hi"}\n', r"pool\.jsonl:1: missing 'speaker'"),
+        ("pool", '{"id": "a", "speaker": "Ann", "text": "hi"}\n{not json\n', r"pool\.jsonl: line 2: not JSON"),
+        ("pool", '{"id": "a", "text": "hi"}\n', r"pool\.jsonl: line 1: missing 'speaker'"),
         ("pool", '{"id": "a", "speaker": "A", "text": "x"}\n{"id": "a", "speaker": "A", "text": "y"}\n',
-         r"pool\.jsonl:2: duplicate id 'a' \(first on line 1\)"),
-        ("pool", '["a list"]\n', r"pool\.jsonl:1: expected a JSON object"),
+         r"pool\.jsonl: line 2: duplicate id 'a' \(first on line 1\)"),
+        ("pool", '["a list"]\n', r"pool\.jsonl: line 1: expected a JSON object"),
         ("pool", "\n", r"pool\.jsonl: no rows"),
         ("questions", '{"qid": "q", "qtype": "t", "question_zh": "z", "question_en": "e", "evidence_turns": "a"}\n',
-         r"questions\.jsonl:1: 'evidence_turns' must be a list"),
+         r"questions\.jsonl: line 1: 'evidence_turns' must be a list"),
         ("questions", '{"qid": "q", "qtype": "t", "question_zh": "", "question_en": "e", "evidence_turns": []}\n',
-         r"questions\.jsonl:1: 'question_zh' must be a non-empty string"),
+         r"questions\.jsonl: line 1: 'question_zh' must be a non-empty string"),
     ],
 )
 def test_bad_files_name_file_and_line(tmp_path, where, line, message):
