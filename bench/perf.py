@@ -65,7 +65,7 @@ def main() -> None:
     print(f"\nimports (numpy, scipy, scikit-learn, graphmem): {time.process_time() - t:.2f} s CPU")
     for arms in opts.sets.split(";"):
         per = stages(opts.data, arms)
-        print(f"{arms:<10}" + "  ".join(f"{k} {v:.2f}s" for k, v in per.items()))
+        print(f"{arms:<14}" + "  ".join(f"{k} {v:.2f}s" for k, v in per.items()))
 
 
 if __name__ == "__main__":
