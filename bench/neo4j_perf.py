@@ -59,7 +59,7 @@ def main() -> None:
     contexts = []
     for conv in dataset.conversations:
         ctx = Context.of(conv)
-        bench._read_and_build(ctx, False, bench.Timer())
+        bench.read_and_build(ctx)
         contexts.append(ctx)
     questions = sum(len(c.conv.questions) for c in contexts)
     arms = {name: fn for name, fn in _arms().items() if name in opts.arms.split(",")}

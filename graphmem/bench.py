@@ -120,7 +120,7 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
             ctx.extra["neo4j"] = neo4j
         timer.add("index", t)
         if needs_graph:
-            _read_and_build(ctx, blind, timer)
+            read_and_build(ctx, blind, timer)
         t = time.process_time()
         arms_here = {}
         for name in dict.fromkeys(base(a) for a in arms):
@@ -131,9 +131,15 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
     return Prepared(dataset, list(arms), contexts, built, timer)
 
 
-def _read_and_build(ctx: Context, blind: bool, timer: Timer) -> None:
+def read_and_build(ctx: Context, blind: bool = False, timer: Timer | None = None) -> None:
+    """Read a conversation's claims and build its graph (then reason; with ``blind``, empty it).
+
+    The one place claims are read: the bench, ``graphmem load`` and the Neo4j mirror
+    check all come through here, so Neo4j holds exactly what the bench measured.
+    """
     from graphmem import graph, talk
 
+    timer = timer or Timer()
     t = time.process_time()
     ctx.reading = talk.read(ctx.conv)
     timer.add("read claims", t)

@@ -400,7 +400,7 @@ def mirror(conv: Conversation):
     from graphmem.arm import Context
 
     ctx = Context(conv, None)  # the vocabulary is not needed to read claims and build the graph
-    bench._read_and_build(ctx, False, bench.Timer())
+    bench.read_and_build(ctx)
     return ctx.reading, ctx.graph
 
 

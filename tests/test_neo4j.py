@@ -52,7 +52,7 @@ def contexts(dataset):
     for conv in dataset.conversations:
         if conv.sample_id in SMALL:
             ctx = Context.of(conv)
-            bench._read_and_build(ctx, False, bench.Timer())
+            bench.read_and_build(ctx)
             out.append(ctx)
     return out
 
@@ -99,7 +99,7 @@ def handmade_context(conv):
     from graphmem.arm import Context
 
     ctx = Context.of(conv)
-    bench._read_and_build(ctx, False, bench.Timer())
+    bench.read_and_build(ctx)
     return ctx
 
 
