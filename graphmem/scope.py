@@ -44,22 +44,22 @@ def resolution(contexts: Sequence[Context]) -> tuple[int, int, int, int]:
 class ScopedStore:
     """Units of text, each filed under one person, searched with or without that person's filter."""
 
-    def __init__(self, ctx: Context, units: list[tuple[str, str, str]], scoped: bool):
+    def __init__(self, ctx: Context, units: list[tuple[str, str, str]]):
         """``units`` are (dia_id, person, text to index and quote)."""
         self.ctx = ctx
         self.units = units
-        self.scoped = scoped
         self.store = Store(ctx.vocab.vectors(u[2] for u in units), {PERSON: [u[1] for u in units]})
         per_turn = defaultdict(int)
         for dia_id, _, _ in units:
             per_turn[dia_id] += 1
         self.widest = max(per_turn.values(), default=1)
 
-    def cite(self, questions: Sequence[Question], k: int, quote: dict[tuple[str, str], str] | None = None) -> list[list[Hit]]:
+    def cite(self, questions: Sequence[Question], k: int, scoped: bool,
+             quote: dict[tuple[str, str], str] | None = None) -> list[list[Hit]]:
         """Top-k units per question, one hit per turn (a turn's best unit stands for it)."""
         where = []
         for q in questions:
-            who = subject(self.ctx, q) if self.scoped else None
+            who = subject(self.ctx, q) if scoped else None
             where.append(Filter.eq(PERSON, who) if who else ALL)
         found = self.store.search(self.ctx.vocab.vectors(q.text for q in questions), k * self.widest, where)
         out = []
@@ -79,74 +79,56 @@ class ScopedStore:
         return out
 
 
-def _pieces(ctx: Context) -> list[tuple[str, str, str]]:
-    from graphmem import talk
-
-    return [(p.dia_id, p.person, p.text) for p in talk.pieces(ctx.reading)]
-
-
-class GraphArm:
-    """Pieces, filtered to the person the question names."""
-
-    name = "graph"
-
-    def __init__(self, ctx: Context):
-        self.index = ScopedStore(ctx, _pieces(ctx), scoped=True)
-
-    def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
-        return self.index.cite(questions, k)
-
-
-class GraphEdgeArm:
-    """The graph's retrieval, answered off the matched claims' object phrases instead of the sentences."""
-
-    name = "graph+edge"
-
-    def __init__(self, ctx: Context):
-        self.index = ScopedStore(ctx, _pieces(ctx), scoped=True)
-        objects: dict[tuple[str, str], list[str]] = defaultdict(list)
-        for claim in ctx.reading.claims:
-            phrase = claim.object.strip()
-            if phrase and phrase not in objects[(claim.dia_id, claim.subject)]:
-                objects[(claim.dia_id, claim.subject)].append(phrase)
-        # One phrase per "sentence", so the reader picks the claim covering most of the question.
-        self.quote = {key: ". ".join(phrases) for key, phrases in objects.items()}
-
-    def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
-        return self.index.cite(questions, k, self.quote)
-
-
-class ScopedArm:
-    """Whole turns, filed under every person each was read as being about, filtered by the question's person."""
-
-    name = "scoped"
-
-    def __init__(self, ctx: Context):
+def pieces_index(ctx: Context) -> ScopedStore:
+    """The conversation's pieces, indexed once and shared by graph, graph+edge and span."""
+    index = ctx.extra.get("pieces_index")
+    if index is None:
         from graphmem import talk
 
-        about = talk.about(ctx.reading)
-        units = [(t.dia_id, who, turn_text(t)) for t in ctx.conv.turns for who in about.get(t.dia_id, ())]
-        self.index = ScopedStore(ctx, units, scoped=True)
+        units = [(p.dia_id, p.person, p.text) for p in talk.pieces(ctx.reading)]
+        index = ctx.extra["pieces_index"] = ScopedStore(ctx, units)
+    return index
+
+
+def turns_index(ctx: Context) -> ScopedStore:
+    """Whole turns, filed under every person each was read as being about."""
+    from graphmem import talk
+
+    about = talk.about(ctx.reading)
+    return ScopedStore(ctx, [(t.dia_id, who, turn_text(t)) for t in ctx.conv.turns for who in about.get(t.dia_id, ())])
+
+
+def object_quotes(ctx: Context) -> dict[tuple[str, str], str]:
+    """Per (turn, person), the object phrases of the claims read there, one per "sentence",
+    so the reader picks the claim covering most of the question."""
+    objects: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for claim in ctx.reading.claims:
+        phrase = claim.object.strip()
+        if phrase and phrase not in objects[(claim.dia_id, claim.subject)]:
+            objects[(claim.dia_id, claim.subject)].append(phrase)
+    return {key: ". ".join(phrases) for key, phrases in objects.items()}
+
+
+class ScopeArm:
+    """One cell of the factor table: an index, with or without the question's person as a filter."""
+
+    def __init__(self, name: str, index: ScopedStore, scoped: bool, quote: dict[tuple[str, str], str] | None = None):
+        self.name = name
+        self.index = index
+        self.scoped = scoped
+        self.quote = quote
 
     def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
-        return self.index.cite(questions, k)
-
-
-class SpanArm:
-    """The graph's own pieces with the person filter taken off."""
-
-    name = "span"
-
-    def __init__(self, ctx: Context):
-        self.index = ScopedStore(ctx, _pieces(ctx), scoped=False)
-
-    def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
-        return self.index.cite(questions, k)
+        return self.index.cite(questions, k, self.scoped, self.quote)
 
 
 ARMS = {
-    "graph": (GraphArm, True),
-    "graph+edge": (GraphEdgeArm, True),
-    "scoped": (ScopedArm, True),
-    "span": (SpanArm, True),
+    # pieces, filtered to the person the question names
+    "graph": (lambda ctx: ScopeArm("graph", pieces_index(ctx), scoped=True), True),
+    # the graph's retrieval, answered off the matched claims' object phrases instead of the sentences
+    "graph+edge": (lambda ctx: ScopeArm("graph+edge", pieces_index(ctx), scoped=True, quote=object_quotes(ctx)), True),
+    # whole turns, filed under every person they were read as being about, filtered
+    "scoped": (lambda ctx: ScopeArm("scoped", turns_index(ctx), scoped=True), True),
+    # the graph's own pieces with the person filter taken off
+    "span": (lambda ctx: ScopeArm("span", pieces_index(ctx), scoped=False), True),
 }
