@@ -1,4 +1,11 @@
-"""Shared pytest fixtures. Keep this file small: fixtures used by more than one test module."""
+"""Shared pytest fixtures. Keep this file small: fixtures used by more than one test module.
+
+The shared data (LoCoMo, the metric's golden rows, bench6) is never committed. It is found
+through ``GRAPHMEM_LOCOMO`` / ``GRAPHMEM_BENCH6`` / ``GRAPHMEM_SHARED`` (the directory
+holding all three), else in ``../shared/data`` beside the checkout. Without it a test is
+skipped locally, but under ``CI=true`` it fails: a CI run that silently skipped every test
+on real data would pass while measuring nothing.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +15,38 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def need(reason: str) -> None:
+    """Skip (locally) or fail (``CI=true``) a test whose prerequisite is missing."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: a missing prerequisite is a failure, not a skip)")
+    pytest.skip(reason)
+
+
+def shared(name: str, env: str | None = None) -> Path:
+    """Where one shared data file or directory is: its own variable, ``$GRAPHMEM_SHARED``, ``../shared/data``."""
+    if env and os.environ.get(env):
+        return Path(os.environ[env]).expanduser()
+    root = os.environ.get("GRAPHMEM_SHARED")
+    base = Path(root).expanduser() if root else REPO.parent / "shared" / "data"
+    return base / name
+
+
+def shared_or_need(name: str, env: str | None = None, inside: str | None = None) -> Path:
+    """The shared path, or skip / fail (see :func:`need`) when it is not there."""
+    path = shared(name, env)
+    probe = path / inside if inside else path
+    if not probe.is_file():
+        need(f"{name} not found at {path} (set {env or 'GRAPHMEM_SHARED'})")
+    return path
 
 
 @pytest.fixture(scope="session")
 def locomo_path() -> Path:
-    """The real ``locomo10.json``: ``$GRAPHMEM_LOCOMO``, else ``../shared/data/locomo10.json``."""
-    env = os.environ.get("GRAPHMEM_LOCOMO")
-    path = Path(env).expanduser() if env else REPO.parent / "shared" / "data" / "locomo10.json"
-    if not path.is_file():
-        pytest.skip(f"LoCoMo data not found at {path} (set GRAPHMEM_LOCOMO)")
-    return path
+    """The real ``locomo10.json``."""
+    return shared_or_need("locomo10.json", "GRAPHMEM_LOCOMO")
 
 
 @pytest.fixture(scope="session")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+
+from conftest import shared_or_need
 
 from graphmem import bench6, lingo
 from graphmem.errors import DataError, GraphmemError
@@ -340,11 +341,7 @@ def test_bm25_a_date_the_query_names_is_a_query_term():
 
 @pytest.fixture(scope="module")
 def real_bench():
-    env = os.environ.get(bench6.ENV)
-    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data" / "bench6"
-    if not (path / "pool.jsonl").is_file():
-        pytest.skip(f"bench6 data not found at {path} (set {bench6.ENV})")
-    return bench6.load(path)
+    return bench6.load(shared_or_need("bench6", bench6.ENV, inside="pool.jsonl"))
 
 
 def test_real_bench6_shape(real_bench):

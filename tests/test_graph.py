@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
 import networkx as nx
-import pytest
 
 from graphmem import graph, locomo, talk
 from graphmem.locomo import Conversation, Session, Turn
 
 DAY = datetime(2023, 5, 8, 13, 56)
-DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
 
 
 def conversation(*lines: tuple[str, str], speakers=("Caroline", "Melanie")) -> Conversation:
@@ -174,11 +171,10 @@ def test_turns_within_hops():
 # --------------------------------------------------------------------------- reach on real data
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="LoCoMo not at ../shared/data/locomo10.json")
-def test_reach_shape_on_the_first_two_conversations():
+def test_reach_shape_on_the_first_two_conversations(locomo_path):
     """One hop from the named node reaches most answerable evidence and a minority of the
     adversarial; two hops reach most of the adversarial -- the trap those questions set."""
-    ds = locomo.load(DATA)
+    ds = locomo.load(locomo_path)
     acc: dict[tuple[bool, int], list[float]] = {}
     for conv in ds.conversations[:2]:
         r = talk.read(conv)
@@ -200,9 +196,8 @@ def test_reach_shape_on_the_first_two_conversations():
     assert mean[(False, 2)] > 0.5
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="LoCoMo not at ../shared/data/locomo10.json")
-def test_piece_reach_separates_answerable_from_adversarial():
-    ds = locomo.load(DATA)
+def test_piece_reach_separates_answerable_from_adversarial(locomo_path):
+    ds = locomo.load(locomo_path)
     answerable, adversarial = [], []
     for conv in ds.conversations[:2]:
         r = talk.read(conv)

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+
+from conftest import shared, shared_or_need
 
 from graphmem import metric
 from graphmem.errors import GraphmemError
 
-GOLDEN = Path(__file__).resolve().parents[1].parent / "shared/data/metric-golden.jsonl"
+GOLDEN = shared("metric-golden.jsonl")
 GOLDEN_ROWS = 3972
 
 
 def test_golden_every_row_agrees_with_official_scorer():
-    if not GOLDEN.exists():
-        pytest.skip(f"{GOLDEN} not found (the shared data directory beside the project root)")
+    shared_or_need("metric-golden.jsonl")
     rows = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(rows) == GOLDEN_ROWS
     mismatches = []
@@ -31,8 +31,7 @@ def test_golden_every_row_agrees_with_official_scorer():
 
 
 def test_golden_covers_every_category():
-    if not GOLDEN.exists():
-        pytest.skip(f"{GOLDEN} not found")
+    shared_or_need("metric-golden.jsonl")
     rows = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert {row["category"] for row in rows} == {1, 2, 3, 4, 5}
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import need
+
 from graphmem import neo4j as gn
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
@@ -24,7 +26,6 @@ pytestmark = pytest.mark.neo4j
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "scripts" / "neo4j-local"
-IN_CI = os.environ.get("CI", "").lower() == "true"
 
 LOADER = r"""
 import sys
@@ -51,21 +52,15 @@ print("finished", flush=True)
 """
 
 
-def _need(reason: str):
-    if IN_CI:
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
 def _server_pid() -> int:
     pid_file = Path(os.environ.get("NEO4J_LOCAL_DIR", REPO / ".neo4j")) / "neo4j.pid"
     try:
         pid = int(pid_file.read_text().strip())
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
     except (OSError, ValueError):
-        _need(f"the fault test needs a server started by scripts/neo4j-local (no live pid in {pid_file})")
+        need(f"the fault test needs a server started by scripts/neo4j-local (no live pid in {pid_file})")
     if b"Launcher" not in cmdline:
-        _need(f"pid in {pid_file} is not the scripts/neo4j-local server")
+        need(f"pid in {pid_file} is not the scripts/neo4j-local server")
     return pid
 
 
@@ -78,7 +73,7 @@ def test_kill_neo4j_mid_load_then_load_again_gives_exact_counts(dataset, locomo_
     try:
         gn.connect().close()
     except Neo4jUnavailable as exc:
-        _need(f"no Neo4j server: {exc}")
+        need(f"no Neo4j server: {exc}")
     pid = _server_pid()
 
     loader = subprocess.Popen([sys.executable, "-c", LOADER, str(locomo_path)], cwd=REPO,
