@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graphmem.arm import Context, turn_text
-from graphmem.locomo import Question
+from graphmem.locomo import Question, Turn
 from graphmem.read import Hit
 from graphmem.store import Store
 
@@ -26,12 +26,25 @@ class VectorArm:
         return [[self.ctx.hit(ids[i]) for i, _ in row] for row in found]
 
 
+def passage(turn: Turn) -> str:
+    """What the embedding sees of a turn: ``"Speaker: utterance"``.
+
+    LoCoMo questions name people, and a speaker rarely says their own name, so an
+    embedding of the utterance alone ranks the turns that *address* the person by name
+    (the other speaker's "Wow, Caroline!") above the ones the person said. Measured
+    on LoCoMo (k=5): dense evidence recall on answerable questions 0.175 with the
+    utterance alone, 0.444 with the speaker; fused 0.454 -> 0.530. The memory API
+    embeds turns the same way (``graphmem.memory``).
+    """
+    return f"{turn.speaker}: {turn_text(turn)}"
+
+
 class DenseArm:
     """Every turn one multilingual-e5-small embedding, ranked by cosine (optional extra ``dense``).
 
-    The same unit as ``vector``, a learned embedding instead of weighted terms: the
-    column says what generalising across wording is worth on LoCoMo. Vectors are cached
-    on disk with ``GRAPHMEM_DENSE_CACHE`` (encoding LoCoMo costs minutes of CPU once).
+    The same unit as ``vector`` (one turn), a learned embedding of it instead of weighted
+    terms, with the speaker in the passage (:func:`passage`). Vectors are cached on disk
+    with ``GRAPHMEM_DENSE_CACHE`` (encoding LoCoMo costs minutes of CPU once).
     """
 
     name = "dense"
@@ -43,7 +56,7 @@ class DenseArm:
         self.ctx = ctx
         self.encoder = dense.shared()
         self.turns = ctx.conv.turns
-        self.matrix = self.encoder.encode([turn_text(t) for t in self.turns])
+        self.matrix = self.encoder.encode([passage(t) for t in self.turns])
         self.lexical = Store(ctx.vocab.vectors(turn_text(t) for t in self.turns), {"dia_id": [t.dia_id for t in self.turns]})
 
     def scores(self, questions: Sequence[Question]):

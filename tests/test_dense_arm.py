@@ -30,3 +30,14 @@ def test_dense_and_fused_arms_rank_by_meaning(tmp_path):
     found = b.retrieve(prep, 1)
     assert [h[0].dia_id for h in found["dense"][0]] == ["D1:1", "D1:2"]
     assert [h[0].dia_id for h in found["fused"][0]] == ["D1:1", "D1:2"]
+
+
+
+def test_dense_passages_carry_the_speaker():
+    """Questions name people and speakers rarely say their own names: the embedding sees who spoke."""
+    from datetime import datetime
+
+    from graphmem.vector import passage
+
+    turn = locomo.Turn("D1:1", "Ann", "I adopted a puppy.", 1, datetime(2023, 5, 8))
+    assert passage(turn) == "Ann: I adopted a puppy."
