@@ -17,7 +17,7 @@ from graphmem import metric
 from graphmem.arm import Arm, Context, turn_text
 from graphmem.errors import GraphmemError
 from graphmem.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
-from graphmem.read import ABSTAIN, Hit, Reader, Settings, sure
+from graphmem.read import ABSTAIN, Ceiling, Hit, Reader, Settings, sure
 
 READ_SUFFIX = "+set"
 """An arm name ending in this is read with Gather instead of Reply."""
@@ -183,11 +183,20 @@ Answers = dict[str, list[list[Answer]]]
 """Arm -> conversation -> question -> answer."""
 
 
-def answer(prep: Prepared, found: Retrieval, settings: Settings) -> Answers:
+CONFIDENCES = ("turn", "relative")
+"""How the best turn's coverage of a question becomes a confidence (``read.sure``): as it is
+(``turn``, the specification's Sure, the default), or discounted by the best coverage any turn
+of the conversation reaches (``relative``)."""
+
+
+def answer(prep: Prepared, found: Retrieval, settings: Settings, confidence: str = "turn") -> Answers:
     """Confidence and reply for every arm and question (the floor comes later)."""
+    if confidence not in CONFIDENCES:
+        raise GraphmemError(f"unknown confidence {confidence!r}: choose {' or '.join(CONFIDENCES)}")
     t = time.process_time()
     out: Answers = {}
     sure_cache: dict[tuple[int, int, str], float] = {}
+    ceilings = _ceilings(prep) if confidence == "relative" else None
     for arm in prep.arms:
         gather = arm.endswith(READ_SUFFIX)
         per_conv = []
@@ -199,12 +208,23 @@ def answer(prep: Prepared, found: Retrieval, settings: Settings) -> Answers:
                 key = (c, q.index, first)
                 conf = sure_cache.get(key)
                 if conf is None:
-                    conf = sure_cache[key] = sure(ctx.vocab, q.text, turn_text(ctx.conv.turn_by_id[first]) if hits else None)
+                    text = turn_text(ctx.conv.turn_by_id[first]) if hits else None
+                    ceiling = ceilings[c][q.index] if ceilings is not None else None
+                    conf = sure_cache[key] = sure(ctx.vocab, q.text, text, ceiling)
                 reply = reader.read(q.text, hits) if hits else ABSTAIN
                 rows.append(Answer(reply, tuple(h.dia_id for h in hits), conf))
             per_conv.append(rows)
         out[arm] = per_conv
     prep.timer.add("answer", t)
+    return out
+
+
+def _ceilings(prep: Prepared) -> list[dict[int, float]]:
+    """Per conversation, per question index: the best coverage any of its turns reaches."""
+    out = []
+    for ctx in prep.contexts:
+        best = Ceiling(ctx.vocab, [turn_text(t) for t in ctx.conv.turns])
+        out.append({q.index: best(q.text) for q in ctx.conv.questions})
     return out
 
 

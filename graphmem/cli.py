@@ -75,13 +75,15 @@ def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
               help="Vary one setting and print the sweep table (and, for floor, matched silence).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PNG: the trade-off of a sweep, or reach bars of a reach run (-k 2000 --floor 0).")
+@click.option("--confidence", type=click.Choice(["turn", "relative"]), default="turn", show_default=True,
+              help="Confidence: the best turn's coverage of the question (turn: the specification's Sure), or that discounted by the best coverage any turn reaches (relative).")
 @click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
               help="Where the path arms' hops run: the networkx mirror, or Cypher against Neo4j (run graphmem load first).")
 @neo4j_options
 @friendly
 def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
-          backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+          confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Run the LoCoMo benchmark and print the table."""
     from graphmem import bench as b
     from graphmem import locomo
@@ -101,12 +103,12 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         client = gn.connect(uri, user, password, database)
     prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend, neo4j=client)
     if sweep:
-        _sweep(prep, sweep, k, floor, settings, plot)
+        _sweep(prep, sweep, k, floor, settings, plot, confidence)
         click.echo()
         click.echo(_timing(timer, wall))
         return
     found = b.retrieve(prep, k)
-    answers = b.answer(prep, found, settings)
+    answers = b.answer(prep, found, settings, confidence)
     scored = b.score(prep, answers, floor)
     table = scored.table(names)
     click.echo(dataset.report.summary())
@@ -140,11 +142,11 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     click.echo(_timing(timer, wall))
 
 
-def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: Path | None) -> None:
+def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: Path | None, confidence: str) -> None:
     from graphmem import bench as b
     from graphmem import sweep as sw
 
-    result = sw.run(prep, setting, k, floor, settings)
+    result = sw.run(prep, setting, k, floor, settings, confidence)
     click.echo(b.settings_line(k, floor, settings) + f"  sweep={setting}")
     click.echo()
     click.echo(sw.render(setting, prep.arms, result))

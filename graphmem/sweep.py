@@ -38,21 +38,21 @@ Sweep = dict[float, dict[str, Point]]
 """Value -> arm -> point."""
 
 
-def run(prep: b.Prepared, setting: str, k: int, floor: float, settings: Settings) -> Sweep:
+def run(prep: b.Prepared, setting: str, k: int, floor: float, settings: Settings, confidence: str = "turn") -> Sweep:
     """Every arm at every point of one setting, reusing retrieval where it can."""
     if setting not in POINTS:
         raise GraphmemError(f"cannot sweep {setting!r}: choose from {', '.join(POINTS)}")
     out: Sweep = {}
     found = None if setting == "k" else b.retrieve(prep, k)
-    answers = b.answer(prep, found, settings) if setting == "floor" else None
+    answers = b.answer(prep, found, settings, confidence) if setting == "floor" else None
     for value in POINTS[setting]:
         if setting == "k":
-            here = b.answer(prep, b.retrieve(prep, int(value)), settings)
+            here = b.answer(prep, b.retrieve(prep, int(value)), settings, confidence)
         elif setting == "floor":
             here = answers
         else:
             cast = int(value) if setting in ("span", "parts") else float(value)
-            here = b.answer(prep, found, replace(settings, **{setting: cast}))
+            here = b.answer(prep, found, replace(settings, **{setting: cast}), confidence)
         scored = b.score(prep, here, value if setting == "floor" else floor)
         table = scored.table(prep.arms)
         out[value] = {

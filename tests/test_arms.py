@@ -83,11 +83,13 @@ def test_arm_sets_name_the_specification_columns():
     assert b.parse_arms("vector, path+set") == ["vector", "path+set"]
 
 
-def test_blind_silences_path_and_changes_nothing_else(two_file, tmp_path):
+@pytest.mark.parametrize("confidence", ["turn", "relative"])
+def test_blind_silences_path_and_changes_nothing_else(two_file, tmp_path, confidence):
     runner = CliRunner()
     seen, blind = tmp_path / "seen.json", tmp_path / "blind.json"
     for out, extra in ((seen, []), (blind, ["--blind"])):
-        result = runner.invoke(main, ["bench", "--data", str(two_file), "--arms", "walk", "--out", str(out), *extra])
+        result = runner.invoke(main, ["bench", "--data", str(two_file), "--arms", "walk", "--out", str(out),
+                                      "--confidence", confidence, *extra])
         assert result.exit_code == 0, result.output
     a, z = json.loads(seen.read_text()), json.loads(blind.read_text())
     answered = 0

@@ -4,7 +4,7 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.read import ABSTAIN, Hit, Reader, Settings, is_when, resolve_date, sure
+from graphmem.read import ABSTAIN, Ceiling, Hit, Reader, Settings, coverage, is_when, resolve_date, sure
 from graphmem.terms import Vocabulary
 
 MAY8 = datetime(2023, 5, 8, 13, 56)
@@ -96,3 +96,30 @@ def test_sure_is_the_share_of_question_weight_the_turn_covers():
     assert 0 < part < 1
     assert sure(VOCAB, q, None) == 0.0
     assert sure(VOCAB, "the of and", "anything") == 0.0
+
+
+def test_ceiling_is_the_best_coverage_any_turn_reaches():
+    turns = ["I ran a charity race last week.", "I painted a sunrise.", "The race was for mental health."]
+    vocab = Vocabulary(turns)
+    question = "What did she paint at the charity race?"
+    best = Ceiling(vocab, turns)(question)
+    assert best == pytest.approx(max(coverage(vocab, question, t) for t in turns))
+    assert 0 < best < 1
+    assert Ceiling(vocab, turns)("zzz qqq") == 0.0  # nothing known: nothing to cover
+
+
+def test_relative_sure_discounts_a_turn_by_how_far_it_falls_short_of_the_best():
+    turns = ["I ran a charity race last week.", "I painted a sunrise.", "Charity race? I painted it after the race!"]
+    vocab = Vocabulary(turns)
+    question = "What did she paint after the charity race?"
+    best = Ceiling(vocab, turns)(question)
+    top = turns[2]
+    assert coverage(vocab, question, top) == pytest.approx(best)
+    assert sure(vocab, question, top, best) == pytest.approx(best)  # the best turn is not discounted
+    weak = turns[1]
+    c = coverage(vocab, question, weak)
+    assert 0 < c < best
+    assert sure(vocab, question, weak, best) == pytest.approx(c * c / best)
+    assert sure(vocab, question, weak, best) < c
+    assert sure(vocab, question, weak) == c  # without a ceiling: the specification's Sure
+    assert sure(vocab, question, None, best) == 0.0
