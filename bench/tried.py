@@ -1,0 +1,97 @@
+"""Variants that were measured and not kept: run ``python bench/tried.py [--data PATH]``.
+
+Each variant changes one thing against the defaults (k=5, floor 0.30, the specification's
+Sure) and prints graph, oracle, oracle+set, path, path+set and vector side by side
+(F1 / quiet per row) with each arm's ROC AUC of answerable against adversarial, so the
+numbers the README quotes for them can be checked:
+
+``baseline``
+    the shipped arms, as ``graphmem bench --arms walk`` runs them.
+``claim-text``
+    path ranks an assertion by the cosine of the question to its claim (predicate and
+    object phrase) instead of to the sentence it was read from.
+``best-returned``
+    the confidence is the best coverage of any turn the memory returned, not of the
+    first one ("the best turn a memory returned" read the other way).
+
+``--floor`` changes the floor for every variant (to compare at matched silence).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+from sklearn.metrics import roc_auc_score
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from graphmem import bench, locomo, path  # noqa: E402
+from graphmem.arm import turn_text  # noqa: E402
+from graphmem.locomo import ADVERSARIAL  # noqa: E402
+from graphmem.read import Settings, sure  # noqa: E402
+
+DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
+ARMS = ["graph", "oracle", "oracle+set", "path", "path+set", "vector"]
+VARIANTS = ("baseline", "claim-text", "best-returned")
+
+
+class ClaimPathArm(path.PathArm):
+    """path ranking each assertion by its claim (predicate + object), not its sentence."""
+
+    def _scores(self, edges, qvec) -> np.ndarray:
+        if not edges:
+            return np.zeros(0)
+        nodes = self.ctx.graph.nodes
+        texts = [f"{nodes[('assertion', int(e.assertion))]['predicate']} {nodes[('assertion', int(e.assertion))]['object']}"
+                 for e in edges]
+        return (self.ctx.vocab.vectors(texts) @ qvec.T).toarray().ravel()
+
+
+def best_returned(prep: bench.Prepared, found: bench.Retrieval, answers: bench.Answers) -> None:
+    """Replace each confidence by the best coverage over every turn the arm returned."""
+    for arm in prep.arms:
+        for c, ctx in enumerate(prep.contexts):
+            rows = answers[arm][c]
+            for i, (q, hits) in enumerate(zip(ctx.conv.questions, found[bench.base(arm)][c])):
+                if hits:
+                    best = max(sure(ctx.vocab, q.text, turn_text(ctx.conv.turn_by_id[h.dia_id])) for h in hits)
+                    rows[i] = bench.Answer(rows[i].reply, rows[i].context, best)
+
+
+def run(dataset, variant: str, floor: float) -> str:
+    prep = bench.prepare(dataset, ARMS)
+    if variant == "claim-text":
+        for ctx, arms in zip(prep.contexts, prep.built):
+            arms["path"] = ClaimPathArm(ctx)
+    found = bench.retrieve(prep, 5)
+    answers = bench.answer(prep, found, Settings())
+    if variant == "best-returned":
+        best_returned(prep, found, answers)
+    scored = bench.score(prep, answers, floor)
+    table = scored.table(ARMS)
+    truth = [q.category != ADVERSARIAL for q in scored.questions]
+    lines = [f"{variant} (k=5 floor={floor:.2f})", "category".ljust(14) + "".join(a.rjust(16) for a in ARMS)]
+    for row in ("single hop", "multi hop", "adversarial", "answerable"):
+        lines.append(row.ljust(14) + "".join(f"{table[row][a].f1:9.3f} {table[row][a].quiet:4.0%}".rjust(16) for a in ARMS))
+    aucs = [roc_auc_score(truth, [x.confidence for conv in answers[a] for x in conv]) for a in ARMS]
+    lines.append("ROC AUC".ljust(14) + "".join(f"{v:.3f}".rjust(16) for v in aucs))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=os.environ.get("GRAPHMEM_LOCOMO") or str(DEFAULT_DATA))
+    ap.add_argument("--floor", type=float, default=0.30)
+    ap.add_argument("--variant", choices=VARIANTS, action="append", help="default: all")
+    args = ap.parse_args()
+    dataset = locomo.load(args.data)
+    for variant in args.variant or VARIANTS:
+        print(run(dataset, variant, args.floor), end="\n\n")
+
+
+if __name__ == "__main__":
+    main()
