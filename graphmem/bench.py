@@ -52,6 +52,9 @@ ARM_SETS: dict[str, list[str]] = {
     "factor": ["graph", "scoped", "span", "vector"],
     "walk": ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"],
     "hops": ["graph+set", "path+set", "path2+set", "path3+set", "walk2+set", "walk3+set"],
+    # the same evidence read two ways (Reply, then Gather), from perfect retrieval down; the
+    # specification's last column here, a model reader, has no offline counterpart
+    "read": ["oracle", "oracle+set", "graph", "graph+set", "path", "path+set", "vector", "vector+set"],
 }
 
 

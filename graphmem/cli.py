@@ -61,7 +61,7 @@ def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 @main.command()
 @data_option
-@click.option("--arms", default="default", show_default=True, help="A named set (default, factor, walk, hops) or a comma list.")
+@click.option("--arms", default="default", show_default=True, help="A named set (default, factor, walk, hops, read) or a comma list.")
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns each arm returns.")
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True, help="Below this confidence reply 'No information available'.")
 @click.option("--span", type=click.IntRange(min=1), default=4, show_default=True, help="Words a reply keeps per piece.")

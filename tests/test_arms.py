@@ -80,6 +80,7 @@ def test_arm_sets_name_the_specification_columns():
     assert b.parse_arms("default") == ["graph", "graph+edge", "oracle", "vector"]
     assert b.parse_arms("factor") == ["graph", "scoped", "span", "vector"]
     assert b.parse_arms("walk") == ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"]
+    assert b.parse_arms("read") == ["oracle", "oracle+set", "graph", "graph+set", "path", "path+set", "vector", "vector+set"]
     assert b.parse_arms("vector, path+set") == ["vector", "path+set"]
 
 
