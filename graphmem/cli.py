@@ -1,4 +1,4 @@
-"""The ``graphmem`` command: bench, stats, load, bench6.
+"""The ``graphmem`` command: bench, stats, load, search, ask, bench6.
 
 Every failure a user can cause arrives here as a ``GraphmemError`` and leaves as one
 ``click.ClickException`` line with a non-zero exit, never a traceback.
@@ -195,6 +195,92 @@ def _dialogue(data: Path | None):
 
         return Dataset(data, tuple(conversations(read_jsonl(data))), EvidenceReport())
     return locomo.load(data)
+
+
+memory_options = [
+    click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                 help="LoCoMo JSON or a JSON Lines file of turns (default: $GRAPHMEM_LOCOMO, else the cached "
+                      "LoCoMo download); not with --backend neo4j."),
+    click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+                 help="memory: read --data in process; neo4j: every turn already in Neo4j (graphmem load first)."),
+    click.option("--conversation", default=None, help="Search this conversation only (e.g. conv-26)."),
+    click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns to return."),
+]
+
+
+def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(memory_options):
+        fn = option(fn)
+    return neo4j_options(fn)
+
+
+def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]):
+    """A Memory over a dialogue file (in process), or over what Neo4j already holds."""
+    from graphmem.memory import Memory
+
+    if backend == "neo4j":
+        if data is not None:
+            raise click.UsageError("--data is read in process; with --backend neo4j load it first: graphmem load --data FILE")
+        return Memory("neo4j", floor=floor, **neo4j)
+    mem = Memory(floor=floor)
+    mem.ingest(_records(data))
+    return mem
+
+
+def _records(data: Path | None) -> list[dict[str, Any]]:
+    """A dialogue file's turns as memory records. A JSON Lines file keeps its own ids; a
+    LoCoMo turn's id becomes ``conversation/dia_id`` (dia_ids repeat across conversations,
+    a memory's ids may not)."""
+    from dataclasses import asdict
+
+    from graphmem import locomo
+    from graphmem.memory import read_jsonl
+
+    if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
+        return [asdict(r) for r in read_jsonl(data)]
+    return [{"id": f"{conv.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+             "conversation": conv.sample_id}
+            for conv in locomo.load(data).conversations for t in conv.turns]
+
+
+def _cite(records) -> str:
+    """One line per returned turn: conversation, id, speaker, date and what was said."""
+    lines = []
+    for r in records:
+        when = f" ({r.date.day} {r.date:%B %Y})" if r.date else ""
+        text = r.text if len(r.text) <= 160 else r.text[:157] + "..."
+        where = r.id if r.id.startswith(f"{r.conversation}/") else f"{r.conversation}/{r.id}"
+        lines.append(f"  {where}  {r.speaker}{when}: {text}")
+    return "\n".join(lines) if lines else "  (nothing matched)"
+
+
+@main.command()
+@click.argument("query")
+@with_memory_options
+@friendly
+def search(query: str, data: Path | None, backend: str, conversation: str | None, k: int,
+           uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+    """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
+    mem = _memory(data, backend, 0.30, dict(uri=uri, user=user, password=password, database=database))
+    click.echo(_cite(mem.records_for(query, k, conversation)))
+
+
+@main.command()
+@click.argument("question")
+@with_memory_options
+@click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
+              help="Below this confidence reply 'No information available'.")
+@friendly
+def ask(question: str, data: Path | None, backend: str, conversation: str | None, k: int, floor: float,
+        uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+    """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
+    mem = _memory(data, backend, floor, dict(uri=uri, user=user, password=password, database=database))
+    found = mem.records_for(question, k, conversation)
+    answer = mem.ask(question, k, conversation)
+    click.echo(f"reply: {answer.reply}")
+    click.echo(f"confidence: {answer.confidence:.3f} (floor {floor:.2f})")
+    click.echo("cited:")
+    click.echo(_cite(found))
 
 
 @main.command()

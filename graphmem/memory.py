@@ -211,6 +211,10 @@ class Memory:
         """Turn ids best first (at most k)."""
         return [r.id for r in self._search(query, k, conversation)]
 
+    def records_for(self, query: str, k: int = 5, conversation: str | None = None) -> list[Record]:
+        """The turns ``search`` returns, as records (speaker, text, date, conversation), best first."""
+        return self._search(query, k, conversation)
+
     def ask(self, question: str, k: int = 5, conversation: str | None = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
         found = self._search(question, k, conversation)

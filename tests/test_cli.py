@@ -56,3 +56,61 @@ def test_bench_over_an_unreachable_neo4j_is_one_line(locomo_path):
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "cannot reach Neo4j at bolt://127.0.0.1:1" in result.output and "s3cret-pw" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+TURNS = [
+    {"id": "d1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday!", "date": "2023-05-08", "conversation": "c1"},
+    {"id": "d2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps last week.", "date": "2023-05-08", "conversation": "c1"},
+]
+
+
+def _turns_file(tmp_path, rows=TURNS):
+    path = tmp_path / "turns.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_search_prints_the_returned_turns_best_first(tmp_path):
+    result = CliRunner().invoke(main, ["search", "Who went hiking in the Alps?", "--data", str(_turns_file(tmp_path)), "-k", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "c1/d2  Bob (8 May 2023): Congrats! I went hiking in the Alps last week."
+
+
+def test_ask_prints_reply_confidence_and_citations(tmp_path):
+    data = str(_turns_file(tmp_path))
+    result = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--data", data])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "reply: 7 May 2023"
+    assert lines[1].startswith("confidence: ") and lines[1].endswith("(floor 0.30)")
+    assert lines[2] == "cited:" and lines[3].startswith("  c1/d1  Ann (8 May 2023): I adopted a dog")
+    quiet = CliRunner().invoke(main, ["ask", "What is the capital of Mongolia?", "--data", data])
+    assert quiet.output.splitlines()[0] == "reply: No information available"
+    strict = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--data", data, "--floor", "1"])
+    assert strict.output.splitlines()[0] == "reply: No information available"
+
+
+def test_ask_over_locomo_names_turns_by_conversation(locomo_path):
+    result = CliRunner().invoke(main, ["ask", "When did Caroline go to the LGBTQ support group?", "--data", str(locomo_path),
+                                       "--conversation", "conv-26", "-k", "1"])
+    assert result.exit_code == 0, result.output
+    assert "reply: 7 May 2023" in result.output
+    assert "  conv-26/D1:3  Caroline (8 May 2023): I went to a LGBTQ support group yesterday" in result.output
+
+
+def test_ask_with_a_bad_turn_is_one_line_and_non_zero(tmp_path):
+    path = _turns_file(tmp_path, [TURNS[0], {"id": "d2", "text": "who said this?"}])
+    result = CliRunner().invoke(main, ["ask", "Who adopted a dog?", "--data", str(path)])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert f"{path}: line 2" in result.output and "missing 'speaker'" in result.output
+
+
+def test_ask_refuses_data_with_the_neo4j_backend(tmp_path):
+    result = CliRunner().invoke(main, ["ask", "x", "--backend", "neo4j", "--data", str(_turns_file(tmp_path))])
+    assert result.exit_code != 0 and "graphmem load --data" in result.output
+
+
+def test_ask_over_an_unreachable_neo4j_is_one_line():
+    result = CliRunner().invoke(main, ["ask", "x", "--backend", "neo4j", "--uri", "bolt://127.0.0.1:1"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "cannot reach Neo4j at bolt://127.0.0.1:1" in result.output

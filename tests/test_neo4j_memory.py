@@ -56,3 +56,22 @@ def test_a_bad_record_writes_nothing(clean):
 def test_unreachable_neo4j_is_one_clear_error():
     with pytest.raises(gn.Neo4jUnavailable, match="cannot reach Neo4j at bolt://127.0.0.1:1"):
         Memory(backend="neo4j", uri="bolt://127.0.0.1:1")
+
+
+def test_cli_load_then_ask_and_search_over_neo4j(clean, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+
+    path = tmp_path / "turns.jsonl"
+    path.write_text("".join(json.dumps(t) + "\n" for t in TURNS))
+    loaded = CliRunner().invoke(main, ["load", "--data", str(path), "--quiet"])
+    assert loaded.exit_code == 0, loaded.output
+    asked = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--backend", "neo4j", "--conversation", CONV])
+    assert asked.exit_code == 0, asked.output
+    assert asked.output.splitlines()[0] == "reply: 7 May 2023"
+    assert f"  {CONV}/mt1  Ann (8 May 2023): I adopted a dog" in asked.output
+    found = CliRunner().invoke(main, ["search", "hiking in the Alps", "--backend", "neo4j", "--conversation", CONV, "-k", "1"])
+    assert found.output.strip().startswith(f"{CONV}/mt2  Bob")
