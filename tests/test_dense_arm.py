@@ -33,11 +33,19 @@ def test_dense_and_fused_arms_rank_by_meaning(tmp_path):
 
 
 
-def test_dense_passages_carry_the_speaker():
-    """Questions name people and speakers rarely say their own names: the embedding sees who spoke."""
-    from datetime import datetime
+def test_a_turn_scores_as_its_best_sentence_said_by_its_speaker():
+    """Questions name people and speakers rarely say their own names: every sentence is
+    embedded with who spoke, and a turn is as good as its best sentence."""
+    import numpy as np
 
-    from graphmem.vector import passage
-
-    turn = locomo.Turn("D1:1", "Ann", "I adopted a puppy.", 1, datetime(2023, 5, 8))
-    assert passage(turn) == "Ann: I adopted a puppy."
+    encoder = dense.shared()
+    turns = [("Ann", "Hi Bob! I adopted a puppy last week. How are you?"), ("Bob", "I fixed my old car.")]
+    embedded = dense.Turns(encoder, turns)
+    assert embedded.owner.tolist() == [0, 0, 0, 1]
+    query = "What pet did Ann adopt?"
+    scores = embedded.scores([query])
+    assert scores.shape == (1, 2) and scores[0, 0] > scores[0, 1]
+    q = encoder.encode([query], query=True)[0]
+    one_by_one = [float(encoder.encode([f"Ann: {s}"])[0] @ q) for s in ("Hi Bob!", "I adopted a puppy last week.", "How are you?")]
+    assert np.isclose(scores[0, 0], max(one_by_one), atol=1e-5)
+    assert dense.Turns(encoder, []).scores([query]).shape == (1, 0)
