@@ -113,28 +113,62 @@ def named(people, text: str) -> list[str]:
 
 
 class PathArm:
-    """Relations off the named people, ``hops`` hops out; ``guided`` hops only through matching assertions."""
+    """Relations off the named people, ``hops`` hops out; ``guided`` hops only through matching assertions.
 
-    def __init__(self, ctx: Context, hops: int = 1, guided: bool = True, name: str = "path", backend: Neighbourhood | None = None):
+    With ``owned`` the arm first asks the graph whose the question's content is (see
+    :meth:`_owns`) and falls silent when it belongs to someone the question does not name.
+    """
+
+    def __init__(self, ctx: Context, hops: int = 1, guided: bool = True, name: str = "path", backend: Neighbourhood | None = None,
+                 owned: bool = False):
         self.ctx = ctx
         self.hops = hops
         self.guided = guided
+        self.owned = owned
         self.name = name
         self.graph = backend if backend is not None else MemoryNeighbourhood(ctx.graph)
         self._position = {t.dia_id: i for i, t in enumerate(ctx.conv.turns)}
         self._rows: dict[str, int] = {}
         self._matrix: sparse.csr_matrix | None = None
+        self._everyone: tuple[np.ndarray, np.ndarray] | None = None  # (sentence rows, subjects) of every assertion
 
     def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
         qvecs = self.ctx.vocab.vectors(q.text for q in questions)
         return [self._one(q, qvecs[i], k) for i, q in enumerate(questions)]
 
     def _one(self, question: Question, qvec, k: int) -> list[Hit]:
-        start = named(self.ctx.reading.people, question.text) or self.graph.people()
+        people = named(self.ctx.reading.people, question.text)
+        if self.owned and people and not self._owns(people, qvec):
+            return []
+        start = people or self.graph.people()
         if not start:
             return []
         edges = self._walk(start, qvec)
         return self._rank(edges, qvec, k)
+
+    def _owns(self, people: list[str], qvec) -> bool:
+        """Whether the assertion matching the question best, anywhere in the graph, hangs off
+        a person the question names (ties count as theirs).
+
+        An adversarial question asks about one person what another said ("What did
+        Caroline realize after her charity race?" -- Melanie ran it). One hop from the
+        named node cannot see that: it finds the named person's nearest saying. The whole
+        graph can: the assertion about the race hangs off Melanie. So the arm compares the
+        best match one hop from the named people with the best match over every person, by
+        the same score it ranks with, and declines when someone else's is better.
+        """
+        if self._everyone is None:  # the graph does not change after build: read it once
+            edges = self.graph.assertions(self.graph.people())
+            self._scores(edges, qvec)  # every sentence gets its row
+            self._everyone = (np.fromiter((self._rows[e.sentence] for e in edges), dtype=np.intp, count=len(edges)),
+                              np.array([e.subject or "" for e in edges], dtype=object))
+        rows, subjects = self._everyone
+        if not len(rows):
+            return True
+        scores = (self._matrix @ qvec.T).toarray().ravel()[rows]
+        mine = np.isin(subjects, people)
+        theirs = float(scores[mine].max()) if mine.any() else 0.0
+        return theirs >= float(scores.max())
 
     def _walk(self, start: list[str], qvec) -> list[Edge]:
         """Assertions reachable in ``hops`` hops (a hop: person -> assertion -> person)."""
@@ -197,7 +231,7 @@ class PathArm:
         return hits
 
 
-def _factory(hops: int, guided: bool, name: str):
+def _factory(hops: int, guided: bool, name: str, owned: bool = False):
     """A path arm whose hops run in the networkx mirror, or in Neo4j when the bench says so."""
 
     def make(ctx: Context) -> PathArm:
@@ -206,13 +240,14 @@ def _factory(hops: int, guided: bool, name: str):
             from graphmem.neo4j import path_backend
 
             backend = path_backend(ctx)
-        return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend)
+        return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend, owned=owned)
 
     return make
 
 
 ARMS = {
     "path": (_factory(1, True, "path"), True),
+    "owner": (_factory(1, True, "owner", owned=True), True),
     "path2": (_factory(2, True, "path2"), True),
     "path3": (_factory(3, True, "path3"), True),
     "walk2": (_factory(2, False, "walk2"), True),

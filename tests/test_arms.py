@@ -10,7 +10,7 @@ from graphmem.cli import main
 from graphmem.locomo import Dataset
 from graphmem.read import Hit
 
-ALL_ARMS = ["vector", "oracle", "graph", "graph+edge", "scoped", "span", "path", "path2", "path3", "walk2", "walk3"]
+ALL_ARMS = ["vector", "oracle", "graph", "graph+edge", "scoped", "span", "path", "owner", "path2", "path3", "walk2", "walk3"]
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +133,43 @@ def test_an_arms_answers_do_not_depend_on_the_other_arms_run(two_file, tmp_path)
     for sa, st in zip(a, t):
         for qa, qt in zip(sa["qa"], st["qa"]):
             assert {k: v for k, v in qa.items()} == {k: v for k, v in qt.items() if not k.startswith(("graph", "vector"))}
+
+
+def _tiny(tmp_path):
+    """Ann and Bob; Bob ran the charity race, Ann adopted a dog."""
+    turns = [
+        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a dog last week. I love the race of life."},
+        {"speaker": "Bob", "dia_id": "D1:2", "text": "I ran a charity race for mental health last Saturday."},
+        {"speaker": "Ann", "dia_id": "D1:3", "text": "That is so rewarding! I baked bread with my grandma."},
+    ]
+    sample = {
+        "sample_id": "tiny",
+        "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": turns},
+        "qa": [
+            {"question": "What did Ann realize after her charity race?", "adversarial_answer": "x", "evidence": ["D1:2"], "category": 5},
+            {"question": "What did Ann adopt last week?", "answer": "a dog", "evidence": ["D1:1"], "category": 4},
+            {"question": "What did Bob run for mental health?", "answer": "charity race", "evidence": ["D1:2"], "category": 4},
+        ],
+    }
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps([sample]))
+    return path
+
+
+def test_owner_falls_silent_when_the_question_belongs_to_someone_it_does_not_name(tmp_path):
+    from graphmem.locomo import load_file
+
+    prep = b.prepare(load_file(_tiny(tmp_path)), ["path", "owner"])
+    found = b.retrieve(prep, 5)
+    path, owner = found["path"][0], found["owner"][0]
+    assert path[0] and path[0][0].dia_id == "D1:1"  # one hop from Ann finds Ann's nearest saying...
+    assert owner[0] == []  # ...but the race hangs off Bob, whom the question does not name
+    assert owner[1] == path[1] and owner[1][0].dia_id == "D1:1"  # Ann's own adoption: answered as path does
+    assert owner[2] == path[2] and owner[2][0].dia_id == "D1:2"
+
+
+def test_blind_silences_owner_too(two_file):
+    result = CliRunner().invoke(main, ["bench", "--data", str(two_file), "--arms", "owner,vector", "--blind"])
+    assert result.exit_code == 0, result.output
+    overall = next(line for line in result.output.splitlines() if line.startswith("overall"))
+    assert overall.split()[3:5] == ["0.000", "100%"]
