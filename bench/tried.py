@@ -1,18 +1,24 @@
 """Variants that were measured and not kept: run ``python bench/tried.py [--data PATH]``.
 
-Each variant changes one thing against the defaults (k=5, floor 0.30, the specification's
-Sure) and prints graph, oracle, oracle+set, path, path+set and vector side by side
-(F1 / quiet per row) with each arm's ROC AUC of answerable against adversarial, so the
-numbers the README quotes for them can be checked:
+Each variant changes one thing and prints graph, oracle, oracle+set, path, path+set and
+vector side by side (F1 / quiet per row) with each arm's ROC AUC of answerable against
+adversarial, so the numbers the README quotes for them can be checked (k=5, floor 0.30,
+the specification's Sure unless ``--floor`` says otherwise):
 
 ``baseline``
     the shipped arms, as ``graphmem bench --arms walk`` runs them.
+``unowned``
+    path without its ownership test (``PathArm(owned=False)``): the walk as the
+    specification describes it. The variants below were measured against this one.
+``sentence-owner``
+    the ownership test made by single sentences: the question is someone else's when the
+    one assertion matching it best, over every person, is about someone it does not name.
 ``claim-text``
-    path ranks an assertion by the cosine of the question to its claim (predicate and
-    object phrase) instead of to the sentence it was read from.
+    the unowned path ranking each assertion by the cosine of the question to its claim
+    (predicate and object phrase) instead of to the sentence it was read from.
 ``best-returned``
-    the confidence is the best coverage of any turn the memory returned, not of the
-    first one ("the best turn a memory returned" read the other way).
+    the unowned path, and every arm's confidence the best coverage of any turn the memory
+    returned, not of the first one ("the best turn a memory returned" read the other way).
 
 ``--floor`` changes the floor for every variant (to compare at matched silence).
 """
@@ -36,7 +42,22 @@ from graphmem.read import Settings, sure  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
 ARMS = ["graph", "oracle", "oracle+set", "path", "path+set", "vector"]
-VARIANTS = ("baseline", "claim-text", "best-returned")
+VARIANTS = ("baseline", "unowned", "sentence-owner", "claim-text", "best-returned")
+
+
+class SentenceOwnerArm(path.PathArm):
+    """path whose ownership test compares single best-matching sentences, not neighbourhoods."""
+
+    def _one(self, question, qvec, k):
+        people = path.named(self.ctx.reading.people, question.text)
+        if people:
+            edges = self.graph.assertions(self.graph.people())
+            scores = self._scores(edges, qvec)
+            if len(scores):
+                theirs = max((float(s) for e, s in zip(edges, scores) if e.subject in people), default=0.0)
+                if theirs < float(scores.max()):
+                    return []
+        return super()._one(question, qvec, k)
 
 
 class ClaimPathArm(path.PathArm):
@@ -64,9 +85,13 @@ def best_returned(prep: bench.Prepared, found: bench.Retrieval, answers: bench.A
 
 def run(dataset, variant: str, floor: float) -> str:
     prep = bench.prepare(dataset, ARMS)
-    if variant == "claim-text":
+    swap = {"unowned": lambda ctx: path.PathArm(ctx, owned=False),
+            "best-returned": lambda ctx: path.PathArm(ctx, owned=False),
+            "sentence-owner": lambda ctx: SentenceOwnerArm(ctx, owned=False),
+            "claim-text": lambda ctx: ClaimPathArm(ctx, owned=False)}.get(variant)
+    if swap is not None:
         for ctx, arms in zip(prep.contexts, prep.built):
-            arms["path"] = ClaimPathArm(ctx)
+            arms["path"] = swap(ctx)
     found = bench.retrieve(prep, 5)
     answers = bench.answer(prep, found, Settings())
     if variant == "best-returned":

@@ -7,6 +7,13 @@ their best assertion matches the question, and cites the turn behind the best
 assertion of each of the best relations. Five relations are five things; five nearest
 turns are often five sayings of one thing.
 
+Before it walks, it asks the graph whose the question is (:meth:`PathArm._owns`): when
+the assertions about some person the question does not name account for more of what it
+asks than the assertions about the people it names, the question is about someone else
+("What did Caroline realize after her charity race?" -- Melanie ran it) and the arm falls
+silent. That is the specification's reason for path's silence, "an assertion about the
+wrong person is not reached from the right person's node at all", made a test.
+
 It answers only out of the graph's structure, through a ``Neighbourhood``: the
 networkx mirror here, Cypher one-hop queries against Neo4j in ``graphmem.neo4j``. The
 ranking is shared, so both backends give byte-identical predictions, and an emptied
@@ -25,6 +32,7 @@ from scipy import sparse
 from graphmem.arm import Context
 from graphmem.locomo import Question
 from graphmem.read import Hit
+from graphmem.terms import analyse
 
 
 @dataclass(frozen=True)
@@ -115,12 +123,13 @@ def named(people, text: str) -> list[str]:
 class PathArm:
     """Relations off the named people, ``hops`` hops out; ``guided`` hops only through matching assertions.
 
-    With ``owned`` the arm first asks the graph whose the question's content is (see
-    :meth:`_owns`) and falls silent when it belongs to someone the question does not name.
+    With ``owned`` (the default) the arm first asks the graph whose the question is
+    (:meth:`_owns`) and falls silent when it is someone's the question does not name;
+    ``owned=False`` is the walk without that test (``bench/tried.py`` measures it).
     """
 
     def __init__(self, ctx: Context, hops: int = 1, guided: bool = True, name: str = "path", backend: Neighbourhood | None = None,
-                 owned: bool = False):
+                 owned: bool = True):
         self.ctx = ctx
         self.hops = hops
         self.guided = guided
@@ -130,7 +139,7 @@ class PathArm:
         self._position = {t.dia_id: i for i, t in enumerate(ctx.conv.turns)}
         self._rows: dict[str, int] = {}
         self._matrix: sparse.csr_matrix | None = None
-        self._everyone: tuple[np.ndarray, np.ndarray] | None = None  # (sentence rows, subjects) of every assertion
+        self._said: dict[str, frozenset[str]] | None = None  # person -> the stems asserted about them
 
     def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
         qvecs = self.ctx.vocab.vectors(q.text for q in questions)
@@ -138,7 +147,7 @@ class PathArm:
 
     def _one(self, question: Question, qvec, k: int) -> list[Hit]:
         people = named(self.ctx.reading.people, question.text)
-        if self.owned and people and not self._owns(people, qvec):
+        if self.owned and people and not self._owns(people, question.text):
             return []
         start = people or self.graph.people()
         if not start:
@@ -146,29 +155,38 @@ class PathArm:
         edges = self._walk(start, qvec)
         return self._rank(edges, qvec, k)
 
-    def _owns(self, people: list[str], qvec) -> bool:
-        """Whether the assertion matching the question best, anywhere in the graph, hangs off
-        a person the question names (ties count as theirs).
+    def _owns(self, people: list[str], question: str) -> bool:
+        """Whether the question is about the people it names, by the graph's account.
 
-        An adversarial question asks about one person what another said ("What did
-        Caroline realize after her charity race?" -- Melanie ran it). One hop from the
-        named node cannot see that: it finds the named person's nearest saying. The whole
-        graph can: the assertion about the race hangs off Melanie. So the arm compares the
-        best match one hop from the named people with the best match over every person, by
-        the same score it ranks with, and declines when someone else's is better.
+        What the question asks (its terms, weighted by rarity, with every name blanked) is
+        covered once by all the assertions about the named people and once by all the
+        assertions about each other person. If some other person's assertions cover more,
+        the question is theirs: an adversarial question asks about one person what the
+        other said, and the thing it asks about ("charity race") hangs off the other's
+        node. Ties count as the named people's; a question no assertion covers at all is
+        left to the walk. Whole neighbourhoods are compared rather than single sentences:
+        a topic both people talk about ("What did Melanie paint recently?") is then the
+        named person's, though the other's one sentence may match it better.
         """
-        if self._everyone is None:  # the graph does not change after build: read it once
-            edges = self.graph.assertions(self.graph.people())
-            self._scores(edges, qvec)  # every sentence gets its row
-            self._everyone = (np.fromiter((self._rows[e.sentence] for e in edges), dtype=np.intp, count=len(edges)),
-                              np.array([e.subject or "" for e in edges], dtype=object))
-        rows, subjects = self._everyone
-        if not len(rows):
-            return True
-        scores = (self._matrix @ qvec.T).toarray().ravel()[rows]
-        mine = np.isin(subjects, people)
-        theirs = float(scores[mine].max()) if mine.any() else 0.0
-        return theirs >= float(scores.max())
+        said = self._said_about()
+        asked = self.ctx.vocab.weights(analyse(self.ctx.reading.people.unnamed(question)))
+
+        def cover(stems: frozenset[str]) -> float:
+            return sum(w for t, w in asked.items() if t in stems)
+
+        theirs = cover(frozenset().union(*(said.get(p, frozenset()) for p in people)))
+        return all(cover(stems) <= theirs for who, stems in said.items() if who not in people)
+
+    def _said_about(self) -> dict[str, frozenset[str]]:
+        """Per person, the stems of every sentence an assertion about them was read from
+        (read off the graph once: it does not change after build; empty when it is empty)."""
+        if self._said is None:
+            said: dict[str, set[str]] = {}
+            for e in self.graph.assertions(self.graph.people()):
+                if e.subject is not None:
+                    said.setdefault(e.subject, set()).update(analyse(e.sentence))
+            self._said = {who: frozenset(stems) for who, stems in said.items()}
+        return self._said
 
     def _walk(self, start: list[str], qvec) -> list[Edge]:
         """Assertions reachable in ``hops`` hops (a hop: person -> assertion -> person)."""
@@ -231,7 +249,7 @@ class PathArm:
         return hits
 
 
-def _factory(hops: int, guided: bool, name: str, owned: bool = False):
+def _factory(hops: int, guided: bool, name: str):
     """A path arm whose hops run in the networkx mirror, or in Neo4j when the bench says so."""
 
     def make(ctx: Context) -> PathArm:
@@ -240,14 +258,13 @@ def _factory(hops: int, guided: bool, name: str, owned: bool = False):
             from graphmem.neo4j import path_backend
 
             backend = path_backend(ctx)
-        return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend, owned=owned)
+        return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend)
 
     return make
 
 
 ARMS = {
     "path": (_factory(1, True, "path"), True),
-    "owner": (_factory(1, True, "owner", owned=True), True),
     "path2": (_factory(2, True, "path2"), True),
     "path3": (_factory(3, True, "path3"), True),
     "walk2": (_factory(2, False, "walk2"), True),

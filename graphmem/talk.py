@@ -589,6 +589,10 @@ class People:
                 found.setdefault(k, None)
         return list(found)
 
+    def unnamed(self, text: str) -> str:
+        """The text with every word that names a known person blanked: what it says, not of whom."""
+        return _CAP_TOKEN.sub(lambda m: " " if self.key(m.group()) is not None else m.group(), text.translate(_QUOTES))
+
     def resolve(self, text: str) -> str | None:
         """The person a question names: the longest known name it contains, else None.
 

@@ -10,7 +10,7 @@ from graphmem.cli import main
 from graphmem.locomo import Dataset
 from graphmem.read import Hit
 
-ALL_ARMS = ["vector", "oracle", "graph", "graph+edge", "scoped", "span", "path", "owner", "path2", "path3", "walk2", "walk3"]
+ALL_ARMS = ["vector", "oracle", "graph", "graph+edge", "scoped", "span", "path", "path2", "path3", "walk2", "walk3"]
 
 
 @pytest.fixture(scope="module")
@@ -156,20 +156,26 @@ def _tiny(tmp_path):
     return path
 
 
-def test_owner_falls_silent_when_the_question_belongs_to_someone_it_does_not_name(tmp_path):
+def test_path_falls_silent_when_the_question_is_someone_elses(tmp_path):
+    from graphmem.locomo import load_file
+    from graphmem.path import PathArm
+
+    prep = b.prepare(load_file(_tiny(tmp_path)), ["path"])
+    ctx = prep.contexts[0]
+    owned = PathArm(ctx).cite(ctx.conv.questions, 5)
+    walk = PathArm(ctx, owned=False).cite(ctx.conv.questions, 5)
+    assert walk[0] and walk[0][0].dia_id == "D1:1"  # one hop from Ann finds Ann's nearest saying...
+    assert owned[0] == []  # ...but the charity race is asserted about Bob, whom the question does not name
+    assert owned[1] == walk[1] and owned[1][0].dia_id == "D1:1"  # Ann's own adoption: answered
+    assert owned[2] == walk[2] and owned[2][0].dia_id == "D1:2"  # Bob's race, asked of Bob: answered
+
+
+def test_ownership_ignores_who_is_addressed(tmp_path):
+    """A name is not content: Bob saying "Ann" to Ann does not make a question about Ann his."""
     from graphmem.locomo import load_file
 
-    prep = b.prepare(load_file(_tiny(tmp_path)), ["path", "owner"])
-    found = b.retrieve(prep, 5)
-    path, owner = found["path"][0], found["owner"][0]
-    assert path[0] and path[0][0].dia_id == "D1:1"  # one hop from Ann finds Ann's nearest saying...
-    assert owner[0] == []  # ...but the race hangs off Bob, whom the question does not name
-    assert owner[1] == path[1] and owner[1][0].dia_id == "D1:1"  # Ann's own adoption: answered as path does
-    assert owner[2] == path[2] and owner[2][0].dia_id == "D1:2"
-
-
-def test_blind_silences_owner_too(two_file):
-    result = CliRunner().invoke(main, ["bench", "--data", str(two_file), "--arms", "owner,vector", "--blind"])
-    assert result.exit_code == 0, result.output
-    overall = next(line for line in result.output.splitlines() if line.startswith("overall"))
-    assert overall.split()[3:5] == ["0.000", "100%"]
+    prep = b.prepare(load_file(_tiny(tmp_path)), ["path"])
+    arm = prep.built[0]["path"]
+    assert arm._owns(["ann"], "What did Ann adopt, Bob?")
+    assert not arm._owns(["ann"], "Why did Ann run a charity race?")
+    assert arm._owns(["bob"], "Why did Bob run a charity race?")

@@ -380,6 +380,11 @@ def test_name_folding():
     assert p.names()["mel"] == "melanie"
 
 
+def test_unnamed_blanks_every_known_name_and_nothing_else():
+    p = People(("Caroline", "Melanie"))
+    assert p.unnamed("What did Mel’s friend Bob tell Caroline?").split() == ["What", "did", "friend", "Bob", "tell", "?"]
+
+
 def test_one_letter_apart_folds_unless_a_word():
     p = People(("Jon", "Gina"))
     assert p.key("John") == "jon"
