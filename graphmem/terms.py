@@ -127,5 +127,8 @@ class Vocabulary:
         Terms no turn contains are left out: their rarity is undefined over these turns,
         and counting them would make every memory equally unsure of every question that
         uses a new word, which tells answerable and adversarial questions apart no better.
+        In order of first use, not set order: sums over these weights are then the same in
+        every process (a set's order follows the per-process string hash, and a float sum's
+        last bit follows its order, which decided ties at the floor differently from run to run).
         """
-        return {t: float(self.idf[i]) for t in set(terms) if (i := self.index.get(t)) is not None}
+        return {t: float(self.idf[i]) for t in dict.fromkeys(terms) if (i := self.index.get(t)) is not None}
