@@ -286,16 +286,17 @@ def ask(question: str, data: Path | None, backend: str, conversation: str | None
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
+@click.option("--by-category", is_flag=True, help="Paired differences per answerable category too, not only per half.")
 @friendly
-def stats(file: Path, as_json: bool) -> None:
+def stats(file: Path, as_json: bool, by_category: bool) -> None:
     """What the table cannot show, read back off a predictions file written by bench --out."""
     from graphmem import stats as st
 
     preds = st.load_predictions(file)
     if as_json:
-        click.echo(json.dumps(st.as_json(preds), indent=1))
+        click.echo(json.dumps(st.as_json(preds, by_category), indent=1))
     else:
-        click.echo(st.report(preds))
+        click.echo(st.report(preds, by_category))
 
 
 @main.command()

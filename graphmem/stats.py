@@ -64,12 +64,15 @@ __all__ = [
     "auc",
     "conversation_resamples",
     "bootstrap_pairs",
+    "groups",
     "report",
     "as_json",
 ]
 
 ADVERSARIAL = 5
 HALVES = ("answerable", "adversarial")
+CATEGORIES = {4: "single hop", 1: "multi hop", 2: "temporal", 3: "open domain"}
+"""LoCoMo's answerable categories by number (as ``graphmem.locomo.CATEGORIES`` names them)."""
 MAX_CONVERSATIONS = 12
 """Exact enumeration limit: C(23, 12) = 1,352,078 resamples; 13 would be 5.2 million."""
 
@@ -323,11 +326,23 @@ def _weighted_interval(values: np.ndarray, weights: np.ndarray, alpha: float) ->
     return float(values[order[i[0]]]), float(values[order[i[1]]])
 
 
-def bootstrap_pairs(preds: Predictions, level: float = 0.95) -> list[dict[str, Any]]:
+def groups(preds: Predictions, by_category: bool = False) -> list[tuple[str, np.ndarray]]:
+    """The question groups differences are reported over: the two halves, then (with
+    ``by_category``) each answerable category on its own, as masks over the questions."""
+    answerable = preds.answerable_mask()
+    out = [("answerable", answerable), ("adversarial", ~answerable)]
+    if by_category:
+        category = np.fromiter((q.category for q in preds.questions), dtype=np.intp, count=len(preds.questions))
+        out += [(name, category == c) for c, name in CATEGORIES.items()]
+    return out
+
+
+def bootstrap_pairs(preds: Predictions, level: float = 0.95, by_category: bool = False) -> list[dict[str, Any]]:
     """Mean-F1 difference of every pair of arms on each half, with its exact bootstrap interval.
 
     One dict per (pair, half): ``a``, ``b`` (a before b in file order), ``half``
-    ("answerable" or "adversarial"), ``diff`` (mean score of a minus b over the half's
+    ("answerable" or "adversarial", and with ``by_category`` also "single hop", "multi
+    hop", "temporal", "open domain"), ``diff`` (mean score of a minus b over the half's
     questions), ``lo`` and ``hi`` (the ``level`` percentile interval over every
     resample of conversations; see the module docstring for the exact definition).
     All three numbers are None when the file has no question of that half.
@@ -341,12 +356,11 @@ def bootstrap_pairs(preds: Predictions, level: float = 0.95) -> list[dict[str, A
     n = len(preds.samples)
     counts, probs = conversation_resamples(n)
     conv = preds.conversation_index()
-    answerable = preds.answerable_mask()
     scores = {arm: preds.scores(arm) for arm in preds.arms}
+    halves = groups(preds, by_category)
 
     per_half: dict[str, list[tuple[float | None, float | None, float | None]]] = {}
-    for half in HALVES:
-        mask = answerable if half == "answerable" else ~answerable
+    for half, mask in halves:
         sizes = np.bincount(conv[mask], minlength=n).astype(np.float64)  # questions per conversation
         if sizes.sum() == 0:
             per_half[half] = [(None, None, None)] * len(pairs)
@@ -367,7 +381,7 @@ def bootstrap_pairs(preds: Predictions, level: float = 0.95) -> list[dict[str, A
 
     out = []
     for p, (a, b) in enumerate(pairs):
-        for half in HALVES:
+        for half, _ in halves:
             diff, lo, hi = per_half[half][p]
             out.append({"a": a, "b": b, "half": half, "diff": diff, "lo": lo, "hi": hi})
     return out
@@ -376,13 +390,13 @@ def bootstrap_pairs(preds: Predictions, level: float = 0.95) -> list[dict[str, A
 # ---------------------------------------------------------------------------- output
 
 
-def as_json(preds: Predictions) -> dict[str, Any]:
+def as_json(preds: Predictions, by_category: bool = False) -> dict[str, Any]:
     """``{"constant_abstention": {overall, answerable, adversarial}, "auc": {arm: value},
     "pairs": [{a, b, half, diff, lo, hi}]}``; undefined numbers are None (JSON null)."""
     return {
         "constant_abstention": constant_abstention(preds),
         "auc": auc(preds),
-        "pairs": bootstrap_pairs(preds),
+        "pairs": bootstrap_pairs(preds, by_category=by_category),
     }
 
 
@@ -392,8 +406,9 @@ def _num(value: float | None, signed: bool = False) -> str:
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
-def report(preds: Predictions) -> str:
-    """The human-readable report: constant abstention, AUC per arm, the pairs table."""
+def report(preds: Predictions, by_category: bool = False) -> str:
+    """The human-readable report: constant abstention, AUC per arm, the pairs table (over
+    the halves, and with ``by_category`` each answerable category too)."""
     mask = preds.answerable_mask()
     n_answerable = int(mask.sum())
     n_adversarial = len(mask) - n_answerable
@@ -426,7 +441,7 @@ def report(preds: Predictions) -> str:
         lines.append(f"  {arm:<{width}}  {_num(value)}{note}")
     lines.append("")
 
-    pairs = bootstrap_pairs(preds)
+    pairs = bootstrap_pairs(preds, by_category=by_category)
     if not pairs:
         lines.append("paired differences: only one arm, nothing to compare")
     else:

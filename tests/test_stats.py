@@ -298,3 +298,20 @@ def test_report_text(tmp_path):
     lines = [" ".join(line.split()) for line in text.splitlines()]
     assert "x y answerable +0.000 [-1.000, +0.500]" in lines
     assert "x y adversarial +0.500 [+0.000, +1.000]" in lines
+
+
+def test_bootstrap_by_category_adds_each_answerable_category(tmp_path):
+    """Category 1 (multi hop) alone: A has x-y = +1 on its one multi-hop question, B none."""
+    path = write(tmp_path, [
+        {"sample_id": "A", "qa": [q(x=RIGHT, y=WRONG), q(category=1, x=RIGHT, y=WRONG)]},
+        {"sample_id": "B", "qa": [q(x=WRONG, y=RIGHT)]},
+    ])
+    preds = stats.load_predictions(path)
+    rows = stats.bootstrap_pairs(preds, by_category=True)
+    assert [r["half"] for r in rows] == ["answerable", "adversarial", "single hop", "multi hop", "temporal", "open domain"]
+    by = {r["half"]: r for r in rows}
+    assert by["multi hop"]["diff"] == 1.0 and (by["multi hop"]["lo"], by["multi hop"]["hi"]) == (1.0, 1.0)
+    assert by["single hop"]["diff"] == pytest.approx(0.0)
+    assert by["temporal"]["diff"] is None and by["adversarial"]["diff"] is None  # no such question
+    assert [r["half"] for r in stats.bootstrap_pairs(preds)] == ["answerable", "adversarial"]
+    assert "  x    y    multi hop    +1.000  [+1.000, +1.000]" in stats.report(preds, by_category=True)
