@@ -315,3 +315,17 @@ def test_bootstrap_by_category_adds_each_answerable_category(tmp_path):
     assert by["temporal"]["diff"] is None and by["adversarial"]["diff"] is None  # no such question
     assert [r["half"] for r in stats.bootstrap_pairs(preds)] == ["answerable", "adversarial"]
     assert "  x    y    multi hop    +1.000  [+1.000, +1.000]" in stats.report(preds, by_category=True)
+
+
+def test_cli_stats_by_category(tmp_path):
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+
+    path = two_conversations(tmp_path)
+    plain = CliRunner().invoke(main, ["stats", str(path)])
+    wide = CliRunner().invoke(main, ["stats", str(path), "--by-category"])
+    assert plain.exit_code == 0 and wide.exit_code == 0, wide.output
+    assert "single hop" not in plain.output and "single hop" in wide.output
+    as_json = json.loads(CliRunner().invoke(main, ["stats", str(path), "--json", "--by-category"]).output)
+    assert {r["half"] for r in as_json["pairs"]} == {"answerable", "adversarial", "single hop", "multi hop", "temporal", "open domain"}
