@@ -209,6 +209,7 @@ memory_options = [
 
 
 def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--data/--backend/--conversation/-k and the Neo4j connection options, for search and ask."""
     for option in reversed(memory_options):
         fn = option(fn)
     return neo4j_options(fn)
