@@ -53,6 +53,7 @@ import numpy as np
 
 from graphmem import metric
 from graphmem.errors import DataError, GraphmemError
+from graphmem.locomo import ADVERSARIAL, CATEGORIES
 
 __all__ = [
     "HALVES",
@@ -69,10 +70,7 @@ __all__ = [
     "as_json",
 ]
 
-ADVERSARIAL = 5
 HALVES = ("answerable", "adversarial")
-CATEGORIES = {4: "single hop", 1: "multi hop", 2: "temporal", 3: "open domain"}
-"""LoCoMo's answerable categories by number (as ``graphmem.locomo.CATEGORIES`` names them)."""
 MAX_CONVERSATIONS = 12
 """Exact enumeration limit: C(23, 12) = 1,352,078 resamples; 13 would be 5.2 million."""
 
@@ -333,7 +331,7 @@ def groups(preds: Predictions, by_category: bool = False) -> list[tuple[str, np.
     out = [("answerable", answerable), ("adversarial", ~answerable)]
     if by_category:
         category = np.fromiter((q.category for q in preds.questions), dtype=np.intp, count=len(preds.questions))
-        out += [(name, category == c) for c, name in CATEGORIES.items()]
+        out += [(name, category == c) for c, name in CATEGORIES.items() if c != ADVERSARIAL]
     return out
 
 
