@@ -277,7 +277,7 @@ def ask(question: str, data: Path | None, backend: str, conversation: str | None
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
     mem = _memory(data, backend, floor, dict(uri=uri, user=user, password=password, database=database))
     found = mem.records_for(question, k, conversation)
-    answer = mem.ask(question, k, conversation)
+    answer = mem.answer_from(question, found)
     click.echo(f"reply: {answer.reply}")
     click.echo(f"confidence: {answer.confidence:.3f} (floor {floor:.2f})")
     click.echo("cited:")

@@ -217,7 +217,11 @@ class Memory:
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
-        found = self._search(question, k, conversation)
+        return self.answer_from(question, self._search(question, k, conversation))
+
+    def answer_from(self, question: str, found: Sequence[Record]) -> Answer:
+        """The answer read off turns already found (``records_for``), best first: what
+        ``ask`` does after searching, for a caller that also wants the records."""
         if not found:
             return Answer(ABSTAIN, (), 0.0)
         index = self._built()
