@@ -9,6 +9,7 @@ on real data would pass while measuring nothing.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -55,3 +56,18 @@ def dataset(locomo_path: Path):
     from graphmem import locomo
 
     return locomo.load_file(locomo_path)
+
+
+def one_session(tmp_path: Path, turns: list[tuple[str, str]], qa: list[dict], speakers=("Ann", "Bob")) -> Path:
+    """A LoCoMo file of one conversation ("tiny") with one session: turns as (speaker, text),
+    numbered D1:1, D1:2, ... in order; ``qa`` as LoCoMo writes it."""
+    session = [{"speaker": who, "dia_id": f"D1:{i}", "text": text} for i, (who, text) in enumerate(turns, 1)]
+    sample = {
+        "sample_id": "tiny",
+        "conversation": {"speaker_a": speakers[0], "speaker_b": speakers[1],
+                         "session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": session},
+        "qa": qa,
+    }
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps([sample]))
+    return path

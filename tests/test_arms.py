@@ -10,6 +10,8 @@ from graphmem.cli import main
 from graphmem.locomo import Dataset
 from graphmem.read import Hit
 
+from conftest import one_session
+
 ALL_ARMS = ["vector", "oracle", "graph", "graph+edge", "scoped", "span", "path", "path2", "path3", "walk2", "walk3"]
 
 
@@ -137,23 +139,15 @@ def test_an_arms_answers_do_not_depend_on_the_other_arms_run(two_file, tmp_path)
 
 def _tiny(tmp_path):
     """Ann and Bob; Bob ran the charity race, Ann adopted a dog."""
-    turns = [
-        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a dog last week. I love the race of life."},
-        {"speaker": "Bob", "dia_id": "D1:2", "text": "I ran a charity race for mental health last Saturday."},
-        {"speaker": "Ann", "dia_id": "D1:3", "text": "That is so rewarding! I baked bread with my grandma."},
-    ]
-    sample = {
-        "sample_id": "tiny",
-        "conversation": {"speaker_a": "Ann", "speaker_b": "Bob", "session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": turns},
-        "qa": [
-            {"question": "What did Ann realize after her charity race?", "adversarial_answer": "x", "evidence": ["D1:2"], "category": 5},
-            {"question": "What did Ann adopt last week?", "answer": "a dog", "evidence": ["D1:1"], "category": 4},
-            {"question": "What did Bob run for mental health?", "answer": "charity race", "evidence": ["D1:2"], "category": 4},
-        ],
-    }
-    path = tmp_path / "tiny.json"
-    path.write_text(json.dumps([sample]))
-    return path
+    return one_session(tmp_path, [
+        ("Ann", "I adopted a dog last week. I love the race of life."),
+        ("Bob", "I ran a charity race for mental health last Saturday."),
+        ("Ann", "That is so rewarding! I baked bread with my grandma."),
+    ], [
+        {"question": "What did Ann realize after her charity race?", "adversarial_answer": "x", "evidence": ["D1:2"], "category": 5},
+        {"question": "What did Ann adopt last week?", "answer": "a dog", "evidence": ["D1:1"], "category": 4},
+        {"question": "What did Bob run for mental health?", "answer": "charity race", "evidence": ["D1:2"], "category": 4},
+    ])
 
 
 def test_path_falls_silent_when_the_question_is_someone_elses(tmp_path):
