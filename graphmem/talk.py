@@ -469,6 +469,53 @@ def _tokens(sentence: str) -> tuple[list[str], list[str], list[int]]:
     return toks, [t.lower() for t in toks], [m.start() for m in ms]
 
 
+def _mark_vocatives(low: list[str], speaker: list[bool], drop: list[bool]) -> None:
+    """Mark in ``drop`` every vocative: a speaker's name (``speaker[i]``) beside a greeting,
+    a comma or the sentence edge ("Thanks, Caroline!", "Hey Mel", "..., Jon."), with the
+    comma and closing mark around it. It names who is spoken *to*, not who is spoken of."""
+    n = len(low)
+    for i, is_speaker in enumerate(speaker):
+        if not is_speaker:
+            continue
+        before = low[i - 1] if i else ""
+        after = low[i + 1] if i + 1 < n else ""
+        if (
+            (i == 0 or before in _PUNCT or before in _INTERJ) and after in (",", "!", ".", "", "…", "-")
+            or before in _GREET
+            or before == "," and after in ("!", ".", ",", "", "?", "…")
+            or before == "," and i >= 2 and (low[i - 2] in _INTERJ or low[i - 2] in _GREET)
+        ):
+            drop[i] = True
+            if before == ",":
+                drop[i - 1] = True
+            if after in (",", "!", "."):
+                drop[i + 1] = True
+
+
+def unaddressed(text: str, speakers: Iterable[str]) -> str:
+    """``text`` without its vocatives (see :func:`_mark_vocatives`): what a turn says, not
+    whom it is said to. ``speakers`` are the conversation's speakers' names, matched as
+    whole words in any case, or by a capitalised short form of three letters or more
+    ("Cal" for Calvin). A search index uses it so that a question naming Caroline
+    is not drawn to the turns that say "Thanks, Caroline!" to her."""
+    names = {s.strip().lower() for s in speakers if s.strip()}
+
+    def names_one(tok: str) -> bool:  # "Caroline", or a short form of it written capitalised ("Cal")
+        low = tok.lower()
+        return low in names or (len(tok) >= 3 and tok[0].isupper() and any(n.startswith(low) for n in names))
+
+    out = []
+    for sentence in sentences(text) or [text]:
+        toks, low, _ = _tokens(sentence)
+        drop = [False] * len(toks)
+        speaker = [names_one(t) for t in toks]
+        if any(speaker):
+            _mark_vocatives(low, speaker, drop)
+            sentence = " ".join(t for t, d in zip(toks, drop) if not d) if any(drop) else sentence
+        out.append(sentence)
+    return " ".join(out)
+
+
 class _Offsets:
     """The text between tokens, as written."""
 
@@ -830,23 +877,7 @@ def _read_sentence(
     offs = _Offsets(text, toks, starts)
 
     if has_names:
-        # vocatives: a speaker's name beside a greeting, a comma or the sentence edge
-        for i, k in enumerate(names):
-            if k is None or k not in ctx.speakers:
-                continue
-            before = low[i - 1] if i else ""
-            after = low[i + 1] if i + 1 < n else ""
-            if (
-                (i == 0 or before in _PUNCT or before in _INTERJ) and after in (",", "!", ".", "", "…", "-")
-                or before in _GREET
-                or before == "," and after in ("!", ".", ",", "", "?", "…")
-                or before == "," and i >= 2 and (low[i - 2] in _INTERJ or low[i - 2] in _GREET)
-            ):
-                drop[i] = True
-                if before == ",":
-                    drop[i - 1] = True
-                if after in (",", "!", "."):
-                    drop[i + 1] = True
+        _mark_vocatives(low, [k is not None and k in ctx.speakers for k in names], drop)
         # naming claims: "my son Max" -> (speaker, call, Max, topic 'my son')
         if ctx.third:
             last: Claim | None = None

@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 
 from graphmem.locomo import Conversation, Session, Turn
-from graphmem.talk import Claim, People, Piece, about, lemma, pieces, read, sentences
+from graphmem.talk import Claim, People, Piece, about, lemma, pieces, read, sentences, unaddressed
 
 DAY1 = datetime(2023, 5, 8, 13, 56)
 DAY2 = datetime(2023, 5, 25, 13, 14)
@@ -112,6 +112,17 @@ def test_vocatives_are_not_subjects_nor_mentions():
     assert [c.subject for c in cs] == ["caroline"]
     cs = claims_of(("Caroline", "That's my favourite, Mel!"))
     assert cs and all(c.subject == "caroline" and not c.mentions for c in cs)
+
+
+def test_unaddressed_takes_out_vocatives_and_keeps_mentions():
+    speakers = ["Caroline", "Calvin"]
+    assert unaddressed("Thanks, Caroline! I loved it.", speakers) == "Thanks I loved it."
+    assert unaddressed("Hey Caroline, how are you?", speakers) == "Hey how are you ?"
+    assert unaddressed("That's Boston, Cal! Look.", speakers) == "That 's Boston Look."  # a short form
+    # a name that is a mention, not an address, stays; so does a name nobody speaks as
+    assert unaddressed("I told Caroline about it.", speakers) == "I told Caroline about it."
+    assert unaddressed("Thanks, Maria!", speakers) == "Thanks, Maria!"
+    assert unaddressed("no names here", speakers) == "no names here"
 
 
 def test_interjections_claim_nothing_and_fragments_are_the_speakers():
