@@ -332,13 +332,19 @@ def main_report(data_dir: str | os.PathLike | None = None, lang: str = "both", k
 
 # --------------------------------------------------------------------------- adapter
 
-_CONVERSATION = re.compile(r"^(.+?)_session_\d+_turn_\d+$")
+_CONVERSATION = re.compile(r"^(.+?)_session_\d+_turn_(\d+)$")
 
 
 def conversation_of(pool_id: str) -> str:
     """bench6 pool ids are ``scene_K_session_S_turn_T``; the conversation is ``scene_K``."""
     m = _CONVERSATION.match(pool_id)
     return m.group(1) if m else "bench6"
+
+
+def turn_of(pool_id: str) -> int | None:
+    """The ``T`` of ``scene_K_session_S_turn_T``: the turn's number in its session."""
+    m = _CONVERSATION.match(pool_id)
+    return int(m.group(2)) if m else None
 
 
 def _strip_speaker(text: str, speaker: str) -> str:
@@ -352,8 +358,10 @@ class Adapter:
 
     ``ingest`` hands the pool rows to ``Memory.ingest`` as id, speaker, text (without
     the ``"Speaker: "`` prefix the pool text carries: the memory indexes the speaker
-    itself), date and conversation (``scene_K`` from the id). ``search`` returns
-    ``Memory.search``'s ids.
+    itself), date, conversation (``scene_K`` from the id) and turn number (``T``), so the
+    memory knows that two pool turns of a session with a gap between them are not one
+    the reply to the other (31 of the 38 that follow another pool turn of their session).
+    ``search`` returns ``Memory.search``'s ids.
 
     ``scope="conversation"`` (default) is the memory's own person scope: a query that
     names a speaker the memory knows ranks the turns of the conversations that speaker
@@ -417,7 +425,7 @@ class Adapter:
             rid, speaker = str(r["id"]), str(r.get("speaker") or "unknown")
             conv = str(r.get("conversation") or conversation_of(rid))
             rows.append({"id": rid, "speaker": speaker, "text": _strip_speaker(str(r.get("text", "")), speaker),
-                         "date": r.get("date") or None, "conversation": conv})
+                         "date": r.get("date") or None, "conversation": conv, "turn": turn_of(rid)})
         self.memory = self._new_memory()
         self.memory.ingest(rows)
         self.memory.build()  # index now, so that ingest time is ingest time

@@ -44,10 +44,12 @@ from scipy import sparse
 
 from graphmem.terms import analyse, content, stem, words
 
-__all__ = ["K1", "B", "Ranker", "variants"]
+__all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "variants"]
 
 K1 = 1.2
 B = 0.75
+CONTEXT_WEIGHT = 0.5
+"""What a term of the turn before counts, against one of the turn itself (see Ranker)."""
 
 
 @lru_cache(maxsize=1)
@@ -76,21 +78,36 @@ def variants(word: str) -> tuple[str, ...]:
 
 
 class Ranker:
-    """BM25 over a fixed set of texts (and, optionally, the date each was said)."""
+    """BM25 over a fixed set of texts (and, optionally, the date each was said).
+
+    ``contexts`` gives each text a second, weaker field: what it was said in reply to
+    (the turn before it). A context term counts ``context_weight`` of a text term, in
+    the term frequency and in the length alike (BM25F, Robertson, Zaragoza & Taylor
+    2004, with one weight per field and one length normalisation), so "Super good! It
+    was rich and creamy" can be found by the coconut-milk ice cream the turn before
+    it named, below the turn that named it.
+    """
 
     def __init__(self, texts: Sequence[str], dates: Sequence[datetime | None] | None = None,
-                 k1: float = K1, b: float = B):
+                 k1: float = K1, b: float = B, contexts: Sequence[str] | None = None,
+                 context_weight: float = CONTEXT_WEIGHT):
         self.k1, self.b = k1, b
         self.index: dict[str, int] = {}
+        if contexts is not None and len(contexts) != len(texts):
+            raise ValueError(f"{len(contexts)} contexts for {len(texts)} texts")
         rows, cols, vals = [], [], []
         lengths = []
         for i, text in enumerate(texts):
-            terms = analyse(text)
-            lengths.append(len(terms))
-            counts: dict[int, int] = {}
-            for t in terms:
-                j = self.index.setdefault(t, len(self.index))
-                counts[j] = counts.get(j, 0) + 1
+            counts: dict[int, float] = {}
+            length = 0.0
+            fields = [(text, 1.0)] + ([(contexts[i], context_weight)] if contexts is not None and context_weight else [])
+            for field, weight in fields:
+                terms = analyse(field)
+                length += weight * len(terms)
+                for t in terms:
+                    j = self.index.setdefault(t, len(self.index))
+                    counts[j] = counts.get(j, 0.0) + weight
+            lengths.append(length)
             rows.extend([i] * len(counts))
             cols.extend(counts)
             vals.extend(counts.values())

@@ -336,6 +336,29 @@ def test_bm25_a_date_the_query_names_is_a_query_term():
     assert r.scores("project in April 2023", dates=False).tolist() == r.scores("project").tolist()
 
 
+def test_bm25_context_is_a_weaker_second_field():
+    import math
+
+    from graphmem.rank import Ranker
+
+    texts = ["Ann: coconut ice cream", "Ann: rich and creamy", "Bob: hiking"]
+    r = Ranker(texts, contexts=["", "coconut ice cream", ""], context_weight=0.5)
+    s = r.scores("coconut")
+    # tf 0.5 in a turn whose length is 3 + 0.5 * 3 ("and" is a stop word), the average
+    # being (4 + 4.5 + 2) / 3; df counts a turn holding the term in either field: 2 of 3
+    norm = 1.2 * (0.25 + 0.75 * 4.5 / 3.5)
+    assert s[1] == pytest.approx(math.log(1 + 1.5 / 2.5) * 0.5 * 2.2 / (0.5 + norm))
+    assert s[0] > s[1] > 0 == s[2]  # the turn that said it first, its reply next
+    assert Ranker(texts).scores("coconut")[1] == 0
+    with pytest.raises(ValueError, match="2 contexts for 3 texts"):
+        Ranker(texts, contexts=["", ""])
+
+
+def test_turn_numbers_come_from_pool_ids():
+    assert bench6.turn_of("scene_3_session_26_turn_19") == 19
+    assert bench6.turn_of("not-a-pool-id") is None
+
+
 # --------------------------------------------------------------------------- the real bench6
 
 
