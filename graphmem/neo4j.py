@@ -853,7 +853,8 @@ class MemoryStore:
         from graphmem.memory import Record
 
         rows = self.client.read("memory_turns")
-        self._records = [Record(r["id"], r["speaker"], r["text"], _as_datetime(r["date"]), r["conversation"]) for r in rows]
+        self._records = [Record(r["id"], r["speaker"], r["text"], _as_datetime(r["date"]), r["conversation"], r["turn"])
+                         for r in rows]
         return list(self._records)
 
     def write(self, new: Sequence[Any]) -> None:
@@ -865,6 +866,9 @@ class MemoryStore:
             check_id(conv_id)
         records = [r for r in self._records if r.conversation in touched] + list(new)
         load(self.client, conversations(records), batch=self.batch, replace=True)
+        numbered = [{"key": f"{r.conversation}/{r.id}", "number": r.turn} for r in records if r.turn is not None]
+        for start in range(0, len(numbered), self.batch):
+            self.client.write("memory_turn_numbers", rows=numbered[start:start + self.batch])
         self._records.extend(new)
 
     def close(self) -> None:

@@ -34,6 +34,36 @@ def test_a_named_person_searches_their_conversations_first(mem):
     assert mem.search("beach", k=5, conversation="c2") == ["e1"]
 
 
+def test_a_turn_said_to_a_person_is_not_about_them():
+    m = Memory()
+    m.ingest([
+        {"id": "a1", "speaker": "Ann", "conversation": "c",
+         "text": "I finally painted the old lake near my grandmother's house at sunrise last weekend."},
+        {"id": "b1", "speaker": "Bob", "text": "Thanks, Ann! The lake is lovely.", "conversation": "c"},
+    ])
+    # Bob's short turn names Ann only to address her: indexed as written it would win
+    assert m.search("Ann lake", k=2) == ["a1", "b1"]
+
+
+def test_a_reply_is_found_by_the_turn_it_answers():
+    turns = [
+        {"id": "n1", "speaker": "Nate", "text": "I just made coconut milk ice cream for the first time.", "date": "2023-05-08"},
+        {"id": "j1", "speaker": "Jo", "text": "Ooh, how did it turn out?", "date": "2023-05-08"},
+        {"id": "n2", "speaker": "Nate", "text": "Super good! It was rich and creamy.", "date": "2023-05-08"},
+        {"id": "n3", "speaker": "Nate", "text": "Guess what, I adopted a turtle.", "date": "2023-05-09"},
+    ]
+    m = Memory()
+    m.ingest(turns)
+    # n2 shares no word with the question; the turn it replies to (j1) does, so n2 comes
+    # second, below j1 itself (the context field weighs half)
+    assert m.search("How did it turn out?", k=2) == ["j1", "n2"]
+    assert "n3" not in m.search("turn out", k=5)  # a new sitting (another date) is not a reply
+    # numbered turns with a gap: the turn before was never ingested, so no context
+    gap = Memory()
+    gap.ingest([{**t, "turn": n} for t, n in zip(turns, (1, 2, 4, 1))])
+    assert gap.search("How did it turn out?", k=2) == ["j1"]
+
+
 def test_ask_replies_cites_and_abstains_like_the_bench(mem):
     a = mem.ask("When did Ann adopt a dog?")
     assert a.reply == "7 May 2023"  # "yesterday", resolved against the turn's date
@@ -52,6 +82,8 @@ def test_bad_records_name_the_record_and_ingest_nothing(mem):
         ({"id": "x1", "speaker": "Ann", "text": 42}, "'text' must be"),
         ({"id": "d1", "speaker": "Ann", "text": "again"}, "duplicate id 'd1'"),
         ({"id": "x1", "speaker": "Ann", "text": "hi", "date": "someday"}, "cannot read the date"),
+        ({"id": "x1", "speaker": "Ann", "text": "hi", "turn": "3"}, "'turn' must be a whole number"),
+        ({"id": "x1", "speaker": "Ann", "text": "hi", "turn": -1}, "'turn' must be a whole number"),
         ("just a string", "expected an object"),
     ]
     for bad, message in cases:

@@ -45,6 +45,23 @@ def test_ingest_search_ask_and_a_second_memory_starts_from_the_database(clean):
     assert turns == 3
 
 
+def test_turn_numbers_are_kept_and_both_backends_search_alike(clean):
+    turns = [
+        {"id": "mn1", "speaker": "Nate", "text": "I made coconut milk ice cream.", "date": "2023-05-08", "turn": 1},
+        {"id": "mj1", "speaker": "Jo", "text": "Ooh, how did it turn out?", "date": "2023-05-08", "turn": 2},
+        {"id": "mn2", "speaker": "Nate", "text": "Super good! Rich and creamy.", "date": "2023-05-08", "turn": 3},
+        {"id": "mn3", "speaker": "Nate", "text": "And the turtles loved the leftovers.", "date": "2023-05-08", "turn": 5},
+    ]
+    turns = [{**t, "conversation": CONV} for t in turns]
+    Memory(backend="neo4j").ingest(turns)
+    stored = Memory(backend="neo4j")
+    assert [r.turn for r in stored.records if r.conversation == CONV] == [1, 2, 3, 5]
+    here = Memory()
+    here.ingest(turns)
+    for q in ("How did it turn out?", "ice cream", "Nate coconut"):
+        assert stored.search(q, k=4, conversation=CONV) == here.search(q, k=4)
+
+
 def test_a_bad_record_writes_nothing(clean):
     mem = Memory(backend="neo4j")
     with pytest.raises(DataError, match="missing 'speaker'"):

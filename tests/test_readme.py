@@ -15,5 +15,5 @@ def test_readme_memory_example_runs_and_prints_what_it_says():
     mem = namespace["mem"]
     assert mem.search("Who went hiking in the Alps?", k=1) == ["d2"]
     answer = namespace["answer"]
-    assert (answer.reply, answer.cited) == ("7 May 2023", ("d1",))
+    assert (answer.reply, answer.cited) == ("7 May 2023", ("d1", "d2"))
     assert mem.ask("What is the capital of Mongolia?").reply == "No information available"

@@ -1,0 +1,137 @@
+"""The memory API's search, measured on LoCoMo: does the evidence come back?
+
+    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT]
+
+All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.Memory`
+(default settings: BM25, person scope; no conversation filter, so the memory itself
+must find whose question it is, as on bench6). Every question with evidence is asked
+once with ``search(question, k)``; a question is a hit at rank r when the r-th id
+returned is one of its evidence turns (bench6's rule: any evidence id counts). Printed
+per LoCoMo category: n, hit@1, hit@k, MRR@k.
+
+This is where choices about the memory's index are made, not on bench6's 100
+questions: 1,981 questions, all ten conversations.
+
+``--compare VARIANT`` runs the shipped memory and one variant on the same questions and
+prints both, and for hit@1 the questions each wins, with a two-sided exact sign test
+(scipy's binomial test on the questions where they differ). Variants:
+
+``vocatives-kept``
+    the lexical index reads the turn as written, vocatives included ("Thanks,
+    Caroline! ..."), as it did before :func:`graphmem.talk.unaddressed`.
+``no-context``
+    no second field: a turn is indexed without the turn it replies to
+    (``graphmem.memory._contexts``).
+``context-1.0`` / ``context-0.25``
+    the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
+    ``graphmem.rank.CONTEXT_WEIGHT``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scipy.stats import binomtest  # noqa: E402
+
+from graphmem import locomo, memory, rank  # noqa: E402
+
+DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
+NAMES = {1: "multi hop", 2: "temporal", 3: "open domain", 4: "single hop", 5: "adversarial"}
+
+
+@contextmanager
+def _patched(owner: object, name: str, value: object) -> Iterator[None]:
+    kept = getattr(owner, name)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, kept)
+
+
+def _context_weight(w: float) -> Callable[[], AbstractContextManager]:
+    defaults = rank.Ranker.__init__.__defaults__
+    names = rank.Ranker.__init__.__code__.co_varnames[1:rank.Ranker.__init__.__code__.co_argcount]
+    at = names.index("context_weight") - (len(names) - len(defaults))
+    return lambda: _patched(rank.Ranker.__init__, "__defaults__", defaults[:at] + (w,) + defaults[at + 1:])
+
+
+VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
+    "vocatives-kept": lambda: _patched(memory, "_indexed", lambda records: [f"{r.speaker}: {r.text}" for r in records]),
+    "no-context": lambda: _patched(memory, "_contexts", lambda records: [""] * len(records)),
+    "context-1.0": _context_weight(1.0),
+    "context-0.25": _context_weight(0.25),
+}
+
+
+def ranks(dataset: locomo.Dataset, k: int) -> list[tuple[int, int]]:
+    """(category, rank) per question with evidence; rank 0 when no evidence id is in the top k."""
+    records = [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+                "conversation": c.sample_id} for c in dataset.conversations for t in c.turns]
+    mem = memory.Memory()
+    mem.ingest(records)
+    mem.build()
+    out = []
+    for c in dataset.conversations:
+        for q in c.questions:
+            if not q.evidence:
+                continue
+            wanted = {f"{c.sample_id}/{e}" for e in q.evidence}
+            got = mem.search(q.text, k)
+            out.append((q.category, next((i for i, g in enumerate(got, 1) if g in wanted), 0)))
+    return out
+
+
+def table(label: str, rows: list[tuple[int, int]], k: int) -> list[str]:
+    lines = [f"{label}", f"  {'category':<13} {'n':>5}  hit@1  hit@{k:<2} MRR@{k}"]
+    groups: dict[str, list[int]] = {}
+    for cat, r in rows:
+        groups.setdefault(NAMES.get(cat, str(cat)), []).append(r)
+        if cat != locomo.ADVERSARIAL:
+            groups.setdefault("answerable", []).append(r)
+        groups.setdefault("all", []).append(r)
+    order = [NAMES[c] for c in sorted(NAMES)] + ["answerable", "all"]
+    for name in order:
+        rs = groups.get(name, [])
+        if not rs:
+            continue
+        n = len(rs)
+        lines.append(f"  {name:<13} {n:>5}  {sum(r == 1 for r in rs) / n:.3f}  {sum(r > 0 for r in rs) / n:.3f}  "
+                     f"{sum(1 / r for r in rs if r) / n:.3f}")
+    return lines
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", default=str(DEFAULT_DATA))
+    p.add_argument("--k", type=int, default=5)
+    p.add_argument("--compare", choices=sorted(VARIANTS))
+    a = p.parse_args()
+    dataset = locomo.load(a.data)
+    shipped = ranks(dataset, a.k)
+    print("\n".join(table("shipped memory", shipped, a.k)))
+    if not a.compare:
+        return
+    with VARIANTS[a.compare]():
+        other = ranks(dataset, a.k)
+    print("\n".join(table(f"variant {a.compare}", other, a.k)))
+    print(f"\nhit@1, shipped against {a.compare}, per category: questions won / lost, sign test p")
+    subsets = {NAMES[c]: (lambda c0: lambda c: c == c0)(c) for c in sorted(NAMES)}
+    subsets["answerable"] = lambda c: c != locomo.ADVERSARIAL
+    subsets["all"] = lambda c: True
+    for name, keep in subsets.items():
+        pairs = [(x, y) for (c, x), (_, y) in zip(shipped, other, strict=True) if keep(c)]
+        won = sum(1 for x, y in pairs if x == 1 and y != 1)
+        lost = sum(1 for x, y in pairs if y == 1 and x != 1)
+        pv = binomtest(won, won + lost).pvalue if won + lost else 1.0
+        print(f"  {name:<13} {won:>4} / {lost:<4} p = {pv:.3f}")
+
+
+if __name__ == "__main__":
+    main()
