@@ -27,9 +27,11 @@ A date the query names (:func:`graphmem.lingo.dates_in`: "in May 2023", "on 19 A
 2023") is one more query term, matched by the turns said on that day or in that month
 and weighted by its BM25 idf like a word occurring once in a turn of average length.
 
-Measured on bench6 (k=5, hit@1/hit@5, person scope on, see ``bench/bench6_perf.py``):
-tf-idf cosine zh 0.93/0.98, en 0.74/0.89; BM25 with structured queries and dates
-zh 0.94/0.99, en 0.76/0.89. Differences under ~0.16 are not conclusive at n = 100.
+Measured on bench6 over the pool text as written (k=5, hit@1/hit@5, person scope on,
+``bench/bench6_perf.py --configs``): BM25 with structured queries and dates zh 0.94/0.99,
+en 0.76/0.89, against 0.73/0.88 in en without the dates. Differences under ~0.16 are not
+conclusive at n = 100. What the memory feeds it (vocatives out, the turn replied to as
+context) was chosen on LoCoMo: see ``graphmem.memory``.
 """
 
 from __future__ import annotations
