@@ -29,6 +29,10 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``graphmem.rank.CONTEXT_WEIGHT``).
+``rm3``
+    pseudo-relevance feedback (RM3, Anserini's defaults): the query plus the 10 terms most
+    likely under the 10 best turns of a first pass (each weighted by its score), mixed
+    0.5 / 0.5.
 ``dense-unaddressed`` (with ``--dense``)
     the embedding reads each sentence without its vocatives too.
 """
@@ -43,6 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import numpy as np  # noqa: E402
 from scipy.stats import binomtest  # noqa: E402
 
 from graphmem import locomo, memory, rank  # noqa: E402
@@ -100,7 +105,29 @@ def _dense_unaddressed() -> AbstractContextManager:
     return _patched(memory, "_dense_scores", scores)
 
 
+def _rm3(fb_docs: int = 10, fb_terms: int = 10, original: float = 0.5) -> AbstractContextManager:
+    first_pass = rank.Ranker.scores
+
+    def scores(self, query: str, dates: bool = True) -> np.ndarray:
+        s = first_pass(self, query, dates)
+        top = [int(i) for i in np.argsort(-s, kind="stable")[:fb_docs] if s[i] > 0]
+        if not top:
+            return s
+        rows = self.tf.tocsr()[top]
+        lengths = np.maximum(np.asarray(rows.sum(axis=1)).ravel(), 1e-12)
+        weights = s[top] / s[top].sum()
+        p_term = np.asarray(rows.multiply(1.0 / lengths[:, None]).T @ weights).ravel()  # P(t | feedback)
+        chosen = [int(j) for j in np.argsort(-p_term, kind="stable")[:fb_terms] if p_term[j] > 0]
+        expansion = np.zeros(self.n)
+        for j in chosen:
+            expansion += p_term[j] / p_term[chosen].sum() * self._term(self.tf[:, [j]].toarray().ravel())
+        return original * s + (1 - original) * max(len(self.groups(query)), 1) * expansion
+
+    return _patched(rank.Ranker, "scores", scores)
+
+
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
+    "rm3": _rm3,
     "dense-unaddressed": _dense_unaddressed,
     "vocatives-kept": _vocatives_kept,
     "no-context": _no_context,
