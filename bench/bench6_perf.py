@@ -112,25 +112,32 @@ def configs(data: str) -> None:
     show("BM25 structured + dates + person scope", lambda: ad(ranking="bm25"))
     show("Memory default (as installed)", lambda: ad())
 
-    def patched(name: str, value):
-        """The default adapter with one of the memory's index functions replaced while it ingests."""
+    from graphmem import memory
+
+    def patched(owner, name: str, value):
+        """The default adapter with one function of the memory's index replaced while it runs."""
 
         class Patched(bench6.Adapter):
-            def ingest(self, records):
-                from graphmem import memory
-
-                kept = getattr(memory, name)
-                setattr(memory, name, value)
+            def _swap(self, call, *args):
+                kept = getattr(owner, name)
+                setattr(owner, name, value)
                 try:
-                    super().ingest(records)
+                    return call(*args)
                 finally:
-                    setattr(memory, name, kept)
+                    setattr(owner, name, kept)
+
+            def ingest(self, records):
+                return self._swap(super().ingest, records)
+
+            def search(self, query, k):
+                return self._swap(super().search, query, k)
 
         return Patched
 
     show("Memory default, vocatives kept in the index",
-         patched("_indexed", lambda recs: [f"{r.speaker}: {r.text}" for r in recs]))
-    show("Memory default, no context (the turn replied to)", patched("_contexts", lambda recs: [""] * len(recs)))
+         patched(memory, "_indexed", lambda recs: [f"{r.speaker}: {r.text}" for r in recs]))
+    show("Memory default, no context (the turn replied to)", patched(memory, "_contexts", lambda recs: [""] * len(recs)))
+    show("Memory default, no answer type for when-questions", patched(rank, "is_when", lambda query: False))
 
     def flat(label, **opts):
         """BM25 variants outside Memory (same person scope), to show what each part adds."""

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.errors import DataError
-from graphmem.read import ABSTAIN, Hit, Reader, Settings, sure
+from graphmem.read import ABSTAIN, Hit, Reader, Settings, says_when, sure
 from graphmem.store import ALL, Filter, Store
 from graphmem.terms import Vocabulary
 
@@ -269,7 +269,8 @@ class _Index:
         self.scope = scope
         texts = _indexed(self.records)
         self.vocab = Vocabulary(texts)
-        self.ranker = (Ranker(texts, [r.date for r in self.records], contexts=_contexts(self.records))
+        self.ranker = (Ranker(texts, [r.date for r in self.records], contexts=_contexts(self.records),
+                              timed=[says_when(r.text) for r in self.records])
                        if ranking == "bm25" else None)
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})

@@ -124,6 +124,16 @@ _MONTH = "|".join(MONTHS)
 _DAY = "|".join(WEEKDAYS)
 
 
+# What resolve_date reads, and says_when looks for.
+_YESTERDAY = re.compile(r"\b(yesterday|last night)\b")
+_AGO = re.compile(rf"\b{_NUM} (day|week|month|year)s? ago\b")
+_NEAR = re.compile(r"\b(last|this past|next) (week|weekend|month|year|summer|winter|spring|fall)\b")
+_WEEKDAY = re.compile(rf"\b(?:last|this past|on|this) ({_DAY})\b")
+_IN_MONTH = re.compile(rf"\b(?:in|back in|since|during|last) ({_MONTH})\b(?! \d)")
+_IN_YEAR = re.compile(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b")
+_AHEAD = re.compile(r"\b(tomorrow|tonight)\b")
+
+
 def is_when(question: str) -> bool:
     """A question asking for a date or a time, read off its wording alone."""
     return bool(_WHEN.search(question))
@@ -142,10 +152,10 @@ def resolve_date(sentence: str, said: datetime) -> str:
     the October before May. With no such word, the session date itself is the answer.
     """
     s = sentence.lower()
-    m = re.search(r"\b(yesterday|last night)\b", s)
+    m = _YESTERDAY.search(s)
     if m:
         return day(said - timedelta(days=1))
-    m = re.search(rf"\b{_NUM} (day|week|month|year)s? ago\b", s)
+    m = _AGO.search(s)
     if m:
         n, unit = _NUMBERS.get(m.group(1), None) or int(m.group(1)), m.group(2)
         if unit == "day":
@@ -155,21 +165,30 @@ def resolve_date(sentence: str, said: datetime) -> str:
         if unit == "month":
             return _month_shift(said, -n)
         return str(said.year - n)
-    m = re.search(r"\b(last|this past|next) (week|weekend|month|year|summer|winter|spring|fall)\b", s)
+    m = _NEAR.search(s)
     if m:
         return _relative(m.group(1), m.group(2), said)
-    m = re.search(rf"\b(?:last|this past|on|this) ({_DAY})\b", s)
+    m = _WEEKDAY.search(s)
     if m:
         return f"the {m.group(1)} before {day(said)}"
-    m = re.search(rf"\b(?:in|back in|since|during|last) ({_MONTH})\b(?! \d)", s)
+    m = _IN_MONTH.search(s)
     if m:
         month = MONTHS.index(m.group(1)) + 1
         year = said.year if month <= said.month else said.year - 1
         return f"{m.group(1).capitalize()} {year}"
-    m = re.search(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b", s)
+    m = _IN_YEAR.search(s)
     if m:
         return m.group(1)
     return day(said)
+
+
+def says_when(text: str) -> bool:
+    """Does the text place something in time? One of the expressions :func:`resolve_date`
+    reads ("yesterday", "two weeks ago", "next month", "last Friday", "back in May",
+    "in 2022"), or "tomorrow" / "tonight". A when-question's answer is such a turn far
+    more often than not; :class:`graphmem.rank.Ranker` uses it as the answer's type."""
+    s = text.lower()
+    return any(p.search(s) for p in (_YESTERDAY, _AGO, _NEAR, _WEEKDAY, _IN_MONTH, _IN_YEAR, _AHEAD))
 
 
 def _month_shift(said: datetime, n: int) -> str:

@@ -4,7 +4,7 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.read import ABSTAIN, Ceiling, Hit, Reader, Settings, coverage, is_when, resolve_date, sure
+from graphmem.read import ABSTAIN, Ceiling, Hit, Reader, Settings, coverage, is_when, resolve_date, says_when, sure
 from graphmem.terms import Vocabulary
 
 MAY8 = datetime(2023, 5, 8, 13, 56)
@@ -39,6 +39,19 @@ def test_when_questions_are_read_off_the_wording():
     assert is_when("In what year did Melanie start painting?")
     assert is_when("What year did John move?")
     assert not is_when("What did Caroline research?")
+
+
+@pytest.mark.parametrize(
+    "text", ["I went to a support group yesterday.", "We moved two years ago!", "See you tomorrow!",
+             "The show is next month.", "Last Friday I ran a race.", "Back in May we met.", "I started in 2019."])
+def test_a_turn_that_places_something_in_time(text):
+    assert says_when(text)
+
+
+def test_a_turn_that_does_not():
+    assert not says_when("I love painting sunsets.")
+    assert not says_when("May I join you?")  # the month needs its preposition
+    assert not says_when("I have been waiting forever.")
 
 
 VOCAB = Vocabulary(
