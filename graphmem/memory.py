@@ -16,10 +16,11 @@ the conversations that person takes part in first (the person node's neighbourho
 as the graph arms do), then fills up with the rest. A turn is indexed as
 ``"Speaker: utterance"`` with its vocatives taken out ("Thanks, Caroline!" is said *to*
 Caroline, not about her) and, as a second BM25 field at half weight, the turn it replies
-to (``_contexts``). On LoCoMo's answerable questions the two bring the evidence first
-more often (hit@1 0.373 -> 0.427, hit@5 0.619 -> 0.709) and on adversarial ones, which
-name the wrong person, less often (hit@1 0.348 -> 0.280; ``python
-bench/memory_locomo.py --compare plain``). Queries written in Chinese are
+to (``_contexts``); a question asking when also matches the turns that say when
+(``graphmem.read.says_when``). On LoCoMo's answerable questions the three bring the
+evidence first more often (hit@1 0.373 -> 0.442, hit@5 0.619 -> 0.716) and on
+adversarial ones, which name the wrong person, less often (hit@1 0.348 -> 0.283;
+``python bench/memory_locomo.py --compare plain``). Queries written in Chinese are
 glossed into English offline (``graphmem.lingo``, optional extra ``zh``); with
 ``dense=True`` and the optional ``dense`` extra, a multilingual embedding's cosines are
 fused with the lexical ones.
