@@ -1,6 +1,6 @@
 """The memory API's search, measured on LoCoMo: does the evidence come back?
 
-    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense]
+    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense] [--ask]
 
 All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.Memory`
 (default settings: BM25, person scope; no conversation filter, so the memory itself
@@ -8,6 +8,10 @@ must find whose question it is, as on bench6). Every question with evidence is a
 once with ``search(question, k)``; a question is a hit at rank r when the r-th id
 returned is one of its evidence turns (bench6's rule: any evidence id counts). Printed
 per LoCoMo category: n, hit@1, hit@k, MRR@k.
+
+``--ask`` also asks every question with ``Memory.ask`` and grades the reply with the
+official metric (F1; an adversarial question scores 1 for an abstention), so what the
+index finds can be followed into what the memory answers.
 
 This is where choices about the memory's index are made, not on bench6's 100
 questions: 1,981 questions, all ten conversations. ``--dense`` measures
@@ -146,13 +150,32 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
 }
 
 
-def ranks(dataset: locomo.Dataset, k: int, dense: bool = False) -> list[tuple[int, int]]:
-    """(category, rank) per question with evidence; rank 0 when no evidence id is in the top k."""
+def answers(dataset: locomo.Dataset, k: int) -> list[tuple[int, float, bool]]:
+    """(category, F1, quiet) per question, from ``Memory.ask`` graded by the official metric
+    (``graphmem.metric.grade``: adversarial questions score 1 for an abstention)."""
+    from graphmem.metric import grade
+
+    mem = _memory(dataset, False)
+    out = []
+    for c in dataset.conversations:
+        for q in c.questions:
+            reply = mem.ask(q.text, k)
+            out.append((q.category, grade(q.category, reply.reply, q.answer), reply.quiet))
+    return out
+
+
+def _memory(dataset: locomo.Dataset, dense: bool) -> memory.Memory:
     records = [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
                 "conversation": c.sample_id} for c in dataset.conversations for t in c.turns]
     mem = memory.Memory(dense=dense)
     mem.ingest(records)
     mem.build()
+    return mem
+
+
+def ranks(dataset: locomo.Dataset, k: int, dense: bool = False) -> list[tuple[int, int]]:
+    """(category, rank) per question with evidence; rank 0 when no evidence id is in the top k."""
+    mem = _memory(dataset, dense)
     out = []
     for c in dataset.conversations:
         for q in c.questions:
@@ -183,14 +206,35 @@ def table(label: str, rows: list[tuple[int, int]], k: int) -> list[str]:
     return lines
 
 
+def f1_table(label: str, rows: list[tuple[int, float, bool]]) -> list[str]:
+    lines = [label, f"  {'category':<13} {'n':>5}     F1  quiet"]
+    groups: dict[str, list[tuple[float, bool]]] = {}
+    for cat, f1, quiet in rows:
+        groups.setdefault(NAMES.get(cat, str(cat)), []).append((f1, quiet))
+        if cat != locomo.ADVERSARIAL:
+            groups.setdefault("answerable", []).append((f1, quiet))
+        groups.setdefault("all", []).append((f1, quiet))
+    for name in [NAMES[c] for c in sorted(NAMES)] + ["answerable", "all"]:
+        rs = groups.get(name, [])
+        if rs:
+            lines.append(f"  {name:<13} {len(rs):>5}  {sum(f for f, _ in rs) / len(rs):.3f}  {sum(q for _, q in rs) / len(rs):4.0%}")
+    return lines
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", default=str(DEFAULT_DATA))
     p.add_argument("--k", type=int, default=5)
     p.add_argument("--compare", choices=sorted(VARIANTS))
     p.add_argument("--dense", action="store_true", help="Memory(dense=True): lexical and e5 scores fused")
+    p.add_argument("--ask", action="store_true", help="also Memory.ask every question: F1 and abstentions")
     a = p.parse_args()
     dataset = locomo.load(a.data)
+    if a.ask:
+        print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor 0.30 (the official metric)", answers(dataset, a.k))))
+        if a.compare:
+            with VARIANTS[a.compare]():
+                print("\n".join(f1_table(f"variant {a.compare}", answers(dataset, a.k))))
     shipped = ranks(dataset, a.k, a.dense)
     print("\n".join(table("shipped memory" + (" (dense=True)" if a.dense else ""), shipped, a.k)))
     if not a.compare:
