@@ -137,7 +137,7 @@ def configs(data: str) -> None:
     show("Memory default, vocatives kept in the index",
          patched(memory, "_indexed", lambda recs: [f"{r.speaker}: {r.text}" for r in recs]))
     show("Memory default, no context (the turn replied to)", patched(memory, "_contexts", lambda recs: [""] * len(recs)))
-    show("Memory default, no answer type for when-questions", patched(rank, "is_when", lambda query: False))
+    show("Memory default, no answer types (when, how long)", patched(rank, "answer_type", lambda query: None))
 
     def flat(label, **opts):
         """BM25 variants outside Memory (same person scope), to show what each part adds."""

@@ -28,12 +28,14 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
     (``graphmem.memory._contexts``).
-``no-when``
-    a when-question's answer type off: the turns that place something in time
-    (``graphmem.read.says_when``) are not a query term.
+``no-answer-type``
+    answer typing off: a question asking when or how long does not match the turns that
+    say when or how long (``graphmem.read.answer_type``).
+``when-only``
+    answer typing for when-questions only (not how long).
 ``plain``
-    none of the index's three choices: the turn as written, no context, no answer type
-    for when-questions (the memory before them).
+    none of the index's three choices: the turn as written, no context, no answer types
+    (the memory before them).
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``graphmem.rank.CONTEXT_WEIGHT``).
@@ -134,17 +136,24 @@ def _rm3(fb_docs: int = 10, fb_terms: int = 10, original: float = 0.5) -> Abstra
     return _patched(rank.Ranker, "scores", scores)
 
 
-def _no_when() -> AbstractContextManager:
-    return _patched(rank, "is_when", lambda query: False)
+def _no_answer_type() -> AbstractContextManager:
+    return _patched(rank, "answer_type", lambda query: None)
+
+
+def _when_only() -> AbstractContextManager:
+    from graphmem.read import answer_type
+
+    return _patched(rank, "answer_type", lambda query: "when" if answer_type(query) == "when" else None)
 
 
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
-    "no-when": _no_when,
+    "no-answer-type": _no_answer_type,
+    "when-only": _when_only,
     "rm3": _rm3,
     "dense-unaddressed": _dense_unaddressed,
     "vocatives-kept": _vocatives_kept,
     "no-context": _no_context,
-    "plain": lambda: _both(_vocatives_kept, _no_context, _no_when),
+    "plain": lambda: _both(_vocatives_kept, _no_context, _no_answer_type),
     "context-1.0": _context_weight(1.0),
     "context-0.25": _context_weight(0.25),
 }

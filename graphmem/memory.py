@@ -16,10 +16,10 @@ the conversations that person takes part in first (the person node's neighbourho
 as the graph arms do), then fills up with the rest. A turn is indexed as
 ``"Speaker: utterance"`` with its vocatives taken out ("Thanks, Caroline!" is said *to*
 Caroline, not about her) and, as a second BM25 field at half weight, the turn it replies
-to (``_contexts``); a question asking when also matches the turns that say when
-(``graphmem.read.says_when``). On LoCoMo's answerable questions the three bring the
-evidence first more often (hit@1 0.373 -> 0.442, hit@5 0.619 -> 0.716) and on
-adversarial ones, which name the wrong person, less often (hit@1 0.348 -> 0.283;
+to (``_contexts``); a question asking when or how long also matches the turns that say
+when or how long (``graphmem.read.answer_type``). On LoCoMo's answerable questions the three bring the
+evidence first more often (hit@1 0.373 -> 0.447, hit@5 0.619 -> 0.721) and on
+adversarial ones, which name the wrong person, less often (hit@1 0.348 -> 0.287;
 ``python bench/memory_locomo.py --compare plain``). Queries written in Chinese are
 glossed into English offline (``graphmem.lingo``, optional extra ``zh``); with
 ``dense=True`` and the optional ``dense`` extra, a multilingual embedding's cosines are
@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.errors import DataError
-from graphmem.read import ABSTAIN, Hit, Reader, Settings, says_when, sure
+from graphmem.read import ABSTAIN, ANSWER_TYPES, Hit, Reader, Settings, sure
 from graphmem.store import ALL, Filter, Store
 from graphmem.terms import Vocabulary
 
@@ -271,7 +271,7 @@ class _Index:
         texts = _indexed(self.records)
         self.vocab = Vocabulary(texts)
         self.ranker = (Ranker(texts, [r.date for r in self.records], contexts=_contexts(self.records),
-                              timed=[says_when(r.text) for r in self.records])
+                              types={kind: [says(r.text) for r in self.records] for kind, says in ANSWER_TYPES.items()})
                        if ranking == "bm25" else None)
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})

@@ -26,9 +26,9 @@ Chinese word with five glosses weighs what one English word weighs, instead of f
 A date the query names (:func:`graphmem.lingo.dates_in`: "in May 2023", "on 19 August,
 2023") is one more query term, matched by the turns said on that day or in that month
 and weighted by its BM25 idf like a word occurring once in a turn of average length.
-So is the answer's type for a question that asks when (:func:`graphmem.read.is_when`),
-given ``timed``: matched by the turns that place something in time
-(:func:`graphmem.read.says_when`: "yesterday", "next month", "tomorrow").
+So is the type of answer a question asks for (:func:`graphmem.read.answer_type`: when,
+how long), given ``types``: matched by the turns that give one
+(:data:`graphmem.read.ANSWER_TYPES`: "yesterday", "next month", "for three years").
 
 Measured on bench6 over the pool text as written (k=5, hit@1/hit@5, person scope on,
 ``bench/bench6_perf.py --configs``): BM25 with structured queries and dates zh 0.94/0.99,
@@ -40,14 +40,14 @@ context) was chosen on LoCoMo: see ``graphmem.memory``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
 
-from graphmem.read import is_when
+from graphmem.read import answer_type
 from graphmem.terms import analyse, content, stem, words
 
 __all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "variants"]
@@ -96,13 +96,14 @@ class Ranker:
 
     def __init__(self, texts: Sequence[str], dates: Sequence[datetime | None] | None = None,
                  k1: float = K1, b: float = B, contexts: Sequence[str] | None = None,
-                 context_weight: float = CONTEXT_WEIGHT, timed: Sequence[bool] | None = None):
+                 context_weight: float = CONTEXT_WEIGHT, types: Mapping[str, Sequence[bool]] | None = None):
         self.k1, self.b = k1, b
         self.index: dict[str, int] = {}
         if contexts is not None and len(contexts) != len(texts):
             raise ValueError(f"{len(contexts)} contexts for {len(texts)} texts")
-        if timed is not None and len(timed) != len(texts):
-            raise ValueError(f"{len(timed)} time marks for {len(texts)} texts")
+        for kind, marks in (types or {}).items():
+            if len(marks) != len(texts):
+                raise ValueError(f"{len(marks)} {kind!r} marks for {len(texts)} texts")
         rows, cols, vals = [], [], []
         lengths = []
         for i, text in enumerate(texts):
@@ -126,7 +127,7 @@ class Ranker:
         avg = float(length.mean()) if self.n and length.mean() > 0 else 1.0
         self.norm = k1 * (1.0 - b + b * length / avg)  # the length part of BM25's denominator
         self.dates = list(dates) if dates is not None else [None] * self.n
-        self.timed = np.asarray(timed, dtype=bool) if timed is not None else None
+        self.types = {kind: np.asarray(marks, dtype=bool) for kind, marks in (types or {}).items()}
 
     def __len__(self) -> int:
         return self.n
@@ -193,8 +194,9 @@ class Ranker:
             tf = np.asarray(self.tf[:, cols].sum(axis=1)).ravel()
             out += self._term(tf)
         masks = self.date_mask(query) if dates else []
-        if self.timed is not None and is_when(query):
-            masks.append(self.timed)
+        kind = answer_type(query)
+        if kind in self.types:
+            masks.append(self.types[kind])
         for mask in masks:
             df = int(mask.sum())
             if df:  # one occurrence in a turn of average length: tf (k1+1)/(tf+k1) = 1

@@ -132,6 +132,10 @@ _WEEKDAY = re.compile(rf"\b(?:last|this past|on|this) ({_DAY})\b")
 _IN_MONTH = re.compile(rf"\b(?:in|back in|since|during|last) ({_MONTH})\b(?! \d)")
 _IN_YEAR = re.compile(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b")
 _AHEAD = re.compile(r"\b(tomorrow|tonight)\b")
+_DURATION = re.compile(rf"\b(?:{_NUM[1:-1]}|seven|eight|nine|ten|several) (?:day|week|month|year|hour|minute)s?\b")
+_HOW_LONG = re.compile(r"^\s*how long\b(?! ago)|\bfor how long\b", re.I)
+_WHEN_ZH = re.compile("什么时候|何时|哪天|哪一天|哪年|哪一年")
+_HOW_LONG_ZH = re.compile("多久|多长时间")
 
 
 def is_when(question: str) -> bool:
@@ -185,10 +189,32 @@ def resolve_date(sentence: str, said: datetime) -> str:
 def says_when(text: str) -> bool:
     """Does the text place something in time? One of the expressions :func:`resolve_date`
     reads ("yesterday", "two weeks ago", "next month", "last Friday", "back in May",
-    "in 2022"), or "tomorrow" / "tonight". A when-question's answer is such a turn far
-    more often than not; :class:`graphmem.rank.Ranker` uses it as the answer's type."""
+    "in 2022"), or "tomorrow" / "tonight"."""
     s = text.lower()
     return any(p.search(s) for p in (_YESTERDAY, _AGO, _NEAR, _WEEKDAY, _IN_MONTH, _IN_YEAR, _AHEAD))
+
+
+def says_how_long(text: str) -> bool:
+    """Does the text give a duration: a number of days, weeks, months, years, hours or
+    minutes ("for a month now", "three years", "a couple of weeks")?"""
+    return bool(_DURATION.search(text.lower()))
+
+
+ANSWER_TYPES = {"when": says_when, "how long": says_how_long}
+"""The answer types a question can ask for, and how to tell a turn that gives one. Used by
+:class:`graphmem.rank.Ranker`: a question's answer type is one more query term, matched by
+the turns of that type (answer typing, as in question answering since TREC-8)."""
+
+
+def answer_type(question: str) -> str | None:
+    """The type of answer a question asks for, off its wording: ``when`` (:func:`is_when`,
+    or 什么时候 / 何时 / 哪天 / 哪一年 in a Chinese query), ``how long`` ("How long has ...",
+    "for how long", 多久 / 多长时间), else None."""
+    if is_when(question) or _WHEN_ZH.search(question):
+        return "when"
+    if _HOW_LONG.search(question) or _HOW_LONG_ZH.search(question):
+        return "how long"
+    return None
 
 
 def _month_shift(said: datetime, n: int) -> str:

@@ -360,13 +360,14 @@ def test_bm25_a_when_question_matches_turns_that_say_when():
 
     texts = ["Ann: I adopted a dog, my first dog ever.", "Ann: I adopted a dog yesterday!", "Bob: nice weather"]
     q = "When did Ann adopt a dog?"
-    plain, r = Ranker(texts), Ranker(texts, timed=[says_when(t) for t in texts])
+    plain, r = Ranker(texts), Ranker(texts, types={"when": [says_when(t) for t in texts]})
     assert plain.scores(q)[0] > plain.scores(q)[1]  # "dog" twice
     assert r.scores(q)[1] > r.scores(q)[0]  # the answer's type: a turn that places it in time
     assert r.scores(q)[1] - plain.scores(q)[1] == pytest.approx(r.idf(1))  # like a date the query names
     assert r.scores("What did Ann adopt?").tolist() == plain.scores("What did Ann adopt?").tolist()
-    with pytest.raises(ValueError, match="1 time marks for 3 texts"):
-        Ranker(texts, timed=[True])
+    assert r.scores("How long did Ann have a dog?").tolist() == plain.scores("How long did Ann have a dog?").tolist()
+    with pytest.raises(ValueError, match="1 'when' marks for 3 texts"):
+        Ranker(texts, types={"when": [True]})
 
 
 def test_turn_numbers_come_from_pool_ids():

@@ -4,7 +4,9 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.read import ABSTAIN, Ceiling, Hit, Reader, Settings, coverage, is_when, resolve_date, says_when, sure
+from graphmem.read import (
+    ABSTAIN, Ceiling, Hit, Reader, Settings, answer_type, coverage, is_when, resolve_date, says_how_long, says_when, sure,
+)
 from graphmem.terms import Vocabulary
 
 MAY8 = datetime(2023, 5, 8, 13, 56)
@@ -52,6 +54,25 @@ def test_a_turn_that_does_not():
     assert not says_when("I love painting sunsets.")
     assert not says_when("May I join you?")  # the month needs its preposition
     assert not says_when("I have been waiting forever.")
+
+
+def test_answer_types_read_off_the_question_in_either_language():
+    assert answer_type("When did Caroline go to the LGBTQ support group?") == "when"
+    assert answer_type("How long ago was Caroline's 18th birthday?") == "when"
+    assert answer_type("How long have Mel and her husband been married?") == "how long"
+    assert answer_type("For how long did John play?") == "how long"
+    assert answer_type("How did Evan get into watercolor painting?") is None
+    assert answer_type("打鼓 一个月 多久 学习") == "how long"
+    assert answer_type("Caroline 什么时候 去 支持小组") == "when"
+    assert answer_type("水彩 朋友 入门") is None
+
+
+def test_a_turn_that_gives_a_duration():
+    assert says_how_long("I've been playing for a month now.")
+    assert says_how_long("We've been together for three years.")
+    assert says_how_long("It took a couple of weeks.")
+    assert not says_how_long("I love painting sunsets.")
+    assert not says_how_long("Year after year it gets better.")
 
 
 VOCAB = Vocabulary(
