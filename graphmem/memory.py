@@ -17,9 +17,9 @@ as the graph arms do), then fills up with the rest. A turn is indexed as
 ``"Speaker: utterance"`` with its vocatives taken out ("Thanks, Caroline!" is said *to*
 Caroline, not about her) and, as a second BM25 field at half weight, the turn it replies
 to (``_contexts``); a question asking when or how long also matches the turns that say
-when or how long (``graphmem.read.answer_type``). On LoCoMo's answerable questions the three bring the
-evidence first more often (hit@1 0.373 -> 0.447, hit@5 0.619 -> 0.721) and on
-adversarial ones, which name the wrong person, less often (hit@1 0.348 -> 0.287;
+when or how long (``graphmem.read.answer_type``). On LoCoMo's answerable questions the
+three bring the evidence first more often (hit@1 0.373 -> 0.447, hit@5 0.619 -> 0.721)
+and on adversarial ones, which name the wrong person, less often (hit@1 0.348 -> 0.287;
 ``python bench/memory_locomo.py --compare plain``). Queries written in Chinese are
 glossed into English offline (``graphmem.lingo``, optional extra ``zh``); with
 ``dense=True`` and the optional ``dense`` extra, a multilingual embedding's cosines are

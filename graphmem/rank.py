@@ -34,7 +34,7 @@ Measured on bench6 over the pool text as written (k=5, hit@1/hit@5, person scope
 ``bench/bench6_perf.py --configs``): BM25 with structured queries and dates zh 0.94/0.99,
 en 0.76/0.89, against 0.73/0.88 in en without the dates. Differences under ~0.16 are not
 conclusive at n = 100. What the memory feeds it (vocatives out, the turn replied to as
-context) was chosen on LoCoMo: see ``graphmem.memory``.
+context, answer types) was chosen on LoCoMo: see ``graphmem.memory``.
 """
 
 from __future__ import annotations

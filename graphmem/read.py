@@ -132,7 +132,10 @@ _WEEKDAY = re.compile(rf"\b(?:last|this past|on|this) ({_DAY})\b")
 _IN_MONTH = re.compile(rf"\b(?:in|back in|since|during|last) ({_MONTH})\b(?! \d)")
 _IN_YEAR = re.compile(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b")
 _AHEAD = re.compile(r"\b(tomorrow|tonight)\b")
-_DURATION = re.compile(rf"\b(?:{_NUM[1:-1]}|seven|eight|nine|ten|several) (?:day|week|month|year|hour|minute)s?\b")
+_DURATION = re.compile(
+    r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several) "
+    r"(?:day|week|month|year|hour|minute)s?\b"
+)
 _HOW_LONG = re.compile(r"^\s*how long\b(?! ago)|\bfor how long\b", re.I)
 _WHEN_ZH = re.compile("什么时候|何时|哪天|哪一天|哪年|哪一年")
 _HOW_LONG_ZH = re.compile("多久|多长时间")
