@@ -163,7 +163,7 @@ def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: P
 
 @main.command()
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="LoCoMo JSON, or a JSON Lines file of turns {id, speaker, text, date?, conversation?} "
+              help="LoCoMo JSON, or a JSON Lines file of turns {id, speaker, text, date?, conversation?, turn?} "
                    "(default: $GRAPHMEM_LOCOMO, else the cached LoCoMo download).")
 @click.option("--conversations", default=None, help="Comma list of conversation ids to load (default: all), e.g. conv-26,conv-30.")
 @click.option("--batch", type=click.IntRange(min=1), default=2000, show_default=True, help="Rows per UNWIND write transaction.")
@@ -176,24 +176,37 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
     """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror."""
     from graphmem import neo4j as gn
 
-    chosen = gn.select(_dialogue(data), conversations)
+    records = _turn_file(data)
+    chosen = gn.select(_dialogue(data, records), conversations)
     with gn.connect(uri, user, password, database) as client:
         report = gn.load(client, chosen, batch=batch, replace=replace, progress=not quiet)
+        if records:  # a turn file's own turn numbers, which the loaded graph does not hold
+            kept = {c.sample_id for c in chosen}
+            gn.number_turns(client, [r for r in records if r.conversation in kept], batch)
     for counts in report.counts:
         click.echo(counts.line())
     click.echo(f"{report.rows} rows in {report.seconds:.2f}s ({report.rows_per_second:.0f} rows/s)"
                f" into {client.settings.where}; counts match the mirror")
 
 
-def _dialogue(data: Path | None):
-    """LoCoMo JSON as a Dataset, or a JSON Lines file of turns as one of the same shape."""
+def _turn_file(data: Path | None) -> list | None:
+    """The records of a JSON Lines file of turns, or None when ``data`` is LoCoMo JSON."""
+    if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
+        from graphmem.memory import read_jsonl
+
+        return read_jsonl(data)
+    return None
+
+
+def _dialogue(data: Path | None, records: list | None):
+    """LoCoMo JSON as a Dataset, or the records of a turn file as one of the same shape."""
     from graphmem import locomo
 
-    if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
+    if records is not None:
         from graphmem.locomo import Dataset, EvidenceReport
-        from graphmem.memory import conversations, read_jsonl
+        from graphmem.memory import conversations
 
-        return Dataset(data, tuple(conversations(read_jsonl(data))), EvidenceReport())
+        return Dataset(data, tuple(conversations(records)), EvidenceReport())
     return locomo.load(data)
 
 
@@ -235,10 +248,10 @@ def _records(data: Path | None) -> list[dict[str, Any]]:
     from dataclasses import asdict
 
     from graphmem import locomo
-    from graphmem.memory import read_jsonl
 
-    if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
-        return [asdict(r) for r in read_jsonl(data)]
+    records = _turn_file(data)
+    if records is not None:
+        return [asdict(r) for r in records]
     return [{"id": f"{conv.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
              "conversation": conv.sample_id}
             for conv in locomo.load(data).conversations for t in conv.turns]

@@ -866,13 +866,21 @@ class MemoryStore:
             check_id(conv_id)
         records = [r for r in self._records if r.conversation in touched] + list(new)
         load(self.client, conversations(records), batch=self.batch, replace=True)
-        numbered = [{"key": f"{r.conversation}/{r.id}", "number": r.turn} for r in records if r.turn is not None]
-        for start in range(0, len(numbered), self.batch):
-            self.client.write("memory_turn_numbers", rows=numbered[start:start + self.batch])
+        number_turns(self.client, records, self.batch)
         self._records.extend(new)
 
     def close(self) -> None:
         self.client.close()
+
+
+def number_turns(client: Client, records: Sequence[Any], batch: int = DEFAULT_BATCH) -> int:
+    """Keep the turn numbers memory records carry on their Turn nodes (loaded first), so a
+    ``Memory(backend="neo4j")`` reads the same records the in-process one was given.
+    Returns how many were written."""
+    rows = [{"key": f"{r.conversation}/{r.id}", "number": r.turn} for r in records if r.turn is not None]
+    for start in range(0, len(rows), batch):
+        client.write("memory_turn_numbers", rows=rows[start:start + batch])
+    return len(rows)
 
 
 def _as_datetime(value: Any) -> datetime | None:
