@@ -39,6 +39,9 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``graphmem.rank.CONTEXT_WEIGHT``).
+``speaker-first``
+    the person scope made turn by turn: the turns the named person said first, then the
+    rest (the graph arm's filter), instead of their conversations first.
 ``rm3``
     pseudo-relevance feedback (RM3, Anserini's defaults): the query plus the 10 terms most
     likely under the 10 best turns of a first pass (each weighted by its score), mixed
@@ -50,6 +53,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
@@ -146,7 +150,19 @@ def _when_only() -> AbstractContextManager:
     return _patched(rank, "answer_type", lambda query: "when" if answer_type(query) == "when" else None)
 
 
+def _speaker_first() -> AbstractContextManager:
+    shipped = memory._Index.search
+
+    def search(self, query: str, k: int, conversation: str | None):
+        found = shipped(self, query, len(self.records), conversation)
+        named = {who for who in self.people if who in set(re.findall(r"[a-z0-9]+", query.lower()))}
+        return ([r for r in found if r.speaker.lower() in named] + [r for r in found if r.speaker.lower() not in named])[:k]
+
+    return _patched(memory._Index, "search", search)
+
+
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
+    "speaker-first": _speaker_first,
     "no-answer-type": _no_answer_type,
     "when-only": _when_only,
     "rm3": _rm3,
