@@ -112,32 +112,27 @@ def configs(data: str) -> None:
     show("BM25 structured + dates + person scope", lambda: ad(ranking="bm25"))
     show("Memory default (as installed)", lambda: ad())
 
-    from graphmem import memory
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from memory_locomo import VARIANTS  # the memory's index variants, as measured on LoCoMo
 
-    def patched(owner, name: str, value):
-        """The default adapter with one function of the memory's index replaced while it runs."""
+    def within(variant: str):
+        """The default adapter, ingesting and searching inside one of those variants."""
 
-        class Patched(bench6.Adapter):
-            def _swap(self, call, *args):
-                kept = getattr(owner, name)
-                setattr(owner, name, value)
-                try:
-                    return call(*args)
-                finally:
-                    setattr(owner, name, kept)
-
+        class Within(bench6.Adapter):
             def ingest(self, records):
-                return self._swap(super().ingest, records)
+                with VARIANTS[variant]():
+                    return super().ingest(records)
 
             def search(self, query, k):
-                return self._swap(super().search, query, k)
+                with VARIANTS[variant]():
+                    return super().search(query, k)
 
-        return Patched
+        return Within
 
-    show("Memory default, vocatives kept in the index",
-         patched(memory, "_indexed", lambda recs: [f"{r.speaker}: {r.text}" for r in recs]))
-    show("Memory default, no context (the turn replied to)", patched(memory, "_contexts", lambda recs: [""] * len(recs)))
-    show("Memory default, no answer types (when, how long)", patched(rank, "answer_type", lambda query: None))
+    show("Memory default, vocatives kept in the index", within("vocatives-kept"))
+    show("Memory default, no context (the turn replied to)", within("no-context"))
+    show("Memory default, no answer types (when, how long)", within("no-answer-type"))
+    show("Memory default, speaker-first (the graph arm's filter)", within("speaker-first"))
 
     def flat(label, **opts):
         """BM25 variants outside Memory (same person scope), to show what each part adds."""
