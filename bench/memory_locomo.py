@@ -81,10 +81,7 @@ def _patched(owner: object, name: str, value: object) -> Iterator[None]:
 
 
 def _context_weight(w: float) -> Callable[[], AbstractContextManager]:
-    defaults = rank.Ranker.__init__.__defaults__
-    names = rank.Ranker.__init__.__code__.co_varnames[1:rank.Ranker.__init__.__code__.co_argcount]
-    at = names.index("context_weight") - (len(names) - len(defaults))
-    return lambda: _patched(rank.Ranker.__init__, "__defaults__", defaults[:at] + (w,) + defaults[at + 1:])
+    return lambda: _patched(rank, "CONTEXT_WEIGHT", w)
 
 
 @contextmanager
@@ -162,16 +159,16 @@ def _speaker_first() -> AbstractContextManager:
 
 
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
-    "speaker-first": _speaker_first,
-    "no-answer-type": _no_answer_type,
-    "when-only": _when_only,
-    "rm3": _rm3,
-    "dense-unaddressed": _dense_unaddressed,
     "vocatives-kept": _vocatives_kept,
     "no-context": _no_context,
+    "no-answer-type": _no_answer_type,
+    "when-only": _when_only,
     "plain": lambda: _both(_vocatives_kept, _no_context, _no_answer_type),
     "context-1.0": _context_weight(1.0),
     "context-0.25": _context_weight(0.25),
+    "speaker-first": _speaker_first,
+    "rm3": _rm3,
+    "dense-unaddressed": _dense_unaddressed,
 }
 
 

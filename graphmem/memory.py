@@ -264,15 +264,18 @@ class _Index:
     """The searchable form of the records: one vocabulary, one store, speakers as metadata."""
 
     def __init__(self, records: Sequence[Record], dense: bool, scope: bool = True, ranking: str = "bm25"):
-        from graphmem.rank import Ranker
+        from graphmem import rank
 
         self.records = list(records)
         self.scope = scope
         texts = _indexed(self.records)
         self.vocab = Vocabulary(texts)
-        self.ranker = (Ranker(texts, [r.date for r in self.records], contexts=_contexts(self.records),
-                              types={kind: [says(r.text) for r in self.records] for kind, says in ANSWER_TYPES.items()})
-                       if ranking == "bm25" else None)
+        self.ranker = None
+        if ranking == "bm25":
+            self.ranker = rank.Ranker(
+                texts, [r.date for r in self.records],
+                contexts=_contexts(self.records), context_weight=rank.CONTEXT_WEIGHT,
+                types={kind: [says(r.text) for r in self.records] for kind, says in ANSWER_TYPES.items()})
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})
         self.people: dict[str, set[str]] = {}
