@@ -132,6 +132,7 @@ def configs(data: str) -> None:
     show("Memory default, vocatives kept in the index", within("vocatives-kept"))
     show("Memory default, no context (the turn replied to)", within("no-context"))
     show("Memory default, no answer types (when, how long)", within("no-answer-type"))
+    show("Memory default, context normalised per field (BM25F per field)", within("field-norm"))
     show("Memory default, speaker-first (the graph arm's filter)", within("speaker-first"))
 
     def flat(label, **opts):

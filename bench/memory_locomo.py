@@ -39,6 +39,10 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``graphmem.rank.CONTEXT_WEIGHT``).
+``field-norm``
+    the context field normalised by its own length against its own average (the per-field
+    BM25F of Zaragoza et al., TREC-13) instead of one length for the turn and its weighted
+    context together (Robertson, Zaragoza & Taylor's simple extension, shipped).
 ``speaker-first``
     the person scope made turn by turn: the turns the named person said first, then the
     rest (the graph arm's filter), instead of their conversations first.
@@ -62,6 +66,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
+from scipy import sparse  # noqa: E402
 from scipy.stats import binomtest  # noqa: E402
 
 from graphmem import locomo, memory, rank  # noqa: E402
@@ -147,6 +152,33 @@ def _when_only() -> AbstractContextManager:
     return _patched(rank, "answer_type", lambda query: "when" if answer_type(query) == "when" else None)
 
 
+class _FieldNormRanker(rank.Ranker):
+    """BM25F with a length normalisation per field: each field's frequency over
+    ``1 - b + b * length / its average``, weighted, summed, saturated once."""
+
+    def __init__(self, texts, dates=None, k1=rank.K1, b=rank.B, contexts=None,
+                 context_weight=rank.CONTEXT_WEIGHT, types=None):
+        super().__init__(texts, dates, k1, b, types=types)  # the turn alone: raw tf, its own norm
+        own = self.tf.multiply(1.0 / (self.norm / k1)[:, None])
+        if contexts is not None and context_weight:
+            ctx = rank.Ranker(contexts, k1=k1, b=b)
+            for term in sorted(ctx.index, key=ctx.index.get):
+                self.index.setdefault(term, len(self.index))
+            width = max(len(self.index), 1)
+            moved = ctx.tf.tocoo()
+            cols = np.array([self.index[t] for t in sorted(ctx.index, key=ctx.index.get)], dtype=np.intp)
+            ctx_tf = sparse.csc_matrix((moved.data / (ctx.norm / k1)[moved.row], (moved.row, cols[moved.col])),
+                                       shape=(self.n, width))
+            own = sparse.csc_matrix((own.tocoo().data, (own.tocoo().row, own.tocoo().col)), shape=(self.n, width))
+            own = own + context_weight * ctx_tf
+        self.tf = sparse.csc_matrix(own)
+        self.norm = np.full(self.n, k1)  # frequencies are normalised already: tf (k1+1) / (tf + k1)
+
+
+def _field_norm() -> AbstractContextManager:
+    return _patched(rank, "Ranker", _FieldNormRanker)
+
+
 def _speaker_first() -> AbstractContextManager:
     shipped = memory._Index.search
 
@@ -166,6 +198,7 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "plain": lambda: _both(_vocatives_kept, _no_context, _no_answer_type),
     "context-1.0": _context_weight(1.0),
     "context-0.25": _context_weight(0.25),
+    "field-norm": _field_norm,
     "speaker-first": _speaker_first,
     "rm3": _rm3,
     "dense-unaddressed": _dense_unaddressed,
