@@ -1,6 +1,6 @@
 """The memory API's search, measured on LoCoMo: does the evidence come back?
 
-    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense] [--ask]
+    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense] [--ask [--floor F]]
 
 All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.Memory`
 (default settings: BM25, person scope; no conversation filter, so the memory itself
@@ -11,7 +11,8 @@ per LoCoMo category: n, hit@1, hit@k, MRR@k.
 
 ``--ask`` also asks every question with ``Memory.ask`` and grades the reply with the
 official metric (F1; an adversarial question scores 1 for an abstention), so what the
-index finds can be followed into what the memory answers.
+index finds can be followed into what the memory answers; ``--floor`` sets the variant's
+floor (the shipped memory keeps 0.30), to compare the two at matched silence.
 
 This is where choices about the memory's index are made, not on bench6's 100
 questions: 1,981 questions, all ten conversations. ``--dense`` measures
@@ -39,6 +40,9 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``graphmem.rank.CONTEXT_WEIGHT``).
+``sure-with-context`` (with ``--ask``)
+    the confidence ``ask`` abstains by read over the first turn together with the turn it
+    replies to, not over the turn alone (the bench's Sure).
 ``field-norm``
     the context field normalised by its own length against its own average (the per-field
     BM25F of Zaragoza et al., TREC-13) instead of one length for the turn and its weighted
@@ -175,6 +179,27 @@ class _FieldNormRanker(rank.Ranker):
         self.norm = np.full(self.n, k1)  # frequencies are normalised already: tf (k1+1) / (tf + k1)
 
 
+def _sure_with_context() -> AbstractContextManager:
+    from datetime import datetime
+
+    from graphmem.read import ABSTAIN, Hit, Reader, sure
+
+    said_before: dict[object, dict[str, str]] = {}
+
+    def answer_from(self, question, found):
+        if not found:
+            return memory.Answer(ABSTAIN, (), 0.0)
+        index = self._built()
+        if index not in said_before:  # once per index: what each turn replies to
+            said_before[index] = dict(zip((r.id for r in index.records), memory._contexts(index.records)))
+        confidence = sure(index.vocab, index.english(question), f"{said_before[index][found[0].id]} {found[0].text}")
+        hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
+        reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
+        return memory.Answer(reply, tuple(r.id for r in found), confidence)
+
+    return _patched(memory.Memory, "answer_from", answer_from)
+
+
 def _field_norm() -> AbstractContextManager:
     return _patched(rank, "Ranker", _FieldNormRanker)
 
@@ -198,6 +223,7 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "plain": lambda: _both(_vocatives_kept, _no_context, _no_answer_type),
     "context-1.0": _context_weight(1.0),
     "context-0.25": _context_weight(0.25),
+    "sure-with-context": _sure_with_context,
     "field-norm": _field_norm,
     "speaker-first": _speaker_first,
     "rm3": _rm3,
@@ -205,12 +231,13 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
 }
 
 
-def answers(dataset: locomo.Dataset, k: int) -> list[tuple[int, float, bool]]:
+def answers(dataset: locomo.Dataset, k: int, floor: float = 0.30) -> list[tuple[int, float, bool]]:
     """(category, F1, quiet) per question, from ``Memory.ask`` graded by the official metric
     (``graphmem.metric.grade``: adversarial questions score 1 for an abstention)."""
     from graphmem.metric import grade
 
     mem = _memory(dataset, False)
+    mem.floor = floor
     out = []
     for c in dataset.conversations:
         for q in c.questions:
@@ -283,13 +310,14 @@ def main() -> None:
     p.add_argument("--compare", choices=sorted(VARIANTS))
     p.add_argument("--dense", action="store_true", help="Memory(dense=True): lexical and e5 scores fused")
     p.add_argument("--ask", action="store_true", help="also Memory.ask every question: F1 and abstentions")
+    p.add_argument("--floor", type=float, default=0.30, help="the floor the variant's ask abstains below (--ask)")
     a = p.parse_args()
     dataset = locomo.load(a.data)
     if a.ask:
         print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor 0.30 (the official metric)", answers(dataset, a.k))))
         if a.compare:
             with VARIANTS[a.compare]():
-                print("\n".join(f1_table(f"variant {a.compare}", answers(dataset, a.k))))
+                print("\n".join(f1_table(f"variant {a.compare}, floor {a.floor:.2f}", answers(dataset, a.k, a.floor))))
     shipped = ranks(dataset, a.k, a.dense)
     print("\n".join(table("shipped memory" + (" (dense=True)" if a.dense else ""), shipped, a.k)))
     if not a.compare:
