@@ -24,8 +24,8 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 (scipy's binomial test on the questions where they differ). Variants:
 
 ``vocatives-kept``
-    the lexical index reads the turn as written, vocatives included ("Thanks,
-    Caroline! ..."), as it did before :func:`graphmem.talk.unaddressed`.
+    the lexical index reads the turn (and the turn it replies to) as written, vocatives
+    included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.talk.unaddressed`.
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
     (``graphmem.memory._contexts``).
@@ -102,25 +102,20 @@ def _both(*makers: Callable[[], AbstractContextManager]) -> Iterator[None]:
 
 
 def _vocatives_kept() -> AbstractContextManager:
-    return _patched(memory, "_indexed", lambda records: [f"{r.speaker}: {r.text}" for r in records])
+    return _patched(memory, "_utterances", lambda records: [r.text for r in records])
 
 
 def _no_context() -> AbstractContextManager:
-    return _patched(memory, "_contexts", lambda records: [""] * len(records))
+    return _patched(memory, "_contexts", lambda records, said=None: [""] * len(records))
 
 
 def _dense_unaddressed() -> AbstractContextManager:
     from dataclasses import replace
 
-    from graphmem.talk import unaddressed
-
     shipped = memory._dense_scores
 
     def scores(records):
-        speakers: dict[str, set[str]] = {}
-        for r in records:
-            speakers.setdefault(r.conversation, set()).add(r.speaker)
-        return shipped([replace(r, text=unaddressed(r.text, speakers[r.conversation])) for r in records])
+        return shipped([replace(r, text=said) for r, said in zip(records, memory._utterances(records), strict=True)])
 
     return _patched(memory, "_dense_scores", scores)
 

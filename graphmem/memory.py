@@ -268,13 +268,14 @@ class _Index:
 
         self.records = list(records)
         self.scope = scope
-        texts = _indexed(self.records)
+        said = _utterances(self.records)  # read once, for the turn's own field and its reply's
+        texts = _indexed(self.records, said)
         self.vocab = Vocabulary(texts)
         self.ranker = None
         if ranking == "bm25":
             self.ranker = rank.Ranker(
                 texts, [r.date for r in self.records],
-                contexts=_contexts(self.records), context_weight=rank.CONTEXT_WEIGHT,
+                contexts=_contexts(self.records, said), context_weight=rank.CONTEXT_WEIGHT,
                 types={kind: [says(r.text) for r in self.records] for kind, says in ANSWER_TYPES.items()})
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})
@@ -316,22 +317,29 @@ class _Index:
         return [self.records[i] for i in order[:k]]
 
 
-def _indexed(records: Sequence[Record]) -> list[str]:
-    """What the lexical index reads of each turn: ``"Speaker: utterance"``, the utterance
-    without its vocatives (:func:`graphmem.talk.unaddressed`). A question names whom it
-    is about; a turn names, in "Thanks, Caroline!", whom it is said to."""
+def _utterances(records: Sequence[Record]) -> list[str]:
+    """Each turn's utterance without its vocatives (:func:`graphmem.talk.unaddressed`): a
+    question names whom it is about; a turn names, in "Thanks, Caroline!", whom it is said
+    to. The speakers of a record's conversation are the names it can address."""
     from graphmem.talk import unaddressed
 
     speakers: dict[str, set[str]] = {}
     for r in records:
         speakers.setdefault(r.conversation, set()).add(r.speaker)
-    return [f"{r.speaker}: {unaddressed(r.text, speakers[r.conversation])}" for r in records]
+    return [unaddressed(r.text, speakers[r.conversation]) for r in records]
 
 
-def _contexts(records: Sequence[Record]) -> list[str]:
-    """What each turn was said in reply to: the utterance of the turn before it, vocatives
-    out, or "" when there is none. The BM25 index reads it as a weaker second field
-    (:class:`graphmem.rank.Ranker`).
+def _indexed(records: Sequence[Record], said: Sequence[str] | None = None) -> list[str]:
+    """What the lexical index reads of each turn: ``"Speaker: utterance"``, the utterance as
+    :func:`_utterances` gives it (``said``, computed when not given)."""
+    said = _utterances(records) if said is None else said
+    return [f"{r.speaker}: {u}" for r, u in zip(records, said, strict=True)]
+
+
+def _contexts(records: Sequence[Record], said: Sequence[str] | None = None) -> list[str]:
+    """What each turn was said in reply to: the utterance of the turn before it (from
+    ``said``, :func:`_utterances` when not given), or "" when there is none. The BM25 index
+    reads it as a weaker second field (:class:`graphmem.rank.Ranker`).
 
     The turn before is the previous record of the same conversation, in the order
     ingested, said in the same sitting (same date, or both undated) and, when both carry
@@ -339,19 +347,16 @@ def _contexts(records: Sequence[Record]) -> list[str]:
     (a sample of a dialogue, like bench6's pool), and an earlier turn is not context.
     Measured on LoCoMo (``python bench/memory_locomo.py --compare no-context``).
     """
-    from graphmem.talk import unaddressed
-
-    speakers: dict[str, set[str]] = {}
-    for r in records:
-        speakers.setdefault(r.conversation, set()).add(r.speaker)
-    last: dict[str, Record] = {}
+    said = _utterances(records) if said is None else said
+    last: dict[str, int] = {}
     out = []
-    for r in records:
-        before = last.get(r.conversation)
+    for i, r in enumerate(records):
+        j = last.get(r.conversation)
+        before = records[j] if j is not None else None
         follows = before is not None and before.date == r.date and (
             before.turn is None or r.turn is None or r.turn == before.turn + 1)
-        out.append(unaddressed(before.text, speakers[r.conversation]) if follows else "")
-        last[r.conversation] = r
+        out.append(said[j] if follows else "")
+        last[r.conversation] = i
     return out
 
 
