@@ -61,7 +61,6 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
@@ -204,7 +203,7 @@ def _speaker_first() -> AbstractContextManager:
 
     def search(self, query: str, k: int, conversation: str | None):
         found = shipped(self, query, len(self.records), conversation)
-        named = {who for who in self.people if who in set(re.findall(r"[a-z0-9]+", query.lower()))}
+        named = self.people_in(query)
         return ([r for r in found if r.speaker.lower() in named] + [r for r in found if r.speaker.lower() not in named])[:k]
 
     return _patched(memory._Index, "search", search)

@@ -290,10 +290,14 @@ class _Index:
 
         return lingo.to_english(query) if lingo.has_cjk(query) else query
 
-    def named(self, query: str) -> set[str]:
-        """The conversations of every person the query names (whole words, any case)."""
+    def people_in(self, query: str) -> set[str]:
+        """Every speaker the query names (lower case; whole words, any case)."""
         words = set(re.findall(r"[a-z0-9]+", query.lower()))
-        return set().union(*(convs for who, convs in self.people.items() if who in words))
+        return {who for who in self.people if who in words}
+
+    def named(self, query: str) -> set[str]:
+        """The conversations of every person the query names."""
+        return set().union(*(self.people[who] for who in self.people_in(query)))
 
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
         if self.ranker is not None:
