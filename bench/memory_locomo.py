@@ -61,6 +61,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
@@ -194,6 +195,30 @@ def _sure_with_context() -> AbstractContextManager:
     return _patched(memory.Memory, "answer_from", answer_from)
 
 
+def _with_reply() -> AbstractContextManager:
+    shipped = memory._contexts
+
+    def contexts(records, said=None):
+        said = memory._utterances(records) if said is None else said
+        before = shipped(records, said)
+        # the reply: the record whose context is this one (found by the same rule, run backwards)
+        after = [""] * len(records)
+        key = {id(r): i for i, r in enumerate(records)}
+        numbered = {(r.conversation, r.date, r.turn): i for i, r in enumerate(records) if r.turn is not None}
+        for i, r in enumerate(records):
+            if r.turn is not None:
+                j = next((numbered[(r.conversation, r.date, r.turn + n)] for n in range(1, memory.CONTEXT_REACH + 1)
+                          if (r.conversation, r.date, r.turn + n) in numbered), None)
+            else:
+                j = i + 1 if i + 1 < len(records) and records[i + 1].conversation == r.conversation \
+                    and records[i + 1].date == r.date else None
+            after[i] = said[j] if j is not None else ""
+        del key
+        return [f"{b} {a}".strip() for b, a in zip(before, after, strict=True)]
+
+    return _patched(memory, "_contexts", contexts)
+
+
 def _field_norm() -> AbstractContextManager:
     return _patched(rank, "Ranker", _FieldNormRanker)
 
@@ -222,6 +247,11 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "speaker-first": _speaker_first,
     "rm3": _rm3,
     "dense-unaddressed": _dense_unaddressed,
+    "context-reach-2": lambda: _patched(memory, "CONTEXT_REACH", 2),
+    "context-reach-3": lambda: _patched(memory, "CONTEXT_REACH", 3),
+    "context-reach-1": lambda: _patched(memory, "CONTEXT_REACH", 1),
+    "no-spans": lambda: _patched(memory, "SPANS", False),
+    "with-reply": _with_reply,
 }
 
 
@@ -260,6 +290,66 @@ def ranks(dataset: locomo.Dataset, k: int, dense: bool = False) -> list[tuple[in
             wanted = {f"{c.sample_id}/{e}" for e in q.evidence}
             got = mem.search(q.text, k)
             out.append((q.category, next((i for i, g in enumerate(got, 1) if g in wanted), 0)))
+    return out
+
+
+DEFAULT_BENCH6 = Path(__file__).resolve().parents[1].parent / "shared/data/bench6"
+
+
+def bench6_questions(path: str | Path) -> set[tuple[int, int]]:
+    """(conversation index, question index) of bench6's questions (qid ``scene_K_q_N``), to
+    leave out of the pools: choices are made on other questions than the ones they are
+    reported on."""
+    from graphmem import bench6
+
+    out = set()
+    for q in bench6.load(path).questions:
+        m = re.fullmatch(r"scene_(\d+)_q_(\d+)", q.qid)
+        if m:
+            out.add((int(m.group(1)), int(m.group(2))))
+    return out
+
+
+def pools(dataset: locomo.Dataset, size: int = 100, seed: int = 0,
+          exclude: set[tuple[int, int]] = frozenset()) -> list[list[tuple[int, locomo.Question]]]:
+    """LoCoMo's questions with evidence (bar ``exclude``) shuffled once and cut into groups of
+    ``size`` (a last, smaller group is dropped): the questions of one bench6-shaped pool."""
+    eligible = [(i, q) for i, c in enumerate(dataset.conversations) for q in c.questions
+                if q.evidence and (i, q.index) not in exclude]
+    order = np.random.default_rng(seed).permutation(len(eligible))
+    shuffled = [eligible[j] for j in order]
+    return [shuffled[s:s + size] for s in range(0, len(shuffled) - size + 1, size)]
+
+
+def pool_rows(dataset: locomo.Dataset, group: list[tuple[int, locomo.Question]]) -> list[dict]:
+    """The pool of one group, made as bench6's was made: exactly its questions' evidence turns,
+    de-duplicated, id ``scene_K_session_S_turn_T``, text ``"Speaker: utterance"``, the session
+    time as date, sorted by id."""
+    rows = {}
+    for i, q in group:
+        conv = dataset.conversations[i]
+        for e in q.evidence:
+            t = conv.turn_by_id[e]
+            rid = f"scene_{i}_session_{t.session}_turn_{e.split(':')[1]}"
+            rows[rid] = {"id": rid, "speaker": t.speaker, "text": f"{t.speaker}: {t.text}",
+                         "date": f"{t.date:%I:%M %p on %A %d %B, %Y}"}
+    return [rows[r] for r in sorted(rows)]
+
+
+def pool_ranks(dataset: locomo.Dataset, k: int, groups: list[list[tuple[int, locomo.Question]]],
+               dense: bool = False) -> list[tuple[int, int]]:
+    """(category, rank) per question, each asked of its own pool through the bench6 adapter."""
+    from graphmem.bench6 import Adapter
+
+    out = []
+    for group in groups:
+        ad = Adapter(dense=dense)
+        ad.ingest(pool_rows(dataset, group))
+        for i, q in group:
+            wanted = {f"scene_{i}_session_{dataset.conversations[i].turn_by_id[e].session}_turn_{e.split(':')[1]}"
+                      for e in q.evidence}
+            got = ad.search(q.text, k)
+            out.append((q.category, next((r for r, g in enumerate(got, 1) if g in wanted), 0)))
     return out
 
 
@@ -305,6 +395,11 @@ def main() -> None:
     p.add_argument("--dense", action="store_true", help="Memory(dense=True): lexical and e5 scores fused")
     p.add_argument("--ask", action="store_true", help="also Memory.ask every question: F1 and abstentions")
     p.add_argument("--floor", type=float, default=0.30, help="the floor the variant's ask abstains below (--ask)")
+    p.add_argument("--pools", action="store_true",
+                   help="ask each question of a bench6-shaped pool (its group's evidence turns only), not of all turns")
+    p.add_argument("--pool-size", type=int, default=100, help="questions per pool (--pools)")
+    p.add_argument("--seed", type=int, default=0, help="how the questions are shuffled into pools (--pools)")
+    p.add_argument("--bench6", default=str(DEFAULT_BENCH6), help="bench6 folder, whose questions --pools leaves out")
     a = p.parse_args()
     dataset = locomo.load(a.data)
     if a.ask:
@@ -312,12 +407,20 @@ def main() -> None:
         if a.compare:
             with VARIANTS[a.compare]():
                 print("\n".join(f1_table(f"variant {a.compare}, floor {a.floor:.2f}", answers(dataset, a.k, a.floor))))
-    shipped = ranks(dataset, a.k, a.dense)
+    if a.pools:
+        exclude = bench6_questions(a.bench6) if Path(a.bench6).is_dir() else set()
+        groups = pools(dataset, a.pool_size, a.seed, exclude)
+        print(f"{len(groups)} bench6-shaped pools of {a.pool_size} questions (seed {a.seed}; "
+              f"{len(exclude)} bench6 questions left out), {sum(len(pool_rows(dataset, g)) for g in groups)} pool turns")
+        measure = lambda: pool_ranks(dataset, a.k, groups, a.dense)  # noqa: E731
+    else:
+        measure = lambda: ranks(dataset, a.k, a.dense)  # noqa: E731
+    shipped = measure()
     print("\n".join(table("shipped memory" + (" (dense=True)" if a.dense else ""), shipped, a.k)))
     if not a.compare:
         return
     with VARIANTS[a.compare]():
-        other = ranks(dataset, a.k, a.dense)
+        other = measure()
     print("\n".join(table(f"variant {a.compare}", other, a.k)))
     print(f"\nhit@1, shipped against {a.compare}, per category: questions won / lost, sign test p")
     subsets = {NAMES[c]: (lambda c0: lambda c: c == c0)(c) for c in sorted(NAMES)}

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.errors import DataError
-from graphmem.read import ABSTAIN, ANSWER_TYPES, Hit, Reader, Settings, sure
+from graphmem.read import ABSTAIN, ANSWER_TYPES, Hit, Reader, Settings, days_spoken_of, sure
 from graphmem.store import ALL, Filter, Store
 from graphmem.terms import Vocabulary
 
@@ -276,7 +276,8 @@ class _Index:
             self.ranker = rank.Ranker(
                 texts, [r.date for r in self.records],
                 contexts=_contexts(self.records, said), context_weight=rank.CONTEXT_WEIGHT,
-                types={kind: [says(r.text) for r in self.records] for kind, says in ANSWER_TYPES.items()})
+                types={kind: [says(r.text) for r in self.records] for kind, says in ANSWER_TYPES.items()},
+                spans=_spans(self.records) if SPANS else None)
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})
         self.people: dict[str, set[str]] = {}
@@ -340,26 +341,45 @@ def _indexed(records: Sequence[Record], said: Sequence[str] | None = None) -> li
     return [f"{r.speaker}: {u}" for r, u in zip(records, said, strict=True)]
 
 
+SPANS = True
+"""Index the days each turn speaks of (``graphmem.read.days_spoken_of``) beside the day it
+was said, so a question naming a date finds "yesterday" said the day after."""
+
+
+def _spans(records: Sequence[Record]) -> list[list]:
+    """The days each record speaks of, read off its text against its date (none undated)."""
+    return [days_spoken_of(r.text, r.date) if r.date is not None else [] for r in records]
+
+
+CONTEXT_REACH = 2
+"""How many turns back the turn a numbered turn replies to is looked for (1: only the turn
+right before it). See ``_contexts``."""
+
+
 def _contexts(records: Sequence[Record], said: Sequence[str] | None = None) -> list[str]:
     """What each turn was said in reply to: the utterance of the turn before it (from
     ``said``, :func:`_utterances` when not given), or "" when there is none. The BM25 index
     reads it as a weaker second field (:class:`graphmem.rank.Ranker`).
 
-    The turn before is the previous record of the same conversation, in the order
-    ingested, said in the same sitting (same date, or both undated) and, when both carry
-    turn numbers, numbered one less: a gap means the turn replied to was never ingested
-    (a sample of a dialogue, like bench6's pool), and an earlier turn is not context.
+    A numbered turn replies to the turn numbered one less in the same conversation and
+    sitting (same date, or both undated), in whatever order the two were ingested; when
+    that turn was never ingested (a sample of a dialogue, like bench6's pool), up to
+    ``CONTEXT_REACH`` turns back. An unnumbered turn replies to the previous record of its
+    conversation, in the order ingested, said in the same sitting.
     Measured on LoCoMo (``python bench/memory_locomo.py --compare no-context``).
     """
     said = _utterances(records) if said is None else said
+    numbered = {(r.conversation, r.date, r.turn): i for i, r in enumerate(records) if r.turn is not None}
     last: dict[str, int] = {}
     out = []
     for i, r in enumerate(records):
-        j = last.get(r.conversation)
-        before = records[j] if j is not None else None
-        follows = before is not None and before.date == r.date and (
-            before.turn is None or r.turn is None or r.turn == before.turn + 1)
-        out.append(said[j] if follows else "")
+        if r.turn is not None:
+            back = (numbered.get((r.conversation, r.date, r.turn - n)) for n in range(1, CONTEXT_REACH + 1))
+            j = next((b for b in back if b is not None), None)
+        else:
+            j = last.get(r.conversation)
+            j = j if j is not None and records[j].date == r.date else None
+        out.append(said[j] if j is not None else "")
         last[r.conversation] = i
     return out
 

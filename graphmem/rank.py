@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 
 import numpy as np
@@ -98,7 +98,8 @@ class Ranker:
 
     def __init__(self, texts: Sequence[str], dates: Sequence[datetime | None] | None = None,
                  k1: float = K1, b: float = B, contexts: Sequence[str] | None = None,
-                 context_weight: float = CONTEXT_WEIGHT, types: Mapping[str, Sequence[bool]] | None = None):
+                 context_weight: float = CONTEXT_WEIGHT, types: Mapping[str, Sequence[bool]] | None = None,
+                 spans: Sequence[Sequence[tuple[date, date]]] | None = None):
         self.k1, self.b = k1, b
         self.index: dict[str, int] = {}
         if contexts is not None and len(contexts) != len(texts):
@@ -129,6 +130,9 @@ class Ranker:
         avg = float(length.mean()) if self.n and length.mean() > 0 else 1.0
         self.norm = k1 * (1.0 - b + b * length / avg)  # the length part of BM25's denominator
         self.dates = list(dates) if dates is not None else [None] * self.n
+        self.spans = [list(x) for x in spans] if spans is not None else [[] for _ in range(self.n)]
+        if len(self.spans) != self.n:
+            raise ValueError(f"{len(self.spans)} day spans for {self.n} texts")
         self.types = {kind: np.asarray(marks, dtype=bool) for kind, marks in (types or {}).items()}
 
     def __len__(self) -> int:
@@ -177,13 +181,17 @@ class Ranker:
         return self.idf(df) * tf * (self.k1 + 1.0) / (tf + self.norm)
 
     def date_mask(self, query: str) -> list[np.ndarray]:
-        """Per date the query names, which turns were said then (that day, or that month)."""
+        """Per date the query names, which turns were said then (that day, or that month)
+        or speak of it (``spans``: "yesterday" said the day after)."""
         from graphmem import lingo
 
         masks = []
         for y, m, d in lingo.dates_in(query):
-            masks.append(np.array([t is not None and t.year == y and t.month == m and (d is None or t.day == d)
-                                   for t in self.dates], dtype=bool))
+            first = date(y, m, d or 1)
+            last = first if d else date(y + m // 12, m % 12 + 1, 1) - timedelta(days=1)
+            masks.append(np.array([(t is not None and first <= t.date() <= last)
+                                   or any(a <= last and first <= b for a, b in spans)
+                                   for t, spans in zip(self.dates, self.spans, strict=True)], dtype=bool))
         return masks
 
     def scores(self, query: str, dates: bool = True) -> np.ndarray:

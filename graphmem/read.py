@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 
 import numpy as np
@@ -187,6 +187,73 @@ def resolve_date(sentence: str, said: datetime) -> str:
     if m:
         return m.group(1)
     return day(said)
+
+
+Span = tuple[date, date]
+"""A run of days, first and last included."""
+
+
+def days_spoken_of(text: str, said: datetime) -> list[Span]:
+    """The days a turn speaks of, besides the day it was said: every relative expression
+    :func:`resolve_date` reads, as a span of days. So a question naming a date can find
+    the turn that tells of that day a day later ("I went bowling yesterday"): the date
+    a text is about is not the date it was written (its focus time, as temporal
+    retrieval calls it).
+
+    Spans: "yesterday" / "last night" the day before; "N days ago" that day; "N weeks
+    ago" and "last week" the seven days around that day a week (or N) back, "next week"
+    the same ahead; "last weekend" the Saturday and Sunday before; "last Friday" the
+    last Friday before; "N months ago", "last / next month" and "back in May" the whole
+    month; "N years ago", "last year" and "in 2022" the whole year; "tomorrow" the day
+    after. Seasons are left out (no agreed days).
+    """
+    s = text.lower()
+    d = said.date()
+    out: list[Span] = []
+    for _ in _YESTERDAY.finditer(s):
+        out.append((d - timedelta(days=1),) * 2)
+    for m in _AGO.finditer(s):
+        n = _NUMBERS.get(m.group(1)) or int(m.group(1))
+        out.append(_back(d, n, m.group(2)))
+    for m in _NEAR.finditer(s):
+        which, unit = m.group(1), m.group(2)
+        if unit == "weekend" and which != "next":
+            saturday = d - timedelta(days=(d.weekday() - 5) % 7 or 7)
+            out.append((saturday, saturday + timedelta(days=1)))
+        elif unit in ("week", "month", "year"):
+            out.append(_back(d, -1 if which == "next" else 1, unit))
+    for m in _WEEKDAY.finditer(s):
+        if not m.group(0).startswith("this "):
+            back = (d.weekday() - WEEKDAYS.index(m.group(1))) % 7 or 7
+            out.append((d - timedelta(days=back),) * 2)
+    for m in _IN_MONTH.finditer(s):
+        month = MONTHS.index(m.group(1)) + 1
+        out.append(_month_span(d.year if month <= d.month else d.year - 1, month))
+    for m in _IN_YEAR.finditer(s):
+        y = int(m.group(1))
+        out.append((date(y, 1, 1), date(y, 12, 31)))
+    if re.search(r"\btomorrow\b", s):
+        out.append((d + timedelta(days=1),) * 2)
+    return out
+
+
+def _back(d: date, n: int, unit: str) -> Span:
+    """The span ``n`` units before ``d`` (after, for negative ``n``)."""
+    if unit == "day":
+        return (d - timedelta(days=n),) * 2
+    if unit == "week":
+        mid = d - timedelta(days=7 * n)
+        return mid - timedelta(days=3), mid + timedelta(days=3)
+    if unit == "month":
+        index = d.year * 12 + d.month - 1 - n
+        return _month_span(index // 12, index % 12 + 1)
+    return date(d.year - n, 1, 1), date(d.year - n, 12, 31)
+
+
+def _month_span(year: int, month: int) -> Span:
+    first = date(year, month, 1)
+    nxt = date(year + month // 12, month % 12 + 1, 1)
+    return first, nxt - timedelta(days=1)
 
 
 def says_when(text: str) -> bool:

@@ -146,6 +146,7 @@ def test_dates_in():
     assert lingo.dates_in("on 8th December, 2023") == [(2023, 12, 8)]
     assert lingo.dates_in("2023-02-30 is no date; 2023年8月19日 is") == [(2023, 8, 19)]
     assert lingo.dates_in("last week") == []
+    assert lingo.dates_in("shared by John on December 1,2023") == [(2023, 12, 1)]  # no space after the comma
 
 
 # --------------------------------------------------------------------------- the real dictionary

@@ -56,14 +56,31 @@ def test_a_reply_is_found_by_the_turn_it_answers():
     # n2 shares no word with the question; the turn it replies to (j1) does, so n2 comes
     # second, below j1 itself (the context field weighs half)
     assert m.search("How did it turn out?", k=2) == ["j1", "n2"]
-    # numbered turns with a gap: the turn before was never ingested, so no context
+    # numbered turns with a gap of two: the turns before were never ingested, so no context
     gap = Memory()
-    gap.ingest([{**t, "turn": n} for t, n in zip(turns, (1, 2, 4))])
+    gap.ingest([{**t, "turn": n} for t, n in zip(turns, (1, 2, 5))])
     assert gap.search("How did it turn out?", k=2) == ["j1"]
+    # one turn missing: the turn two back stands in (in a two-party dialogue, the
+    # speaker's own previous turn), found by number whatever the order of ingest
+    one_missing = Memory()
+    one_missing.ingest([{**t, "turn": n} for t, n in zip(turns, (1, 2, 4))][::-1])
+    assert one_missing.search("How did it turn out?", k=2) == ["j1", "n2"]
     # a new sitting (another date) is not a reply to the last turn of the one before
     apart = Memory()
     apart.ingest([turns[1], {"id": "n3", "speaker": "Nate", "text": "Guess what, I adopted a turtle.", "date": "2023-05-09"}])
     assert apart.search("How did it turn out?", k=2) == ["j1"]
+
+
+def test_a_question_naming_a_day_finds_the_turn_that_tells_of_it_a_day_later():
+    m = Memory()
+    m.ingest([
+        {"id": "s1", "speaker": "Sam", "text": "I went to a Weight Watchers meeting yesterday.", "date": "2023-12-05"},
+        {"id": "s2", "speaker": "Sam", "text": "The meeting was fun, I learned a lot.", "date": "2023-12-04"},
+        {"id": "s3", "speaker": "Sam", "text": "We kayaked on the lake.", "date": "2023-12-20"},
+    ])
+    # s1 was said on the 5th about the 4th; s2 was said on the 4th: both are that day's
+    assert set(m.search("What was Sam doing on December 4, 2023?", k=2)) == {"s1", "s2"}
+    assert m.search("What did Sam do in December 2023 on the lake?", k=1) == ["s3"]
 
 
 def test_ask_replies_cites_and_abstains_like_the_bench(mem):

@@ -1,11 +1,12 @@
 """The reader: dates resolved against the session, replies trimmed to the rarest words, confidence."""
 
-from datetime import datetime
+from datetime import date, datetime
 
 import pytest
 
 from graphmem.read import (
-    ABSTAIN, Ceiling, Hit, Reader, Settings, answer_type, coverage, is_when, resolve_date, says_how_long, says_when, sure,
+    ABSTAIN, Ceiling, Hit, Reader, Settings, answer_type, coverage, days_spoken_of, is_when, resolve_date, says_how_long,
+    says_when, sure,
 )
 from graphmem.terms import Vocabulary
 
@@ -34,6 +35,30 @@ MAY8 = datetime(2023, 5, 8, 13, 56)
 )
 def test_relative_dates_resolve_against_the_session(sentence, expected):
     assert resolve_date(sentence, MAY8) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence, first, last",
+    [
+        ("I went bowling yesterday", "2023-05-07", "2023-05-07"),
+        ("two days ago I fell", "2023-05-06", "2023-05-06"),
+        ("We met 3 weeks ago", "2023-04-14", "2023-04-20"),
+        ("last weekend we hiked", "2023-05-06", "2023-05-07"),
+        ("Last Friday I ran a race", "2023-05-05", "2023-05-05"),
+        ("I went back in October", "2022-10-01", "2022-10-31"),
+        ("The show is next month", "2023-06-01", "2023-06-30"),
+        ("I was there in 2019", "2019-01-01", "2019-12-31"),
+        ("See you tomorrow!", "2023-05-09", "2023-05-09"),
+    ],
+)
+def test_the_days_a_turn_speaks_of(sentence, first, last):
+    assert days_spoken_of(sentence, MAY8) == [(date.fromisoformat(first), date.fromisoformat(last))]
+
+
+def test_a_turn_may_speak_of_several_days_or_none():
+    assert len(days_spoken_of("Yesterday I ran; last month I swam.", MAY8)) == 2
+    assert days_spoken_of("I am doing great", MAY8) == []
+    assert days_spoken_of("The party was last summer", MAY8) == []  # seasons have no agreed days
 
 
 def test_when_questions_are_read_off_the_wording():
