@@ -134,6 +134,8 @@ def configs(data: str) -> None:
     show("Memory default, no answer types (when, how long)", within("no-answer-type"))
     show("Memory default, context normalised per field (BM25F per field)", within("field-norm"))
     show("Memory default, speaker-first (the graph arm's filter)", within("speaker-first"))
+    show("Memory default, context only from the turn right before", within("context-reach-1"))
+    show("Memory default, no day spans (said-on date only)", within("no-spans"))
 
     def flat(label, **opts):
         """BM25 variants outside Memory (same person scope), to show what each part adds."""

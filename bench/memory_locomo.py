@@ -1,6 +1,7 @@
 """The memory API's search, measured on LoCoMo: does the evidence come back?
 
     python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense] [--ask [--floor F]]
+                                  [--pools [--pool-size 100] [--seed 0] [--bench6 DIR]]
 
 All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.Memory`
 (default settings: BM25, person scope; no conversation filter, so the memory itself
@@ -14,8 +15,17 @@ official metric (F1; an adversarial question scores 1 for an abstention), so wha
 index finds can be followed into what the memory answers; ``--floor`` sets the variant's
 floor (the shipped memory keeps 0.30), to compare the two at matched silence.
 
+``--pools`` asks in bench6's shape instead: the questions with evidence, bar bench6's own
+100 (read from ``--bench6``), are shuffled once (``--seed``) and cut into pools of 100;
+each pool holds exactly its questions' evidence turns, made as bench6's pool was made
+(``scene_K_session_S_turn_T`` ids, ``"Speaker: "`` text, session time as date, sorted by
+id: built from bench6's own questions, it is bench6's ``pool.jsonl`` row for row, a test
+checks it), and is searched through ``graphmem.bench6.Adapter``. 18 pools, 1,800
+questions: the development set for what bench6 measures (a pool that holds only
+evidence, and sampled turns with gaps between them).
+
 This is where choices about the memory's index are made, not on bench6's 100
-questions: 1,981 questions, all ten conversations. ``--dense`` measures
+questions: 1,981 questions, all ten conversations, and the 1,800 of the pools. ``--dense`` measures
 ``Memory(dense=True)`` (set ``GRAPHMEM_DENSE_CACHE`` to a file: encoding LoCoMo's
 sentences costs about 360 CPU seconds the first time).
 
@@ -35,8 +45,8 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``when-only``
     answer typing for when-questions only (not how long).
 ``plain``
-    none of the index's three choices: the turn as written, no context, no answer types
-    (the memory before them).
+    none of the index's choices: the turn as written, no context, no answer types, no
+    day spans (the memory before them).
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``graphmem.rank.CONTEXT_WEIGHT``).
@@ -56,6 +66,18 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     0.5 / 0.5.
 ``dense-unaddressed`` (with ``--dense``)
     the embedding reads each sentence without its vocatives too.
+``context-reach-1`` / ``context-reach-3``
+    a numbered turn whose turn before was never ingested gets no context (reach 1), or
+    looks up to three turns back (shipped: two, ``graphmem.memory.CONTEXT_REACH``). The
+    full LoCoMo memory holds every turn, so only ``--pools`` tells them apart.
+``no-spans``
+    a date the question names matches only the turns said that day or month, not the
+    turns that speak of it ("yesterday" said the day after; ``graphmem.read.days_spoken_of``).
+``with-reply``
+    the context field also holds the turn that replies to this one (found by the same
+    rule, forwards).
+``k1-0.9``, ``k1-1.5``, ``b-0.3``, ``b-0.5``, ``b-0.9``
+    BM25's constants other than the textbook 1.2 and 0.75 (``graphmem.rank.K1``, ``B``).
 """
 
 from __future__ import annotations
@@ -141,6 +163,10 @@ def _rm3(fb_docs: int = 10, fb_terms: int = 10, original: float = 0.5) -> Abstra
     return _patched(rank.Ranker, "scores", scores)
 
 
+def _no_spans() -> AbstractContextManager:
+    return _patched(memory, "SPANS", False)
+
+
 def _no_answer_type() -> AbstractContextManager:
     return _patched(rank, "answer_type", lambda query: None)
 
@@ -156,8 +182,8 @@ class _FieldNormRanker(rank.Ranker):
     ``1 - b + b * length / its average``, weighted, summed, saturated once."""
 
     def __init__(self, texts, dates=None, k1=rank.K1, b=rank.B, contexts=None,
-                 context_weight=rank.CONTEXT_WEIGHT, types=None):
-        super().__init__(texts, dates, k1, b, types=types)  # the turn alone: raw tf, its own norm
+                 context_weight=rank.CONTEXT_WEIGHT, types=None, spans=None):
+        super().__init__(texts, dates, k1, b, types=types, spans=spans)  # the turn alone: raw tf, its own norm
         own = self.tf.multiply(1.0 / (self.norm / k1)[:, None])
         if contexts is not None and context_weight:
             ctx = rank.Ranker(contexts, k1=k1, b=b)
@@ -193,6 +219,16 @@ def _sure_with_context() -> AbstractContextManager:
         return memory.Answer(reply, tuple(r.id for r in found), confidence)
 
     return _patched(memory.Memory, "answer_from", answer_from)
+
+
+def _bm25(k1: float = rank.K1, b: float = rank.B) -> AbstractContextManager:
+    """The memory's ranker with other BM25 constants (shipped: ``rank.K1``, ``rank.B``)."""
+
+    class Other(rank.Ranker):
+        def __init__(self, texts, dates=None, k1_=None, b_=None, **kw):
+            super().__init__(texts, dates, k1, b, **kw)
+
+    return _patched(rank, "Ranker", Other)
 
 
 def _with_reply() -> AbstractContextManager:
@@ -239,7 +275,7 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "no-context": _no_context,
     "no-answer-type": _no_answer_type,
     "when-only": _when_only,
-    "plain": lambda: _both(_vocatives_kept, _no_context, _no_answer_type),
+    "plain": lambda: _both(_vocatives_kept, _no_context, _no_answer_type, _no_spans),
     "context-1.0": _context_weight(1.0),
     "context-0.25": _context_weight(0.25),
     "sure-with-context": _sure_with_context,
@@ -250,8 +286,13 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "context-reach-2": lambda: _patched(memory, "CONTEXT_REACH", 2),
     "context-reach-3": lambda: _patched(memory, "CONTEXT_REACH", 3),
     "context-reach-1": lambda: _patched(memory, "CONTEXT_REACH", 1),
-    "no-spans": lambda: _patched(memory, "SPANS", False),
+    "no-spans": _no_spans,
     "with-reply": _with_reply,
+    "k1-0.9": lambda: _bm25(k1=0.9),
+    "k1-1.5": lambda: _bm25(k1=1.5),
+    "b-0.3": lambda: _bm25(b=0.3),
+    "b-0.5": lambda: _bm25(b=0.5),
+    "b-0.9": lambda: _bm25(b=0.9),
 }
 
 

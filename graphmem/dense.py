@@ -158,8 +158,9 @@ class Turns:
     Measured on LoCoMo (k=5, floor 0.30, answerable questions), one vector per whole turn
     against one per sentence: dense evidence recall 0.444 -> 0.457, F1 0.136 -> 0.144,
     session hit@1 0.535 -> 0.483; fused with the lexical cosine, recall 0.530 -> 0.553,
-    F1 0.187 -> 0.193, session hit@1 0.652 -> 0.681. bench6 with ``--dense`` (k=5):
-    en hit@1 / hit@5 0.78 / 0.94 -> 0.81 / 0.92, zh 0.97 / 1.00 -> 0.96 / 0.99.
+    F1 0.187 -> 0.193, session hit@1 0.652 -> 0.681. bench6 with ``--dense`` (k=5,
+    ``bench/bench6_perf.py --configs``): en hit@1 / hit@5 0.77 / 0.93 -> 0.80 / 0.94,
+    zh 0.97 / 1.00 -> 0.96 / 0.99.
     """
 
     def __init__(self, encoder: Encoder, turns: Sequence[tuple[str, str]]):

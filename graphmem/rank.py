@@ -25,7 +25,8 @@ Chinese word with five glosses weighs what one English word weighs, instead of f
 
 A date the query names (:func:`graphmem.lingo.dates_in`: "in May 2023", "on 19 August,
 2023") is one more query term, matched by the turns said on that day or in that month
-and weighted by its BM25 idf like a word occurring once in a turn of average length.
+and weighted by its BM25 idf like a word occurring once in a turn of average length;
+given ``spans`` (the days each turn speaks of), a turn that speaks of that day matches too.
 So is the type of answer a question asks for (:func:`graphmem.read.answer_type`: when,
 how long), given ``types``: matched by the turns that give one
 (:data:`graphmem.read.ANSWER_TYPES`: "yesterday", "next month", "for three years").
@@ -34,7 +35,7 @@ Measured on bench6 over the pool text as written (k=5, hit@1/hit@5, person scope
 ``bench/bench6_perf.py --configs``): BM25 with structured queries and dates zh 0.94/0.99,
 en 0.76/0.89, against 0.73/0.88 in en without the dates. Differences under ~0.16 are not
 conclusive at n = 100. What the memory feeds it (vocatives out, the turn replied to as
-context, answer types) was chosen on LoCoMo: see ``graphmem.memory``.
+context, answer types, day spans) was chosen on LoCoMo: see ``graphmem.memory``.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ class Ranker:
     was rich and creamy" can be found by the coconut-milk ice cream the turn before
     it named, below the turn that named it. Normalising each field by its own length
     instead (the per-field BM25F of TREC-13) was measured on LoCoMo and not kept:
-    answerable hit@1 0.447 -> 0.422 (``bench/memory_locomo.py --compare field-norm``).
+    answerable hit@1 0.451 -> 0.423 (``bench/memory_locomo.py --compare field-norm``).
     """
 
     def __init__(self, texts: Sequence[str], dates: Sequence[datetime | None] | None = None,

@@ -414,3 +414,23 @@ def test_real_bench6_lexical_floor(real_bench):
     assert r.langs["en"].summary.hit1 >= 0.65 and r.langs["en"].summary.hitk >= 0.85
     if "zh" in r.langs:
         assert r.langs["zh"].summary.hit1 >= 0.85 and r.langs["zh"].summary.hitk >= 0.95
+
+
+def test_locomo_pools_are_made_as_bench6_pool_was(real_bench, dataset):
+    """``bench/memory_locomo.py --pools`` (the development set for bench6-shaped choices)
+    builds a pool the way bench6's was built: from bench6's own questions it gives bench6's
+    pool row for row; and the pools it draws leave those questions out."""
+    import importlib.util
+
+    from conftest import REPO
+
+    spec = importlib.util.spec_from_file_location("memory_locomo", REPO / "bench" / "memory_locomo.py")
+    harness = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(harness)
+    ours = harness.bench6_questions(real_bench.path)
+    assert len(ours) == 100
+    group = [(i, q) for i, c in enumerate(dataset.conversations) for q in c.questions if (i, q.index) in ours]
+    assert harness.pool_rows(dataset, group) == [{k: v for k, v in r.items() if k != "ingest"} for r in real_bench.pool]
+    pools = harness.pools(dataset, 100, 0, ours)
+    drawn = [(i, q.index) for g in pools for i, q in g]
+    assert len(pools) == 18 and len(drawn) == len(set(drawn)) == 1800 and not set(drawn) & ours
