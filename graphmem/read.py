@@ -166,7 +166,10 @@ def resolve_date(sentence: str, said: datetime) -> str:
     if m:
         n, unit = _NUMBERS.get(m.group(1), None) or int(m.group(1)), m.group(2)
         if unit == "day":
-            return day(said - timedelta(days=n))
+            try:
+                return day(said - timedelta(days=n))
+            except OverflowError:  # before the calendar's first day: say it as written
+                return f"{m.group(1)} days before {day(said)}"
         if unit == "week":
             return f"{m.group(1)} week{'s' if n > 1 else ''} before {day(said)}"
         if unit == "month":
@@ -214,7 +217,10 @@ def days_spoken_of(text: str, said: datetime) -> list[Span]:
         out.append((d - timedelta(days=1),) * 2)
     for m in _AGO.finditer(s):
         n = _NUMBERS.get(m.group(1)) or int(m.group(1))
-        out.append(_back(d, n, m.group(2)))
+        try:
+            out.append(_back(d, n, m.group(2)))
+        except (ValueError, OverflowError):  # "5000 years ago": before the calendar's first day
+            continue
     for m in _NEAR.finditer(s):
         which, unit = m.group(1), m.group(2)
         if unit == "weekend" and which != "next":

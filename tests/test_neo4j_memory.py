@@ -104,7 +104,7 @@ def test_cli_load_keeps_a_turn_files_turn_numbers(clean, tmp_path):
 
     from graphmem.cli import main
 
-    turns = [{**t, "turn": n} for t, n in zip(TURNS, (1, 3))]  # a gap: mt2 is no reply to mt1
+    turns = [{**t, "turn": n} for t, n in zip(TURNS, (1, 4))]  # two turns missing: mt2 is no reply to mt1
     path = tmp_path / "turns.jsonl"
     path.write_text("".join(json.dumps(t) + "\n" for t in turns))
     assert CliRunner().invoke(main, ["load", "--data", str(path), "--quiet"]).exit_code == 0

@@ -37,6 +37,10 @@ def test_relative_dates_resolve_against_the_session(sentence, expected):
     assert resolve_date(sentence, MAY8) == expected
 
 
+def test_a_date_before_the_calendar_is_said_as_written():
+    assert resolve_date("It formed 99999999 days ago", MAY8) == "99999999 days before 8 May 2023"
+
+
 @pytest.mark.parametrize(
     "sentence, first, last",
     [
@@ -59,6 +63,7 @@ def test_a_turn_may_speak_of_several_days_or_none():
     assert len(days_spoken_of("Yesterday I ran; last month I swam.", MAY8)) == 2
     assert days_spoken_of("I am doing great", MAY8) == []
     assert days_spoken_of("The party was last summer", MAY8) == []  # seasons have no agreed days
+    assert days_spoken_of("Pyramids rose 5000 years ago, 99999999 days ago", MAY8) == []  # before year 1: no day
 
 
 def test_when_questions_are_read_off_the_wording():
