@@ -76,6 +76,15 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``with-reply``
     the context field also holds the turn that replies to this one (found by the same
     rule, forwards).
+``no-speaker``
+    the turn indexed without its speaker's name (``"utterance"``, not ``"Speaker:
+    utterance"``).
+``coordination``
+    each turn's score times the share of the query's word groups it matches (the
+    coordination factor of Lucene's classic similarity).
+``best-sentence``
+    each turn's score plus the BM25 score of its best sentence, indexed on its own
+    (max-passage, Dai & Callan 2019, added to the whole turn's).
 ``k1-0.9``, ``k1-1.5``, ``b-0.3``, ``b-0.5``, ``b-0.9``
     BM25's constants other than the textbook 1.2 and 0.75 (``graphmem.rank.K1``, ``B``).
 """
@@ -221,6 +230,56 @@ def _sure_with_context() -> AbstractContextManager:
     return _patched(memory.Memory, "answer_from", answer_from)
 
 
+def _no_speaker() -> AbstractContextManager:
+    return _patched(memory, "_indexed", lambda records, said=None: list(memory._utterances(records) if said is None else said))
+
+
+def _coordination() -> AbstractContextManager:
+    shipped = rank.Ranker.scores
+
+    def scores(self, query: str, dates: bool = True) -> np.ndarray:
+        s = shipped(self, query, dates)
+        groups = self.groups(query)
+        if not groups:
+            return s
+        matched = sum((np.asarray(self.tf[:, [self.index[a] for a in g]].sum(axis=1)).ravel() > 0).astype(float)
+                      for g in groups)
+        return s * matched / len(groups)
+
+    return _patched(rank.Ranker, "scores", scores)
+
+
+@contextmanager
+def _best_sentence() -> Iterator[None]:
+    import re as _re
+
+    built, searched = memory._Index.__init__, memory._Index.search
+
+    def init(self, records, dense, scope=True, ranking="bm25"):
+        built(self, records, dense, scope, ranking)
+        pieces, owner = [], []
+        for i, (r, said) in enumerate(zip(self.records, memory._utterances(self.records), strict=True)):
+            for piece in _re.split(r"(?<=[.!?])\s+", said):
+                if piece.strip():
+                    pieces.append(f"{r.speaker}: {piece}")
+                    owner.append(i)
+        self.sentences = rank.Ranker(pieces, [self.records[i].date for i in owner])
+        self.owner = np.array(owner, dtype=np.intp)
+
+    def search(self, query, k, conversation):  # the shipped search over whole-turn + best-sentence scores
+        best = np.zeros(len(self.records))
+        np.maximum.at(best, self.owner, self.sentences.scores(query))
+        kept = self.ranker.scores
+        self.ranker.scores = lambda q, dates=True: kept(q, dates) + best
+        try:
+            return searched(self, query, k, conversation)
+        finally:
+            del self.ranker.scores
+
+    with _patched(memory._Index, "__init__", init), _patched(memory._Index, "search", search):
+        yield
+
+
 def _bm25(k1: float = rank.K1, b: float = rank.B) -> AbstractContextManager:
     """The memory's ranker with other BM25 constants (shipped: ``rank.K1``, ``rank.B``)."""
 
@@ -288,6 +347,9 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "context-reach-1": lambda: _patched(memory, "CONTEXT_REACH", 1),
     "no-spans": _no_spans,
     "with-reply": _with_reply,
+    "no-speaker": _no_speaker,
+    "coordination": _coordination,
+    "best-sentence": _best_sentence,
     "k1-0.9": lambda: _bm25(k1=0.9),
     "k1-1.5": lambda: _bm25(k1=1.5),
     "b-0.3": lambda: _bm25(b=0.3),
