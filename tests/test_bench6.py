@@ -434,3 +434,18 @@ def test_locomo_pools_are_made_as_bench6_pool_was(real_bench, dataset):
     pools = harness.pools(dataset, 100, 0, ours)
     drawn = [(i, q.index) for g in pools for i, q in g]
     assert len(pools) == 18 and len(drawn) == len(set(drawn)) == 1800 and not set(drawn) & ours
+
+
+def test_the_dense_cost_bound_counts_the_encoders_products():
+    """``bench/bench6_perf.py --tokens`` bounds any engine by e5-small's matrix products:
+    12 layers x (4 * 384^2 + 2 * 384 * 1536) multiply-adds, two operations each."""
+    import importlib.util
+
+    from conftest import REPO
+
+    spec = importlib.util.spec_from_file_location("bench6_perf", REPO / "bench" / "bench6_perf.py")
+    perf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(perf)
+    assert perf.encoder_flops_per_token() == 2 * 12 * (4 * 384 * 384 + 2 * 384 * 1536) == 42_467_328
+    assert perf.encoder_flops_per_token(layers=1, width=2, feed_forward=4) == 2 * (16 + 16)
+    assert perf.blas_gflops(n=64, repeat=1) > 0
