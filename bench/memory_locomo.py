@@ -251,7 +251,7 @@ def _coordination() -> AbstractContextManager:
 
 @contextmanager
 def _best_sentence() -> Iterator[None]:
-    import re as _re
+    from graphmem.talk import sentences
 
     built, searched = memory._Index.__init__, memory._Index.search
 
@@ -259,10 +259,9 @@ def _best_sentence() -> Iterator[None]:
         built(self, records, dense, scope, ranking)
         pieces, owner = [], []
         for i, (r, said) in enumerate(zip(self.records, memory._utterances(self.records), strict=True)):
-            for piece in _re.split(r"(?<=[.!?])\s+", said):
-                if piece.strip():
-                    pieces.append(f"{r.speaker}: {piece}")
-                    owner.append(i)
+            for piece in sentences(said) or [said]:
+                pieces.append(f"{r.speaker}: {piece}")
+                owner.append(i)
         self.sentences = rank.Ranker(pieces, [self.records[i].date for i in owner])
         self.owner = np.array(owner, dtype=np.intp)
 
@@ -295,21 +294,11 @@ def _with_reply() -> AbstractContextManager:
 
     def contexts(records, said=None):
         said = memory._utterances(records) if said is None else said
-        before = shipped(records, said)
-        # the reply: the record whose context is this one (found by the same rule, run backwards)
-        after = [""] * len(records)
-        key = {id(r): i for i, r in enumerate(records)}
-        numbered = {(r.conversation, r.date, r.turn): i for i, r in enumerate(records) if r.turn is not None}
-        for i, r in enumerate(records):
-            if r.turn is not None:
-                j = next((numbered[(r.conversation, r.date, r.turn + n)] for n in range(1, memory.CONTEXT_REACH + 1)
-                          if (r.conversation, r.date, r.turn + n) in numbered), None)
-            else:
-                j = i + 1 if i + 1 < len(records) and records[i + 1].conversation == r.conversation \
-                    and records[i + 1].date == r.date else None
-            after[i] = said[j] if j is not None else ""
-        del key
-        return [f"{b} {a}".strip() for b, a in zip(before, after, strict=True)]
+        replies = [""] * len(records)  # the record whose turn replied to is this one, by the same rule
+        for i, j in enumerate(memory._replied_to(records)):
+            if j is not None:
+                replies[j] = said[i]
+        return [f"{b} {a}".strip() for b, a in zip(shipped(records, said), replies, strict=True)]
 
     return _patched(memory, "_contexts", contexts)
 

@@ -361,22 +361,18 @@ shaped like bench6's (``python bench/memory_locomo.py --pools --compare context-
 all hit@1 0.759 -> 0.767, 18 questions won and 4 lost; reach 3: 0.766)."""
 
 
-def _contexts(records: Sequence[Record], said: Sequence[str] | None = None) -> list[str]:
-    """What each turn was said in reply to: the utterance of the turn before it (from
-    ``said``, :func:`_utterances` when not given), or "" when there is none. The BM25 index
-    reads it as a weaker second field (:class:`graphmem.rank.Ranker`).
+def _replied_to(records: Sequence[Record]) -> list[int | None]:
+    """For each record, the index of the record it was said in reply to, or None.
 
     A numbered turn replies to the turn numbered one less in the same conversation and
     sitting (same date, or both undated), in whatever order the two were ingested; when
     that turn was never ingested (a sample of a dialogue, like bench6's pool), up to
     ``CONTEXT_REACH`` turns back. An unnumbered turn replies to the previous record of its
     conversation, in the order ingested, said in the same sitting.
-    Measured on LoCoMo (``python bench/memory_locomo.py --compare no-context``).
     """
-    said = _utterances(records) if said is None else said
     numbered = {(r.conversation, r.date, r.turn): i for i, r in enumerate(records) if r.turn is not None}
     last: dict[str, int] = {}
-    out = []
+    out: list[int | None] = []
     for i, r in enumerate(records):
         if r.turn is not None:
             back = (numbered.get((r.conversation, r.date, r.turn - n)) for n in range(1, CONTEXT_REACH + 1))
@@ -384,9 +380,19 @@ def _contexts(records: Sequence[Record], said: Sequence[str] | None = None) -> l
         else:
             j = last.get(r.conversation)
             j = j if j is not None and records[j].date == r.date else None
-        out.append(said[j] if j is not None else "")
+        out.append(j)
         last[r.conversation] = i
     return out
+
+
+def _contexts(records: Sequence[Record], said: Sequence[str] | None = None) -> list[str]:
+    """What each turn was said in reply to (:func:`_replied_to`): that turn's utterance
+    (from ``said``, :func:`_utterances` when not given), or "" when there is none. The BM25
+    index reads it as a weaker second field (:class:`graphmem.rank.Ranker`).
+    Measured on LoCoMo (``python bench/memory_locomo.py --compare no-context``).
+    """
+    said = _utterances(records) if said is None else said
+    return [said[j] if j is not None else "" for j in _replied_to(records)]
 
 
 def _dense_scores(records: Sequence[Record]):

@@ -42,13 +42,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
 
-from graphmem.read import answer_type
+from graphmem.read import answer_type, month_span
 from graphmem.terms import analyse, content, stem, words
 
 __all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "variants"]
@@ -82,6 +82,19 @@ def variants(word: str) -> tuple[str, ...]:
     fam = _families().get(lemma, frozenset())
     extra = sorted((fam | {stem(lemma)}) - {own}) if fam else []
     return (own, *extra)
+
+
+def _day_table(dates: Sequence[datetime | None], spans: Sequence[Sequence[tuple[date, date]]] | None):
+    """Every run of days a text is about, as arrays (text, first day, last day) in day
+    ordinals: the day it was said, then the days it speaks of."""
+    owner, first, last = [], [], []
+    for i, said in enumerate(dates):
+        runs = ([(said.date(), said.date())] if said is not None else []) + list(spans[i] if spans is not None else ())
+        for a, b in runs:
+            owner.append(i)
+            first.append(a.toordinal())
+            last.append(b.toordinal())
+    return np.array(owner, dtype=np.intp), np.array(first, dtype=np.int64), np.array(last, dtype=np.int64)
 
 
 class Ranker:
@@ -131,9 +144,9 @@ class Ranker:
         avg = float(length.mean()) if self.n and length.mean() > 0 else 1.0
         self.norm = k1 * (1.0 - b + b * length / avg)  # the length part of BM25's denominator
         self.dates = list(dates) if dates is not None else [None] * self.n
-        self.spans = [list(x) for x in spans] if spans is not None else [[] for _ in range(self.n)]
-        if len(self.spans) != self.n:
-            raise ValueError(f"{len(self.spans)} day spans for {self.n} texts")
+        if spans is not None and len(spans) != self.n:
+            raise ValueError(f"{len(spans)} day spans for {self.n} texts")
+        self._days = _day_table(self.dates, spans)
         self.types = {kind: np.asarray(marks, dtype=bool) for kind, marks in (types or {}).items()}
 
     def __len__(self) -> int:
@@ -186,13 +199,13 @@ class Ranker:
         or speak of it (``spans``: "yesterday" said the day after)."""
         from graphmem import lingo
 
+        owner, first, last = self._days
         masks = []
         for y, m, d in lingo.dates_in(query):
-            first = date(y, m, d or 1)
-            last = first if d else date(y + m // 12, m % 12 + 1, 1) - timedelta(days=1)
-            masks.append(np.array([(t is not None and first <= t.date() <= last)
-                                   or any(a <= last and first <= b for a, b in spans)
-                                   for t, spans in zip(self.dates, self.spans, strict=True)], dtype=bool))
+            lo, hi = ((date(y, m, d),) * 2) if d else month_span(y, m)
+            mask = np.zeros(self.n, dtype=bool)
+            mask[owner[(first <= hi.toordinal()) & (lo.toordinal() <= last)]] = True
+            masks.append(mask)
         return masks
 
     def scores(self, query: str, dates: bool = True) -> np.ndarray:

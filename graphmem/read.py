@@ -234,12 +234,13 @@ def days_spoken_of(text: str, said: datetime) -> list[Span]:
             out.append((d - timedelta(days=back),) * 2)
     for m in _IN_MONTH.finditer(s):
         month = MONTHS.index(m.group(1)) + 1
-        out.append(_month_span(d.year if month <= d.month else d.year - 1, month))
+        out.append(month_span(d.year if month <= d.month else d.year - 1, month))
     for m in _IN_YEAR.finditer(s):
         y = int(m.group(1))
         out.append((date(y, 1, 1), date(y, 12, 31)))
-    if re.search(r"\btomorrow\b", s):
-        out.append((d + timedelta(days=1),) * 2)
+    for m in _AHEAD.finditer(s):
+        if m.group(1) == "tomorrow":  # "tonight" is the day it was said
+            out.append((d + timedelta(days=1),) * 2)
     return out
 
 
@@ -252,11 +253,12 @@ def _back(d: date, n: int, unit: str) -> Span:
         return mid - timedelta(days=3), mid + timedelta(days=3)
     if unit == "month":
         index = d.year * 12 + d.month - 1 - n
-        return _month_span(index // 12, index % 12 + 1)
+        return month_span(index // 12, index % 12 + 1)
     return date(d.year - n, 1, 1), date(d.year - n, 12, 31)
 
 
-def _month_span(year: int, month: int) -> Span:
+def month_span(year: int, month: int) -> Span:
+    """The first and last day of a month."""
     first = date(year, month, 1)
     nxt = date(year + month // 12, month % 12 + 1, 1)
     return first, nxt - timedelta(days=1)
