@@ -104,7 +104,26 @@ def run(dataset, variant: str, floor: float) -> str:
         lines.append(row.ljust(14) + "".join(f"{table[row][a].f1:9.3f} {table[row][a].quiet:4.0%}".rjust(16) for a in ARMS))
     aucs = [roc_auc_score(truth, [x.confidence for conv in answers[a] for x in conv]) for a in ARMS]
     lines.append("ROC AUC".ljust(14) + "".join(f"{v:.3f}".rjust(16) for v in aucs))
+    answered, own = whose_turn(prep, found, answers, "path", floor)
+    lines.append(f"path answers {answered} adversarial questions; for {own} the first turn it cites was said by "
+                 "a person the question names")
     return "\n".join(lines)
+
+
+def whose_turn(prep: bench.Prepared, found: bench.Retrieval, answers: bench.Answers, arm: str,
+               floor: float) -> tuple[int, int]:
+    """Adversarial questions an arm answers (confidence at or above the floor), and how many
+    of those cite first a turn said by someone the question names: the named person's own
+    nearest saying, which is why an unowned walk answers questions that are someone else's."""
+    answered = own = 0
+    for c, ctx in enumerate(prep.contexts):
+        people = ctx.reading.people
+        for q, hits, a in zip(ctx.conv.questions, found[bench.base(arm)][c], answers[arm][c]):
+            if q.category != ADVERSARIAL or not hits or a.confidence < floor:
+                continue
+            answered += 1
+            own += people.key(ctx.conv.turn_by_id[hits[0].dia_id].speaker) in path.named(people, q.text)
+    return answered, own
 
 
 def main() -> None:
