@@ -27,7 +27,7 @@ evidence, and sampled turns with gaps between them).
 This is where choices about the memory's index are made, not on bench6's 100
 questions: 1,981 questions, all ten conversations, and the 1,800 of the pools. ``--dense`` measures
 ``Memory(dense=True)`` (set ``GRAPHMEM_DENSE_CACHE`` to a file: encoding LoCoMo's
-sentences costs about 360 CPU seconds the first time).
+sentences costs about 380 CPU seconds the first time).
 
 ``--compare VARIANT`` runs the shipped memory and one variant on the same questions and
 prints both, and for hit@1 the questions each wins, with a two-sided exact sign test
