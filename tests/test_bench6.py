@@ -437,7 +437,7 @@ def test_locomo_pools_are_made_as_bench6_pool_was(real_bench, dataset):
 
 
 def test_the_dense_cost_bound_counts_the_encoders_products():
-    """``bench/bench6_perf.py --tokens`` bounds any engine by e5-small's matrix products:
+    """``bench/bench6_perf.py --tokens`` prices a float32 engine by e5-small's matrix products:
     12 layers x (4 * 384^2 + 2 * 384 * 1536) multiply-adds, two operations each."""
     import importlib.util
 
