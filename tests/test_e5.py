@@ -82,6 +82,9 @@ def test_a_vector_does_not_depend_on_its_batch(engines):
     crowd = int8.encode([TEXTS[3], TEXTS[0], "x " * 200])
     assert alone.shape == (384,)
     assert np.allclose(alone, crowd[1], atol=2e-4)
+    # a text past the model's 512 positions is cut to them, not refused
+    long = "word " * 2000
+    assert int8.token_count(long) == 512 and np.isfinite(int8.encode(long)).all()
 
 
 def test_bad_model_files_are_clear_errors(tmp_path):
