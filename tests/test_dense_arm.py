@@ -42,3 +42,23 @@ def test_a_turn_scores_as_its_best_sentence_said_by_its_speaker():
     one_by_one = [float(encoder.encode([f"Ann: {s}"])[0] @ q) for s in ("Hi Bob!", "I adopted a puppy last week.", "How are you?")]
     assert np.isclose(scores[0, 0], max(one_by_one), atol=1e-5)
     assert dense.Turns(encoder, []).scores([query]).shape == (1, 0)
+
+
+def test_the_memorys_embedding_score_shares_in_the_turn_replied_to(monkeypatch):
+    """``Memory(dense=True)``: a turn's embedding score is (own + 0.5 x the turn it replies
+    to) / 1.5, the lexical index's context weight; a turn with no context keeps its own."""
+    import numpy as np
+
+    from graphmem import memory, rank
+
+    records = [memory.Record(id=i, speaker=s, text=t, date=None, conversation="c", turn=n)
+               for i, s, t, n in [("a1", "Ann", "I just made coconut milk ice cream!", 1),
+                                  ("b2", "Bob", "Super good! It was rich and creamy.", 2),
+                                  ("a9", "Ann", "The bus was late again today.", 9)]]
+    query = "What did Bob think of the coconut milk ice cream?"
+    mixed = memory._dense_scores(records)(query)
+    monkeypatch.setattr(memory, "DENSE_CONTEXT", False)
+    own = memory._dense_scores(records)(query)
+    w = rank.CONTEXT_WEIGHT
+    assert np.isclose(mixed[1], (own[1] + w * own[0]) / (1 + w))
+    assert mixed[1] > own[1] and np.isclose(mixed[0], own[0]) and np.isclose(mixed[2], own[2])
