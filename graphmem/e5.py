@@ -239,10 +239,6 @@ class Tokenizer:
         return [self.bos, *self.pieces(text)[: limit - 2], self.eos]
 
 
-# Projections of one layer: name in the file, (outputs, inputs) as multiples of width / feed-forward.
-_PROJECTIONS = ("q", "k", "v", "ao", "fi", "fo")
-
-
 def graph(w: Weights, int8: bool = True):
     """The encoder (after the embedding layer norm) as an ONNX model.
 
