@@ -415,7 +415,7 @@ class Adapter:
             from graphmem import dense
 
             if dense.available():
-                self._loaded["model"] = dense.shared().load_seconds
+                self._loaded[f"{dense.shared().engine} model"] = dense.shared().load_seconds
 
     def load_detail(self) -> dict[str, float]:
         return dict(self._loaded)
