@@ -94,6 +94,11 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``best-sentence``
     each turn's score plus the BM25 score of its best sentence, indexed on its own
     (max-passage, Dai & Callan 2019, added to the whole turn's).
+``lancaster``
+    derivational conflation: each query word's group also holds the (Porter) stems of
+    every word of the indexed texts that nltk's Lancaster stemmer, more aggressive than
+    Porter, stems as it stems the query word (leadership with leader, musician with
+    music), words of four letters or more.
 ``k1-0.9``, ``k1-1.5``, ``b-0.3``, ``b-0.5``, ``b-0.9``
     BM25's constants other than the textbook 1.2 and 0.75 (``graphmem.rank.K1``, ``B``).
 """
@@ -317,6 +322,32 @@ def _bm25(k1: float = rank.K1, b: float = rank.B) -> AbstractContextManager:
     return _patched(rank, "Ranker", Other)
 
 
+def _lancaster() -> AbstractContextManager:
+    from nltk.stem.lancaster import LancasterStemmer
+
+    from graphmem.terms import content, stem, words
+
+    lancaster = LancasterStemmer().stem
+    families: dict[str, set[str]] = {}  # of the texts the ranker built last (searched before the next is built)
+    built, shipped = rank.Ranker.__init__, rank.variants
+
+    def init(self, texts, *args, **kw):
+        built(self, texts, *args, **kw)
+        families.clear()
+        for text in texts:
+            for w in words(text):
+                if w.isalpha() and content(w):
+                    families.setdefault(lancaster(w), set()).add(stem(w))
+
+    def variants(word: str) -> tuple[str, ...]:
+        own = shipped(word)
+        if not word.isalpha() or len(word) < 4:
+            return own
+        return (*own, *sorted(families.get(lancaster(word), set()) - set(own)))
+
+    return _both(lambda: _patched(rank.Ranker, "__init__", init), lambda: _patched(rank, "variants", variants))
+
+
 def _with_reply() -> AbstractContextManager:
     shipped = memory._contexts
 
@@ -370,6 +401,7 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "with-reply": _with_reply,
     "no-speaker": _no_speaker,
     "coordination": _coordination,
+    "lancaster": _lancaster,
     "best-sentence": _best_sentence,
     "k1-0.9": lambda: _bm25(k1=0.9),
     "k1-1.5": lambda: _bm25(k1=1.5),
