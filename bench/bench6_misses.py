@@ -15,7 +15,6 @@ This reads the results; nothing here feeds back into the memory.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -29,10 +28,10 @@ ROOT = Path(__file__).resolve().parents[1].parent / "shared/data"
 
 def answer_of(dataset: locomo.Dataset | None, qid: str) -> str | None:
     """LoCoMo's answer to bench6 question ``qid``, when the dataset is at hand."""
-    m = re.fullmatch(r"scene_(\d+)_q_(\d+)", qid)
-    if dataset is None or m is None:
+    where = bench6.question_of(qid)
+    if dataset is None or where is None:
         return None
-    conv, n = int(m.group(1)), int(m.group(2))
+    conv, n = where
     if conv >= len(dataset.conversations):
         return None
     found = [q for q in dataset.conversations[conv].questions if q.index == n]

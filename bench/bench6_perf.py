@@ -78,7 +78,7 @@ def configs(data: str) -> None:
     """
     import numpy as np
 
-    from graphmem import bench6, dense, lingo, rank
+    from graphmem import bench6, dense, lingo, memory, rank
     from graphmem.memory import Memory
 
     b = bench6.load(data)
@@ -212,13 +212,15 @@ def configs(data: str) -> None:
             return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
 
     class WholeTurnFused(bench6.Adapter):
-        """The shipped fusion with one e5 vector per whole turn instead of per sentence."""
+        """The shipped fusion with one e5 vector per whole turn instead of per sentence (the
+        score shared with the turn replied to, as shipped)."""
 
         def ingest(self, records):
             super().ingest(records)
             index = self.memory._built()
             m = dense.shared().encode([f"{r.speaker}: {r.text}" for r in index.records])
-            index.dense = lambda query: m @ dense.shared().encode([query], query=True)[0]
+            index.dense = memory.with_context(lambda query: m @ dense.shared().encode([query], query=True)[0],
+                                              index.replied)
 
     show("dense only, e5 over the utterance", lambda: DenseOnly(False))
     show("dense only, e5 over 'Speaker: utterance'", lambda: DenseOnly(True))

@@ -13,7 +13,7 @@ per LoCoMo category: n, hit@1, hit@k, MRR@k.
 ``--ask`` also asks every question with ``Memory.ask`` and grades the reply with the
 official metric (F1; an adversarial question scores 1 for an abstention), so what the
 index finds can be followed into what the memory answers; ``--floor`` sets the variant's
-floor (the shipped memory keeps 0.30), to compare the two at matched silence.
+floor (the shipped memory keeps ``graphmem.memory.FLOOR``, 0.30), to compare the two at matched silence.
 
 ``--pools`` asks in bench6's shape instead: the questions with evidence, bar bench6's own
 100 (read from ``--bench6``), are shuffled once (``--seed``) and cut into pools of 100;
@@ -106,7 +106,6 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
@@ -151,7 +150,7 @@ def _vocatives_kept() -> AbstractContextManager:
 
 
 def _no_context() -> AbstractContextManager:
-    return _patched(memory, "_contexts", lambda records, said=None: [""] * len(records))
+    return _patched(memory, "_contexts", lambda records, said=None, replied=None: [""] * len(records))
 
 
 def _dense_unaddressed() -> AbstractContextManager:
@@ -159,8 +158,9 @@ def _dense_unaddressed() -> AbstractContextManager:
 
     shipped = memory._dense_scores
 
-    def scores(records):
-        return shipped([replace(r, text=said) for r, said in zip(records, memory._utterances(records), strict=True)])
+    def scores(records, replied=None):
+        return shipped([replace(r, text=said) for r, said in zip(records, memory._utterances(records), strict=True)],
+                       replied)
 
     return _patched(memory, "_dense_scores", scores)
 
@@ -206,7 +206,7 @@ def _rm3(fb_docs: int = 10, fb_terms: int = 10, original: float = 0.5) -> Abstra
 
 
 def _no_spans() -> AbstractContextManager:
-    return _patched(memory, "SPANS", False)
+    return _patched(memory, "_spans", lambda records: None)
 
 
 def _no_answer_type() -> AbstractContextManager:
@@ -219,16 +219,20 @@ def _when_only() -> AbstractContextManager:
     return _patched(rank, "answer_type", lambda query: "when" if answer_type(query) == "when" else None)
 
 
-class _FieldNormRanker(rank.Ranker):
+_Ranker = rank.Ranker  # the shipped class, whatever a variant has put in its place
+
+
+class _FieldNormRanker(_Ranker):
     """BM25F with a length normalisation per field: each field's frequency over
     ``1 - b + b * length / its average``, weighted, summed, saturated once."""
 
     def __init__(self, texts, dates=None, k1=rank.K1, b=rank.B, contexts=None,
-                 context_weight=rank.CONTEXT_WEIGHT, types=None, spans=None):
+                 context_weight=None, types=None, spans=None):
+        context_weight = rank.CONTEXT_WEIGHT if context_weight is None else context_weight
         super().__init__(texts, dates, k1, b, types=types, spans=spans)  # the turn alone: raw tf, its own norm
         own = self.tf.multiply(1.0 / (self.norm / k1)[:, None])
         if contexts is not None and context_weight:
-            ctx = rank.Ranker(contexts, k1=k1, b=b)
+            ctx = _Ranker(contexts, k1=k1, b=b)
             for term in sorted(ctx.index, key=ctx.index.get):
                 self.index.setdefault(term, len(self.index))
             width = max(len(self.index), 1)
@@ -254,7 +258,7 @@ def _sure_with_context() -> AbstractContextManager:
             return memory.Answer(ABSTAIN, (), 0.0)
         index = self._built()
         if index not in said_before:  # once per index: what each turn replies to
-            said_before[index] = dict(zip((r.id for r in index.records), memory._contexts(index.records)))
+            said_before[index] = dict(zip((r.id for r in index.records), memory._contexts(index.records, replied=index.replied)))
         confidence = sure(index.vocab, index.english(question), f"{said_before[index][found[0].id]} {found[0].text}")
         hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
         reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
@@ -351,13 +355,14 @@ def _lancaster() -> AbstractContextManager:
 def _with_reply() -> AbstractContextManager:
     shipped = memory._contexts
 
-    def contexts(records, said=None):
+    def contexts(records, said=None, replied=None):
         said = memory._utterances(records) if said is None else said
+        replied = memory._replied_to(records) if replied is None else replied
         replies = [""] * len(records)  # the record whose turn replied to is this one, by the same rule
-        for i, j in enumerate(memory._replied_to(records)):
+        for i, j in enumerate(replied):
             if j is not None:
                 replies[j] = said[i]
-        return [f"{b} {a}".strip() for b, a in zip(shipped(records, said), replies, strict=True)]
+        return [f"{b} {a}".strip() for b, a in zip(shipped(records, said, replied), replies, strict=True)]
 
     return _patched(memory, "_contexts", contexts)
 
@@ -394,7 +399,6 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "dense-no-context": _dense_no_context,
     "dense-weight-0.3": lambda: _dense_weight(0.3),
     "dense-weight-0.7": lambda: _dense_weight(0.7),
-    "context-reach-2": lambda: _patched(memory, "CONTEXT_REACH", 2),
     "context-reach-3": lambda: _patched(memory, "CONTEXT_REACH", 3),
     "context-reach-1": lambda: _patched(memory, "CONTEXT_REACH", 1),
     "no-spans": _no_spans,
@@ -411,7 +415,7 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
 }
 
 
-def answers(dataset: locomo.Dataset, k: int, floor: float = 0.30) -> list[tuple[int, float, bool]]:
+def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR) -> list[tuple[int, float, bool]]:
     """(category, F1, quiet) per question, from ``Memory.ask`` graded by the official metric
     (``graphmem.metric.grade``: adversarial questions score 1 for an abstention)."""
     from graphmem.metric import grade
@@ -458,12 +462,7 @@ def bench6_questions(path: str | Path) -> set[tuple[int, int]]:
     reported on."""
     from graphmem import bench6
 
-    out = set()
-    for q in bench6.load(path).questions:
-        m = re.fullmatch(r"scene_(\d+)_q_(\d+)", q.qid)
-        if m:
-            out.add((int(m.group(1)), int(m.group(2))))
-    return out
+    return {where for q in bench6.load(path).questions if (where := bench6.question_of(q.qid)) is not None}
 
 
 def pools(dataset: locomo.Dataset, size: int = 100, seed: int = 0,
@@ -477,6 +476,12 @@ def pools(dataset: locomo.Dataset, size: int = 100, seed: int = 0,
     return [shuffled[s:s + size] for s in range(0, len(shuffled) - size + 1, size)]
 
 
+def pool_id(dataset: locomo.Dataset, i: int, evidence: str) -> str:
+    """bench6's id for evidence turn ``evidence`` (``D3:4``) of conversation ``i``:
+    ``scene_K_session_S_turn_T``."""
+    return f"scene_{i}_session_{dataset.conversations[i].turn_by_id[evidence].session}_turn_{evidence.split(':')[1]}"
+
+
 def pool_rows(dataset: locomo.Dataset, group: list[tuple[int, locomo.Question]]) -> list[dict]:
     """The pool of one group, made as bench6's was made: exactly its questions' evidence turns,
     de-duplicated, id ``scene_K_session_S_turn_T``, text ``"Speaker: utterance"``, the session
@@ -485,8 +490,7 @@ def pool_rows(dataset: locomo.Dataset, group: list[tuple[int, locomo.Question]])
     for i, q in group:
         conv = dataset.conversations[i]
         for e in q.evidence:
-            t = conv.turn_by_id[e]
-            rid = f"scene_{i}_session_{t.session}_turn_{e.split(':')[1]}"
+            t, rid = conv.turn_by_id[e], pool_id(dataset, i, e)
             rows[rid] = {"id": rid, "speaker": t.speaker, "text": f"{t.speaker}: {t.text}",
                          "date": f"{t.date:%I:%M %p on %A %d %B, %Y}"}
     return [rows[r] for r in sorted(rows)]
@@ -502,8 +506,7 @@ def pool_ranks(dataset: locomo.Dataset, k: int, groups: list[list[tuple[int, loc
         ad = Adapter(dense=dense)
         ad.ingest(pool_rows(dataset, group))
         for i, q in group:
-            wanted = {f"scene_{i}_session_{dataset.conversations[i].turn_by_id[e].session}_turn_{e.split(':')[1]}"
-                      for e in q.evidence}
+            wanted = {pool_id(dataset, i, e) for e in q.evidence}
             got = ad.search(q.text, k)
             out.append((q.category, next((r for r, g in enumerate(got, 1) if g in wanted), 0)))
     return out
@@ -550,7 +553,7 @@ def main() -> None:
     p.add_argument("--compare", choices=sorted(VARIANTS))
     p.add_argument("--dense", action="store_true", help="Memory(dense=True): lexical and e5 scores fused")
     p.add_argument("--ask", action="store_true", help="also Memory.ask every question: F1 and abstentions")
-    p.add_argument("--floor", type=float, default=0.30, help="the floor the variant's ask abstains below (--ask)")
+    p.add_argument("--floor", type=float, default=memory.FLOOR, help="the floor the variant's ask abstains below (--ask)")
     p.add_argument("--pools", action="store_true",
                    help="ask each question of a bench6-shaped pool (its group's evidence turns only), not of all turns")
     p.add_argument("--pool-size", type=int, default=100, help="questions per pool (--pools)")
@@ -559,7 +562,7 @@ def main() -> None:
     a = p.parse_args()
     dataset = locomo.load(a.data)
     if a.ask:
-        print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor 0.30 (the official metric)", answers(dataset, a.k))))
+        print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor {memory.FLOOR:.2f} (the official metric)", answers(dataset, a.k))))
         if a.compare:
             with VARIANTS[a.compare]():
                 print("\n".join(f1_table(f"variant {a.compare}, floor {a.floor:.2f}", answers(dataset, a.k, a.floor))))

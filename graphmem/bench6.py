@@ -341,6 +341,16 @@ def conversation_of(pool_id: str) -> str:
     return m.group(1) if m else "bench6"
 
 
+_QUESTION = re.compile(r"^scene_(\d+)_q_(\d+)$")
+
+
+def question_of(qid: str) -> tuple[int, int] | None:
+    """bench6 qids are ``scene_K_q_N``, LoCoMo's question N of conversation K: (K, N), or
+    None for another shape."""
+    m = _QUESTION.match(qid)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def turn_of(pool_id: str) -> int | None:
     """The ``T`` of ``scene_K_session_S_turn_T``: the turn's number in its session."""
     m = _CONVERSATION.match(pool_id)

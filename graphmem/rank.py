@@ -112,9 +112,11 @@ class Ranker:
 
     def __init__(self, texts: Sequence[str], dates: Sequence[datetime | None] | None = None,
                  k1: float = K1, b: float = B, contexts: Sequence[str] | None = None,
-                 context_weight: float = CONTEXT_WEIGHT, types: Mapping[str, Sequence[bool]] | None = None,
+                 context_weight: float | None = None, types: Mapping[str, Sequence[bool]] | None = None,
                  spans: Sequence[Sequence[tuple[date, date]]] | None = None):
         self.k1, self.b = k1, b
+        if context_weight is None:  # read now, not when the module was loaded, so it can be varied
+            context_weight = CONTEXT_WEIGHT
         self.index: dict[str, int] = {}
         if contexts is not None and len(contexts) != len(texts):
             raise ValueError(f"{len(contexts)} contexts for {len(texts)} texts")
@@ -143,10 +145,9 @@ class Ranker:
         length = np.array(lengths, dtype=np.float64)
         avg = float(length.mean()) if self.n and length.mean() > 0 else 1.0
         self.norm = k1 * (1.0 - b + b * length / avg)  # the length part of BM25's denominator
-        self.dates = list(dates) if dates is not None else [None] * self.n
         if spans is not None and len(spans) != self.n:
             raise ValueError(f"{len(spans)} day spans for {self.n} texts")
-        self._days = _day_table(self.dates, spans)
+        self._days = _day_table(list(dates) if dates is not None else [None] * self.n, spans)
         self.types = {kind: np.asarray(marks, dtype=bool) for kind, marks in (types or {}).items()}
 
     def __len__(self) -> int:
@@ -196,7 +197,8 @@ class Ranker:
 
     def date_mask(self, query: str) -> list[np.ndarray]:
         """Per date the query names, which turns were said then (that day, or that month)
-        or speak of it (``spans``: "yesterday" said the day after)."""
+        or speak of it (``spans``: "yesterday" said the day after). A span counts when it
+        overlaps the date: "last year" speaks of every day of that year, as it may."""
         from graphmem import lingo
 
         owner, first, last = self._days

@@ -118,8 +118,10 @@ def sure(vocab: Vocabulary, question: str, turn_text: str | None, ceiling: float
 _WHEN = re.compile(r"^\s*when\b|\bwhat (?:year|month|date|day|time of year)\b|\bwhich (?:year|month|day)\b|\bhow long ago\b", re.I)
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a couple of": 2, "a few": 3}
-_NUM = r"(\d+|a|an|one|two|three|four|five|six|a couple of|a few)"
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
+"""The number words a date or a duration is counted in; one table for both."""
+_NUM = "(" + "|".join([r"\d+", *sorted(_NUMBERS, key=len, reverse=True)]) + ")"
 _MONTH = "|".join(MONTHS)
 _DAY = "|".join(WEEKDAYS)
 
@@ -132,12 +134,10 @@ _WEEKDAY = re.compile(rf"\b(?:last|this past|on|this) ({_DAY})\b")
 _IN_MONTH = re.compile(rf"\b(?:in|back in|since|during|last) ({_MONTH})\b(?! \d)")
 _IN_YEAR = re.compile(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b")
 _AHEAD = re.compile(r"\b(tomorrow|tonight)\b")
-_DURATION = re.compile(
-    r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|several) "
-    r"(?:day|week|month|year|hour|minute)s?\b"
-)
+_BARE_THIS = re.compile(r"this (?!past )")
+_DURATION = re.compile(rf"\b(?:{_NUM}|several) (?:day|week|month|year|hour|minute)s?\b")
 _HOW_LONG = re.compile(r"^\s*how long\b(?! ago)|\bfor how long\b", re.I)
-_WHEN_ZH = re.compile("什么时候|何时|哪天|哪一天|哪年|哪一年")
+_WHEN_ZH = re.compile("什么时候|何时|哪天|哪一天|哪年|哪一年|多久以前|多久前")
 _HOW_LONG_ZH = re.compile("多久|多长时间")
 
 
@@ -183,9 +183,7 @@ def resolve_date(sentence: str, said: datetime) -> str:
         return f"the {m.group(1)} before {day(said)}"
     m = _IN_MONTH.search(s)
     if m:
-        month = MONTHS.index(m.group(1)) + 1
-        year = said.year if month <= said.month else said.year - 1
-        return f"{m.group(1).capitalize()} {year}"
+        return f"{m.group(1).capitalize()} {_last(m.group(1), said)[0]}"
     m = _IN_YEAR.search(s)
     if m:
         return m.group(1)
@@ -206,9 +204,11 @@ def days_spoken_of(text: str, said: datetime) -> list[Span]:
     Spans: "yesterday" / "last night" the day before; "N days ago" that day; "N weeks
     ago" and "last week" the seven days around that day a week (or N) back, "next week"
     the same ahead; "last weekend" the Saturday and Sunday before; "last Friday" the
-    last Friday before; "N months ago", "last / next month" and "back in May" the whole
-    month; "N years ago", "last year" and "in 2022" the whole year; "tomorrow" the day
-    after. Seasons are left out (no agreed days).
+    last Friday before, and so are "this past Friday" and "on Friday" (a turn telling
+    of a weekday mostly tells of the one gone by; "this Friday" is left out); "N months
+    ago", "last / next month" and "back in May" the whole month; "N years ago", "last
+    year" and "in 2022" the whole year; "tomorrow" the day after. N is a number or a
+    number word up to ten. Seasons are left out (no agreed days).
     """
     s = text.lower()
     d = said.date()
@@ -229,12 +229,11 @@ def days_spoken_of(text: str, said: datetime) -> list[Span]:
         elif unit in ("week", "month", "year"):
             out.append(_back(d, -1 if which == "next" else 1, unit))
     for m in _WEEKDAY.finditer(s):
-        if not m.group(0).startswith("this "):
+        if not _BARE_THIS.match(m.group(0)):  # "this Friday" may be ahead; "this past Friday" is not
             back = (d.weekday() - WEEKDAYS.index(m.group(1))) % 7 or 7
             out.append((d - timedelta(days=back),) * 2)
     for m in _IN_MONTH.finditer(s):
-        month = MONTHS.index(m.group(1)) + 1
-        out.append(month_span(d.year if month <= d.month else d.year - 1, month))
+        out.append(month_span(*_last(m.group(1), d)))
     for m in _IN_YEAR.finditer(s):
         y = int(m.group(1))
         out.append((date(y, 1, 1), date(y, 12, 31)))
@@ -252,8 +251,7 @@ def _back(d: date, n: int, unit: str) -> Span:
         mid = d - timedelta(days=7 * n)
         return mid - timedelta(days=3), mid + timedelta(days=3)
     if unit == "month":
-        index = d.year * 12 + d.month - 1 - n
-        return month_span(index // 12, index % 12 + 1)
+        return month_span(*_shifted(d, -n))
     return date(d.year - n, 1, 1), date(d.year - n, 12, 31)
 
 
@@ -295,9 +293,22 @@ def answer_type(question: str) -> str | None:
     return None
 
 
+def _shifted(d: date, n: int) -> tuple[int, int]:
+    """(year, month) ``n`` months after the month of ``d`` (before, for negative ``n``)."""
+    index = d.year * 12 + d.month - 1 + n
+    return index // 12, index % 12 + 1
+
+
+def _last(month_name: str, said: date) -> tuple[int, int]:
+    """(year, month) of the named month as said on ``said``: this year's if it is not after
+    the month said in, else last year's ("back in October", said in May)."""
+    month = MONTHS.index(month_name) + 1
+    return (said.year if month <= said.month else said.year - 1), month
+
+
 def _month_shift(said: datetime, n: int) -> str:
-    index = said.year * 12 + said.month - 1 + n
-    return f"{MONTHS[index % 12].capitalize()} {index // 12}"
+    year, month = _shifted(said, n)
+    return f"{MONTHS[month - 1].capitalize()} {year}"
 
 
 def _relative(which: str, unit: str, said: datetime) -> str:

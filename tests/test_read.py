@@ -66,6 +66,16 @@ def test_a_turn_may_speak_of_several_days_or_none():
     assert days_spoken_of("Pyramids rose 5000 years ago, 99999999 days ago", MAY8) == []  # before year 1: no day
 
 
+def test_weekdays_gone_by_and_numbers_up_to_ten():
+    friday = [(date(2023, 5, 5), date(2023, 5, 5))]  # MAY8 is a Monday
+    assert days_spoken_of("This past Friday we hiked.", MAY8) == friday
+    assert days_spoken_of("Last Friday we hiked.", MAY8) == friday
+    assert days_spoken_of("This Friday we hike.", MAY8) == []  # may be ahead
+    assert days_spoken_of("We met seven years ago.", MAY8) == [(date(2016, 1, 1), date(2016, 12, 31))]
+    assert resolve_date("We met seven years ago.", MAY8) == "2016"
+    assert says_when("We met ten days ago.") and says_how_long("It took ten days.")
+
+
 def test_when_questions_are_read_off_the_wording():
     assert is_when("When did Caroline go to the LGBTQ support group?")
     assert is_when("In what year did Melanie start painting?")
@@ -93,6 +103,7 @@ def test_answer_types_read_off_the_question_in_either_language():
     assert answer_type("For how long did John play?") == "how long"
     assert answer_type("How did Evan get into watercolor painting?") is None
     assert answer_type("打鼓 一个月 多久 学习") == "how long"
+    assert answer_type("多久以前 去 巴黎") == "when"  # how long ago asks when
     assert answer_type("Caroline 什么时候 去 支持小组") == "when"
     assert answer_type("水彩 朋友 入门") is None
 
