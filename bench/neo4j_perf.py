@@ -33,10 +33,11 @@ def main() -> None:
     parser.add_argument("--no-memo", action="store_true", help="also time path with one query per question")
     opts = parser.parse_args()
 
-    from graphmem import bench, locomo
-    from graphmem import neo4j as gn
-    from graphmem.arm import Context
-    from graphmem.path import PathArm
+    from graphmem.bench import run as bench
+    from graphmem.data import locomo
+    from graphmem.neo4j import client as gn
+    from graphmem.arms.base import Context
+    from graphmem.arms.path import PathArm
 
     dataset = locomo.load(opts.data)
     batch = opts.batch or gn.DEFAULT_BATCH

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Score a predictions file with the official LoCoMo scorer and with graphmem.metric, side by side.
+"""Score a predictions file with the official LoCoMo scorer and with graphmem.bench.metric, side by side.
 
     python bench/official_check.py PREDICTIONS.json --official PATH/TO/task_eval/evaluation.py
     LOCOMO_EVAL=PATH/TO/task_eval/evaluation.py python bench/official_check.py PREDICTIONS.json
@@ -7,7 +7,7 @@
 PREDICTIONS.json is what ``graphmem bench --out`` writes (the official LoCoMo layout,
 ``<arm>_prediction`` and ``<arm>_prediction_context`` per question). Every arm is
 scored by the official ``eval_question_answering(qas, eval_key)`` and by
-``graphmem.metric``; the per-category F1 and recall of both are printed, and every
+``graphmem.bench.metric``; the per-category F1 and recall of both are printed, and every
 figure, and every single question, where the two differ by more than 1e-9 is flagged.
 Exit status: 0 when everything agrees, 1 on any difference, 2 on a usage problem
 (no official scorer, unreadable predictions file).
@@ -21,7 +21,7 @@ Adaptations, none of which touch the official file:
 * The official recall reads ``context[0]`` (to tell session ids from dialogue ids),
   so a question whose arm returned nothing would crash it. For an empty context the
   placeholder ``['D0:0']``, which matches no evidence, is passed instead: recall 0,
-  which is what graphmem.metric.recall defines for an empty context.
+  which is what graphmem.bench.metric.recall defines for an empty context.
 * An adversarial question without ``answer`` is given ``answer: ""`` (the official
   category-5 branch never reads it, but the code reads the key before branching).
 * Modules the official file imports at the top but ``eval_question_answering`` never
@@ -40,7 +40,8 @@ import sys
 import types
 from pathlib import Path
 
-from graphmem import metric, stats
+from graphmem.bench import metric
+from graphmem.bench import stats
 from graphmem.errors import GraphmemError
 
 TOLERANCE = 1e-9
@@ -198,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"every figure agrees within {TOLERANCE:g}: {len(preds.questions):,} questions, "
               f"{len(preds.arms)} arm(s)")
         return 0
-    print("DIFFERENCES between the official scorer and graphmem.metric (flagged above)")
+    print("DIFFERENCES between the official scorer and graphmem.bench.metric (flagged above)")
     return 1
 
 

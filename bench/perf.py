@@ -32,9 +32,9 @@ def child_run(args: list[str]) -> tuple[float, float]:
 
 def stages(data: str | None, arms: str) -> dict[str, float]:
     """CPU seconds per stage, run in this process (imports excluded)."""
-    from graphmem import bench as b
-    from graphmem import locomo
-    from graphmem.read import Settings
+    from graphmem.bench import run as b
+    from graphmem.data import locomo
+    from graphmem.answer.reader import Settings
 
     timer = b.Timer()
     t = time.process_time()
@@ -59,8 +59,8 @@ def main() -> None:
         cpu, wall = min(runs)
         print(f"{arms:<28}{cpu:8.2f}{wall:8.2f}")
     t = time.process_time()
-    import graphmem.bench  # noqa: F401  (imports, timed once)
-    import graphmem.metric  # noqa: F401
+    import graphmem.bench.run  # noqa: F401  (imports, timed once)
+    import graphmem.bench.metric  # noqa: F401
 
     print(f"\nimports (numpy, scipy, scikit-learn, graphmem): {time.process_time() - t:.2f} s CPU")
     for arms in opts.sets.split(";"):

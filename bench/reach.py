@@ -27,9 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graphmem import graph, locomo, talk  # noqa: E402
+from graphmem.claims import graph  # noqa: E402
+from graphmem.data import locomo  # noqa: E402
+from graphmem.claims import talk  # noqa: E402
 from graphmem.errors import GraphmemError  # noqa: E402
-from graphmem.locomo import CATEGORIES  # noqa: E402
+from graphmem.data.locomo import CATEGORIES  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
 

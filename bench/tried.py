@@ -35,10 +35,12 @@ from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graphmem import bench, locomo, path  # noqa: E402
-from graphmem.arm import turn_text  # noqa: E402
-from graphmem.locomo import ADVERSARIAL  # noqa: E402
-from graphmem.read import Settings, sure  # noqa: E402
+from graphmem.bench import run as bench  # noqa: E402
+from graphmem.data import locomo  # noqa: E402
+from graphmem.arms import path  # noqa: E402
+from graphmem.arms.base import turn_text  # noqa: E402
+from graphmem.data.locomo import ADVERSARIAL  # noqa: E402
+from graphmem.answer.reader import Settings, sure  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
 ARMS = ["graph", "oracle", "oracle+set", "path", "path+set", "vector"]

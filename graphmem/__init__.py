@@ -6,7 +6,7 @@ from graphmem.errors import GraphmemError
 def __getattr__(name: str):
     """``graphmem.Memory`` without importing numpy and scikit-learn for every ``import graphmem``."""
     if name in ("Memory", "Answer"):
-        from graphmem import memory
+        from graphmem.memory import api as memory
 
         return getattr(memory, name)
     raise AttributeError(f"module 'graphmem' has no attribute {name!r}")

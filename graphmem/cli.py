@@ -85,9 +85,9 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
           confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Run the LoCoMo benchmark and print the table."""
-    from graphmem import bench as b
-    from graphmem import locomo
-    from graphmem.read import Settings
+    from graphmem.bench import run as b
+    from graphmem.data import locomo
+    from graphmem.answer.reader import Settings
 
     wall = (time.perf_counter(), _cpu())
     timer = b.Timer()
@@ -98,7 +98,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     settings = Settings(span, band, parts)
     client = None
     if backend == "neo4j":
-        from graphmem import neo4j as gn
+        from graphmem.neo4j import client as gn
 
         client = gn.connect(uri, user, password, database)
     prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend, neo4j=client)
@@ -126,7 +126,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         click.echo()
         click.echo(b.render_reach(names, table))
         if plot is not None:
-            from graphmem import plot as pictures
+            from graphmem.bench import plot as pictures
 
             pictures.reach(plot, names, table)
             click.echo(f"\nwrote {plot}")
@@ -143,8 +143,8 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
 
 
 def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: Path | None, confidence: str) -> None:
-    from graphmem import bench as b
-    from graphmem import sweep as sw
+    from graphmem.bench import run as b
+    from graphmem.bench import sweep as sw
 
     result = sw.run(prep, setting, k, floor, settings, confidence)
     click.echo(b.settings_line(k, floor, settings) + f"  sweep={setting}")
@@ -155,7 +155,7 @@ def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: P
         click.echo("at matched silence (each arm at whichever floor makes it as quiet as the other):")
         click.echo(sw.render_matched(result, prep.arms))
     if plot is not None:
-        from graphmem import plot as pictures
+        from graphmem.bench import plot as pictures
 
         pictures.trade(plot, setting, prep.arms, result)
         click.echo(f"\nwrote {plot}")
@@ -174,7 +174,7 @@ def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: P
 def load(data: Path | None, conversations: str | None, batch: int, replace: bool, quiet: bool,
          uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror."""
-    from graphmem import neo4j as gn
+    from graphmem.neo4j import client as gn
 
     records = _turn_file(data)
     chosen = gn.select(_dialogue(data, records), conversations)
@@ -192,7 +192,7 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
 def _turn_file(data: Path | None) -> list | None:
     """The records of a JSON Lines file of turns, or None when ``data`` is LoCoMo JSON."""
     if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
-        from graphmem.memory import read_jsonl
+        from graphmem.memory.api import read_jsonl
 
         return read_jsonl(data)
     return None
@@ -200,11 +200,11 @@ def _turn_file(data: Path | None) -> list | None:
 
 def _dialogue(data: Path | None, records: list | None):
     """LoCoMo JSON as a Dataset, or the records of a turn file as one of the same shape."""
-    from graphmem import locomo
+    from graphmem.data import locomo
 
     if records is not None:
-        from graphmem.locomo import Dataset, EvidenceReport
-        from graphmem.memory import conversations
+        from graphmem.data.locomo import Dataset, EvidenceReport
+        from graphmem.memory.api import conversations
 
         return Dataset(data, tuple(conversations(records)), EvidenceReport())
     return locomo.load(data)
@@ -230,7 +230,7 @@ def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]):
     """A Memory over a dialogue file (in process), or over what Neo4j already holds."""
-    from graphmem.memory import Memory
+    from graphmem.memory.api import Memory
 
     if backend == "neo4j":
         if data is not None:
@@ -247,7 +247,7 @@ def _records(data: Path | None) -> list[dict[str, Any]]:
     a memory's ids may not)."""
     from dataclasses import asdict
 
-    from graphmem import locomo
+    from graphmem.data import locomo
 
     records = _turn_file(data)
     if records is not None:
@@ -304,7 +304,7 @@ def ask(question: str, data: Path | None, backend: str, conversation: str | None
 @friendly
 def stats(file: Path, as_json: bool, by_category: bool) -> None:
     """What the table cannot show, read back off a predictions file written by bench --out."""
-    from graphmem import stats as st
+    from graphmem.bench import stats as st
 
     preds = st.load_predictions(file)
     if as_json:
@@ -322,7 +322,7 @@ def stats(file: Path, as_json: bool, by_category: bool) -> None:
 @friendly
 def bench6(data: Path | None, lang: str, k: int, dense: bool) -> None:
     """bench6: 100 questions asked in Chinese and in English of 137 LoCoMo turns; hit@1, hit@k, MRR."""
-    from graphmem import bench6 as b6
+    from graphmem.bench6 import run as b6
 
     adapter = b6.Adapter(dense=True) if dense else None
     click.echo(b6.main_report(b6.resolve_dir(data), lang, k, adapter=adapter))

@@ -53,7 +53,7 @@ def locomo_path() -> Path:
 @pytest.fixture(scope="session")
 def dataset(locomo_path: Path):
     """The real LoCoMo file, loaded once per test session."""
-    from graphmem import locomo
+    from graphmem.data import locomo
 
     return locomo.load_file(locomo_path)
 

@@ -5,10 +5,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from graphmem import bench as b
+from graphmem.bench import run as b
 from graphmem.cli import main
-from graphmem.locomo import Dataset
-from graphmem.read import Hit
+from graphmem.data.locomo import Dataset
+from graphmem.answer.reader import Hit
 
 from conftest import one_session
 
@@ -46,8 +46,8 @@ def test_every_arm_returns_at_most_k_hits_citing_real_turns(prepared):
 
 
 def test_graph_reaches_only_the_named_persons_pieces(prepared):
-    from graphmem import talk
-    from graphmem.scope import subject
+    from graphmem.claims import talk
+    from graphmem.arms.scope import subject
 
     ctx = prepared.contexts[0]
     pieces = {(p.dia_id, p.person) for p in talk.pieces(ctx.reading)}
@@ -151,8 +151,8 @@ def _tiny(tmp_path):
 
 
 def test_path_falls_silent_when_the_question_is_someone_elses(tmp_path):
-    from graphmem.locomo import load_file
-    from graphmem.path import PathArm
+    from graphmem.data.locomo import load_file
+    from graphmem.arms.path import PathArm
 
     prep = b.prepare(load_file(_tiny(tmp_path)), ["path"])
     ctx = prep.contexts[0]
@@ -166,7 +166,7 @@ def test_path_falls_silent_when_the_question_is_someone_elses(tmp_path):
 
 def test_ownership_ignores_who_is_addressed(tmp_path):
     """A name is not content: Bob saying "Ann" to Ann does not make a question about Ann his."""
-    from graphmem.locomo import load_file
+    from graphmem.data.locomo import load_file
 
     prep = b.prepare(load_file(_tiny(tmp_path)), ["path"])
     arm = prep.built[0]["path"]
@@ -194,7 +194,7 @@ def test_predictions_do_not_depend_on_the_process_string_hash(locomo_path, tmp_p
 
 
 def test_term_weights_come_in_order_of_first_use(dataset):
-    from graphmem.arm import Context
+    from graphmem.arms.base import Context
 
     vocab = Context.of(dataset.conversations[0]).vocab
     terms = ["support", "group", "support", "paint", "zzzunseen", "group"]

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import shared_or_need
 
-from graphmem import bench6, lingo
+from graphmem.bench6 import run as bench6
+from graphmem.text import zh as lingo
 from graphmem.errors import DataError, GraphmemError
 
 POOL = [
@@ -282,7 +283,7 @@ def test_adapter_passes_the_ranking_on():
         def __init__(self, **kw):
             seen.update(kw)
 
-    import graphmem.memory as memory
+    import graphmem.memory.api as memory
 
     ad = bench6.Adapter(ranking="tfidf")
     assert "tfidf" in ad.name
@@ -298,13 +299,13 @@ def test_adapter_passes_the_ranking_on():
         memory.Memory = orig
 
 
-# --------------------------------------------------------------------------- graphmem.rank (BM25)
+# --------------------------------------------------------------------------- graphmem.memory.rank (BM25)
 
 
 def test_bm25_scores_by_hand():
     import math
 
-    from graphmem.rank import Ranker
+    from graphmem.memory.rank import Ranker
 
     texts = ["Ann: pottery bowl", "Bob: hiking dog dog", "Cy: album", "Dee: puppy hiking"]
     r = Ranker(texts)
@@ -319,7 +320,7 @@ def test_bm25_scores_by_hand():
 
 
 def test_bm25_irregular_forms_are_one_query_word():
-    from graphmem.rank import Ranker, variants
+    from graphmem.memory.rank import Ranker, variants
 
     assert variants("drawing")[0] == "draw" and "drew" in variants("drawing")
     r = Ranker(["Ann: Yeah, I drew it.", "Bob: nice weather"])
@@ -330,7 +331,7 @@ def test_bm25_irregular_forms_are_one_query_word():
 def test_bm25_a_date_the_query_names_is_a_query_term():
     from datetime import datetime
 
-    from graphmem.rank import Ranker
+    from graphmem.memory.rank import Ranker
 
     r = Ranker(["Ann: a new project", "Ann: a new project"], [datetime(2023, 2, 1), datetime(2023, 4, 9)])
     same = r.scores("What project was Ann working on?")
@@ -344,7 +345,7 @@ def test_bm25_a_date_the_query_names_is_a_query_term():
 def test_bm25_context_is_a_weaker_second_field():
     import math
 
-    from graphmem.rank import Ranker
+    from graphmem.memory.rank import Ranker
 
     texts = ["Ann: coconut ice cream", "Ann: rich and creamy", "Bob: hiking"]
     r = Ranker(texts, contexts=["", "coconut ice cream", ""], context_weight=0.5)
@@ -360,8 +361,8 @@ def test_bm25_context_is_a_weaker_second_field():
 
 
 def test_bm25_a_when_question_matches_turns_that_say_when():
-    from graphmem.rank import Ranker
-    from graphmem.read import says_when
+    from graphmem.memory.rank import Ranker
+    from graphmem.answer.reader import says_when
 
     texts = ["Ann: I adopted a dog, my first dog ever.", "Ann: I adopted a dog yesterday!", "Bob: nice weather"]
     q = "When did Ann adopt a dog?"
@@ -398,7 +399,7 @@ def test_real_bench6_pool_is_a_sample_of_dialogue(real_bench):
     """What the adapter's turn numbers are for: of the pool turns that follow another pool
     turn of their session, 7 follow it directly, 13 with one turn missing between (the
     turn two back is their context) and 18 after a longer gap (no context then)."""
-    from graphmem.memory import _contexts, validate
+    from graphmem.memory.api import _contexts, validate
 
     ad = bench6.Adapter()
     ad.ingest(real_bench.pool)

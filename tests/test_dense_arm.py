@@ -2,8 +2,9 @@
 
 import pytest
 
-from graphmem import bench as b
-from graphmem import dense, locomo
+from graphmem.bench import run as b
+from graphmem.search import dense
+from graphmem.data import locomo
 
 from conftest import one_session
 
@@ -49,7 +50,8 @@ def test_the_memorys_embedding_score_shares_in_the_turn_replied_to(monkeypatch):
     to) / 1.5, the lexical index's context weight; a turn with no context keeps its own."""
     import numpy as np
 
-    from graphmem import memory, rank
+    from graphmem.memory import api as memory
+    from graphmem.memory import rank
 
     records = [memory.Record(id=i, speaker=s, text=t, date=None, conversation="c", turn=n)
                for i, s, t, n in [("a1", "Ann", "I just made coconut milk ice cream!", 1),

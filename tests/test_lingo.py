@@ -1,4 +1,4 @@
-"""graphmem.lingo (Chinese queries glossed into English offline) and graphmem.dense.
+"""graphmem.text.zh (Chinese queries glossed into English offline) and graphmem.search.dense.
 
 Most tests run on a tiny hand-made dictionary, so they need no optional package; the
 ones that read the real CC-CEDICT (extra ``zh``) or run the embedding model (extra
@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graphmem import dense, lingo
+from graphmem.search import dense
+from graphmem.text import zh as lingo
 from graphmem.errors import GraphmemError
 
 TINY = """\
@@ -230,11 +231,11 @@ def test_encoder_cache_encodes_each_text_once(tmp_path):
     assert len(calls) == 3
 
 
-# --------------------------------------------------------------------------- structured queries (graphmem.rank)
+# --------------------------------------------------------------------------- structured queries (graphmem.memory.rank)
 
 
 def test_structured_query_one_group_per_chinese_word_filtered_by_the_memory(tiny):
-    from graphmem.rank import Ranker
+    from graphmem.memory.rank import Ranker
 
     r = Ranker(["Ann: I love music and pottery.", "Bob: The art show was loud."])
     # 陶艺 "ceramic art" -> art (ceramic is in no turn); 音乐 "music"; 纯 "pure simple
@@ -246,7 +247,7 @@ def test_structured_query_one_group_per_chinese_word_filtered_by_the_memory(tiny
 
 
 def test_structured_query_weighs_a_word_with_many_glosses_as_one_word(tiny):
-    from graphmem.rank import Ranker
+    from graphmem.memory.rank import Ranker
 
     # 乐 matches t1 by two glosses; a flat bag would count it twice and beat the turn
     # that matches the query's two different words once each

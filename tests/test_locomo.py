@@ -1,4 +1,4 @@
-"""graphmem.locomo: the real file loads with the documented counts and repairs; every
+"""graphmem.data.locomo: the real file loads with the documented counts and repairs; every
 kind of bad input is one DataError line naming the file and the place."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem import locomo
+from graphmem.data import locomo
 from graphmem.errors import DataError
 
 # --------------------------------------------------------------------------- real file

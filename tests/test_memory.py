@@ -4,7 +4,7 @@ import pytest
 
 from graphmem import Memory
 from graphmem.errors import DataError
-from graphmem.read import ABSTAIN
+from graphmem.answer.reader import ABSTAIN
 
 TURNS = [
     {"id": "d1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday!", "date": "2023-05-08", "conversation": "c1"},
@@ -121,7 +121,7 @@ def test_empty_memory_and_bad_backend():
 
 
 def test_chinese_queries_meet_english_turns():
-    from graphmem import lingo
+    from graphmem.text import zh as lingo
 
     if not lingo.available():
         pytest.skip("the zh extra (CC-CEDICT) is not installed")
@@ -133,7 +133,7 @@ def test_chinese_queries_meet_english_turns():
 def test_jsonl_turns_are_read_and_bad_lines_named(tmp_path):
     import json
 
-    from graphmem.memory import conversations, read_jsonl, validate
+    from graphmem.memory.api import conversations, read_jsonl, validate
 
     good = tmp_path / "turns.jsonl"
     good.write_text("\n".join(json.dumps(t) for t in TURNS[:3]) + "\n\n")

@@ -18,7 +18,7 @@ import pytest
 
 from conftest import need
 
-from graphmem import neo4j as gn
+from graphmem.neo4j import client as gn
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
 pytestmark = pytest.mark.neo4j
@@ -45,8 +45,8 @@ def client():
 @pytest.fixture(scope="module")
 def contexts(dataset):
     """The small conversations as the bench builds them (vocabulary, reading, mirror)."""
-    from graphmem import bench
-    from graphmem.arm import Context
+    from graphmem.bench import run as bench
+    from graphmem.arms.base import Context
 
     out = []
     for conv in dataset.conversations:
@@ -65,7 +65,7 @@ def loaded(client, contexts):
 
 def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
     """A tiny conversation whose names and texts hold quotes, backticks, braces, $, newlines, CJK."""
-    from graphmem.locomo import Conversation, Question, Session, Turn
+    from graphmem.data.locomo import Conversation, Question, Session, Turn
 
     a, b = 'Zoë "Z" O\'Neil', "李小龍"
     d1, d2 = datetime(2023, 5, 8, 13, 56), datetime(2023, 6, 1, 9, 5)
@@ -95,8 +95,8 @@ def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
 
 
 def handmade_context(conv):
-    from graphmem import bench
-    from graphmem.arm import Context
+    from graphmem.bench import run as bench
+    from graphmem.arms.base import Context
 
     ctx = Context.of(conv)
     bench.read_and_build(ctx)
@@ -227,7 +227,7 @@ def test_names_and_texts_read_back_verbatim(client, weird):
 
 
 def _asked_names() -> set[str]:
-    """Every query name graphmem.neo4j asks for, read off its source."""
+    """Every query name graphmem.neo4j.client asks for, read off its source."""
     source = Path(gn.__file__).read_text(encoding="utf-8")
     names = set(re.findall(r"\.(?:read|write)\(\s*\"(\w+)\"", source))
     names |= set(re.findall(r"\b(?:query|statements)\(\s*\"(\w+)\"", source))
@@ -407,7 +407,7 @@ ARMS = [(1, True), (2, True), (3, False)]
 
 
 def _parity(ctx, client):
-    from graphmem.path import PathArm
+    from graphmem.arms.path import PathArm
 
     ctx.extra.pop("neo4j_neighbourhood", None)
     backend = gn.path_backend(ctx, client)
@@ -432,7 +432,7 @@ def test_path_over_cypher_matches_on_the_handmade_conversation(client, weird):
 
 
 def test_neighbourhood_rows_are_the_mirrors(client, loaded, contexts):
-    from graphmem.path import MemoryNeighbourhood
+    from graphmem.arms.path import MemoryNeighbourhood
 
     ctx = contexts[0]
     memory = MemoryNeighbourhood(ctx.graph)
@@ -445,7 +445,7 @@ def test_neighbourhood_rows_are_the_mirrors(client, loaded, contexts):
 
 
 def test_blind_path_runs_against_an_empty_scope_and_falls_silent(client, loaded, contexts):
-    from graphmem.path import PathArm
+    from graphmem.arms.path import PathArm
 
     for ctx in contexts:
         hood = gn.path_backend(ctx, client, blind=True)

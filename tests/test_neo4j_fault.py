@@ -19,7 +19,7 @@ import pytest
 
 from conftest import need
 
-from graphmem import neo4j as gn
+from graphmem.neo4j import client as gn
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
 pytestmark = pytest.mark.neo4j
@@ -29,7 +29,8 @@ SCRIPT = REPO / "scripts" / "neo4j-local"
 
 LOADER = r"""
 import sys
-from graphmem import locomo, neo4j as gn
+from graphmem.data import locomo
+from graphmem.neo4j import client as gn
 from graphmem.errors import GraphmemError
 
 dataset = locomo.load_file(sys.argv[1])

@@ -5,9 +5,9 @@ from dataclasses import asdict
 import pytest
 
 from graphmem import Memory
-from graphmem import neo4j as gn
+from graphmem.neo4j import client as gn
 from graphmem.errors import DataError
-from graphmem.read import ABSTAIN
+from graphmem.answer.reader import ABSTAIN
 
 from test_neo4j import server_or_skip
 

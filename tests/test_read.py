@@ -4,11 +4,11 @@ from datetime import date, datetime
 
 import pytest
 
-from graphmem.read import (
+from graphmem.answer.reader import (
     ABSTAIN, Ceiling, Hit, Reader, Settings, answer_type, coverage, days_spoken_of, is_when, resolve_date, says_how_long,
     says_when, sure,
 )
-from graphmem.terms import Vocabulary
+from graphmem.text.terms import Vocabulary
 
 MAY8 = datetime(2023, 5, 8, 13, 56)
 

@@ -1,4 +1,4 @@
-"""graphmem.stats on tiny hand-made predictions files."""
+"""graphmem.bench.stats on tiny hand-made predictions files."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from itertools import product
 import numpy as np
 import pytest
 
-from graphmem import metric, stats
+from graphmem.bench import metric
+from graphmem.bench import stats
 from graphmem.errors import DataError, GraphmemError
 
 RIGHT, WRONG = "Paris", "Tokyo"  # replies to a category 4 question whose answer is "Paris"

@@ -3,7 +3,7 @@
 import numpy as np
 from scipy import sparse
 
-from graphmem.store import ALL, Filter, Store
+from graphmem.search.store import ALL, Filter, Store
 
 
 def _store():

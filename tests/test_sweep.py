@@ -5,10 +5,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from graphmem import bench as b
-from graphmem import sweep as sw
+from graphmem.bench import run as b
+from graphmem.bench import sweep as sw
 from graphmem.cli import main
-from graphmem.read import Settings
+from graphmem.answer.reader import Settings
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.locomo import Conversation, Session, Turn
-from graphmem.talk import Claim, People, Piece, about, lemma, pieces, read, sentences, unaddressed
+from graphmem.data.locomo import Conversation, Session, Turn
+from graphmem.claims.talk import Claim, People, Piece, about, lemma, pieces, read, sentences, unaddressed
 
 DAY1 = datetime(2023, 5, 8, 13, 56)
 DAY2 = datetime(2023, 5, 25, 13, 14)

@@ -2,7 +2,7 @@
 
 from nltk.stem.porter import PorterStemmer
 
-from graphmem import terms
+from graphmem.text import terms
 
 
 def test_stem_is_nltk_mode_porter_and_cached():

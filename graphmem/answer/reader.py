@@ -23,8 +23,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from graphmem import talk
-from graphmem.terms import Vocabulary, analyse, content, stem
+from graphmem.claims import talk
+from graphmem.text.terms import Vocabulary, analyse, content, stem
 
 ABSTAIN = "No information available"
 """The exact reply of a quiet arm; the official scorer credits it on adversarial questions."""
@@ -278,7 +278,7 @@ def says_how_long(text: str) -> bool:
 
 ANSWER_TYPES = {"when": says_when, "how long": says_how_long}
 """The answer types a question can ask for, and how to tell a turn that gives one. Used by
-:class:`graphmem.rank.Ranker`: a question's answer type is one more query term, matched by
+:class:`graphmem.memory.rank.Ranker`: a question's answer type is one more query term, matched by
 the turns of that type (answer typing, as in question answering since TREC-8)."""
 
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from graphmem.locomo import Conversation, Question, Turn
-from graphmem.read import Hit
-from graphmem.terms import Vocabulary
+from graphmem.data.locomo import Conversation, Question, Turn
+from graphmem.answer.reader import Hit
+from graphmem.text.terms import Vocabulary
 
 
 def turn_text(turn: Turn) -> str:

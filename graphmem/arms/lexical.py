@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graphmem.arm import Context, turn_text
-from graphmem.locomo import Question
-from graphmem.read import Hit
-from graphmem.store import Store
+from graphmem.arms.base import Context, turn_text
+from graphmem.data.locomo import Question
+from graphmem.answer.reader import Hit
+from graphmem.search.store import Store
 
 
 class VectorArm:
@@ -31,14 +31,14 @@ class DenseArm:
 
     The same unit as ``vector`` (one turn), a learned embedding of it instead of weighted
     terms: each sentence is embedded with its speaker and a turn scores as its best
-    sentence (:class:`graphmem.dense.Turns`, which has the measurements). Vectors are
+    sentence (:class:`graphmem.search.dense.Turns`, which has the measurements). Vectors are
     cached on disk with ``GRAPHMEM_DENSE_CACHE`` (encoding LoCoMo costs minutes of CPU once).
     """
 
     name = "dense"
 
     def __init__(self, ctx: Context):
-        from graphmem import dense
+        from graphmem.search import dense
 
         self.ctx = ctx
         self.turns = ctx.conv.turns
@@ -65,7 +65,7 @@ class FusedArm(DenseArm):
     name = "fused"
 
     def scores(self, questions: Sequence[Question]):
-        from graphmem import dense
+        from graphmem.search import dense
 
         lexical = (self.ctx.vocab.vectors(q.text for q in questions) @ self.lexical.vectors.T).toarray()
         return dense.fuse(lexical, super().scores(questions))

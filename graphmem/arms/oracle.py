@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graphmem.arm import Context
-from graphmem.locomo import Question
-from graphmem.read import Hit
+from graphmem.arms.base import Context
+from graphmem.data.locomo import Question
+from graphmem.answer.reader import Hit
 
 
 class OracleArm:

@@ -15,7 +15,7 @@ silent. That is the specification's reason for path's silence, "an assertion abo
 wrong person is not reached from the right person's node at all", made a test.
 
 It answers only out of the graph's structure, through a ``Neighbourhood``: the
-networkx mirror here, Cypher one-hop queries against Neo4j in ``graphmem.neo4j``. The
+networkx mirror here, Cypher one-hop queries against Neo4j in ``graphmem.neo4j.client``. The
 ranking is shared, so both backends give byte-identical predictions, and an emptied
 graph leaves the arm with nothing to stand on: it falls silent.
 """
@@ -29,10 +29,10 @@ from typing import Protocol
 import numpy as np
 from scipy import sparse
 
-from graphmem.arm import Context
-from graphmem.locomo import Question
-from graphmem.read import Hit
-from graphmem.terms import analyse
+from graphmem.arms.base import Context
+from graphmem.data.locomo import Question
+from graphmem.answer.reader import Hit
+from graphmem.text.terms import analyse
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class MemoryNeighbourhood:
 
     def _of(self, who: str) -> list[Edge]:
         """One person's one-hop assertions, read off the graph once (it does not change after build)."""
-        from graphmem.graph import assertions_of, subject_of
+        from graphmem.claims.graph import assertions_of, subject_of
 
         found = self._memo.get(who)
         if found is None:
@@ -103,7 +103,7 @@ class MemoryNeighbourhood:
 
     def _people_of(self, key: str) -> tuple[str, ...]:
         """The people one assertion links to (its subject, then whoever it names), read once."""
-        from graphmem.graph import mentioned_by, subject_of
+        from graphmem.claims.graph import mentioned_by, subject_of
 
         found = self._linked.get(key)
         if found is None:
@@ -255,7 +255,7 @@ def _factory(hops: int, guided: bool, name: str):
     def make(ctx: Context) -> PathArm:
         backend = None
         if ctx.extra.get("backend") == "neo4j":
-            from graphmem.neo4j import path_backend
+            from graphmem.neo4j.client import path_backend
 
             backend = path_backend(ctx)
         return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend)

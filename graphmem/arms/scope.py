@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from graphmem.arm import Context, turn_text
-from graphmem.locomo import Question
-from graphmem.read import Hit
-from graphmem.store import ALL, Filter, Store
+from graphmem.arms.base import Context, turn_text
+from graphmem.data.locomo import Question
+from graphmem.answer.reader import Hit
+from graphmem.search.store import ALL, Filter, Store
 
 PERSON = "person"
 
@@ -83,7 +83,7 @@ def pieces_index(ctx: Context) -> ScopedStore:
     """The conversation's pieces, indexed once and shared by graph, graph+edge and span."""
     index = ctx.extra.get("pieces_index")
     if index is None:
-        from graphmem import talk
+        from graphmem.claims import talk
 
         units = [(p.dia_id, p.person, p.text) for p in talk.pieces(ctx.reading)]
         index = ctx.extra["pieces_index"] = ScopedStore(ctx, units)
@@ -92,7 +92,7 @@ def pieces_index(ctx: Context) -> ScopedStore:
 
 def turns_index(ctx: Context) -> ScopedStore:
     """Whole turns, filed under every person each was read as being about."""
-    from graphmem import talk
+    from graphmem.claims import talk
 
     about = talk.about(ctx.reading)
     return ScopedStore(ctx, [(t.dia_id, who, turn_text(t)) for t in ctx.conv.turns for who in about.get(t.dia_id, ())])

@@ -43,7 +43,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from graphmem.errors import GraphmemError
-from graphmem.terms import stem as _stem  # nltk's PorterStemmer, NLTK mode: the official code's stemmer
+from graphmem.text.terms import stem as _stem  # nltk's PorterStemmer, NLTK mode: the official code's stemmer
 
 __all__ = ["ABSTAIN", "normalize_answer", "f1_score", "f1_multi", "grade", "recall"]
 

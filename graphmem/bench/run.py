@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphmem import metric
-from graphmem.arm import Arm, Context, turn_text
+from graphmem.bench import metric
+from graphmem.arms.base import Arm, Context, turn_text
 from graphmem.errors import GraphmemError
-from graphmem.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
-from graphmem.read import ABSTAIN, Ceiling, Hit, Reader, Settings, sure
+from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
+from graphmem.answer.reader import ABSTAIN, Ceiling, Hit, Reader, Settings, sure
 
 READ_SUFFIX = "+set"
 """An arm name ending in this is read with Gather instead of Reply."""
@@ -25,8 +25,8 @@ READ_SUFFIX = "+set"
 
 def _registry() -> dict[str, tuple[Callable[[Context], Arm], bool]]:
     """Base arm name -> (factory over a Context, whether it needs claims and graphs)."""
-    from graphmem.oracle import OracleArm
-    from graphmem.vector import DenseArm, FusedArm, VectorArm
+    from graphmem.arms.oracle import OracleArm
+    from graphmem.arms.lexical import DenseArm, FusedArm, VectorArm
 
     arms: dict[str, tuple[Callable[[Context], Arm], bool]] = {
         "vector": (VectorArm, False),
@@ -35,12 +35,12 @@ def _registry() -> dict[str, tuple[Callable[[Context], Arm], bool]]:
         "fused": (FusedArm, False),
     }
     try:
-        from graphmem import scope
+        from graphmem.arms import scope
     except ImportError:  # the graph arms are optional until their modules exist
         return arms
     arms.update(scope.ARMS)
     try:
-        from graphmem import path
+        from graphmem.arms import path
     except ImportError:
         return arms
     arms.update(path.ARMS)
@@ -140,7 +140,8 @@ def read_and_build(ctx: Context, blind: bool = False, timer: Timer | None = None
     The one place claims are read: the bench, ``graphmem load`` and the Neo4j mirror
     check all come through here, so Neo4j holds exactly what the bench measured.
     """
-    from graphmem import graph, talk
+    from graphmem.claims import graph
+    from graphmem.claims import talk
 
     timer = timer or Timer()
     t = time.process_time()
@@ -361,7 +362,7 @@ def session_hits(prep: Prepared, answers: Answers) -> dict[str, float]:
 
 def render_subjects(prep: Prepared) -> str:
     """How many questions name a speaker, resolve to anyone known, or fall back to everything."""
-    from graphmem.scope import resolution
+    from graphmem.arms.scope import resolution
 
     if not prep.contexts or prep.contexts[0].reading is None:
         return ""

@@ -51,9 +51,9 @@ from typing import Any
 
 import numpy as np
 
-from graphmem import metric
+from graphmem.bench import metric
 from graphmem.errors import DataError, GraphmemError
-from graphmem.locomo import ADVERSARIAL, CATEGORIES
+from graphmem.data.locomo import ADVERSARIAL, CATEGORIES
 
 __all__ = [
     "HALVES",

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from graphmem import bench as b
+from graphmem.bench import run as b
 from graphmem.errors import GraphmemError
-from graphmem.read import Settings
+from graphmem.answer.reader import Settings
 
 POINTS: dict[str, list[float]] = {
     "floor": [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8],

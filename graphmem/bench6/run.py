@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphmem import jsonl
+from graphmem.data import jsonl
 from graphmem.errors import DataError, GraphmemError
 
 ENV = "GRAPHMEM_BENCH6"
@@ -364,7 +364,7 @@ def _strip_speaker(text: str, speaker: str) -> str:
 
 
 class Adapter:
-    """graphmem under bench6's adapter protocol, built on :class:`graphmem.memory.Memory`.
+    """graphmem under bench6's adapter protocol, built on :class:`graphmem.memory.api.Memory`.
 
     ``ingest`` hands the pool rows to ``Memory.ingest`` as id, speaker, text (without
     the ``"Speaker: "`` prefix the pool text carries: the memory indexes the speaker
@@ -404,7 +404,7 @@ class Adapter:
     def _new_memory(self) -> Any:
         if self._factory is not None:
             return self._factory()
-        from graphmem.memory import Memory
+        from graphmem.memory.api import Memory
 
         extra = {"ranking": self.ranking} if self.ranking is not None else {}
         return Memory(dense=self.dense, scope=self.scope is not None, **extra)
@@ -413,8 +413,8 @@ class Adapter:
         """Load what queries need before anything is timed: the CC-CEDICT dictionary (zh
         extra) and, with ``dense``, the embedding model."""
         t = time.process_time()
-        import graphmem.memory  # noqa: F401  (imports are loading, not ingest)
-        from graphmem import lingo
+        import graphmem.memory.api  # noqa: F401  (imports are loading, not ingest)
+        from graphmem.text import zh as lingo
 
         self._loaded["imports"] = time.process_time() - t
         if lingo.available():
@@ -422,7 +422,7 @@ class Adapter:
             lingo.dictionary()
             self._loaded["dictionary"] = time.process_time() - t
         if self.dense:
-            from graphmem import dense
+            from graphmem.search import dense
 
             if dense.available():
                 self._loaded[f"{dense.shared().engine} model"] = dense.shared().load_seconds

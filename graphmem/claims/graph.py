@@ -26,8 +26,8 @@ from typing import Any
 
 import networkx as nx
 
-from graphmem.locomo import Conversation
-from graphmem.talk import HAVE_PREDICATES, Claim, Reading, paused_gc
+from graphmem.data.locomo import Conversation
+from graphmem.claims.talk import HAVE_PREDICATES, Claim, Reading, paused_gc
 
 __all__ = [
     "ABOUT",

