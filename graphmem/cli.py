@@ -192,7 +192,7 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
 def _turn_file(data: Path | None) -> list | None:
     """The records of a JSON Lines file of turns, or None when ``data`` is LoCoMo JSON."""
     if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
-        from graphmem.memory.api import read_jsonl
+        from graphmem.data.records import read_jsonl
 
         return read_jsonl(data)
     return None
@@ -204,7 +204,7 @@ def _dialogue(data: Path | None, records: list | None):
 
     if records is not None:
         from graphmem.data.locomo import Dataset, EvidenceReport
-        from graphmem.memory.api import conversations
+        from graphmem.data.records import conversations
 
         return Dataset(data, tuple(conversations(records)), EvidenceReport())
     return locomo.load(data)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.bench import metric
+from graphmem.claims import build as claims_build
 from graphmem.arms.base import Arm, Context, turn_text
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
@@ -137,22 +138,18 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
 def read_and_build(ctx: Context, blind: bool = False, timer: Timer | None = None) -> None:
     """Read a conversation's claims and build its graph (then reason; with ``blind``, empty it).
 
-    The one place claims are read: the bench, ``graphmem load`` and the Neo4j mirror
-    check all come through here, so Neo4j holds exactly what the bench measured.
+    Claims are read in :mod:`graphmem.claims.build`, the one place the bench, ``graphmem load``
+    and the Neo4j mirror check all come through.
     """
-    from graphmem.claims import graph
-    from graphmem.claims import talk
-
     timer = timer or Timer()
     t = time.process_time()
-    ctx.reading = talk.read(ctx.conv)
+    ctx.reading = claims_build.read_claims(ctx.conv)
     timer.add("read claims", t)
     t = time.process_time()
-    ctx.graph = graph.build(ctx.reading)
-    ctx.extra["derived"] = graph.reason(ctx.graph)
-    ctx.extra["census"] = graph.census(ctx.conv, ctx.reading, ctx.graph)
-    if blind:
-        graph.empty(ctx.graph)
+    built = claims_build.build_graph(ctx.conv, ctx.reading, blind)
+    ctx.graph = built.graph
+    ctx.extra["derived"] = built.derived
+    ctx.extra["census"] = built.census
     timer.add("build graphs", t)
 
 

@@ -46,6 +46,7 @@ from importlib import resources
 from typing import Any
 
 from graphmem.errors import GraphmemError, Neo4jUnavailable
+from graphmem.claims.build import mirror
 from graphmem.data.locomo import Conversation, Dataset
 
 ENV_URI = "NEO4J_URI"
@@ -392,16 +393,6 @@ class Plan:
     @property
     def size(self) -> int:
         return sum(len(r) for r in self.rows.values())
-
-
-def mirror(conv: Conversation):
-    """The reading and the networkx mirror of a conversation, exactly as the bench builds them."""
-    from graphmem.bench import run as bench
-    from graphmem.arms.base import Context
-
-    ctx = Context(conv, None)  # the vocabulary is not needed to read claims and build the graph
-    bench.read_and_build(ctx)
-    return ctx.reading, ctx.graph
 
 
 def check_id(conversation: str) -> None:
@@ -850,7 +841,7 @@ class MemoryStore:
 
     def records(self) -> list:
         """Every turn in the database as a memory record."""
-        from graphmem.memory.api import Record
+        from graphmem.data.records import Record
 
         rows = self.client.read("memory_turns")
         self._records = [Record(r["id"], r["speaker"], r["text"], _as_datetime(r["date"]), r["conversation"], r["turn"])
@@ -859,7 +850,7 @@ class MemoryStore:
 
     def write(self, new: Sequence[Any]) -> None:
         """Load the conversations these records belong to, with everything they already held."""
-        from graphmem.memory.api import conversations
+        from graphmem.data.records import conversations
 
         touched = {r.conversation for r in new}
         for conv_id in touched:

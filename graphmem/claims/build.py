@@ -1,0 +1,47 @@
+"""A conversation's claims and its graph, built once in one place.
+
+The bench, ``graphmem load`` and the Neo4j mirror check all come through here, so Neo4j holds
+exactly what the bench measured, and neither the store nor the bench owns the reading of claims.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+from graphmem.claims import graph
+from graphmem.claims import talk
+from graphmem.data.locomo import Conversation
+
+
+@dataclass
+class Built:
+    """What building one conversation produced: its reading, its graph, and the graph's report."""
+
+    reading: talk.Reading
+    graph: nx.MultiDiGraph
+    derived: Any
+    census: Any
+
+
+def read_claims(conv: Conversation) -> talk.Reading:
+    """Every claim of a conversation, read by the rules."""
+    return talk.read(conv)
+
+
+def build_graph(conv: Conversation, reading: talk.Reading, blind: bool = False) -> Built:
+    """The graph of a reading, reasoned over; with ``blind``, emptied after (the control)."""
+    g = graph.build(reading)
+    derived = graph.reason(g)
+    census = graph.census(conv, reading, g)
+    if blind:
+        graph.empty(g)
+    return Built(reading, g, derived, census)
+
+
+def mirror(conv: Conversation) -> tuple[talk.Reading, nx.MultiDiGraph]:
+    """The reading and the networkx mirror of a conversation, exactly as the bench builds them."""
+    built = build_graph(conv, read_claims(conv))
+    return built.reading, built.graph

@@ -1,0 +1,126 @@
+"""The memory's records: one validated dialogue turn each, read from dicts or JSON Lines.
+
+They sit below the memory and the Neo4j store because both take them: the store writes what
+the memory validated, and neither should import the other to know what a turn is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from graphmem.data import jsonl
+from graphmem.data.locomo import Conversation, Session, Turn, parse_session_date
+from graphmem.errors import DataError
+
+DEFAULT_CONVERSATION = "default"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One validated dialogue turn."""
+
+    id: str
+    speaker: str
+    text: str
+    date: datetime | None
+    conversation: str
+    turn: int | None = None
+    """The turn's number in its conversation, when the source numbers its turns: a gap
+    between two records' numbers says the turn before is missing (see ``_contexts``)."""
+
+
+_DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%I:%M %p on %A %d %B, %Y")
+
+
+def parse_date(value: Any, where: str) -> datetime | None:
+    """A record's date: ISO 8601, LoCoMo's ``1:56 pm on 8 May, 2023``, or bench6's long form."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str):
+        raise DataError(f"{where}: 'date' must be a string, not {type(value).__name__}")
+    text = " ".join(value.split())
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+    try:
+        return parse_session_date(text)
+    except ValueError:
+        raise DataError(f"{where}: cannot read the date {value!r}") from None
+
+
+def validate(records: Iterable[Mapping[str, Any]], known: set[str] = frozenset(), source: str = "record") -> list[Record]:
+    """Check every record before any is kept: one bad record means none are ingested."""
+    seen = set(known)
+    out = []
+    for n, rec in enumerate(records):
+        where = f"{source} {n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
+        out.append(_record(rec, where, seen))
+    return out
+
+
+def _record(rec: Any, where: str, seen: set[str]) -> Record:
+    """One validated record; ``seen`` collects ids so duplicates are refused."""
+    if not isinstance(rec, Mapping):
+        raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")
+    for key in ("id", "speaker", "text"):
+        if key not in rec:
+            raise DataError(f"{where}: missing {key!r}")
+        if not isinstance(rec[key], str) or (key != "text" and not rec[key].strip()):
+            raise DataError(f"{where}: {key!r} must be a non-empty string")
+    conv = rec.get("conversation", DEFAULT_CONVERSATION)
+    if not isinstance(conv, str) or not conv:
+        raise DataError(f"{where}: 'conversation' must be a non-empty string")
+    if rec["id"] in seen:
+        raise DataError(f"{where}: duplicate id {rec['id']!r}")
+    seen.add(rec["id"])
+    date = parse_date(rec.get("date", rec.get("time")), where)
+    turn = rec.get("turn")
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or turn < 0):
+        raise DataError(f"{where}: 'turn' must be a whole number >= 0 (the turn's number in its conversation)")
+    return Record(rec["id"], rec["speaker"].strip(), rec["text"], date, conv, turn)
+
+
+def read_jsonl(path: str | Path) -> list[Record]:
+    """Turn records from a JSON Lines file, one object per line, all validated before any is used."""
+    seen: set[str] = set()
+    return [_record(rec, f"{path}: line {n}", seen) for n, rec in jsonl.rows(path)]
+
+
+def conversations(records: Sequence[Record]) -> list:
+    """Records as LoCoMo-shaped conversations, so claims are read by the bench's own code.
+
+    One conversation per ``conversation`` id, in first-seen order; a session per
+    calendar day (records without a date share one undated session, dated today);
+    turns in the order given. The reader is built for two-party dialogue, so a
+    conversation must have exactly two speakers.
+    """
+    grouped: dict[str, list[Record]] = {}
+    for r in records:
+        grouped.setdefault(r.conversation, []).append(r)
+    out = []
+    for conv_id, rows in grouped.items():
+        speakers = list(dict.fromkeys(r.speaker for r in rows))
+        if len(speakers) != 2:
+            raise DataError(f"conversation {conv_id!r}: graphmem reads two-party dialogue, and this one has "
+                            f"{len(speakers)} speaker{'s' if len(speakers) != 1 else ''} ({', '.join(speakers)})")
+        days: dict[object, list[Record]] = {}
+        for r in rows:
+            days.setdefault(r.date.date() if r.date else None, []).append(r)
+        sessions, by_id = [], {}
+        for n, (day, day_rows) in enumerate(days.items(), start=1):
+            date = day_rows[0].date or datetime.now().replace(microsecond=0)
+            turns = tuple(Turn(r.id, r.speaker, r.text, n, r.date or date) for r in day_rows)
+            by_id.update((t.dia_id, t) for t in turns)
+            sessions.append(Session(n, date, f"{date:%I:%M %p on %d %B, %Y}", turns))
+        out.append(Conversation(conv_id, (speakers[0], speakers[1]), tuple(sessions), (), by_id))
+    return out
+
+
