@@ -104,11 +104,15 @@ def run(tree: Path, out: Path, names: list[str]) -> None:
 def diff(before: Path, after: Path) -> int:
     """Compare two runs' outputs, timing masked; print each difference; 0 when none."""
     names = sorted({p.name for p in before.glob("*.txt")} | {p.name for p in after.glob("*.txt")})
-    differing = 0
+    differing = skipped = 0
     for name in names:
         a, b = before / name, after / name
-        if not (a.exists() and b.exists()):
-            print(f"{name}: only in {'before' if a.exists() else 'after'}")
+        if not b.exists():
+            print(f"{name}: not run after (skipped)")
+            skipped += 1
+            continue
+        if not a.exists():
+            print(f"{name}: only in after")
             differing += 1
             continue
         old, new = masked(a.read_text()), masked(b.read_text())
@@ -118,7 +122,8 @@ def diff(before: Path, after: Path) -> int:
         differing += 1
         print(f"{name}: DIFFERS")
         sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), "before", "after", n=1))
-    print(f"{len(names) - differing} of {len(names)} outputs identical (timing masked)")
+    compared = len(names) - skipped
+    print(f"{compared - differing} of {compared} outputs identical (timing masked)")
     return 1 if differing else 0
 
 
