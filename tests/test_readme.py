@@ -1,14 +1,25 @@
-"""The README's memory example runs as printed."""
+"""The README's memory example runs as printed, and docs/memory.md quotes the same one."""
 
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+MEMORY_DOC = ROOT / "docs" / "memory.md"
 
 
-def test_readme_memory_example_runs_and_prints_what_it_says():
-    text = README.read_text(encoding="utf-8")
-    block = re.search(r"## graphmem as a memory\n\n```python\n(.*?)```", text, re.S).group(1)
+def _example(path: Path, heading: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    return re.search(re.escape(heading) + r"\n\n```python\n(.*?)```", text, re.S).group(1)
+
+
+@pytest.mark.parametrize(
+    ("path", "heading"), [(README, "## The Python API"), (MEMORY_DOC, "## graphmem as a memory")]
+)
+def test_readme_memory_example_runs_and_prints_what_it_says(path: Path, heading: str):
+    block = _example(path, heading)
     lines = [line.split("  #")[0].rstrip() for line in block.splitlines()]
     namespace: dict = {}
     exec("\n".join(line for line in lines if not line.startswith(("mem.search", "answer.reply", "mem.ask"))), namespace)
@@ -17,3 +28,7 @@ def test_readme_memory_example_runs_and_prints_what_it_says():
     answer = namespace["answer"]
     assert (answer.reply, answer.cited) == ("7 May 2023", ("d1", "d2"))
     assert mem.ask("What is the capital of Mongolia?").reply == "No information available"
+
+
+def test_docs_quote_the_readme_example_byte_for_byte():
+    assert _example(MEMORY_DOC, "## graphmem as a memory") == _example(README, "## The Python API")
