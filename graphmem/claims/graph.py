@@ -26,8 +26,10 @@ from typing import Any
 
 import networkx as nx
 
+from graphmem.claims.gcpause import paused_gc
+from graphmem.claims.records import Claim, Reading
 from graphmem.data.locomo import Conversation
-from graphmem.claims.talk import HAVE_PREDICATES, Claim, Reading, paused_gc
+from graphmem.text.lexicon import HAVE_PREDICATES
 
 __all__ = [
     "ABOUT",
