@@ -27,8 +27,8 @@ class Built:
     census: Any
 
 
-def read_claims(conv: Conversation) -> Reading:
-    """Every claim of a conversation, read by the rules."""
+def extract_claims(conv: Conversation) -> Reading:
+    """Every claim of a conversation, extracted by the rules."""
     return extract(conv)
 
 
@@ -44,5 +44,5 @@ def build_graph(conv: Conversation, reading: Reading, blind: bool = False) -> Bu
 
 def mirror(conv: Conversation) -> tuple[Reading, nx.MultiDiGraph]:
     """The reading and the networkx mirror of a conversation, exactly as the bench builds them."""
-    built = build_graph(conv, read_claims(conv))
+    built = build_graph(conv, extract_claims(conv))
     return built.reading, built.graph
