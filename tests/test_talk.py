@@ -8,7 +8,7 @@ import pytest
 
 from graphmem.data.locomo import Conversation, Session, Turn
 from graphmem.claims.extract import extract
-from graphmem.claims.people import People
+from graphmem.claims.people import People, fold, resolve
 from graphmem.claims.records import Claim, Piece, about, pieces
 from graphmem.claims.replies import unaddressed
 from graphmem.text.lemma import lemma
@@ -423,6 +423,17 @@ def test_resolve_takes_the_longest_known_name():
     assert p.resolve("What did the charity race raise?") is None
     assert p.resolve("What did Anthony and Tim play?") == "anthony"
 
+
+def test_resolve_on_its_own_with_a_table_of_known_names():
+    names = {"caroline": "caroline", "mel": "melanie", "melanie": "melanie"}
+
+    def key(word: str) -> str | None:
+        return names.get(fold(word))
+
+    assert resolve("What did Mel and Caroline paint?", key) == "caroline"  # the longest name
+    assert resolve("What did Melanie's kids like?", key) == "melanie"
+    assert resolve("What did caroline research?", key) is None  # only capitalised words are names
+    assert resolve("Where did Bob go?", key) is None
 
 
 # --------------------------------------------------------------------------- claims, pieces

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from graphmem.text.lexicon import NAMING_VERBS, NOT_NAMES, OWNERS, RELATIONS, wordset
 from graphmem.text.sentences import QUOTES
 
-__all__ = ["People", "fold", "people_of"]
+__all__ = ["People", "fold", "people_of", "resolve"]
 
 class People:
     """The people of one conversation: two speakers and the third parties they introduce."""
@@ -126,24 +126,32 @@ class People:
         return _CAP_TOKEN.sub(lambda m: " " if self.key(m.group()) is not None else m.group(), text.translate(QUOTES))
 
     def resolve(self, text: str) -> str | None:
-        """The person a question names: the longest known name it contains, else None.
-
-        Ties go to the name said first. Only capitalised words are read as names.
-        """
-        best: tuple[int, int, str] | None = None
-        for m in _CAP_TOKEN.finditer(text.translate(QUOTES)):
-            tok = m.group()
-            k = self.key(tok)
-            if k is None:
-                continue
-            cand = (-len(tok[:-2] if tok.endswith("'s") else tok), m.start(), k)
-            if best is None or cand < best:
-                best = cand
-        return best[2] if best else None
+        """The person a question names, by :func:`resolve` over this conversation's people."""
+        return resolve(text, self.key)
 
 
 # A capitalised word, with its possessive: the only words read as names.
 _CAP_TOKEN = re.compile(r"\b[A-Z][a-z]+(?:'s)?\b")
+
+
+def resolve(text: str, key: Callable[[str], str | None]) -> str | None:
+    """The person a question names: the longest known name it contains, else None.
+
+    Ties go to the name said first. Only capitalised words are read as names. ``key`` says
+    whom a capitalised word names, or None: :meth:`People.key` for one conversation's people,
+    or a lookup in a plain table of known names (``lambda w: table.get(fold(w))``) for a
+    caller who has names but no conversation.
+    """
+    best: tuple[int, int, str] | None = None
+    for m in _CAP_TOKEN.finditer(text.translate(QUOTES)):
+        tok = m.group()
+        k = key(tok)
+        if k is None:
+            continue
+        cand = (-len(tok[:-2] if tok.endswith("'s") else tok), m.start(), k)
+        if best is None or cand < best:
+            best = cand
+    return best[2] if best else None
 
 
 def fold(name: str) -> str:
