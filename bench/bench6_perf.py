@@ -240,7 +240,7 @@ TOKENS_CHILD = r"""
 import json, os, sys, time
 from graphmem.bench6 import run as bench6
 from graphmem.search import dense
-from graphmem.claims.talk import sentences
+from graphmem.text.sentences import sentences
 b = bench6.load(sys.argv[1])
 enc = dense.Encoder(cache=None, engine=sys.argv[2])
 texts = {"passages, one per sentence (shipped)": [], "passages, one per whole turn": []}

@@ -36,7 +36,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 
 ``vocatives-kept``
     the lexical index reads the turn (and the turn it replies to) as written, vocatives
-    included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.claims.talk.unaddressed`.
+    included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.claims.replies.unaddressed`.
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
     (``graphmem.memory.api._contexts``).
@@ -290,7 +290,7 @@ def _coordination() -> AbstractContextManager:
 
 @contextmanager
 def _best_sentence() -> Iterator[None]:
-    from graphmem.claims.talk import sentences
+    from graphmem.text.sentences import sentences
 
     built, searched = memory._Index.__init__, memory._Index.search
 

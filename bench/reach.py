@@ -12,7 +12,7 @@ For all ten LoCoMo conversations it prints
    the assertions of every other person those assertions link to;
 4. the census of what was built per conversation, and the CPU time of read + build.
 
-``--captions`` and ``--you-mentions`` switch on the two reading options talk.py leaves off,
+``--captions`` and ``--you-mentions`` switch on the two reading options claims/extract.py leaves off,
 so their effect can be measured; ``--compare`` prints all four combinations side by side.
 """
 
@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from graphmem.claims import graph  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
-from graphmem.claims import talk  # noqa: E402
+from graphmem.claims.extract import extract  # noqa: E402
+from graphmem.claims.records import pieces  # noqa: E402
 from graphmem.errors import GraphmemError  # noqa: E402
 from graphmem.data.locomo import CATEGORIES  # noqa: E402
 
@@ -48,12 +49,12 @@ def measure(ds, captions: bool = False, you_mentions: bool = False, verbose: boo
     cpu = 0.0
     for conv in ds.conversations:
         t0 = time.process_time()
-        reading = talk.read(conv, captions=captions, you_mentions=you_mentions)
+        reading = extract(conv, captions=captions, you_mentions=you_mentions)
         g = graph.build(reading)
         cpu += time.process_time() - t0
         derived = graph.reason(g)
         people = reading.people
-        have = {(p.dia_id, p.person) for p in talk.pieces(reading)}
+        have = {(p.dia_id, p.person) for p in pieces(reading)}
         any_piece = {d for d, _ in have}
         all_turns = set(reading.turns)
         cache: dict[tuple[str, int], set[str]] = {}

@@ -46,11 +46,11 @@ def test_every_arm_returns_at_most_k_hits_citing_real_turns(prepared):
 
 
 def test_graph_reaches_only_the_named_persons_pieces(prepared):
-    from graphmem.claims import talk
+    from graphmem.claims.records import pieces as pieces_of
     from graphmem.arms.scope import subject
 
     ctx = prepared.contexts[0]
-    pieces = {(p.dia_id, p.person) for p in talk.pieces(ctx.reading)}
+    pieces = {(p.dia_id, p.person) for p in pieces_of(ctx.reading)}
     found = prepared.built[0]["graph"].cite(ctx.conv.questions, 5)
     checked = 0
     for q, hits in zip(ctx.conv.questions, found):

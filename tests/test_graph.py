@@ -8,7 +8,8 @@ import networkx as nx
 
 from graphmem.claims import graph
 from graphmem.data import locomo
-from graphmem.claims import talk
+from graphmem.claims.extract import extract
+from graphmem.claims.records import pieces
 from graphmem.data.locomo import Conversation, Session, Turn
 
 DAY = datetime(2023, 5, 8, 13, 56)
@@ -20,7 +21,7 @@ def conversation(*lines: tuple[str, str], speakers=("Caroline", "Melanie")) -> C
 
 
 def built(*lines, **kw):
-    r = talk.read(conversation(*lines, **kw))
+    r = extract(conversation(*lines, **kw))
     return r, graph.build(r)
 
 
@@ -110,7 +111,7 @@ def test_reason_what_a_thing_is_called_its_owner_has():
         ("melanie", "have", "Coco", ["coco"], "D1:1"),
     ]
     assert graph.reason(g) == 0  # nothing more to derive
-    assert graph.census(conversation(), talk.read(conversation()), g)["derived"] == 3
+    assert graph.census(conversation(), extract(conversation()), g)["derived"] == 3
 
 
 def test_reason_derives_nothing_already_said_or_unowned():
@@ -147,7 +148,7 @@ def test_empty_removes_everything():
 
 def test_census():
     conv = conversation(("Caroline", "I went to the beach with Melanie."), ("Melanie", "Cool!"))
-    r = talk.read(conv)
+    r = extract(conv)
     g = graph.build(r)
     assert graph.census(conv, r, g) == {
         "turns": 2,
@@ -179,7 +180,7 @@ def test_reach_shape_on_the_first_two_conversations(locomo_path):
     ds = locomo.load(locomo_path)
     acc: dict[tuple[bool, int], list[float]] = {}
     for conv in ds.conversations[:2]:
-        r = talk.read(conv)
+        r = extract(conv)
         g = graph.build(r)
         walked: dict[tuple[str, int], set[str]] = {}
         for q in conv.questions:
@@ -202,8 +203,8 @@ def test_piece_reach_separates_answerable_from_adversarial(locomo_path):
     ds = locomo.load(locomo_path)
     answerable, adversarial = [], []
     for conv in ds.conversations[:2]:
-        r = talk.read(conv)
-        have = {(p.dia_id, p.person) for p in talk.pieces(r)}
+        r = extract(conv)
+        have = {(p.dia_id, p.person) for p in pieces(r)}
         for q in conv.questions:
             who = r.people.resolve(q.text)
             if who is None or not q.evidence:

@@ -7,7 +7,12 @@ from datetime import datetime
 import pytest
 
 from graphmem.data.locomo import Conversation, Session, Turn
-from graphmem.claims.talk import Claim, People, Piece, about, lemma, pieces, read, sentences, unaddressed
+from graphmem.claims.extract import extract
+from graphmem.claims.people import People, fold, resolve
+from graphmem.claims.records import Claim, Piece, about, pieces
+from graphmem.claims.replies import unaddressed
+from graphmem.text.lemma import lemma
+from graphmem.text.sentences import sentences
 
 DAY1 = datetime(2023, 5, 8, 13, 56)
 DAY2 = datetime(2023, 5, 25, 13, 14)
@@ -30,7 +35,7 @@ def conversation(*lines: tuple[str, str], speakers=("Caroline", "Melanie"), seco
 
 
 def claims_of(*lines, **kw) -> list[Claim]:
-    return read(conversation(*lines, **kw)).claims
+    return extract(conversation(*lines, **kw)).claims
 
 
 def one(*lines, **kw) -> Claim:
@@ -255,11 +260,11 @@ def test_a_remark_that_addresses_the_other_claims_nothing():
 def test_a_generic_remark_after_a_reaction_goes_with_it():
     text = ("That charity race sounds great, Mel! Raising awareness for mental health is super "
             "rewarding - I'm really proud of you for taking part!")
-    r = read(conversation(("Caroline", text)))
+    r = extract(conversation(("Caroline", text)))
     assert all(p.person != "caroline" for p in pieces(r))
     # ... until the speaker turns to their own news
     text = "That hike sounds great! Being outdoors is the best. I went to a pride parade. It was so fun."
-    ps = {p.person: p.text for p in pieces(read(conversation(("Caroline", text))))}
+    ps = {p.person: p.text for p in pieces(extract(conversation(("Caroline", text))))}
     assert ps["caroline"] == "I went to a pride parade. It was so fun."
     assert "Being outdoors" not in ps.get("melanie", "")
 
@@ -275,7 +280,7 @@ def test_a_contracted_verb_ends_the_subject():
 
 
 def test_the_reply_rules_keep_the_trap_out_of_the_named_persons_pieces():
-    r = read(conversation(
+    r = extract(conversation(
         ("Melanie", "I ran a charity race for mental health last Saturday!"),
         ("Caroline", "That charity race sounds great, Mel! I'm really proud of you for taking part!"),
     ))
@@ -297,7 +302,7 @@ def test_the_adversarial_yoga_sentence_is_johns_not_tims():
         "Hi Tim! Congrats on your success! Keep it up, you're doing great! "
         "I'm also trying out yoga to get a little extra strength and flexibility."
     )
-    r = read(conversation(("John", text), speakers=("Tim", "John")))
+    r = extract(conversation(("John", text), speakers=("Tim", "John")))
     yoga = [c for c in r.claims if "yoga" in c.sentence]
     assert yoga and {c.subject for c in yoga} == {"john"}
     assert {c.predicate for c in yoga} == {"try"}
@@ -349,7 +354,7 @@ def test_lemma():
 
 
 def test_third_parties_from_my_friend_and_my_son():
-    r = read(conversation(
+    r = extract(conversation(
         ("Caroline", "My friend Jenna loves hiking."),
         ("Melanie", "My son Max is scared of the dark."),
         ("Melanie", "Max loves dinosaurs."),
@@ -372,7 +377,7 @@ def test_third_parties_from_my_friend_and_my_son():
 
 
 def test_a_list_is_not_an_apposition():
-    r = read(conversation(
+    r = extract(conversation(
         ("Melanie", "Meet Toby, my puppy."),
         ("Melanie", "My girlfriend, Toby and I went camping."),
     ))
@@ -409,7 +414,7 @@ def test_one_letter_apart_folds_unless_a_word():
 
 
 def test_resolve_takes_the_longest_known_name():
-    r = read(conversation(("Tim", "My friend Anthony came by."), speakers=("Tim", "John")))
+    r = extract(conversation(("Tim", "My friend Anthony came by."), speakers=("Tim", "John")))
     p = r.people
     assert p.resolve("What did John and Tim do?") == "john"
     assert p.resolve("Who is Anthony?") == "anthony"
@@ -419,11 +424,23 @@ def test_resolve_takes_the_longest_known_name():
     assert p.resolve("What did Anthony and Tim play?") == "anthony"
 
 
+def test_resolve_on_its_own_with_a_table_of_known_names():
+    names = {"caroline": "caroline", "mel": "melanie", "melanie": "melanie"}
+
+    def key(word: str) -> str | None:
+        return names.get(fold(word))
+
+    assert resolve("What did Mel and Caroline paint?", key) == "caroline"  # the longest name
+    assert resolve("What did Melanie's kids like?", key) == "melanie"
+    assert resolve("What did caroline research?", key) is None  # only capitalised words are names
+    assert resolve("Where did Bob go?", key) is None
+
+
 # --------------------------------------------------------------------------- claims, pieces
 
 
 def test_a_claim_carries_turn_id_date_and_speaker():
-    r = read(conversation(
+    r = extract(conversation(
         ("Caroline", "Hi!"),
         ("Melanie", "I ran a charity race."),
         ("Caroline", "I went to a pride parade."),
@@ -438,7 +455,7 @@ def test_a_claim_carries_turn_id_date_and_speaker():
 
 
 def test_pieces_and_about():
-    r = read(conversation(
+    r = extract(conversation(
         ("Melanie", "Wow, Caroline! You found the perfect spot. I painted a lake. I love it. How are you?"),
         ("Caroline", "Thanks!"),
     ))
@@ -455,17 +472,17 @@ def test_captions_are_optional():
     turn = conv.sessions[0].turns[0]
     captioned = Turn(turn.dia_id, turn.speaker, turn.text, turn.session, turn.date, "a photo of a dog")
     conv = Conversation("c", conv.speakers, (Session(1, DAY1, "", (captioned,)),), (), {turn.dia_id: captioned})
-    assert not any("dog" in c.sentence for c in read(conv).claims)
-    cap = [c for c in read(conv, captions=True).claims if c.sentence == "a photo of a dog"]
+    assert not any("dog" in c.sentence for c in extract(conv).claims)
+    cap = [c for c in extract(conv, captions=True).claims if c.sentence == "a photo of a dog"]
     assert [(c.subject, c.predicate) for c in cap] == [("caroline", "share")]
 
 
 def test_resolution_does_not_depend_on_what_was_asked_before():
     """After reading, a question's spelling teaches nothing: every arm, in any order, resolves alike."""
     conv = conversation(("Tim", "Hi John!"), ("John", "Hey Tim."), speakers=("Tim", "John"))
-    first = read(conv).people
+    first = extract(conv).people
     asked = [first.resolve("What did Johns's team do?"), first.resolve("Did Tims's team win?")]
-    second = read(conv).people
+    second = extract(conv).people
     assert [second.resolve("Did Tims's team win?"), second.resolve("What did Johns's team do?")] == asked[::-1]
     assert first.names() == second.names()
     assert first.named("Did Tim and John meet?") == ["tim", "john"]

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from graphmem.claims import talk
+from graphmem.text.sentences import sentences
 from graphmem.text.terms import Vocabulary, analyse, content, stem
 
 ABSTAIN = "No information available"
@@ -340,8 +340,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
 
 @lru_cache(maxsize=65536)
 def _sentences(text: str) -> tuple[str, ...]:
-    """A text's sentences, split by talk's rules (cached: the same turns are read by every arm)."""
-    return tuple(talk.sentences(text)) or (text,)
+    """A text's sentences, split by :func:`graphmem.text.sentences.sentences` (cached: the same turns are read by every arm)."""
+    return tuple(sentences(text)) or (text,)
 
 
 @lru_cache(maxsize=131072)

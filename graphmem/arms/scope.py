@@ -83,18 +83,18 @@ def pieces_index(ctx: Context) -> ScopedStore:
     """The conversation's pieces, indexed once and shared by graph, graph+edge and span."""
     index = ctx.extra.get("pieces_index")
     if index is None:
-        from graphmem.claims import talk
+        from graphmem.claims import records
 
-        units = [(p.dia_id, p.person, p.text) for p in talk.pieces(ctx.reading)]
+        units = [(p.dia_id, p.person, p.text) for p in records.pieces(ctx.reading)]
         index = ctx.extra["pieces_index"] = ScopedStore(ctx, units)
     return index
 
 
 def turns_index(ctx: Context) -> ScopedStore:
     """Whole turns, filed under every person each was read as being about."""
-    from graphmem.claims import talk
+    from graphmem.claims import records
 
-    about = talk.about(ctx.reading)
+    about = records.about(ctx.reading)
     return ScopedStore(ctx, [(t.dia_id, who, turn_text(t)) for t in ctx.conv.turns for who in about.get(t.dia_id, ())])
 
 

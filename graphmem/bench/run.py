@@ -143,7 +143,7 @@ def read_and_build(ctx: Context, blind: bool = False, timer: Timer | None = None
     """
     timer = timer or Timer()
     t = time.process_time()
-    ctx.reading = claims_build.read_claims(ctx.conv)
+    ctx.reading = claims_build.extract_claims(ctx.conv)
     timer.add("read claims", t)
     t = time.process_time()
     built = claims_build.build_graph(ctx.conv, ctx.reading, blind)

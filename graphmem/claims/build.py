@@ -12,7 +12,8 @@ from typing import Any
 import networkx as nx
 
 from graphmem.claims import graph
-from graphmem.claims import talk
+from graphmem.claims.extract import extract
+from graphmem.claims.records import Reading
 from graphmem.data.locomo import Conversation
 
 
@@ -20,18 +21,18 @@ from graphmem.data.locomo import Conversation
 class Built:
     """What building one conversation produced: its reading, its graph, and the graph's report."""
 
-    reading: talk.Reading
+    reading: Reading
     graph: nx.MultiDiGraph
     derived: Any
     census: Any
 
 
-def read_claims(conv: Conversation) -> talk.Reading:
-    """Every claim of a conversation, read by the rules."""
-    return talk.read(conv)
+def extract_claims(conv: Conversation) -> Reading:
+    """Every claim of a conversation, extracted by the rules."""
+    return extract(conv)
 
 
-def build_graph(conv: Conversation, reading: talk.Reading, blind: bool = False) -> Built:
+def build_graph(conv: Conversation, reading: Reading, blind: bool = False) -> Built:
     """The graph of a reading, reasoned over; with ``blind``, emptied after (the control)."""
     g = graph.build(reading)
     derived = graph.reason(g)
@@ -41,7 +42,7 @@ def build_graph(conv: Conversation, reading: talk.Reading, blind: bool = False) 
     return Built(reading, g, derived, census)
 
 
-def mirror(conv: Conversation) -> tuple[talk.Reading, nx.MultiDiGraph]:
+def mirror(conv: Conversation) -> tuple[Reading, nx.MultiDiGraph]:
     """The reading and the networkx mirror of a conversation, exactly as the bench builds them."""
-    built = build_graph(conv, read_claims(conv))
+    built = build_graph(conv, extract_claims(conv))
     return built.reading, built.graph

@@ -22,12 +22,16 @@ control.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 import networkx as nx
 
+from graphmem.claims.gcpause import paused_gc
+from graphmem.claims.records import Claim, Reading
 from graphmem.data.locomo import Conversation
-from graphmem.claims.talk import HAVE_PREDICATES, Claim, Reading, paused_gc
+from graphmem.text.lexicon import HAVE_PREDICATES
 
 __all__ = [
     "ABOUT",
@@ -59,6 +63,7 @@ def build(reading: Reading) -> nx.MultiDiGraph:
 
 
 def _build(reading: Reading) -> nx.MultiDiGraph:
+    """Every node and edge listed first, then added in one pass (see :func:`_add`)."""
     g = nx.MultiDiGraph()
     people = reading.people
     speakers = set(people.speakers)
@@ -121,6 +126,7 @@ def _add(g: nx.MultiDiGraph, nodes: list, edges: list) -> None:
 
 
 def _assertion(nodes: list, edges: list, i: Any, c: Claim, derived: bool) -> None:
+    """List claim ``c`` as assertion ``i`` with its about, mentions and from edges."""
     a = (ASSERTION, i)
     nodes.append(
         (
@@ -145,10 +151,11 @@ def _assertion(nodes: list, edges: list, i: Any, c: Claim, derived: bool) -> Non
     edges.append((a, (TURN, c.dia_id), FROM, {"kind": FROM}))
 
 
-_ISO: dict = {}
+_ISO: dict[datetime, str] = {}
 
 
-def _iso(date) -> str:
+def _iso(date: datetime) -> str:
+    """A date as ISO 8601, converted once per distinct date (every claim of a session shares one)."""
     s = _ISO.get(date)
     if s is None:
         s = _ISO[date] = date.isoformat()
@@ -156,6 +163,7 @@ def _iso(date) -> str:
 
 
 def _session(dia_id: str) -> int:
+    """The session number a dia_id names ("D3:12" -> 3; 0 for an id of another shape)."""
     head = dia_id.split(":", 1)[0].lstrip("D")
     return int(head) if head.isdigit() else 0
 
@@ -237,9 +245,39 @@ def reason(g: nx.MultiDiGraph) -> int:
     Bailey" states it outright). Returns how many were derived; running it again derives
     nothing more.
     """
-    owning: dict[str, list[tuple[str, frozenset]]] = {}
+    owning, has_named, namings = _survey(g)
+    new_nodes: list = []
+    edges: list = []
+    made = 0
+    nodes = g.nodes
+    next_id = max((n[1] for n in nodes if n[0] == ASSERTION and isinstance(n[1], int)), default=-1) + 1
+    for a, d, who, named in namings:
+        if not _owns(d, owning.get(who, ())):
+            continue
+        for m in named:
+            if (who, m) in has_named or m == who:
+                continue
+            has_named.add((who, m))
+            _derive(g, new_nodes, edges, (ASSERTION, next_id), d, who, m)
+            next_id += 1
+            made += 1
+    _add(g, new_nodes, edges)
+    return made
+
+
+_Owning = dict[str, list[tuple[str, frozenset]]]
+"""Owner -> (dia_id, the words of what they own) for every owning assertion."""
+_Naming = tuple[Any, dict, str, list[str]]
+"""A naming assertion, its attributes, its owner and the people it names."""
+
+
+def _survey(g: nx.MultiDiGraph) -> tuple[_Owning, set[tuple[str, str]], list[_Naming]]:
+    """One pass over every assertion about a person: what each owner owns (per turn, with the
+    words of the thing owned), which (owner, person) pairs an owning assertion already names,
+    and the naming assertions whose object is the name of a person they mention."""
+    owning: _Owning = {}
     has_named: set[tuple[str, str]] = set()
-    namings: list[tuple[Any, dict, str, list[str]]] = []
+    namings: list[_Naming] = []
     adj = g.adj
     nodes = g.nodes
     about = [
@@ -264,59 +302,53 @@ def reason(g: nx.MultiDiGraph) -> int:
             named = [m for m in mentioned_by(g, a) if _name_of(g, m).lower() == d["object"].lower()]
             if named:  # "my son Max": not the verb of "I'll call her"
                 namings.append((a, d, who, named))
-    new_nodes: list = []
-    edges: list = []
-    made = 0
-    next_id = max((n[1] for n in nodes if n[0] == ASSERTION and isinstance(n[1], int)), default=-1) + 1
-    for a, d, who, named in namings:
-        topic = d["topic"].lower()
-        words = topic.split()
-        head = words[-1] if words else ""
-        if words and words[0] in ("my", "our", "your"):
-            owns = True
-        else:
-            owns = False
-            for dia, objwords in owning.get(who, ()):
-                if dia == d["dia_id"] or (head and head not in _PRONOUN_HEADS and head in objwords):
-                    owns = True
-                    break
-        if not owns:
-            continue
-        for m in named:
-            if (who, m) in has_named or m == who:
-                continue
-            has_named.add((who, m))
-            name = _name_of(g, m)
-            b = (ASSERTION, next_id)
-            next_id += 1
-            new_nodes.append(
-                (
-                    b,
-                    {
-                        "kind": ASSERTION,
-                        "predicate": "have",
-                        "object": name,
-                        "negated": False,
-                        "topic": d["topic"],
-                        "sentence": d["sentence"],
-                        "dia_id": d["dia_id"],
-                        "date": d["date"],
-                        "derived": True,
-                    },
-                )
-            )
-            edges.append(((PERSON, who), b, ABOUT, {"kind": ABOUT}))
-            edges.append((b, (PERSON, m), MENTIONS, {"kind": MENTIONS}))
-            edges.append((b, (TURN, d["dia_id"]), FROM, {"kind": FROM}))
-            made += 1
-    _add(g, new_nodes, edges)
-    return made
+    return owning, has_named, namings
+
+
+def _owns(d: dict, owned: Iterable[tuple[str, frozenset]]) -> bool:
+    """Does the owner of naming assertion ``d`` have what it names? Its topic is possessive, or
+    the owner owns something in the same turn, or owns that kind of thing anywhere."""
+    topic = d["topic"].lower()
+    words = topic.split()
+    head = words[-1] if words else ""
+    if words and words[0] in ("my", "our", "your"):
+        return True
+    for dia, objwords in owned:
+        if dia == d["dia_id"] or (head and head not in _PRONOUN_HEADS and head in objwords):
+            return True
+    return False
+
+
+def _derive(g: nx.MultiDiGraph, nodes: list, edges: list, b: Any, d: dict, who: str, m: str) -> None:
+    """Append the derived assertion ``b`` -- (owner, have, <name>) mentioning ``m``, from the
+    naming assertion ``d``'s turn -- and its edges."""
+    name = _name_of(g, m)
+    nodes.append(
+        (
+            b,
+            {
+                "kind": ASSERTION,
+                "predicate": "have",
+                "object": name,
+                "negated": False,
+                "topic": d["topic"],
+                "sentence": d["sentence"],
+                "dia_id": d["dia_id"],
+                "date": d["date"],
+                "derived": True,
+            },
+        )
+    )
+    edges.append(((PERSON, who), b, ABOUT, {"kind": ABOUT}))
+    edges.append((b, (PERSON, m), MENTIONS, {"kind": MENTIONS}))
+    edges.append((b, (TURN, d["dia_id"]), FROM, {"kind": FROM}))
 
 
 _PRONOUN_HEADS = frozenset("her him it them name names".split())
 
 
 def _name_of(g: nx.MultiDiGraph, key: str) -> str:
+    """A person's name as first written, or the key for a person the graph lacks."""
     node = g.nodes.get((PERSON, key))
     return node.get("name", key) if node else key
 

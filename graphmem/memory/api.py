@@ -219,10 +219,10 @@ class _Index:
 
 
 def _utterances(records: Sequence[Record]) -> list[str]:
-    """Each turn's utterance without its vocatives (:func:`graphmem.claims.talk.unaddressed`): a
+    """Each turn's utterance without its vocatives (:func:`graphmem.claims.replies.unaddressed`): a
     question names whom it is about; a turn names, in "Thanks, Caroline!", whom it is said
     to. The speakers of a record's conversation are the names it can address."""
-    from graphmem.claims.talk import unaddressed
+    from graphmem.claims.replies import unaddressed
 
     speakers: dict[str, set[str]] = {}
     for r in records:

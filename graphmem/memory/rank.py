@@ -62,10 +62,10 @@ CONTEXT_WEIGHT = 0.5
 @lru_cache(maxsize=1)
 def _families() -> dict[str, frozenset[str]]:
     """Lemma -> stems of all its irregular forms (went, gone -> go), from the reader's table."""
-    from graphmem.claims import talk
+    from graphmem.text.lemma import IRREGULAR
 
     fam: dict[str, set[str]] = {}
-    for form, lemma in talk._IRREGULAR.items():
+    for form, lemma in IRREGULAR.items():
         if form.isalpha() and content(form) and content(lemma):
             fam.setdefault(lemma, {stem(lemma)}).add(stem(form))
     return {k: frozenset(v) for k, v in fam.items()}
@@ -75,10 +75,10 @@ def _families() -> dict[str, frozenset[str]]:
 def variants(word: str) -> tuple[str, ...]:
     """The stems one lower-case English word stands for: its own stem first, then those of
     its irregular inflections (``drawing`` -> draw, drew, drawn)."""
-    from graphmem.claims import talk
+    from graphmem.text.lemma import lemma as lemma_of
 
     own = stem(word)
-    lemma = talk.lemma(word)
+    lemma = lemma_of(word)
     fam = _families().get(lemma, frozenset())
     extra = sorted((fam | {stem(lemma)}) - {own}) if fam else []
     return (own, *extra)

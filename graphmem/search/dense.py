@@ -201,7 +201,7 @@ class Turns:
     """
 
     def __init__(self, encoder: Encoder, turns: Sequence[tuple[str, str]]):
-        from graphmem.claims.talk import sentences
+        from graphmem.text.sentences import sentences
 
         owner: list[int] = []
         pieces: list[str] = []
