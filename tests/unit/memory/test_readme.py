@@ -1,9 +1,10 @@
 """The README's memory example runs as printed."""
 
 import re
-from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+from tests.conftest import REPO
+
+README = REPO / "README.md"
 
 
 def test_readme_memory_example_runs_and_prints_what_it_says():
