@@ -1,8 +1,11 @@
 """Shared pytest fixtures. Keep this file small: fixtures used by more than one test module.
 
-The shared data (LoCoMo, the metric's golden rows, bench6) is never committed. It is found
+They serve both trees, tests/unit (the fast tests, one directory per package) and tests/neo4j
+(the tests that need the real server); test modules import the helpers as ``tests.conftest``.
+
+The shared data (LoCoMo, the metric's golden rows, bench6, the official scorer) is never committed. It is found
 through ``GRAPHMEM_LOCOMO`` / ``GRAPHMEM_BENCH6`` / ``GRAPHMEM_SHARED`` (the directory
-holding all three), else in ``../shared/data`` beside the checkout. Without it a test is
+holding them), else in ``../shared/data`` beside the checkout. Without it a test is
 skipped locally, but under ``CI=true`` it fails: a CI run that silently skipped every test
 on real data would pass while measuring nothing.
 """

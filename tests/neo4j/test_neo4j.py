@@ -16,12 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import need
+from tests.conftest import need
 
 from graphmem.neo4j import client as gn
 from graphmem.errors import GraphmemError, Neo4jUnavailable
-
-pytestmark = pytest.mark.neo4j
 
 SMALL = ("conv-26", "conv-30")
 WRONG_PASSWORD = "not-the-Pa$$word-4711"

@@ -9,9 +9,7 @@ from graphmem.neo4j import client as gn
 from graphmem.errors import DataError
 from graphmem.answer.reader import ABSTAIN
 
-from test_neo4j import server_or_skip
-
-pytestmark = pytest.mark.neo4j
+from tests.neo4j.test_neo4j import server_or_skip
 
 CONV = "memory-api-test"
 TURNS = [

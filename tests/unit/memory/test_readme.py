@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
-MEMORY_DOC = ROOT / "docs" / "memory.md"
+from tests.conftest import REPO
+
+README = REPO / "README.md"
+MEMORY_DOC = REPO / "docs" / "memory.md"
 
 
 def _example(path: Path, heading: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_or_need
+from tests.conftest import shared_or_need
 
 from graphmem.bench6 import run as bench6
 from graphmem.text import zh as lingo
@@ -428,7 +428,7 @@ def test_locomo_pools_are_made_as_bench6_pool_was(real_bench, dataset):
     pool row for row; and the pools it draws leave those questions out."""
     import importlib.util
 
-    from conftest import REPO
+    from tests.conftest import REPO
 
     spec = importlib.util.spec_from_file_location("memory_locomo", REPO / "bench" / "memory_locomo.py")
     harness = importlib.util.module_from_spec(spec)
@@ -447,7 +447,7 @@ def test_the_dense_cost_bound_counts_the_encoders_products():
     12 layers x (4 * 384^2 + 2 * 384 * 1536) multiply-adds, two operations each."""
     import importlib.util
 
-    from conftest import REPO
+    from tests.conftest import REPO
 
     spec = importlib.util.spec_from_file_location("bench6_perf", REPO / "bench" / "bench6_perf.py")
     perf = importlib.util.module_from_spec(spec)
@@ -464,7 +464,7 @@ def test_one_english_evidence_turn_does_not_hold_its_answer(real_bench, dataset)
     Deborah's news of her father's death in January, and no pool turn names Phuket."""
     import importlib.util
 
-    from conftest import REPO
+    from tests.conftest import REPO
 
     spec = importlib.util.spec_from_file_location("bench6_misses", REPO / "bench" / "bench6_misses.py")
     misses = importlib.util.module_from_spec(spec)

@@ -17,14 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import need
+from tests.conftest import REPO, need
 
 from graphmem.neo4j import client as gn
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
-pytestmark = pytest.mark.neo4j
-
-REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "scripts" / "neo4j-local"
 
 LOADER = r"""

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import shared, shared_or_need
+from tests.conftest import shared, shared_or_need
 
 from graphmem.bench import metric
 from graphmem.errors import GraphmemError

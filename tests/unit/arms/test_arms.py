@@ -10,7 +10,7 @@ from graphmem.cli import main
 from graphmem.data.locomo import Dataset
 from graphmem.answer.reader import Hit
 
-from conftest import one_session
+from tests.conftest import one_session
 
 ALL_ARMS = ["vector", "oracle", "graph", "graph+edge", "scoped", "span", "path", "path2", "path3", "walk2", "walk3"]
 
