@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from graphmem.errors import DataError
+from graphmem.text.dates import MONTH_NUMBERS
 
 log = logging.getLogger(__name__)
 
@@ -195,15 +196,6 @@ class Dataset:
 SESSION_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 """The layout of LoCoMo's session stamps (documentation; parsing does not use strptime)."""
 
-_MONTHS = {
-    name: i
-    for i, full in enumerate(
-        ("january", "february", "march", "april", "may", "june", "july",
-         "august", "september", "october", "november", "december"),
-        start=1,
-    )
-    for name in (full, full[:3])
-}
 _DATE = re.compile(
     r"(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})",
     re.IGNORECASE,
@@ -220,7 +212,7 @@ def parse_session_date(text: str) -> datetime:
     if m is None:
         raise ValueError(f"not a date like '1:56 pm on 8 May, 2023': {text!r}")
     hour, minute, ampm, day, month_name, year = m.groups()
-    month = _MONTHS.get(month_name.lower())
+    month = MONTH_NUMBERS.get(month_name.lower())
     hour_ = int(hour)
     if month is None:
         raise ValueError(f"unknown month {month_name!r} in {text!r}")
