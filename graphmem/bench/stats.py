@@ -52,8 +52,9 @@ from typing import Any
 import numpy as np
 
 from graphmem.bench import metric
-from graphmem.errors import DataError, GraphmemError
+from graphmem.data.files import read_text
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES
+from graphmem.errors import DataError, GraphmemError
 
 __all__ = [
     "HALVES",
@@ -139,12 +140,7 @@ class Predictions:
 def load_predictions(path: str | Path) -> Predictions:
     """Read and validate a predictions file; a :class:`DataError` names the file and the place."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read predictions file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    text = read_text(path, "predictions file")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -51,6 +51,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from graphmem.data.files import read_bytes
 from graphmem.errors import DataError
 from graphmem.text.dates import MONTH_NUMBERS
 
@@ -263,18 +264,7 @@ class _Errors:
 def load_file(path: str | Path) -> Dataset:
     """Read and validate one LoCoMo JSON file; raise :class:`DataError` on any defect."""
     path = Path(path)
-    return _parse(path, _read(path))
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise DataError(f"{path}: is a directory, not a LoCoMo JSON file") from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return _parse(path, read_bytes(path))
 
 
 def _parse(path: Path, data: bytes) -> Dataset:
@@ -576,7 +566,7 @@ def load(
         return load_file(p)
     cached = cache_path()
     if cached.is_file():
-        data = _read(cached)
+        data = read_bytes(cached)
         if hashlib.sha256(data).hexdigest() == sha256.lower():
             return _parse(cached, data)
         log.warning("%s: SHA-256 is not %s; downloading it again", cached, sha256)
