@@ -53,7 +53,7 @@ import numpy as np
 
 from graphmem.bench import metric
 from graphmem.data.files import read_text
-from graphmem.data.locomo import ADVERSARIAL, CATEGORIES
+from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Question
 from graphmem.errors import DataError, GraphmemError
 
 __all__ = [
@@ -81,23 +81,19 @@ _CONFIDENCE = "_confidence"
 _TOLERANCE = 1e-12
 
 
-@dataclass(frozen=True)
-class QA:
-    """One question of a predictions file with every arm's reply, context and confidence."""
+@dataclass(frozen=True, kw_only=True)
+class QA(Question):
+    """One question of a predictions file: the dataset's question record, as the file gives
+    it, with every arm's reply, context and confidence.
+
+    ``index`` is its position in the sample's ``"qa"`` list, ``answer`` is ``""`` for an
+    adversarial question without one, ``evidence`` is the file's list as written.
+    """
 
     sample_id: str
-    index: int  # position in the sample's "qa" list
-    question: str
-    category: int
-    answer: str  # "" for an adversarial question without one
-    evidence: tuple[str, ...]
     replies: dict[str, str]
     contexts: dict[str, tuple[str, ...]]  # only the arms whose context the file has
     confidences: dict[str, float]  # only the arms whose confidence the file has
-
-    @property
-    def answerable(self) -> bool:
-        return self.category != ADVERSARIAL
 
 
 @dataclass(frozen=True)
@@ -229,7 +225,7 @@ def _load_qa(qa: Any, sample_id: str, index: int, where: str, arms: tuple[str, .
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise DataError(f"{where}: '{key}' must be a finite number, got {value!r}")
             confidences[arm] = float(value)
-    return QA(sample_id=sample_id, index=index, question=question, category=category, answer=answer,
+    return QA(sample_id=sample_id, index=index, text=question, category=category, answer=answer,
               evidence=tuple(evidence), replies=replies, contexts=contexts, confidences=confidences)
 
 
