@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from sklearn.metrics import roc_auc_score
 
 from graphmem.bench import metric
 from graphmem.data.files import read_text
@@ -257,8 +258,6 @@ def auc(preds: Predictions) -> dict[str, float | None]:
     None for an arm when the file has no confidence for it, or when one of the two
     classes is empty. An arm with confidence on only some questions is a DataError.
     """
-    from sklearn.metrics import roc_auc_score  # sklearn is slow to import; only this needs it
-
     labels = preds.answerable_mask().astype(int)
     both = 0 < labels.sum() < labels.size
     out: dict[str, float | None] = {}

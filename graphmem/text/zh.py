@@ -35,6 +35,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from graphmem.errors import GraphmemError
@@ -191,7 +192,7 @@ class Dictionary:
         return tuple(out)
 
 
-def _parse_cedict(lines) -> dict[str, list[tuple[str, str]]]:
+def _parse_cedict(lines: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
     """CC-CEDICT lines → headword → [(pinyin, '/'-joined senses)], in file order."""
     entries: dict[str, list[tuple[str, str]]] = {}
     for line in lines:
