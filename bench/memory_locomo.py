@@ -42,7 +42,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     (``graphmem.memory.api._contexts``).
 ``no-answer-type``
     answer typing off: a question asking when or how long does not match the turns that
-    say when or how long (``graphmem.answer.reader.answer_type``).
+    say when or how long (``graphmem.text.dates.answer_type``).
 ``when-only``
     answer typing for when-questions only (not how long).
 ``plain``
@@ -81,7 +81,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     full LoCoMo memory holds every turn, so only ``--pools`` tells them apart.
 ``no-spans``
     a date the question names matches only the turns said that day or month, not the
-    turns that speak of it ("yesterday" said the day after; ``graphmem.answer.reader.days_spoken_of``).
+    turns that speak of it ("yesterday" said the day after; ``graphmem.text.dates.days_spoken_of``).
 ``with-reply``
     the context field also holds the turn that replies to this one (found by the same
     rule, forwards).
@@ -216,7 +216,7 @@ def _no_answer_type() -> AbstractContextManager:
 
 
 def _when_only() -> AbstractContextManager:
-    from graphmem.answer.reader import answer_type
+    from graphmem.text.dates import answer_type
 
     return _patched(rank, "answer_type", lambda query: "when" if answer_type(query) == "when" else None)
 
@@ -251,7 +251,8 @@ class _FieldNormRanker(_Ranker):
 def _sure_with_context() -> AbstractContextManager:
     from datetime import datetime
 
-    from graphmem.answer.reader import ABSTAIN, Hit, Reader, sure
+    from graphmem.answer.reader import ABSTAIN, Hit, Reader
+    from graphmem.answer.sure import sure
 
     said_before: dict[object, dict[str, str]] = {}
 

@@ -117,7 +117,7 @@ def official_scores(module: types.ModuleType, preds: stats.Predictions, arm: str
     placeholders = 0
     qas = []
     for q in preds.questions:
-        row = {"question": q.question, "answer": q.answer, "evidence": list(q.evidence),
+        row = {"question": q.text, "answer": q.answer, "evidence": list(q.evidence),
                "category": q.category, eval_key: q.replies[arm]}
         context = list(q.contexts.get(arm, ()))
         if not context:

@@ -40,7 +40,8 @@ from graphmem.data import locomo  # noqa: E402
 from graphmem.arms import path  # noqa: E402
 from graphmem.arms.base import turn_text  # noqa: E402
 from graphmem.data.locomo import ADVERSARIAL  # noqa: E402
-from graphmem.answer.reader import Settings, sure  # noqa: E402
+from graphmem.answer.reader import Settings  # noqa: E402
+from graphmem.answer.sure import sure  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
 ARMS = ["graph", "oracle", "oracle+set", "path", "path+set", "vector"]

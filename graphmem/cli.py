@@ -203,7 +203,8 @@ def _dialogue(data: Path | None, records: list | None):
     from graphmem.data import locomo
 
     if records is not None:
-        from graphmem.data.locomo import Dataset, EvidenceReport
+        from graphmem.data.evidence import EvidenceReport
+        from graphmem.data.locomo import Dataset
         from graphmem.data.records import conversations
 
         return Dataset(data, tuple(conversations(records)), EvidenceReport())

@@ -18,7 +18,8 @@ from graphmem.claims import build as claims_build
 from graphmem.arms.base import Arm, Context, turn_text
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
-from graphmem.answer.reader import ABSTAIN, Ceiling, Hit, Reader, Settings, sure
+from graphmem.answer.reader import ABSTAIN, Hit, Reader, Settings
+from graphmem.answer.sure import Ceiling, sure
 
 READ_SUFFIX = "+set"
 """An arm name ending in this is read with Gather instead of Reply."""

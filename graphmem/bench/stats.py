@@ -50,10 +50,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from sklearn.metrics import roc_auc_score
 
 from graphmem.bench import metric
+from graphmem.data.files import read_text
+from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Question
 from graphmem.errors import DataError, GraphmemError
-from graphmem.data.locomo import ADVERSARIAL, CATEGORIES
 
 __all__ = [
     "HALVES",
@@ -80,23 +82,19 @@ _CONFIDENCE = "_confidence"
 _TOLERANCE = 1e-12
 
 
-@dataclass(frozen=True)
-class QA:
-    """One question of a predictions file with every arm's reply, context and confidence."""
+@dataclass(frozen=True, kw_only=True)
+class QA(Question):
+    """One question of a predictions file: the dataset's question record, as the file gives
+    it, with every arm's reply, context and confidence.
+
+    ``index`` is its position in the sample's ``"qa"`` list, ``answer`` is ``""`` for an
+    adversarial question without one, ``evidence`` is the file's list as written.
+    """
 
     sample_id: str
-    index: int  # position in the sample's "qa" list
-    question: str
-    category: int
-    answer: str  # "" for an adversarial question without one
-    evidence: tuple[str, ...]
     replies: dict[str, str]
     contexts: dict[str, tuple[str, ...]]  # only the arms whose context the file has
     confidences: dict[str, float]  # only the arms whose confidence the file has
-
-    @property
-    def answerable(self) -> bool:
-        return self.category != ADVERSARIAL
 
 
 @dataclass(frozen=True)
@@ -139,12 +137,7 @@ class Predictions:
 def load_predictions(path: str | Path) -> Predictions:
     """Read and validate a predictions file; a :class:`DataError` names the file and the place."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read predictions file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    text = read_text(path, "predictions file")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -233,7 +226,7 @@ def _load_qa(qa: Any, sample_id: str, index: int, where: str, arms: tuple[str, .
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise DataError(f"{where}: '{key}' must be a finite number, got {value!r}")
             confidences[arm] = float(value)
-    return QA(sample_id=sample_id, index=index, question=question, category=category, answer=answer,
+    return QA(sample_id=sample_id, index=index, text=question, category=category, answer=answer,
               evidence=tuple(evidence), replies=replies, contexts=contexts, confidences=confidences)
 
 
@@ -265,8 +258,6 @@ def auc(preds: Predictions) -> dict[str, float | None]:
     None for an arm when the file has no confidence for it, or when one of the two
     classes is empty. An arm with confidence on only some questions is a DataError.
     """
-    from sklearn.metrics import roc_auc_score  # sklearn is slow to import; only this needs it
-
     labels = preds.answerable_mask().astype(int)
     both = 0 < labels.sum() < labels.size
     out: dict[str, float | None] = {}

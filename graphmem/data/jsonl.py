@@ -6,20 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from graphmem.data.files import read_text
 from graphmem.errors import DataError
 
 
 def rows(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-blank line; a ``DataError`` names the first bad one."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except OSError as e:
-        raise DataError(f"{path}: cannot read ({e.strerror or e})") from None
-    except UnicodeDecodeError as e:
-        raise DataError(f"{path}: not UTF-8 ({e.reason} at byte {e.start})") from None
+    text = read_text(path)
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():

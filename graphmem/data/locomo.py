@@ -8,10 +8,10 @@ strings, and evidence ids repaired or dropped *with a report* rather than silent
 Where the file comes from (:func:`load`)
     1. an explicit path (the CLI's ``--data PATH``);
     2. else ``$GRAPHMEM_LOCOMO``;
-    3. else the cache file :func:`cache_path` (``$GRAPHMEM_CACHE``, else
+    3. else the cache file :func:`~graphmem.data.fetch.cache_path` (``$GRAPHMEM_CACHE``, else
        ``$XDG_CACHE_HOME/graphmem``, else ``~/.cache/graphmem``, + ``locomo10.json``);
-    4. else it is downloaded from :data:`LOCOMO_URL` into the cache, and kept only if its
-       SHA-256 is :data:`LOCOMO_SHA256`.
+    4. else it is downloaded (:mod:`graphmem.data.fetch`) from :data:`LOCOMO_URL` into the
+       cache, and kept only if its SHA-256 is :data:`LOCOMO_SHA256`.
 
     The cached file is re-verified on every load: the bytes are read for parsing anyway,
     and hashing 2.8 MB costs about 2 ms. A cached file with the wrong hash (edited,
@@ -25,15 +25,7 @@ Validation
     or question index (``conv-26 session_3 D3:4``, ``conv-26 qa[12]``) or, before the
     sample id is known, a JSON path (``[3].sample_id``).
 
-Evidence normalisation (:func:`normalise_evidence`)
-    Each raw evidence entry is stripped and split on ``;``, ``,`` and whitespace, and a
-    stray colon after the ``D`` is removed (``D:11:26`` -> ``D11:26``). An entry that had
-    to be rewritten this way counts as **one repair**, however many ids it yields (so
-    ``"D8:6; D9:17"`` is one repair yielding two ids). Every resulting id that is
-    malformed (``D``) or names no turn of its conversation (``D10:19`` in conv-42,
-    ``D30:05`` in conv-50: leading zeros are *not* guessed away) is **dropped and
-    reported**, one report line per id. Ids repeated within one question are kept once.
-    On ``locomo10.json`` this gives 5 repairs (yielding 14 ids) and 4 drops.
+Evidence ids are repaired or dropped by :mod:`graphmem.data.evidence` (the rules are there).
 """
 
 from __future__ import annotations
@@ -43,28 +35,20 @@ import json
 import logging
 import os
 import re
-import tempfile
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
+from graphmem.data.evidence import DIA_ID, EvidenceReport, normalise_evidence
+from graphmem.data.fetch import LOCOMO_FILENAME, LOCOMO_SHA256, LOCOMO_URL, cache_path, download
+from graphmem.data.files import read_bytes
 from graphmem.errors import DataError
+from graphmem.text.dates import MONTH_NUMBERS
 
 log = logging.getLogger(__name__)
 
-LOCOMO_URL = "https://raw.githubusercontent.com/snap-research/LoCoMo/main/data/locomo10.json"
-"""Where :func:`load` downloads LoCoMo from when no file is given and none is cached."""
-
-LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
-"""SHA-256 of the published ``locomo10.json``; a download with any other hash is refused."""
-
-LOCOMO_FILENAME = "locomo10.json"
-
 ENV_DATA = "GRAPHMEM_LOCOMO"
-ENV_CACHE = "GRAPHMEM_CACHE"
 
 HOW_TO_PROVIDE = f"pass --data PATH or set {ENV_DATA} to a copy of {LOCOMO_FILENAME}"
 
@@ -137,44 +121,6 @@ class Conversation:
         return [t for s in self.sessions for t in s.turns]
 
 
-class EvidenceFix(NamedTuple):
-    """One line of the evidence report.
-
-    For a repair ``result`` is the ids the raw entry became, space-joined; for a drop it
-    is the reason (``"malformed"`` or ``"names no turn"``) and ``raw`` is the dropped id.
-    """
-
-    sample_id: str
-    question: int
-    raw: str
-    result: str
-
-
-@dataclass
-class EvidenceReport:
-    """What evidence normalisation changed: repaired entries and ids that were dropped.
-
-    ``repaired`` has one item per raw evidence entry that had to be rewritten (split,
-    stripped or de-coloned); ``dropped`` has one item per id that is malformed or names
-    no turn. See the module docstring for the exact rules.
-    """
-
-    repaired: list[EvidenceFix] = field(default_factory=list)
-    dropped: list[EvidenceFix] = field(default_factory=list)
-
-    def summary(self) -> str:
-        """One line: ``evidence: N ids repaired, M dropped ('D' in conv-42 qa[88]: malformed, ...)``."""
-        dropped = ", ".join(f"{raw!r} in {sid} qa[{j}]: {why}" for sid, j, raw, why in self.dropped)
-        line = f"evidence: {len(self.repaired)} ids repaired, {len(self.dropped)} dropped"
-        return f"{line} ({dropped})" if dropped else line
-
-    def lines(self) -> list[str]:
-        """Every repair and drop, one per line, for verbose output."""
-        out = [f"repaired {sid} qa[{j}]: {raw!r} -> {res}" for sid, j, raw, res in self.repaired]
-        out += [f"dropped {sid} qa[{j}]: {raw!r} ({why})" for sid, j, raw, why in self.dropped]
-        return out
-
-
 @dataclass(frozen=True)
 class Dataset:
     """All conversations of one file, and the report of what loading had to repair."""
@@ -195,15 +141,6 @@ class Dataset:
 SESSION_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 """The layout of LoCoMo's session stamps (documentation; parsing does not use strptime)."""
 
-_MONTHS = {
-    name: i
-    for i, full in enumerate(
-        ("january", "february", "march", "april", "may", "june", "july",
-         "august", "september", "october", "november", "december"),
-        start=1,
-    )
-    for name in (full, full[:3])
-}
 _DATE = re.compile(
     r"(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})",
     re.IGNORECASE,
@@ -220,7 +157,7 @@ def parse_session_date(text: str) -> datetime:
     if m is None:
         raise ValueError(f"not a date like '1:56 pm on 8 May, 2023': {text!r}")
     hour, minute, ampm, day, month_name, year = m.groups()
-    month = _MONTHS.get(month_name.lower())
+    month = MONTH_NUMBERS.get(month_name.lower())
     hour_ = int(hour)
     if month is None:
         raise ValueError(f"unknown month {month_name!r} in {text!r}")
@@ -237,8 +174,6 @@ def parse_session_date(text: str) -> datetime:
 # loading and validation
 
 _SESSION_KEY = re.compile(r"session_(\d+)$")
-_DIA_ID = re.compile(r"D(\d+):(\d+)$")
-_EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
 
 
 def _kind(value: Any) -> str:
@@ -271,18 +206,7 @@ class _Errors:
 def load_file(path: str | Path) -> Dataset:
     """Read and validate one LoCoMo JSON file; raise :class:`DataError` on any defect."""
     path = Path(path)
-    return _parse(path, _read(path))
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise DataError(f"{path}: is a directory, not a LoCoMo JSON file") from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return _parse(path, read_bytes(path))
 
 
 def _parse(path: Path, data: bytes) -> Dataset:
@@ -388,7 +312,7 @@ def _turn(err: _Errors, place: str, k: int, t: Any, n: int, date: datetime, know
     if not isinstance(dia_id, str):
         problem = "turn has no dia_id" if "dia_id" not in t else f"dia_id must be a string, got {_kind(dia_id)}"
         raise err(f"{place} turn[{k}]", problem)
-    if not _DIA_ID.match(dia_id):
+    if not DIA_ID.match(dia_id):
         raise err(f"{place} turn[{k}]", f"malformed dia id {dia_id!r} (expected like 'D{n}:1')")
     here = f"{place} {dia_id}"
     if "text" not in t:
@@ -455,110 +379,8 @@ def _answer_text(err: _Errors, place: str, key: str, value: Any) -> str:
     raise err(place, f"{key} must be a string or a number, got {_kind(value)}")
 
 
-def normalise_evidence(
-    sid: str, j: int, raw: list[str], by_id: dict[str, Turn], report: EvidenceReport
-) -> tuple[str, ...]:
-    """Split joined ids, repair ``D:11:26``, and drop (with a report) ids naming no turn.
-
-    An entry that is not already a single well-formed id but yields at least one
-    well-formed id counts as one repair. Every id that is malformed or names no turn in
-    ``by_id`` is dropped and reported. Duplicates within one question are kept once.
-    """
-    out: list[str] = []
-    for item in raw:
-        if item in by_id:  # the common case: already a valid id
-            if item not in out:
-                out.append(item)
-            continue
-        parts = [re.sub(r"^D:", "D", p) for p in _EVIDENCE_SPLIT.split(item) if p]
-        wellformed = [p for p in parts if _DIA_ID.match(p)]
-        if wellformed and wellformed != [item]:
-            report.repaired.append(EvidenceFix(sid, j, item, " ".join(wellformed)))
-        if not parts:
-            report.dropped.append(EvidenceFix(sid, j, item, "malformed"))
-        for p in parts:
-            if not _DIA_ID.match(p):
-                report.dropped.append(EvidenceFix(sid, j, p, "malformed"))
-            elif p not in by_id:
-                report.dropped.append(EvidenceFix(sid, j, p, "names no turn"))
-            elif p not in out:
-                out.append(p)
-    return tuple(out)
-
-
 # ---------------------------------------------------------------------------------------
 # where the file comes from
-
-
-def cache_dir() -> Path:
-    """``$GRAPHMEM_CACHE``, else ``$XDG_CACHE_HOME/graphmem``, else ``~/.cache/graphmem``."""
-    if os.environ.get(ENV_CACHE):
-        return Path(os.environ[ENV_CACHE]).expanduser()
-    if os.environ.get("XDG_CACHE_HOME"):
-        return Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "graphmem"
-    return Path.home() / ".cache" / "graphmem"
-
-
-def cache_path() -> Path:
-    """The cached copy of ``locomo10.json`` that :func:`load` uses and downloads into."""
-    return cache_dir() / LOCOMO_FILENAME
-
-
-def download(url: str, dest: str | Path, sha256: str, timeout: float = 30.0) -> Path:
-    """Fetch ``url`` into ``dest``, keeping it only if its SHA-256 is ``sha256``.
-
-    The bytes go to a temporary file in ``dest``'s directory, which is moved into place
-    with :func:`os.replace` only when the hash matches, so ``dest`` is either the old file
-    (if any) or the complete, verified new one. On a network error or a hash mismatch the
-    temporary file (and the directory, if this call created it) is deleted and
-    :class:`DataError` names the URL (and both hashes).
-    """
-    dest = Path(dest)
-    created = not dest.parent.exists()
-    try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
-    except OSError as exc:
-        raise DataError(f"{dest.parent}: cannot write the download of {url}: {exc.strerror or exc}") from None
-    tmp = Path(tmp_name)
-    digest = hashlib.sha256()
-    try:
-        try:
-            with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as resp:
-                expected = resp.headers.get("Content-Length")
-                size = 0
-                while chunk := resp.read(1 << 16):
-                    digest.update(chunk)
-                    out.write(chunk)
-                    size += len(chunk)
-                if expected and expected.isdigit() and size < int(expected):
-                    raise DataError(f"{url}: download failed: connection closed after {size} of {expected} bytes")
-        except DataError:
-            raise
-        except urllib.error.HTTPError as exc:
-            raise DataError(f"{url}: download failed: HTTP {exc.code} {exc.reason}") from None
-        except urllib.error.URLError as exc:
-            raise DataError(f"{url}: download failed: {exc.reason}") from None
-        except (OSError, ValueError) as exc:  # timeouts, resets, bad URLs
-            raise DataError(f"{url}: download failed: {exc}") from None
-        except Exception as exc:  # http.client.HTTPException (IncompleteRead, ...) and kin
-            raise DataError(f"{url}: download failed: {type(exc).__name__}: {exc}") from None
-        got = digest.hexdigest()
-        if got != sha256.lower():
-            raise DataError(f"{url}: SHA-256 mismatch, expected {sha256.lower()}, got {got}; download refused")
-        try:
-            os.replace(tmp, dest)
-        except OSError as exc:
-            raise DataError(f"{dest}: cannot save the download of {url}: {exc.strerror or exc}") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        if created:  # leave no empty cache directory behind either
-            try:
-                dest.parent.rmdir()
-            except OSError:
-                pass
-        raise
-    return dest
 
 
 def load(
@@ -584,7 +406,7 @@ def load(
         return load_file(p)
     cached = cache_path()
     if cached.is_file():
-        data = _read(cached)
+        data = read_bytes(cached)
         if hashlib.sha256(data).hexdigest() == sha256.lower():
             return _parse(cached, data)
         log.warning("%s: SHA-256 is not %s; downloading it again", cached, sha256)

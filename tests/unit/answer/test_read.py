@@ -4,10 +4,9 @@ from datetime import date, datetime
 
 import pytest
 
-from graphmem.answer.reader import (
-    ABSTAIN, Ceiling, Hit, Reader, Settings, answer_type, coverage, days_spoken_of, is_when, resolve_date, says_how_long,
-    says_when, sure,
-)
+from graphmem.answer.reader import ABSTAIN, Hit, Reader, Settings
+from graphmem.answer.sure import Ceiling, coverage, sure
+from graphmem.text.dates import answer_type, days_spoken_of, is_when, resolve_date, says_how_long, says_when
 from graphmem.text.terms import Vocabulary
 
 MAY8 = datetime(2023, 5, 8, 13, 56)

@@ -362,7 +362,7 @@ def test_bm25_context_is_a_weaker_second_field():
 
 def test_bm25_a_when_question_matches_turns_that_say_when():
     from graphmem.memory.rank import Ranker
-    from graphmem.answer.reader import says_when
+    from graphmem.text.dates import says_when
 
     texts = ["Ann: I adopted a dog, my first dog ever.", "Ann: I adopted a dog yesterday!", "Bob: nice weather"]
     q = "When did Ann adopt a dog?"

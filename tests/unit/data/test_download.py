@@ -1,4 +1,4 @@
-"""graphmem.data.locomo.download and load()'s cache, against a local HTTP server (no network here)."""
+"""graphmem.data.fetch.download and locomo.load()'s cache, against a local HTTP server (no network here)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.data import locomo
+from graphmem.data import fetch, locomo
 from graphmem.errors import DataError
 
 TINY = [
@@ -104,7 +104,7 @@ def _listing(d: Path) -> list[str]:
 def test_right_checksum_is_kept(server, tmp_path):
     base, _ = server
     dest = tmp_path / "cache" / "locomo10.json"
-    assert locomo.download(f"{base}/locomo10.json", dest, SHA, timeout=5) == dest
+    assert fetch.download(f"{base}/locomo10.json", dest, SHA, timeout=5) == dest
     assert dest.read_bytes() == BODY
     assert _listing(dest.parent) == ["locomo10.json"]
 
@@ -112,7 +112,7 @@ def test_right_checksum_is_kept(server, tmp_path):
 def test_checksum_is_case_insensitive(server, tmp_path):
     base, _ = server
     dest = tmp_path / "x.json"
-    locomo.download(f"{base}/locomo10.json", dest, SHA.upper(), timeout=5)
+    fetch.download(f"{base}/locomo10.json", dest, SHA.upper(), timeout=5)
     assert dest.read_bytes() == BODY
 
 
@@ -121,7 +121,7 @@ def test_wrong_checksum_is_refused_and_nothing_left(server, tmp_path):
     url = f"{base}/locomo10.json"
     dest = tmp_path / "cache" / "locomo10.json"
     with pytest.raises(DataError) as info:
-        locomo.download(url, dest, WRONG, timeout=5)
+        fetch.download(url, dest, WRONG, timeout=5)
     msg = str(info.value)
     assert msg.startswith(f"{url}: SHA-256 mismatch")
     assert WRONG in msg and SHA in msg and "\n" not in msg
@@ -133,7 +133,7 @@ def test_wrong_checksum_keeps_the_old_file(server, tmp_path):
     dest = tmp_path / "locomo10.json"
     dest.write_text("old")
     with pytest.raises(DataError):
-        locomo.download(f"{base}/locomo10.json", dest, WRONG, timeout=5)
+        fetch.download(f"{base}/locomo10.json", dest, WRONG, timeout=5)
     assert dest.read_text() == "old"
     assert _listing(tmp_path) == ["locomo10.json"]
 
@@ -142,20 +142,20 @@ def test_http_error(server, tmp_path):
     base, _ = server
     url = f"{base}/missing.json"
     with pytest.raises(DataError, match=r"missing\.json: download failed: HTTP 404"):
-        locomo.download(url, tmp_path / "c" / "f.json", SHA, timeout=5)
+        fetch.download(url, tmp_path / "c" / "f.json", SHA, timeout=5)
     assert _listing(tmp_path / "c") == []
 
 
 def test_truncated_body(server, tmp_path):
     base, _ = server
     with pytest.raises(DataError, match=r"/truncated: download failed"):
-        locomo.download(f"{base}/truncated", tmp_path / "f.json", SHA, timeout=5)
+        fetch.download(f"{base}/truncated", tmp_path / "f.json", SHA, timeout=5)
     assert _listing(tmp_path) == []
 
 
 def test_unreachable_server(dead_url, tmp_path):
     with pytest.raises(DataError) as info:
-        locomo.download(dead_url, tmp_path / "c" / "f.json", SHA, timeout=5)
+        fetch.download(dead_url, tmp_path / "c" / "f.json", SHA, timeout=5)
     msg = str(info.value)
     assert msg.startswith(f"{dead_url}: download failed")
     assert "\n" not in msg and info.value.__cause__ is None
@@ -168,7 +168,7 @@ def test_server_that_never_answers(tmp_path):
         s.listen(1)
         url = f"http://127.0.0.1:{s.getsockname()[1]}/locomo10.json"
         with pytest.raises(DataError, match="download failed"):
-            locomo.download(url, tmp_path / "f.json", SHA, timeout=0.3)
+            fetch.download(url, tmp_path / "f.json", SHA, timeout=0.3)
     assert _listing(tmp_path) == []
 
 
@@ -176,13 +176,13 @@ def test_destination_is_a_directory(server, tmp_path):
     base, _ = server
     (tmp_path / "locomo10.json").mkdir()
     with pytest.raises(DataError, match="cannot save the download"):
-        locomo.download(f"{base}/locomo10.json", tmp_path / "locomo10.json", SHA, timeout=5)
+        fetch.download(f"{base}/locomo10.json", tmp_path / "locomo10.json", SHA, timeout=5)
     assert _listing(tmp_path) == ["locomo10.json"]
 
 
 def test_bad_url(tmp_path):
     with pytest.raises(DataError, match="download failed"):
-        locomo.download("not a url", tmp_path / "f.json", SHA, timeout=1)
+        fetch.download("not a url", tmp_path / "f.json", SHA, timeout=1)
     assert _listing(tmp_path) == []
 
 

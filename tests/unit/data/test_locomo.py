@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.data import locomo
+from graphmem.data import evidence, fetch, locomo
 from graphmem.errors import DataError
 
 # --------------------------------------------------------------------------- real file
@@ -25,7 +25,7 @@ def test_counts(dataset):
     assert dataset.questions == 1986
     cats = Counter(q.category for c in convs for q in c.questions)
     assert [cats[k] for k in (4, 1, 2, 3, 5)] == [841, 282, 321, 96, 446]
-    assert dataset.sha256 == locomo.LOCOMO_SHA256
+    assert dataset.sha256 == fetch.LOCOMO_SHA256
 
 
 def test_sessions_in_numeric_order(dataset):
@@ -141,8 +141,8 @@ def test_parse_session_date_rejects(text):
 
 def test_normalise_evidence_counts_one_repair_per_entry():
     by_id = {f"D1:{i}": object() for i in range(1, 5)}
-    report = locomo.EvidenceReport()
-    out = locomo.normalise_evidence(
+    report = evidence.EvidenceReport()
+    out = evidence.normalise_evidence(
         "s", 0, ["D1:1", "D1:2; D1:3", "D:1:4", "D1:1", " D1:2", "", "D1:9", "D1:3;D7"], by_id, report
     )
     assert out == ("D1:1", "D1:2", "D1:3", "D1:4")
@@ -346,15 +346,15 @@ def test_explicit_path_beats_environment(tmp_path, monkeypatch):
 def test_cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHMEM_CACHE", str(tmp_path / "c"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
-    assert locomo.cache_dir() == tmp_path / "c"
+    assert fetch.cache_dir() == tmp_path / "c"
     monkeypatch.delenv("GRAPHMEM_CACHE")
-    assert locomo.cache_dir() == tmp_path / "x" / "graphmem"
+    assert fetch.cache_dir() == tmp_path / "x" / "graphmem"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert locomo.cache_dir() == tmp_path / "home" / ".cache" / "graphmem"
-    assert locomo.cache_path() == tmp_path / "home" / ".cache" / "graphmem" / "locomo10.json"
+    assert fetch.cache_dir() == tmp_path / "home" / ".cache" / "graphmem"
+    assert fetch.cache_path() == tmp_path / "home" / ".cache" / "graphmem" / "locomo10.json"
 
 
 def test_constants():
-    assert locomo.LOCOMO_URL == "https://raw.githubusercontent.com/snap-research/LoCoMo/main/data/locomo10.json"
-    assert locomo.LOCOMO_SHA256 == "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+    assert fetch.LOCOMO_URL == "https://raw.githubusercontent.com/snap-research/LoCoMo/main/data/locomo10.json"
+    assert fetch.LOCOMO_SHA256 == "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"

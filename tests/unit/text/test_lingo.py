@@ -12,6 +12,7 @@ import pytest
 
 from graphmem.search import dense
 from graphmem.text import zh as lingo
+from graphmem.text.dates import dates_in
 from graphmem.errors import GraphmemError
 
 TINY = """\
@@ -142,12 +143,12 @@ def test_without_the_extra(no_extra):
 
 
 def test_dates_in():
-    assert lingo.dates_in("on 19 August, 2023 and in May 2022") == [(2023, 8, 19), (2022, 5, None)]
-    assert lingo.dates_in("as mentioned on June 26, 2023") == [(2023, 6, 26)]
-    assert lingo.dates_in("on 8th December, 2023") == [(2023, 12, 8)]
-    assert lingo.dates_in("2023-02-30 is no date; 2023年8月19日 is") == [(2023, 8, 19)]
-    assert lingo.dates_in("last week") == []
-    assert lingo.dates_in("shared by John on December 1,2023") == [(2023, 12, 1)]  # no space after the comma
+    assert dates_in("on 19 August, 2023 and in May 2022") == [(2023, 8, 19), (2022, 5, None)]
+    assert dates_in("as mentioned on June 26, 2023") == [(2023, 6, 26)]
+    assert dates_in("on 8th December, 2023") == [(2023, 12, 8)]
+    assert dates_in("2023-02-30 is no date; 2023年8月19日 is") == [(2023, 8, 19)]
+    assert dates_in("last week") == []
+    assert dates_in("shared by John on December 1,2023") == [(2023, 12, 1)]  # no space after the comma
 
 
 # --------------------------------------------------------------------------- the real dictionary
