@@ -432,7 +432,7 @@ def test_path_over_cypher_matches_on_the_handmade_conversation(client, weird):
 
 
 def test_neighbourhood_rows_are_the_mirrors(client, loaded, contexts):
-    from graphmem.arms.path import MemoryNeighbourhood
+    from graphmem.claims.hops import MemoryNeighbourhood
 
     ctx = contexts[0]
     memory = MemoryNeighbourhood(ctx.graph)

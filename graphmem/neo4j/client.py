@@ -675,7 +675,7 @@ class CypherNeighbourhood:
     Each hop is one Cypher query (``path_people``, ``path_assertions``, ``path_linked``)
     answered by the loaded graph; rows are the mirror's rows, field for field, with
     ``Edge.assertion`` the mirror's node id (``Assertion.n``), so the arm ranks exactly
-    as over :class:`graphmem.arms.path.MemoryNeighbourhood`.
+    as over :class:`graphmem.claims.hops.MemoryNeighbourhood`.
 
     With ``memo`` (the default) a person's hop and an assertion's hop are asked once per
     conversation and remembered, as the memory backend memoises them, and each query
@@ -705,7 +705,7 @@ class CypherNeighbourhood:
         missing = [p for p in dict.fromkeys(people) if p not in self._edges]
         if not missing:
             return
-        from graphmem.arms.path import Edge
+        from graphmem.claims.hops import Edge
 
         self.queries += 1
         rows = self.client.read("path_assertions", conversation=self.conversation, people=missing)
@@ -788,7 +788,7 @@ def path_backend(ctx: Any, client: Client | None = None, blind: bool | None = No
         require_loaded(client, [plan(ctx.conv, ctx.graph)])
         hood = CypherNeighbourhood(client, cid, memo)
     if prefetch and memo and ctx.reading is not None:
-        from graphmem.arms.path import named
+        from graphmem.claims.hops import named
 
         wanted: list[str] = []
         for q in ctx.conv.questions:
