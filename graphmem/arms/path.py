@@ -170,7 +170,7 @@ def _factory(hops: int, guided: bool, name: str):
     def make(ctx: Context) -> PathArm:
         backend = None
         if ctx.extra.get("backend") == "neo4j":
-            from graphmem.neo4j.client import path_backend
+            from graphmem.neo4j.hops import path_backend
 
             backend = path_backend(ctx)
         return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend)
