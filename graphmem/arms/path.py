@@ -23,7 +23,7 @@ on: it falls silent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -164,15 +164,14 @@ class PathArm:
         return hits
 
 
-def _factory(hops: int, guided: bool, name: str):
-    """A path arm whose hops run in the networkx mirror, or in Neo4j when the bench says so."""
+def _factory(hops: int, guided: bool, name: str) -> Callable[[Context], PathArm]:
+    """A path arm whose hops run where the bench says: ``ctx.extra["neighbourhood"]`` makes the
+    neighbourhood from the context (the networkx mirror, or Cypher against Neo4j), so the arm
+    never imports a backend; a context without one walks its own mirror."""
 
     def make(ctx: Context) -> PathArm:
-        backend = None
-        if ctx.extra.get("backend") == "neo4j":
-            from graphmem.neo4j.hops import path_backend
-
-            backend = path_backend(ctx)
+        neighbourhood = ctx.extra.get("neighbourhood")
+        backend = neighbourhood(ctx) if neighbourhood is not None else None
         return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend)
 
     return make

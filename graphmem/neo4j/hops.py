@@ -95,7 +95,8 @@ def path_backend(ctx: Any, client: Client | None = None, blind: bool | None = No
                  memo: bool = True) -> CypherNeighbourhood:
     """The path arm's Neighbourhood for one bench ``Context``, over Neo4j.
 
-    ``client`` defaults to ``ctx.extra['neo4j']``, else one shared client from ``NEO4J_*``.
+    ``client`` defaults to one shared client from ``NEO4J_*`` (the bench binds its own with
+    ``functools.partial`` when it hands this factory to the path arms).
     ``blind`` (default ``ctx.extra.get('blind', False)``) scopes every query to
     ``blind:<conversation>``, a conversation no load creates: the same Cypher runs against
     an empty graph and the arm falls silent. Otherwise the conversation must have been
@@ -110,7 +111,7 @@ def path_backend(ctx: Any, client: Client | None = None, blind: bool | None = No
     hood = ctx.extra.get(cache_key)
     if hood is not None:
         return hood
-    client = client or ctx.extra.get("neo4j") or shared_client()
+    client = client or shared_client()
     cid = ctx.conv.sample_id
     if blind:
         scope = BLIND_PREFIX + cid
