@@ -24,6 +24,14 @@ import argparse
 import os
 import time
 
+from graphmem.arms.base import Context
+from graphmem.arms.path import PathArm
+from graphmem.bench import run as bench
+from graphmem.data import locomo
+from graphmem.neo4j.client import connect
+from graphmem.neo4j.hops import path_backend
+from graphmem.neo4j.load import DEFAULT_BATCH, delete, load
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -33,25 +41,19 @@ def main() -> None:
     parser.add_argument("--no-memo", action="store_true", help="also time path with one query per question")
     opts = parser.parse_args()
 
-    from graphmem.bench import run as bench
-    from graphmem.data import locomo
-    from graphmem.neo4j import client as gn
-    from graphmem.arms.base import Context
-    from graphmem.arms.path import PathArm
-
     dataset = locomo.load(opts.data)
-    batch = opts.batch or gn.DEFAULT_BATCH
-    client = gn.connect()
+    batch = opts.batch or DEFAULT_BATCH
+    client = connect()
     print(f"Neo4j at {client.settings.where}, batch {batch}")
 
     t = time.perf_counter()
-    gone = sum(gn.delete(client, c.sample_id, 10_000) for c in dataset.conversations)
+    gone = sum(delete(client, c.sample_id, 10_000) for c in dataset.conversations)
     other = client.run("MATCH (n) RETURN count(n) AS n")[0]["n"]
     print(f"emptied: {gone} nodes deleted in {time.perf_counter() - t:.2f} s ({other} other nodes left alone)")
 
     for label in ("load into empty", "repeat load"):
         t = time.perf_counter()
-        report = gn.load(client, dataset.conversations, batch=batch)
+        report = load(client, dataset.conversations, batch=batch)
         wall = time.perf_counter() - t
         bad = [c for c in report.counts if not c.ok]
         print(f"{label:<16} {wall:6.2f} s wall  {report.rows} rows  {report.rows / wall:8.0f} rows/s"
@@ -80,7 +82,7 @@ def main() -> None:
             memory = PathArm(ctx, hops, guided).cite(ctx.conv.questions, 5)
             mem_s += time.perf_counter() - t
             t = time.perf_counter()
-            backend = gn.path_backend(ctx, client, memo=memo)
+            backend = path_backend(ctx, client, memo=memo)
             cypher = PathArm(ctx, hops, guided, backend=backend).cite(ctx.conv.questions, 5)
             neo_s += time.perf_counter() - t
             queries += backend.queries

@@ -39,6 +39,7 @@ from graphmem.bench import run as bench  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.arms import path  # noqa: E402
 from graphmem.arms.base import turn_text  # noqa: E402
+from graphmem.claims.hops import named  # noqa: E402
 from graphmem.data.locomo import ADVERSARIAL  # noqa: E402
 from graphmem.answer.reader import Settings  # noqa: E402
 from graphmem.answer.sure import sure  # noqa: E402
@@ -52,7 +53,7 @@ class SentenceOwnerArm(path.PathArm):
     """path whose ownership test compares single best-matching sentences, not neighbourhoods."""
 
     def _one(self, question, qvec, k):
-        people = path.named(self.ctx.reading.people, question.text)
+        people = named(self.ctx.reading.people, question.text)
         if people:
             edges = self.graph.assertions(self.graph.people())
             scores = self._scores(edges, qvec)
@@ -125,7 +126,7 @@ def whose_turn(prep: bench.Prepared, found: bench.Retrieval, answers: bench.Answ
             if q.category != ADVERSARIAL or not hits or a.confidence < floor:
                 continue
             answered += 1
-            own += people.key(ctx.conv.turn_by_id[hits[0].dia_id].speaker) in path.named(people, q.text)
+            own += people.key(ctx.conv.turn_by_id[hits[0].dia_id].speaker) in named(people, q.text)
     return answered, own
 
 

@@ -175,14 +175,16 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
          uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror."""
     from graphmem.neo4j import client as gn
+    from graphmem.neo4j import load as gl
+    from graphmem.neo4j.store import number_turns
 
     records = _turn_file(data)
-    chosen = gn.select(_dialogue(data, records), conversations)
+    chosen = gl.select(_dialogue(data, records), conversations)
     with gn.connect(uri, user, password, database) as client:
-        report = gn.load(client, chosen, batch=batch, replace=replace, progress=not quiet)
+        report = gl.load(client, chosen, batch=batch, replace=replace, progress=not quiet)
         if records:  # a turn file's own turn numbers, which the loaded graph does not hold
             kept = {c.sample_id for c in chosen}
-            gn.number_turns(client, [r for r in records if r.conversation in kept], batch)
+            number_turns(client, [r for r in records if r.conversation in kept], batch)
     for counts in report.counts:
         click.echo(counts.line())
     click.echo(f"{report.rows} rows in {report.seconds:.2f}s ({report.rows_per_second:.0f} rows/s)"

@@ -14,110 +14,25 @@ asks than the assertions about the people it names, the question is about someon
 silent. That is the specification's reason for path's silence, "an assertion about the
 wrong person is not reached from the right person's node at all", made a test.
 
-It answers only out of the graph's structure, through a ``Neighbourhood``: the
-networkx mirror here, Cypher one-hop queries against Neo4j in ``graphmem.neo4j.client``. The
-ranking is shared, so both backends give byte-identical predictions, and an emptied
-graph leaves the arm with nothing to stand on: it falls silent.
+It answers only out of the graph's structure, through a ``Neighbourhood``
+(:mod:`graphmem.claims.hops`): the networkx mirror, or Cypher one-hop queries against
+Neo4j in ``graphmem.neo4j.hops``. The ranking is shared, so both backends give
+byte-identical predictions, and an emptied graph leaves the arm with nothing to stand
+on: it falls silent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from scipy import sparse
 
 from graphmem.arms.base import Context
+from graphmem.claims.hops import Edge, MemoryNeighbourhood, Neighbourhood, named
 from graphmem.data.locomo import Question
 from graphmem.answer.reader import Hit
 from graphmem.text.terms import analyse
-
-
-@dataclass(frozen=True)
-class Edge:
-    """One assertion one hop from a person: the row both backends return."""
-
-    person: str  # the person the hop started from
-    assertion: str  # the assertion's key
-    subject: str  # the person the assertion is about
-    predicate: str
-    negated: bool
-    sentence: str
-    dia_id: str
-
-
-class Neighbourhood(Protocol):
-    """What the path arm needs from a graph store: one-hop expansions."""
-
-    def people(self) -> list[str]:
-        """Every Person key in the graph (empty when the graph is empty)."""
-        ...
-
-    def assertions(self, people: Sequence[str]) -> list[Edge]:
-        """Assertions one hop out of these people: about them, or naming them."""
-        ...
-
-    def linked(self, assertions: Sequence[str]) -> list[str]:
-        """People one hop out of these assertions: their subjects and whoever they name."""
-        ...
-
-
-class MemoryNeighbourhood:
-    """The networkx mirror as a Neighbourhood."""
-
-    def __init__(self, graph):  # graph: nx.MultiDiGraph from graphmem.graph.build
-        self.g = graph
-        self._memo: dict[str, list[Edge]] = {}
-        self._linked: dict[str, tuple[str, ...]] = {}
-
-    def people(self) -> list[str]:
-        return [n[1] for n, kind in self.g.nodes(data="kind") if kind == "person"]
-
-    def assertions(self, people: Sequence[str]) -> list[Edge]:
-        out: list[Edge] = []
-        for who in people:
-            out.extend(self._of(who))
-        return out
-
-    def _of(self, who: str) -> list[Edge]:
-        """One person's one-hop assertions, read off the graph once (it does not change after build)."""
-        from graphmem.claims.graph import assertions_of, subject_of
-
-        found = self._memo.get(who)
-        if found is None:
-            found = []
-            for a in dict.fromkeys(assertions_of(self.g, who)):
-                data = self.g.nodes[a]
-                found.append(Edge(who, str(a[1]), subject_of(self.g, a), data["predicate"], bool(data["negated"]),
-                                  data["sentence"], data["dia_id"]))
-            self._memo[who] = found
-        return found
-
-    def linked(self, assertions: Sequence[str]) -> list[str]:
-        out: dict[str, None] = {}
-        for key in assertions:
-            out.update(dict.fromkeys(self._people_of(key)))
-        return list(out)
-
-    def _people_of(self, key: str) -> tuple[str, ...]:
-        """The people one assertion links to (its subject, then whoever it names), read once."""
-        from graphmem.claims.graph import mentioned_by, subject_of
-
-        found = self._linked.get(key)
-        if found is None:
-            node = ("assertion", int(key))
-            found = ()
-            if node in self.g:
-                found = tuple(p for p in dict.fromkeys((subject_of(self.g, node), *mentioned_by(self.g, node))) if p is not None)
-            self._linked[key] = found
-        return found
-
-
-def named(people, text: str) -> list[str]:
-    """Every known person a text names, in the order first named (``People.named``)."""
-    return people.named(text)
 
 
 class PathArm:
@@ -249,15 +164,14 @@ class PathArm:
         return hits
 
 
-def _factory(hops: int, guided: bool, name: str):
-    """A path arm whose hops run in the networkx mirror, or in Neo4j when the bench says so."""
+def _factory(hops: int, guided: bool, name: str) -> Callable[[Context], PathArm]:
+    """A path arm whose hops run where the bench says: ``ctx.extra["neighbourhood"]`` makes the
+    neighbourhood from the context (the networkx mirror, or Cypher against Neo4j), so the arm
+    never imports a backend; a context without one walks its own mirror."""
 
     def make(ctx: Context) -> PathArm:
-        backend = None
-        if ctx.extra.get("backend") == "neo4j":
-            from graphmem.neo4j.client import path_backend
-
-            backend = path_backend(ctx)
+        neighbourhood = ctx.extra.get("neighbourhood")
+        backend = neighbourhood(ctx) if neighbourhood is not None else None
         return PathArm(ctx, hops=hops, guided=guided, name=name, backend=backend)
 
     return make

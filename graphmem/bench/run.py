@@ -11,10 +11,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from graphmem.bench import metric
 from graphmem.claims import build as claims_build
+from graphmem.claims.hops import MemoryNeighbourhood
+from graphmem.neo4j.hops import path_backend
 from graphmem.arms.base import Arm, Context, turn_text
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
@@ -119,10 +122,8 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
     for conv in dataset.conversations:
         t = time.process_time()
         ctx = Context.of(conv)
-        ctx.extra["backend"] = backend
+        ctx.extra["neighbourhood"] = partial(path_backend, client=neo4j) if backend == "neo4j" else MemoryNeighbourhood.of
         ctx.extra["blind"] = blind
-        if neo4j is not None:
-            ctx.extra["neo4j"] = neo4j
         timer.add("index", t)
         if needs_graph:
             read_and_build(ctx, blind, timer)

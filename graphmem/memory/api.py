@@ -92,9 +92,9 @@ class Memory:
         self._scope = scope
         self._neo4j = None
         if backend == "neo4j":
-            from graphmem.neo4j import client as db
+            from graphmem.neo4j.store import MemoryStore
 
-            self._neo4j = db.MemoryStore(**neo4j)
+            self._neo4j = MemoryStore(**neo4j)
             self._add(self._neo4j.records())
 
     def __len__(self) -> int:

@@ -18,17 +18,22 @@ import pytest
 
 from tests.conftest import need
 
-from graphmem.neo4j import client as gn
+from graphmem.neo4j import queries
+from graphmem.neo4j.client import DEFAULT_PASSWORD, Client, Settings, connect
+from graphmem.neo4j.hops import CypherNeighbourhood, path_backend
+from graphmem.neo4j.load import delete, load
+from graphmem.neo4j.plan import BLIND_PREFIX, NODE_STEPS, STEPS
+from graphmem.neo4j.queries import browser_file, browser_queries, query, query_names, statements
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
 SMALL = ("conv-26", "conv-30")
 WRONG_PASSWORD = "not-the-Pa$$word-4711"
 
 
-def server_or_skip() -> gn.Client:
+def server_or_skip() -> Client:
     """A verified client, else skip (locally) or fail (CI=true) with the reason."""
     try:
-        return gn.connect()
+        return connect()
     except Neo4jUnavailable as exc:
         need(f"no Neo4j server: {exc}")
 
@@ -58,7 +63,7 @@ def contexts(dataset):
 @pytest.fixture(scope="module")
 def loaded(client, contexts):
     """conv-26 and conv-30 loaded (replacing whatever reading was there), with their report."""
-    return gn.load(client, [c.conv for c in contexts], batch=500, replace=True)
+    return load(client, [c.conv for c in contexts], batch=500, replace=True)
 
 
 def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
@@ -105,9 +110,9 @@ def handmade_context(conv):
 def weird(client):
     """The hand-made conversation, loaded; deleted again after the module."""
     ctx = handmade_context(handmade())
-    report = gn.load(client, [ctx.conv], replace=True)
+    report = load(client, [ctx.conv], replace=True)
     yield ctx, report
-    gn.delete(client, ctx.conv.sample_id)
+    delete(client, ctx.conv.sample_id)
 
 
 def _scoped_totals(client, ids) -> dict:
@@ -151,7 +156,7 @@ def test_load_counts_match_the_mirror(loaded, contexts):
 
 def test_loading_again_leaves_identical_counts(client, loaded, contexts):
     before = _scoped_totals(client, SMALL)
-    again = gn.load(client, [c.conv for c in contexts], batch=777)
+    again = load(client, [c.conv for c in contexts], batch=777)
     assert [c.found for c in again.counts] == [c.found for c in loaded.counts]
     assert _scoped_totals(client, SMALL) == before
     assert before["nodes"] == sum(c.nodes for c in loaded.counts)
@@ -162,32 +167,32 @@ def test_loading_again_leaves_identical_counts(client, loaded, contexts):
 def test_replace_deletes_the_subgraph_first(client, weird):
     ctx, report = weird
     cid = ctx.conv.sample_id
-    assert gn.delete(client, cid, batch=3) == report.counts[0].nodes
+    assert delete(client, cid, batch=3) == report.counts[0].nodes
     assert _scoped_totals(client, [cid]) == {"nodes": 0, "relationships": 0}
-    again = gn.load(client, [ctx.conv], replace=True, batch=2)
+    again = load(client, [ctx.conv], replace=True, batch=2)
     assert again.counts[0].found == report.counts[0].found
 
 
 def test_a_changed_reading_is_an_error_until_replaced(client):
     cid = "handmade-changed"
-    gn.load(client, [handmade(cid)], replace=True)
+    load(client, [handmade(cid)], replace=True)
     try:
         changed = handmade(cid, twist="noodles")  # one assertion's object changes: the old one would linger
         with pytest.raises(GraphmemError, match=r"does not match the mirror.*--replace"):
-            gn.load(client, [changed])
+            load(client, [changed])
         ctx = handmade_context(changed)
         with pytest.raises(GraphmemError, match="loaded from another reading|not loaded"):
-            gn.path_backend(ctx, client)
-        assert gn.load(client, [changed], replace=True).counts[0].ok
-        assert gn.path_backend(ctx, client) is not None
+            path_backend(ctx, client)
+        assert load(client, [changed], replace=True).counts[0].ok
+        assert path_backend(ctx, client) is not None
     finally:
-        gn.delete(client, cid)
+        delete(client, cid)
 
 
 def test_ids_that_would_break_keys_are_refused(client):
     for bad in ("a/b", "blind:conv-26", ""):
         with pytest.raises(GraphmemError, match="cannot be loaded"):
-            gn.load(client, [handmade(bad)])
+            load(client, [handmade(bad)])
 
 
 def test_names_and_texts_read_back_verbatim(client, weird):
@@ -224,31 +229,36 @@ def test_names_and_texts_read_back_verbatim(client, weird):
 # --------------------------------------------------------------------------- query files
 
 
+def _sources() -> list[Path]:
+    """The modules of graphmem.neo4j: every one of them may ask for a query."""
+    return sorted(Path(queries.__file__).parent.glob("*.py"))
+
+
 def _asked_names() -> set[str]:
-    """Every query name graphmem.neo4j.client asks for, read off its source."""
-    source = Path(gn.__file__).read_text(encoding="utf-8")
+    """Every query name the modules of graphmem.neo4j ask for, read off their source."""
+    source = "\n".join(p.read_text(encoding="utf-8") for p in _sources())
     names = set(re.findall(r"\.(?:read|write)\(\s*\"(\w+)\"", source))
     names |= set(re.findall(r"\b(?:query|statements)\(\s*\"(\w+)\"", source))
-    names |= set(gn.STEPS)
+    names |= set(STEPS)
     return names
 
 
 def test_every_query_file_is_used_and_every_name_exists(client):
-    files = set(gn.query_names())
+    files = set(query_names())
     asked = _asked_names()
     assert asked - files == set(), "asked for but missing"
     assert files - asked == set(), "shipped but never used"
     for name in sorted(files):  # and every one of them is valid Cypher for this server
-        for stmt in gn.statements(name) if name == "schema" else [gn.query(name)]:
+        for stmt in statements(name) if name == "schema" else [query(name)]:
             client.run("EXPLAIN " + stmt)
     with pytest.raises(GraphmemError, match="no Cypher query named"):
-        gn.query("no_such_query")
+        query("no_such_query")
 
 
 def test_queries_take_values_only_as_parameters():
     """No query is built with string formatting: each call passes a literal name."""
-    tree = ast.parse(Path(gn.__file__).read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
+    trees = [ast.parse(p.read_text(encoding="utf-8")) for p in _sources()]
+    for node in (n for tree in trees for n in ast.walk(tree)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("read", "write"):
             if node.args and not isinstance(node.args[0], ast.Constant):
                 assert isinstance(node.args[0], ast.Name) and node.args[0].id == "step", ast.unparse(node)
@@ -259,8 +269,8 @@ def test_queries_take_values_only_as_parameters():
 
 def test_schema_has_a_constraint_for_every_merge_key(client, loaded):
     merged = set()
-    for name in gn.NODE_STEPS:
-        m = re.search(r"MERGE \(\w+:(\w+) \{(\w+):", gn.query(name))
+    for name in NODE_STEPS:
+        m = re.search(r"MERGE \(\w+:(\w+) \{(\w+):", query(name))
         merged.add((m.group(1), m.group(2)))
     rows = client.run("SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties")
     unique = {(r["labelsOrTypes"][0], r["properties"][0]) for r in rows
@@ -274,7 +284,7 @@ def test_schema_has_a_constraint_for_every_merge_key(client, loaded):
 
 
 def test_every_documented_browser_query_runs(client, loaded):
-    params_text, examples = gn.browser_queries()
+    params_text, examples = browser_queries()
     assert {e.name for e in examples} >= {"person-neighbourhood", "topic", "said-in-session", "answer-assertions"}
     params = client.run("RETURN " + params_text + " AS p")[0]["p"]
     for e in examples:
@@ -311,7 +321,7 @@ def _grass(text: str) -> dict[str, dict[str, str]]:
 
 
 def test_browser_style_captions_and_colours():
-    rules = _grass(gn.browser_file("style.grass").read_text(encoding="utf-8"))
+    rules = _grass(browser_file("style.grass").read_text(encoding="utf-8"))
     assert rules["node.Person"]["caption"] == "{name}"
     assert rules["node.Assertion"]["caption"] == "{predicate} {object}"
     assert rules["node.Turn"]["caption"] == "{id}"
@@ -328,39 +338,39 @@ def test_browser_style_captions_and_colours():
 def _assert_one_line(exc: BaseException, *must: str) -> None:
     text = str(exc)
     assert "\n" not in text and "Traceback" not in text
-    assert WRONG_PASSWORD not in text and os.environ.get("NEO4J_PASSWORD", gn.DEFAULT_PASSWORD) not in text
+    assert WRONG_PASSWORD not in text and os.environ.get("NEO4J_PASSWORD", DEFAULT_PASSWORD) not in text
     for m in must:
         assert m in text, (m, text)
 
 
 def test_unreachable_server_is_one_clear_line():
     with pytest.raises(Neo4jUnavailable) as err:
-        gn.connect("bolt://127.0.0.1:1", password=WRONG_PASSWORD)
+        connect("bolt://127.0.0.1:1", password=WRONG_PASSWORD)
     _assert_one_line(err.value, "cannot reach Neo4j at bolt://127.0.0.1:1", "scripts/neo4j-local start")
 
 
 def test_not_a_bolt_uri_is_one_clear_line():
     with pytest.raises(GraphmemError) as err:
-        gn.connect("http://localhost:7474")
+        connect("http://localhost:7474")
     _assert_one_line(err.value, "NEO4J_URI", "bolt://")
 
 
 def test_wrong_password_is_one_clear_line(client):
     with pytest.raises(Neo4jUnavailable) as err:
-        gn.connect(client.settings.uri, client.settings.user, WRONG_PASSWORD)
+        connect(client.settings.uri, client.settings.user, WRONG_PASSWORD)
     _assert_one_line(err.value, client.settings.uri, "NEO4J_USER", "NEO4J_PASSWORD")
 
 
 def test_missing_database_is_one_clear_line(client):
     with pytest.raises(Neo4jUnavailable) as err:
-        gn.connect(client.settings.uri, client.settings.user, client.settings.password, "graphmem-missing")
+        connect(client.settings.uri, client.settings.user, client.settings.password, "graphmem-missing")
     _assert_one_line(err.value, client.settings.uri, "no database 'graphmem-missing'", "NEO4J_DATABASE")
 
 
 def test_settings_never_show_the_password():
-    s = gn.Settings.from_env(password=WRONG_PASSWORD)
+    s = Settings.from_env(password=WRONG_PASSWORD)
     assert WRONG_PASSWORD not in repr(s) and WRONG_PASSWORD not in s.where
-    inline = gn.Settings(uri=f"bolt://neo4j:{WRONG_PASSWORD}@localhost:7687")
+    inline = Settings(uri=f"bolt://neo4j:{WRONG_PASSWORD}@localhost:7687")
     assert inline.where == "bolt://localhost:7687"
 
 
@@ -408,7 +418,7 @@ def _parity(ctx, client):
     from graphmem.arms.path import PathArm
 
     ctx.extra.pop("neo4j_neighbourhood", None)
-    backend = gn.path_backend(ctx, client)
+    backend = path_backend(ctx, client)
     for hops, guided in ARMS:
         memory = PathArm(ctx, hops, guided).cite(ctx.conv.questions, 5)
         cypher = PathArm(ctx, hops, guided, backend=backend).cite(ctx.conv.questions, 5)
@@ -430,11 +440,11 @@ def test_path_over_cypher_matches_on_the_handmade_conversation(client, weird):
 
 
 def test_neighbourhood_rows_are_the_mirrors(client, loaded, contexts):
-    from graphmem.arms.path import MemoryNeighbourhood
+    from graphmem.claims.hops import MemoryNeighbourhood
 
     ctx = contexts[0]
     memory = MemoryNeighbourhood(ctx.graph)
-    cypher = gn.CypherNeighbourhood(client, ctx.conv.sample_id, memo=False)
+    cypher = CypherNeighbourhood(client, ctx.conv.sample_id, memo=False)
     assert cypher.people() == memory.people()
     for who in memory.people():
         assert sorted(cypher.assertions([who]), key=repr) == sorted(memory.assertions([who]), key=repr)
@@ -446,8 +456,8 @@ def test_blind_path_runs_against_an_empty_scope_and_falls_silent(client, loaded,
     from graphmem.arms.path import PathArm
 
     for ctx in contexts:
-        hood = gn.path_backend(ctx, client, blind=True)
-        assert hood.conversation == gn.BLIND_PREFIX + ctx.conv.sample_id
+        hood = path_backend(ctx, client, blind=True)
+        assert hood.conversation == BLIND_PREFIX + ctx.conv.sample_id
         hits = PathArm(ctx, 1, True, backend=hood).cite(ctx.conv.questions, 5)
         assert all(h == [] for h in hits)
         assert hood.queries >= 1  # the same Cypher ran, against nothing
@@ -455,9 +465,9 @@ def test_blind_path_runs_against_an_empty_scope_and_falls_silent(client, loaded,
 
 def test_path_backend_refuses_a_conversation_that_is_not_loaded(client):
     ctx = handmade_context(handmade("handmade-never-loaded"))
-    gn.delete(client, "handmade-never-loaded")
+    delete(client, "handmade-never-loaded")
     with pytest.raises(GraphmemError, match="not loaded in Neo4j.*graphmem load"):
-        gn.path_backend(ctx, client)
+        path_backend(ctx, client)
 
 
 def _bench_has_backend() -> bool:

@@ -19,20 +19,26 @@ import pytest
 
 from tests.conftest import REPO, need
 
-from graphmem.neo4j import client as gn
+from graphmem.claims.build import mirror
+from graphmem.neo4j.client import connect
+from graphmem.neo4j.load import load, require_loaded
+from graphmem.neo4j.plan import plan
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
 SCRIPT = REPO / "scripts" / "neo4j-local"
 
 LOADER = r"""
 import sys
+from graphmem.claims.build import mirror
 from graphmem.data import locomo
-from graphmem.neo4j import client as gn
+from graphmem.neo4j.client import connect
+from graphmem.neo4j.load import load
+from graphmem.neo4j.plan import plan
 from graphmem.errors import GraphmemError
 
 dataset = locomo.load_file(sys.argv[1])
-client = gn.connect()
-plans = [gn.plan(c, gn.mirror(c)[1]) for c in dataset.conversations]
+client = connect()
+plans = [plan(c, mirror(c)[1]) for c in dataset.conversations]
 print("total", sum(p.size for p in plans), flush=True)
 written = 0
 
@@ -42,7 +48,7 @@ def tick(step, n):
     print("rows", written, step, flush=True)
 
 try:
-    gn.load(client, dataset.conversations, batch=500, replace=True, plans=plans, on_batch=tick)
+    load(client, dataset.conversations, batch=500, replace=True, plans=plans, on_batch=tick)
 except GraphmemError as exc:
     print(exc, file=sys.stderr)
     sys.exit(1)
@@ -69,7 +75,7 @@ def _start_server() -> None:
 
 def test_kill_neo4j_mid_load_then_load_again_gives_exact_counts(dataset, locomo_path):
     try:
-        gn.connect().close()
+        connect().close()
     except Neo4jUnavailable as exc:
         need(f"no Neo4j server: {exc}")
     pid = _server_pid()
@@ -103,15 +109,15 @@ def test_kill_neo4j_mid_load_then_load_again_gives_exact_counts(dataset, locomo_
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert "Neo4j" in err and "scripts/neo4j-local start" in err, err
 
-    with gn.connect() as client:
-        plans = [gn.plan(c, gn.mirror(c)[1]) for c in dataset.conversations]
+    with connect() as client:
+        plans = [plan(c, mirror(c)[1]) for c in dataset.conversations]
         with pytest.raises(GraphmemError, match="not loaded|another reading"):
-            gn.require_loaded(client, plans)  # an interrupted load never passes for a finished one
+            require_loaded(client, plans)  # an interrupted load never passes for a finished one
 
-        report = gn.load(client, dataset.conversations, plans=plans)
+        report = load(client, dataset.conversations, plans=plans)
         assert all(c.ok for c in report.counts), [c.differences() for c in report.counts if not c.ok]
         assert [c.found for c in report.counts] == [p.expected for p in plans]
-        gn.require_loaded(client, plans)
+        require_loaded(client, plans)
 
         ids = [p.conversation for p in plans]
         dup_nodes = client.run(

@@ -5,8 +5,8 @@ from dataclasses import asdict
 import pytest
 
 from graphmem import Memory
-from graphmem.neo4j import client as gn
-from graphmem.errors import DataError
+from graphmem.neo4j.load import delete
+from graphmem.errors import DataError, Neo4jUnavailable
 from graphmem.answer.reader import ABSTAIN
 
 from tests.neo4j.test_neo4j import server_or_skip
@@ -21,9 +21,9 @@ TURNS = [
 @pytest.fixture
 def clean():
     client = server_or_skip()
-    gn.delete(client, CONV)
+    delete(client, CONV)
     yield client
-    gn.delete(client, CONV)
+    delete(client, CONV)
     client.close()
 
 
@@ -72,7 +72,7 @@ def test_a_bad_record_writes_nothing(clean):
 
 
 def test_unreachable_neo4j_is_one_clear_error():
-    with pytest.raises(gn.Neo4jUnavailable, match="cannot reach Neo4j at bolt://127.0.0.1:1"):
+    with pytest.raises(Neo4jUnavailable, match="cannot reach Neo4j at bolt://127.0.0.1:1"):
         Memory(backend="neo4j", uri="bolt://127.0.0.1:1")
 
 
