@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import networkx as nx
 
 from graphmem.claims.graph import assertions_of, mentioned_by, subject_of
-from graphmem.claims.talk import People
+from graphmem.claims.people import People
 
 __all__ = ["Edge", "MemoryNeighbourhood", "Neighbourhood", "named"]
 
