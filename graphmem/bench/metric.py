@@ -26,8 +26,9 @@ What the official scorer does, and so what this module does:
 
 One deliberate difference, in :func:`recall` only: the official code reads
 ``context[0]`` and so crashes on an empty context (and awards 1.0 when the context
-key is absent). Here a question with evidence and an empty context scores 0: a
-memory that returned nothing found none of the evidence.
+key is absent). Here an empty context scores 0, with or without evidence: a memory
+that returned nothing found none of the evidence, and a question without evidence
+(LoCoMo has five) gives no credit for silence either.
 
 Speed: the bench grades a few thousand replies per arm, so Porter stems are cached
 (:func:`_stem`, an ``lru_cache`` around one module-level stemmer), each string's
