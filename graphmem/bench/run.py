@@ -27,7 +27,8 @@ READ_SUFFIX = "+set"
 def _registry() -> dict[str, tuple[Callable[[Context], Arm], bool]]:
     """Base arm name -> (factory over a Context, whether it needs claims and graphs)."""
     from graphmem.arms.oracle import OracleArm
-    from graphmem.arms.lexical import DenseArm, FusedArm, VectorArm
+    from graphmem.arms.dense import DenseArm, FusedArm
+    from graphmem.arms.lexical import VectorArm
 
     arms: dict[str, tuple[Callable[[Context], Arm], bool]] = {
         "vector": (VectorArm, False),
