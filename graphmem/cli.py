@@ -85,13 +85,14 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
           confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Run the LoCoMo benchmark and print the table."""
+    from graphmem.arms.registry import parse_arms
     from graphmem.bench import run as b
     from graphmem.data import locomo
     from graphmem.answer.reader import Settings
 
     wall = (time.perf_counter(), _cpu())
     timer = b.Timer()
-    names = b.parse_arms(arms)
+    names = parse_arms(arms)
     t = time.process_time()
     dataset = locomo.load(data)
     timer.add("load", t)

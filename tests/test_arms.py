@@ -5,6 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from graphmem.arms.registry import parse_arms
 from graphmem.bench import run as b
 from graphmem.cli import main
 from graphmem.data.locomo import Dataset
@@ -79,11 +80,11 @@ def test_graph_edge_shares_graphs_retrieval_but_quotes_objects(prepared):
 
 
 def test_arm_sets_name_the_specification_columns():
-    assert b.parse_arms("default") == ["graph", "graph+edge", "oracle", "vector"]
-    assert b.parse_arms("factor") == ["graph", "scoped", "span", "vector"]
-    assert b.parse_arms("walk") == ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"]
-    assert b.parse_arms("read") == ["oracle", "oracle+set", "graph", "graph+set", "path", "path+set", "vector", "vector+set"]
-    assert b.parse_arms("vector, path+set") == ["vector", "path+set"]
+    assert parse_arms("default") == ["graph", "graph+edge", "oracle", "vector"]
+    assert parse_arms("factor") == ["graph", "scoped", "span", "vector"]
+    assert parse_arms("walk") == ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"]
+    assert parse_arms("read") == ["oracle", "oracle+set", "graph", "graph+set", "path", "path+set", "vector", "vector+set"]
+    assert parse_arms("vector, path+set") == ["vector", "path+set"]
 
 
 @pytest.mark.parametrize("confidence", ["turn", "relative"])

@@ -16,69 +16,10 @@ from typing import Any
 from graphmem.bench import metric
 from graphmem.claims import build as claims_build
 from graphmem.arms.base import Arm, Context, turn_text
+from graphmem.arms.registry import ARMS, READ_SUFFIX, base
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
 from graphmem.answer.reader import ABSTAIN, Ceiling, Hit, Reader, Settings, sure
-
-READ_SUFFIX = "+set"
-"""An arm name ending in this is read with Gather instead of Reply."""
-
-
-def _registry() -> dict[str, tuple[Callable[[Context], Arm], bool]]:
-    """Base arm name -> (factory over a Context, whether it needs claims and graphs)."""
-    from graphmem.arms.oracle import OracleArm
-    from graphmem.arms.dense import DenseArm, FusedArm
-    from graphmem.arms.lexical import VectorArm
-
-    arms: dict[str, tuple[Callable[[Context], Arm], bool]] = {
-        "vector": (VectorArm, False),
-        "oracle": (OracleArm, False),
-        "dense": (DenseArm, False),
-        "fused": (FusedArm, False),
-    }
-    try:
-        from graphmem.arms import scope
-    except ImportError:  # the graph arms are optional until their modules exist
-        return arms
-    arms.update(scope.ARMS)
-    try:
-        from graphmem.arms import path
-    except ImportError:
-        return arms
-    arms.update(path.ARMS)
-    return arms
-
-
-ARM_SETS: dict[str, list[str]] = {
-    "default": ["graph", "graph+edge", "oracle", "vector"],
-    "factor": ["graph", "scoped", "span", "vector"],
-    "walk": ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"],
-    "hops": ["graph+set", "path+set", "path2+set", "path3+set", "walk2+set", "walk3+set"],
-    # the same evidence read two ways (Reply, then Gather), from perfect retrieval down; the
-    # specification's last column here, a model reader, has no offline counterpart
-    "read": ["oracle", "oracle+set", "graph", "graph+set", "path", "path+set", "vector", "vector+set"],
-}
-
-
-def parse_arms(spec: str) -> list[str]:
-    """A named set (``default``, ``walk``, ...) or a comma list of arm names."""
-    if spec in ARM_SETS:
-        wanted = ARM_SETS[spec]
-    else:
-        wanted = [a.strip() for a in spec.split(",") if a.strip()]
-    known = _registry()
-    if spec == "default":
-        wanted = [a for a in wanted if base(a) in known]
-    for arm in wanted:
-        if base(arm) not in known:
-            raise GraphmemError(f"unknown arm {arm!r}: choose from {', '.join(sorted(known))} (optionally +set), or a set: {', '.join(ARM_SETS)}")
-    if not wanted:
-        raise GraphmemError("no arms to run")
-    return wanted
-
-
-def base(arm: str) -> str:
-    return arm[: -len(READ_SUFFIX)] if arm.endswith(READ_SUFFIX) else arm
 
 
 @dataclass
@@ -113,8 +54,7 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
     through the ``neo4j`` client if one is given, else one made from ``NEO4J_*``.
     """
     timer = timer or Timer()
-    registry = _registry()
-    needs_graph = any(registry[base(a)][1] for a in arms)
+    needs_graph = any(ARMS[base(a)][1] for a in arms)
     contexts, built = [], []
     for conv in dataset.conversations:
         t = time.process_time()
@@ -129,7 +69,7 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
         t = time.process_time()
         arms_here = {}
         for name in dict.fromkeys(base(a) for a in arms):
-            arms_here[name] = registry[name][0](ctx)
+            arms_here[name] = ARMS[name][0](ctx)
         timer.add("index", t)
         contexts.append(ctx)
         built.append(arms_here)
