@@ -86,6 +86,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
           confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Run the LoCoMo benchmark and print the table."""
     from graphmem.arms.registry import parse_arms
+    from graphmem.bench import report
     from graphmem.bench import run as b
     from graphmem.data import locomo
     from graphmem.answer.reader import Settings
@@ -113,19 +114,19 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     scored = b.score(prep, answers, floor)
     table = scored.table(names)
     click.echo(dataset.report.summary())
-    subjects = b.render_subjects(prep)
+    subjects = report.render_subjects(prep)
     if subjects:
         click.echo(subjects)
     if build:
-        click.echo(b.render_census(prep))
+        click.echo(report.render_census(prep))
     click.echo()
-    click.echo(b.settings_line(k, floor, settings))
+    click.echo(report.settings_line(k, floor, settings))
     click.echo()
-    click.echo(b.render_table(names, table))
-    click.echo("session hit@1 " + "  ".join(f"{a} {v:.3f}" for a, v in b.session_hits(prep, answers).items()))
+    click.echo(report.render_table(names, table))
+    click.echo("session hit@1 " + "  ".join(f"{a} {v:.3f}" for a, v in report.session_hits(prep, answers).items()))
     if k >= max(len(c.conv.turns) for c in prep.contexts):
         click.echo()
-        click.echo(b.render_reach(names, table))
+        click.echo(report.render_reach(names, table))
         if plot is not None:
             from graphmem.bench import plot as pictures
 
@@ -135,20 +136,20 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         raise click.UsageError("--plot draws a sweep (--sweep) or a reach run (-k at least the longest conversation)")
     if show:
         click.echo()
-        click.echo(b.render_show(prep, answers, floor, show))
+        click.echo(report.render_show(prep, answers, floor, show))
     if out is not None:
-        _write_json(out, b.predictions(prep, answers, floor))
+        _write_json(out, report.predictions(prep, answers, floor))
         click.echo(f"\nwrote {out}")
     click.echo()
     click.echo(_timing(timer, wall))
 
 
 def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: Path | None, confidence: str) -> None:
-    from graphmem.bench import run as b
+    from graphmem.bench import report
     from graphmem.bench import sweep as sw
 
     result = sw.run(prep, setting, k, floor, settings, confidence)
-    click.echo(b.settings_line(k, floor, settings) + f"  sweep={setting}")
+    click.echo(report.settings_line(k, floor, settings) + f"  sweep={setting}")
     click.echo()
     click.echo(sw.render(setting, prep.arms, result))
     if setting == "floor" and len(prep.arms) > 1:
