@@ -20,7 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graphmem.bench6 import run as bench6  # noqa: E402
+from graphmem import bench6  # noqa: E402
+from graphmem.bench6.adapter import question_of  # noqa: E402
+from graphmem.bench6.scoring import rank_of  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.text.terms import analyse  # noqa: E402
 
@@ -29,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1].parent / "shared/data"
 
 def answer_of(dataset: locomo.Dataset | None, qid: str) -> str | None:
     """LoCoMo's answer to bench6 question ``qid``, when the dataset is at hand."""
-    where = bench6.question_of(qid)
+    where = question_of(qid)
     if dataset is None or where is None:
         return None
     conv, n = where
@@ -65,7 +67,7 @@ def main() -> None:
         misses = 0
         for q in bench.questions:
             found = adapter.search(q.text[lang], a.k)
-            r = bench6.rank_of(found, q.evidence, a.k)
+            r = rank_of(found, q.evidence, a.k)
             if r == 1:
                 continue
             misses += 1

@@ -36,13 +36,14 @@ import time
 CHILD = r"""
 import json, sys, time
 t0 = time.process_time()
-from graphmem.bench6 import run as bench6  # noqa: F401
+from graphmem import bench6
+from graphmem.bench6.run import run
 from graphmem.memory import api as memory  # noqa: F401
 imp = time.process_time() - t0
 b = bench6.load(sys.argv[1])
 dense = sys.argv[2] == "1"
 ad = bench6.Adapter(dense=dense)
-r = bench6.run(ad, b, 5)
+r = run(ad, b, 5)
 print(json.dumps({
     "name": ad.name, "import": imp, "load": r.load_cpu, "load_detail": r.load_detail,
     "ingest": r.ingest_cpu, "queries": sum(l.cpu for l in r.langs.values()),
@@ -79,7 +80,9 @@ def configs(data: str) -> None:
     """
     import numpy as np
 
-    from graphmem.bench6 import run as bench6
+    from graphmem import bench6
+    from graphmem.bench6.adapter import _strip_speaker, conversation_of
+    from graphmem.bench6.run import run
     from graphmem.search import dense
     from graphmem.text import zh as lingo
     from graphmem.memory import api as memory
@@ -95,7 +98,7 @@ def configs(data: str) -> None:
         except TypeError:
             print(f"  {label:<56} (skipped: this Memory has no ranking option)")
             return
-        r = bench6.run(ad, b)
+        r = run(ad, b)
         cells = "  ".join(f"{lang} {s.summary.hit1:.2f}/{s.summary.hitk:.2f}/{s.summary.mrr:.3f}" for lang, s in r.langs.items())
         cpu = r.ingest_cpu + sum(s.cpu for s in r.langs.values())
         print(f"  {label:<56} {cells}  {cpu:6.2f} s")
@@ -153,7 +156,7 @@ def configs(data: str) -> None:
                 from graphmem.memory.api import parse_date
 
                 self.ids = [r["id"] for r in records]
-                self.conv = [bench6.conversation_of(i) for i in self.ids]
+                self.conv = [conversation_of(i) for i in self.ids]
                 self.people = {}
                 for r, c in zip(records, self.conv):
                     self.people.setdefault(r["speaker"].lower(), set()).add(c)
@@ -198,7 +201,7 @@ def configs(data: str) -> None:
 
         def ingest(self, records):
             self.ids = [r["id"] for r in records]
-            texts = [r["text"] if self.speaker else bench6._strip_speaker(r["text"], r["speaker"]) for r in records]
+            texts = [r["text"] if self.speaker else _strip_speaker(r["text"], r["speaker"]) for r in records]
             self.m = dense.shared().encode(texts)
 
         def search(self, query, k):
@@ -210,7 +213,7 @@ def configs(data: str) -> None:
 
         def ingest(self, records):
             self.ids = [r["id"] for r in records]
-            self.turns = dense.Turns(dense.shared(), [(r["speaker"], bench6._strip_speaker(r["text"], r["speaker"])) for r in records])
+            self.turns = dense.Turns(dense.shared(), [(r["speaker"], _strip_speaker(r["text"], r["speaker"])) for r in records])
 
         def search(self, query, k):
             s = self.turns.scores([query])[0]
@@ -238,14 +241,15 @@ def configs(data: str) -> None:
 
 TOKENS_CHILD = r"""
 import json, os, sys, time
-from graphmem.bench6 import run as bench6
+from graphmem import bench6
+from graphmem.bench6.adapter import _strip_speaker
 from graphmem.search import dense
 from graphmem.text.sentences import sentences
 b = bench6.load(sys.argv[1])
 enc = dense.Encoder(cache=None, engine=sys.argv[2])
 texts = {"passages, one per sentence (shipped)": [], "passages, one per whole turn": []}
 for r in b.pool:
-    said = bench6._strip_speaker(r["text"], r["speaker"])
+    said = _strip_speaker(r["text"], r["speaker"])
     texts["passages, one per whole turn"].append(f"{r['speaker']}: {said}")
     texts["passages, one per sentence (shipped)"] += [f"{r['speaker']}: {x}" for x in sentences(said) or [said]]
 out = {}
@@ -328,9 +332,9 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--tokens", action="store_true", help="count what the dense side encodes and its CPU rate")
     a = p.parse_args()
-    from graphmem.bench6 import run as bench6
+    from graphmem.bench6.files import resolve_dir
 
-    data = str(bench6.resolve_dir(a.data))
+    data = str(resolve_dir(a.data))
     t = time.perf_counter()
     timing(data, False, a.repeat)
     if a.dense:

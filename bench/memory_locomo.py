@@ -20,7 +20,7 @@ floor (the shipped memory keeps ``graphmem.memory.api.FLOOR``, 0.30), to compare
 each pool holds exactly its questions' evidence turns, made as bench6's pool was made
 (``scene_K_session_S_turn_T`` ids, ``"Speaker: "`` text, session time as date, sorted by
 id: built from bench6's own questions, it is bench6's ``pool.jsonl`` row for row, a test
-checks it), and is searched through ``graphmem.bench6.run.Adapter``. 18 pools, 1,800
+checks it), and is searched through ``graphmem.bench6.Adapter``. 18 pools, 1,800
 questions: the development set for what bench6 measures (a pool that holds only
 evidence, and sampled turns with gaps between them).
 
@@ -463,9 +463,10 @@ def bench6_questions(path: str | Path) -> set[tuple[int, int]]:
     """(conversation index, question index) of bench6's questions (qid ``scene_K_q_N``), to
     leave out of the pools: choices are made on other questions than the ones they are
     reported on."""
-    from graphmem.bench6 import run as bench6
+    from graphmem import bench6
+    from graphmem.bench6.adapter import question_of
 
-    return {where for q in bench6.load(path).questions if (where := bench6.question_of(q.qid)) is not None}
+    return {where for q in bench6.load(path).questions if (where := question_of(q.qid)) is not None}
 
 
 def pools(dataset: locomo.Dataset, size: int = 100, seed: int = 0,
@@ -502,7 +503,7 @@ def pool_rows(dataset: locomo.Dataset, group: list[tuple[int, locomo.Question]])
 def pool_ranks(dataset: locomo.Dataset, k: int, groups: list[list[tuple[int, locomo.Question]]],
                dense: bool = False) -> list[tuple[int, int]]:
     """(category, rank) per question, each asked of its own pool through the bench6 adapter."""
-    from graphmem.bench6.run import Adapter
+    from graphmem.bench6 import Adapter
 
     out = []
     for group in groups:

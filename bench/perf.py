@@ -32,6 +32,7 @@ def child_run(args: list[str]) -> tuple[float, float]:
 
 def stages(data: str | None, arms: str) -> dict[str, float]:
     """CPU seconds per stage, run in this process (imports excluded)."""
+    from graphmem.arms.registry import parse_arms
     from graphmem.bench import run as b
     from graphmem.data import locomo
     from graphmem.answer.reader import Settings
@@ -40,7 +41,7 @@ def stages(data: str | None, arms: str) -> dict[str, float]:
     t = time.process_time()
     dataset = locomo.load(data)
     timer.add("load", t)
-    prep = b.prepare(dataset, b.parse_arms(arms), timer=timer)
+    prep = b.prepare(dataset, parse_arms(arms), timer=timer)
     answers = b.answer(prep, b.retrieve(prep, 5), Settings())
     b.score(prep, answers, 0.30)
     return timer.stages

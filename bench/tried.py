@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from graphmem.bench import run as bench  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.arms import path  # noqa: E402
+from graphmem.arms import registry  # noqa: E402
 from graphmem.arms.base import turn_text  # noqa: E402
 from graphmem.claims.hops import named  # noqa: E402
 from graphmem.data.locomo import ADVERSARIAL  # noqa: E402
@@ -81,7 +82,7 @@ def best_returned(prep: bench.Prepared, found: bench.Retrieval, answers: bench.A
     for arm in prep.arms:
         for c, ctx in enumerate(prep.contexts):
             rows = answers[arm][c]
-            for i, (q, hits) in enumerate(zip(ctx.conv.questions, found[bench.base(arm)][c])):
+            for i, (q, hits) in enumerate(zip(ctx.conv.questions, found[registry.base(arm)][c])):
                 if hits:
                     best = max(sure(ctx.vocab, q.text, turn_text(ctx.conv.turn_by_id[h.dia_id])) for h in hits)
                     rows[i] = bench.Answer(rows[i].reply, rows[i].context, best)
@@ -122,7 +123,7 @@ def whose_turn(prep: bench.Prepared, found: bench.Retrieval, answers: bench.Answ
     answered = own = 0
     for c, ctx in enumerate(prep.contexts):
         people = ctx.reading.people
-        for q, hits, a in zip(ctx.conv.questions, found[bench.base(arm)][c], answers[arm][c]):
+        for q, hits, a in zip(ctx.conv.questions, found[registry.base(arm)][c], answers[arm][c]):
             if q.category != ADVERSARIAL or not hits or a.confidence < floor:
                 continue
             answered += 1

@@ -11,9 +11,10 @@ import json
 import os
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,7 +22,20 @@ import click
 # numpy's import alone). Set before anything imports numpy; a user's setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from graphmem.bench import plot as pictures  # noqa: E402  (matplotlib itself only when a plot is drawn)
+from graphmem.data import locomo  # noqa: E402
+from graphmem.data.evidence import EvidenceReport  # noqa: E402
+from graphmem.data.locomo import Dataset  # noqa: E402
+from graphmem.data.records import Record, conversations, read_jsonl  # noqa: E402
 from graphmem.errors import GraphmemError  # noqa: E402
+
+# What several commands need but --help should not wait for (scikit-learn and nltk through
+# text.terms, networkx and the driver through the Neo4j layer) is imported in the command
+# that needs it; these names are for type hints only.
+if TYPE_CHECKING:
+    from graphmem.answer.reader import Settings
+    from graphmem.bench.run import Prepared, Timer
+    from graphmem.memory.api import Memory
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -85,20 +99,22 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
           confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Run the LoCoMo benchmark and print the table."""
-    from graphmem.bench import run as b
-    from graphmem.data import locomo
+    # only this command needs the bench (scikit-learn and nltk): imported here to keep --help fast
     from graphmem.answer.reader import Settings
+    from graphmem.arms.registry import parse_arms
+    from graphmem.bench import report
+    from graphmem.bench import run as b
 
     wall = (time.perf_counter(), _cpu())
     timer = b.Timer()
-    names = b.parse_arms(arms)
+    names = parse_arms(arms)
     t = time.process_time()
     dataset = locomo.load(data)
     timer.add("load", t)
     settings = Settings(span, band, parts)
     client = None
     if backend == "neo4j":
-        from graphmem.neo4j import client as gn
+        from graphmem.neo4j import client as gn  # the Neo4j layer only when the hops run there
 
         client = gn.connect(uri, user, password, database)
     prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend, neo4j=client)
@@ -112,42 +128,42 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     scored = b.score(prep, answers, floor)
     table = scored.table(names)
     click.echo(dataset.report.summary())
-    subjects = b.render_subjects(prep)
+    subjects = report.render_subjects(prep)
     if subjects:
         click.echo(subjects)
     if build:
-        click.echo(b.render_census(prep))
+        click.echo(report.render_census(prep))
     click.echo()
-    click.echo(b.settings_line(k, floor, settings))
+    click.echo(report.settings_line(k, floor, settings))
     click.echo()
-    click.echo(b.render_table(names, table))
-    click.echo("session hit@1 " + "  ".join(f"{a} {v:.3f}" for a, v in b.session_hits(prep, answers).items()))
+    click.echo(report.render_table(names, table))
+    click.echo("session hit@1 " + "  ".join(f"{a} {v:.3f}" for a, v in report.session_hits(prep, answers).items()))
     if k >= max(len(c.conv.turns) for c in prep.contexts):
         click.echo()
-        click.echo(b.render_reach(names, table))
+        click.echo(report.render_reach(names, table))
         if plot is not None:
-            from graphmem.bench import plot as pictures
-
             pictures.reach(plot, names, table)
             click.echo(f"\nwrote {plot}")
     elif plot is not None:
         raise click.UsageError("--plot draws a sweep (--sweep) or a reach run (-k at least the longest conversation)")
     if show:
         click.echo()
-        click.echo(b.render_show(prep, answers, floor, show))
+        click.echo(report.render_show(prep, answers, floor, show))
     if out is not None:
-        _write_json(out, b.predictions(prep, answers, floor))
+        _write_json(out, report.predictions(prep, answers, floor))
         click.echo(f"\nwrote {out}")
     click.echo()
     click.echo(_timing(timer, wall))
 
 
-def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: Path | None, confidence: str) -> None:
-    from graphmem.bench import run as b
+def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: Settings, plot: Path | None,
+           confidence: str) -> None:
+    # the bench's modules, imported where bench needs them (see bench)
+    from graphmem.bench import report
     from graphmem.bench import sweep as sw
 
     result = sw.run(prep, setting, k, floor, settings, confidence)
-    click.echo(b.settings_line(k, floor, settings) + f"  sweep={setting}")
+    click.echo(report.settings_line(k, floor, settings) + f"  sweep={setting}")
     click.echo()
     click.echo(sw.render(setting, prep.arms, result))
     if setting == "floor" and len(prep.arms) > 1:
@@ -155,8 +171,6 @@ def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: P
         click.echo("at matched silence (each arm at whichever floor makes it as quiet as the other):")
         click.echo(sw.render_matched(result, prep.arms))
     if plot is not None:
-        from graphmem.bench import plot as pictures
-
         pictures.trade(plot, setting, prep.arms, result)
         click.echo(f"\nwrote {plot}")
 
@@ -174,9 +188,9 @@ def _sweep(prep: Any, setting: str, k: int, floor: float, settings: Any, plot: P
 def load(data: Path | None, conversations: str | None, batch: int, replace: bool, quiet: bool,
          uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror."""
-    from graphmem.neo4j import client as gn
-    from graphmem.neo4j import load as gl
-    from graphmem.neo4j.store import number_turns
+    from graphmem.neo4j import client as gn  # the Neo4j layer (networkx, the driver) only for this command
+    from graphmem.neo4j import load as gl  # likewise
+    from graphmem.neo4j.store import number_turns  # likewise
 
     records = _turn_file(data)
     chosen = gl.select(_dialogue(data, records), conversations)
@@ -191,24 +205,16 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
                f" into {client.settings.where}; counts match the mirror")
 
 
-def _turn_file(data: Path | None) -> list | None:
+def _turn_file(data: Path | None) -> list[Record] | None:
     """The records of a JSON Lines file of turns, or None when ``data`` is LoCoMo JSON."""
     if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
-        from graphmem.data.records import read_jsonl
-
         return read_jsonl(data)
     return None
 
 
-def _dialogue(data: Path | None, records: list | None):
+def _dialogue(data: Path | None, records: list[Record] | None) -> Dataset:
     """LoCoMo JSON as a Dataset, or the records of a turn file as one of the same shape."""
-    from graphmem.data import locomo
-
     if records is not None:
-        from graphmem.data.evidence import EvidenceReport
-        from graphmem.data.locomo import Dataset
-        from graphmem.data.records import conversations
-
         return Dataset(data, tuple(conversations(records)), EvidenceReport())
     return locomo.load(data)
 
@@ -231,8 +237,9 @@ def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return neo4j_options(fn)
 
 
-def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]):
+def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]) -> Memory:
     """A Memory over a dialogue file (in process), or over what Neo4j already holds."""
+    # search and ask need the memory (scikit-learn): imported here to keep --help fast
     from graphmem.memory.api import Memory
 
     if backend == "neo4j":
@@ -248,10 +255,6 @@ def _records(data: Path | None) -> list[dict[str, Any]]:
     """A dialogue file's turns as memory records. A JSON Lines file keeps its own ids; a
     LoCoMo turn's id becomes ``conversation/dia_id`` (dia_ids repeat across conversations,
     a memory's ids may not)."""
-    from dataclasses import asdict
-
-    from graphmem.data import locomo
-
     records = _turn_file(data)
     if records is not None:
         return [asdict(r) for r in records]
@@ -260,7 +263,7 @@ def _records(data: Path | None) -> list[dict[str, Any]]:
             for conv in locomo.load(data).conversations for t in conv.turns]
 
 
-def _cite(records) -> str:
+def _cite(records: Sequence[Record]) -> str:
     """One line per returned turn: conversation, id, speaker, date and what was said."""
     lines = []
     for r in records:
@@ -307,7 +310,7 @@ def ask(question: str, data: Path | None, backend: str, conversation: str | None
 @friendly
 def stats(file: Path, as_json: bool, by_category: bool) -> None:
     """What the table cannot show, read back off a predictions file written by bench --out."""
-    from graphmem.bench import stats as st
+    from graphmem.bench import stats as st  # only this command reads predictions back (numpy, scikit-learn): keeps --help fast
 
     preds = st.load_predictions(file)
     if as_json:
@@ -325,10 +328,13 @@ def stats(file: Path, as_json: bool, by_category: bool) -> None:
 @friendly
 def bench6(data: Path | None, lang: str, k: int, dense: bool) -> None:
     """bench6: 100 questions asked in Chinese and in English of 137 LoCoMo turns; hit@1, hit@k, MRR."""
-    from graphmem.bench6 import run as b6
+    # only this command needs bench6 (and through it the memory): imported here to keep --help fast
+    from graphmem.bench6.adapter import Adapter
+    from graphmem.bench6.files import resolve_dir
+    from graphmem.bench6.report import main_report
 
-    adapter = b6.Adapter(dense=True) if dense else None
-    click.echo(b6.main_report(b6.resolve_dir(data), lang, k, adapter=adapter))
+    adapter = Adapter(dense=True) if dense else None
+    click.echo(main_report(resolve_dir(data), lang, k, adapter=adapter))
 
 
 def _write_json(path: Path, payload: Any) -> None:
@@ -344,7 +350,7 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _timing(timer: Any, start: tuple[float, float]) -> str:
+def _timing(timer: Timer, start: tuple[float, float]) -> str:
     """CPU (all threads) and wall seconds since the command started, then CPU per stage.
 
     Measured from the command's start rather than the process's, so a launcher's own

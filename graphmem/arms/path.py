@@ -60,7 +60,7 @@ class PathArm:
         qvecs = self.ctx.vocab.vectors(q.text for q in questions)
         return [self._one(q, qvecs[i], k) for i, q in enumerate(questions)]
 
-    def _one(self, question: Question, qvec, k: int) -> list[Hit]:
+    def _one(self, question: Question, qvec: sparse.csr_matrix, k: int) -> list[Hit]:
         people = named(self.ctx.reading.people, question.text)
         if self.owned and people and not self._owns(people, question.text):
             return []
@@ -103,7 +103,7 @@ class PathArm:
             self._said = {who: frozenset(stems) for who, stems in said.items()}
         return self._said
 
-    def _walk(self, start: list[str], qvec) -> list[Edge]:
+    def _walk(self, start: list[str], qvec: sparse.csr_matrix) -> list[Edge]:
         """Assertions reachable in ``hops`` hops (a hop: person -> assertion -> person)."""
         seen_people = set(start)
         frontier = list(start)
@@ -123,7 +123,7 @@ class PathArm:
                 break
         return list(edges.values())
 
-    def _scores(self, edges: Sequence[Edge], qvec) -> np.ndarray:
+    def _scores(self, edges: Sequence[Edge], qvec: sparse.csr_matrix) -> np.ndarray:
         """Cosine of each edge's sentence to the question; new sentences are vectorised in one batch."""
         if not edges:
             return np.zeros(0)
@@ -137,7 +137,7 @@ class PathArm:
         every = (self._matrix @ qvec.T).toarray().ravel()  # one product over all known sentences
         return every[np.fromiter((rows[e.sentence] for e in edges), dtype=np.intp, count=len(edges))]
 
-    def _rank(self, edges: list[Edge], qvec, k: int) -> list[Hit]:
+    def _rank(self, edges: list[Edge], qvec: sparse.csr_matrix, k: int) -> list[Hit]:
         """Gather assertions into relations, rank relations by their best assertion, cite one turn each.
 
         Ties break by the turn's place in the conversation, then the assertion key, so

@@ -10,10 +10,12 @@ store. None of them reads the graph's structure, which is why emptying the graph
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 
 from graphmem.arms.base import Context, turn_text
+from graphmem.claims import records
 from graphmem.data.locomo import Question
 from graphmem.answer.reader import Hit
 from graphmem.search.store import ALL, Filter, Store
@@ -28,8 +30,6 @@ def subject(ctx: Context, question: Question) -> str | None:
 
 def resolution(contexts: Sequence[Context]) -> tuple[int, int, int, int]:
     """(questions, naming a speaker as written, resolved to someone known, falling back to everything)."""
-    import re
-
     total = speaker = resolved = 0
     for ctx in contexts:
         names = [re.compile(rf"\b{re.escape(s.lower())}\b") for s in ctx.conv.speakers]
@@ -83,8 +83,6 @@ def pieces_index(ctx: Context) -> ScopedStore:
     """The conversation's pieces, indexed once and shared by graph, graph+edge and span."""
     index = ctx.extra.get("pieces_index")
     if index is None:
-        from graphmem.claims import records
-
         units = [(p.dia_id, p.person, p.text) for p in records.pieces(ctx.reading)]
         index = ctx.extra["pieces_index"] = ScopedStore(ctx, units)
     return index
@@ -92,8 +90,6 @@ def pieces_index(ctx: Context) -> ScopedStore:
 
 def turns_index(ctx: Context) -> ScopedStore:
     """Whole turns, filed under every person each was read as being about."""
-    from graphmem.claims import records
-
     about = records.about(ctx.reading)
     return ScopedStore(ctx, [(t.dia_id, who, turn_text(t)) for t in ctx.conv.turns for who in about.get(t.dia_id, ())])
 

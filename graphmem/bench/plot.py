@@ -7,11 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import GraphmemError
 
+if TYPE_CHECKING:  # for the hints only: the cli imports this module for every command
+    from graphmem.bench.run import Cell
+    from graphmem.bench.sweep import Sweep
 
-def _pyplot():
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend, imported only when a plot is drawn (it is slow to import)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -20,7 +26,7 @@ def _pyplot():
     return plt
 
 
-def trade(path: Path, setting: str, arms: Sequence[str], sweep) -> None:
+def trade(path: Path, setting: str, arms: Sequence[str], sweep: Sweep) -> None:
     """Per arm, answerable and adversarial F1 against how often it is quiet, over a sweep.
 
     An arm that falls silent on the right questions keeps its answerable line high while
@@ -43,7 +49,7 @@ def trade(path: Path, setting: str, arms: Sequence[str], sweep) -> None:
     _save(fig, plt, path)
 
 
-def reach(path: Path, arms: Sequence[str], table) -> None:
+def reach(path: Path, arms: Sequence[str], table: dict[str, dict[str, Cell]]) -> None:
     """Bars of evidence recall per category and arm, for a run whose k exceeds every index."""
     plt = _pyplot()
     rows = [r for r in table if r not in ("answerable", "overall")]
@@ -60,7 +66,7 @@ def reach(path: Path, arms: Sequence[str], table) -> None:
     _save(fig, plt, path)
 
 
-def _save(fig, plt, path: Path) -> None:
+def _save(fig: Any, plt: Any, path: Path) -> None:
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         fig.tight_layout()

@@ -19,69 +19,11 @@ from graphmem.claims import build as claims_build
 from graphmem.claims.hops import MemoryNeighbourhood
 from graphmem.neo4j.hops import path_backend
 from graphmem.arms.base import Arm, Context, turn_text
+from graphmem.arms.registry import ARMS, READ_SUFFIX, base
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, Settings
 from graphmem.answer.sure import Ceiling, sure
-
-READ_SUFFIX = "+set"
-"""An arm name ending in this is read with Gather instead of Reply."""
-
-
-def _registry() -> dict[str, tuple[Callable[[Context], Arm], bool]]:
-    """Base arm name -> (factory over a Context, whether it needs claims and graphs)."""
-    from graphmem.arms.oracle import OracleArm
-    from graphmem.arms.lexical import DenseArm, FusedArm, VectorArm
-
-    arms: dict[str, tuple[Callable[[Context], Arm], bool]] = {
-        "vector": (VectorArm, False),
-        "oracle": (OracleArm, False),
-        "dense": (DenseArm, False),
-        "fused": (FusedArm, False),
-    }
-    try:
-        from graphmem.arms import scope
-    except ImportError:  # the graph arms are optional until their modules exist
-        return arms
-    arms.update(scope.ARMS)
-    try:
-        from graphmem.arms import path
-    except ImportError:
-        return arms
-    arms.update(path.ARMS)
-    return arms
-
-
-ARM_SETS: dict[str, list[str]] = {
-    "default": ["graph", "graph+edge", "oracle", "vector"],
-    "factor": ["graph", "scoped", "span", "vector"],
-    "walk": ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"],
-    "hops": ["graph+set", "path+set", "path2+set", "path3+set", "walk2+set", "walk3+set"],
-    # the same evidence read two ways (Reply, then Gather), from perfect retrieval down; the
-    # specification's last column here, a model reader, has no offline counterpart
-    "read": ["oracle", "oracle+set", "graph", "graph+set", "path", "path+set", "vector", "vector+set"],
-}
-
-
-def parse_arms(spec: str) -> list[str]:
-    """A named set (``default``, ``walk``, ...) or a comma list of arm names."""
-    if spec in ARM_SETS:
-        wanted = ARM_SETS[spec]
-    else:
-        wanted = [a.strip() for a in spec.split(",") if a.strip()]
-    known = _registry()
-    if spec == "default":
-        wanted = [a for a in wanted if base(a) in known]
-    for arm in wanted:
-        if base(arm) not in known:
-            raise GraphmemError(f"unknown arm {arm!r}: choose from {', '.join(sorted(known))} (optionally +set), or a set: {', '.join(ARM_SETS)}")
-    if not wanted:
-        raise GraphmemError("no arms to run")
-    return wanted
-
-
-def base(arm: str) -> str:
-    return arm[: -len(READ_SUFFIX)] if arm.endswith(READ_SUFFIX) else arm
 
 
 @dataclass
@@ -116,8 +58,7 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
     through the ``neo4j`` client if one is given, else one made from ``NEO4J_*``.
     """
     timer = timer or Timer()
-    registry = _registry()
-    needs_graph = any(registry[base(a)][1] for a in arms)
+    needs_graph = any(ARMS[base(a)][1] for a in arms)
     contexts, built = [], []
     for conv in dataset.conversations:
         t = time.process_time()
@@ -130,7 +71,7 @@ def prepare(dataset: Dataset, arms: Sequence[str], blind: bool = False, timer: T
         t = time.process_time()
         arms_here = {}
         for name in dict.fromkeys(base(a) for a in arms):
-            arms_here[name] = registry[name][0](ctx)
+            arms_here[name] = ARMS[name][0](ctx)
         timer.add("index", t)
         contexts.append(ctx)
         built.append(arms_here)
@@ -286,119 +227,3 @@ def score(prep: Prepared, answers: Answers, floor: float) -> Scored:
         quiet[arm] = [p == ABSTAIN for p in preds]
     prep.timer.add("score", t)
     return Scored(questions, f1s, recalls, quiet)
-
-
-# ---------------------------------------------------------------- printing
-
-
-def settings_line(k: int, floor: float, settings: Settings) -> str:
-    return f"k={k} floor={floor:.2f} span={settings.span} band={settings.band:.2f} parts={settings.parts}"
-
-
-def render_table(arms: Sequence[str], table: dict[str, dict[str, Cell]]) -> str:
-    """The specification's table: a row of arm names, a header, then one row per group."""
-    lines = [" " * 14 + "".join(a.rjust(22) for a in arms)]
-    lines.append("category".ljust(14) + "n".rjust(6) + "".join("      F1 recall  quiet" for _ in arms))
-    for row, cells in table.items():
-        n = next(iter(cells.values())).n
-        line = row.ljust(14) + str(n).rjust(6)
-        for a in arms:
-            c = cells[a]
-            line += f"{c.f1:8.3f}{c.recall:7.3f}{round(100 * c.quiet):6d}%"
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def render_reach(arms: Sequence[str], table: dict[str, dict[str, Cell]]) -> str:
-    """What each index can reach at all: recall per category when k exceeds every index."""
-    lines = ["category".ljust(14) + "n".rjust(4) + "".join(a.rjust(10) for a in arms)]
-    for row, cells in table.items():
-        if row in ("answerable", "overall"):
-            continue
-        n = next(iter(cells.values())).n
-        lines.append(row.ljust(14) + str(n).rjust(4) + "".join(f"{cells[a].recall:10.3f}" for a in arms))
-    return "\n".join(lines)
-
-
-def render_show(prep: Prepared, answers: Answers, floor: float, n: int) -> str:
-    """N questions per category with every arm's reply and cited ids side by side."""
-    out = []
-    width = max(len(a) for a in prep.arms)
-    for cat, name in CATEGORIES.items():
-        shown = 0
-        for c, ctx in enumerate(prep.contexts):
-            for q in ctx.conv.questions:
-                if q.category != cat or shown >= n:
-                    continue
-                shown += 1
-                ref = q.answer or f"(adversarial: {q.adversarial_answer})"
-                out.append(f"[{name}] {ctx.conv.sample_id} Q {q.text}\n  answer: {ref}   evidence: {' '.join(q.evidence)}")
-                for arm in prep.arms:
-                    a = answers[arm][c][q.index]
-                    out.append(f"  {arm.ljust(width)} : {a.at(floor)!r:<40} ctx=[{' '.join(a.context)}]")
-                out.append("")
-    return "\n".join(out)
-
-
-def session_hits(prep: Prepared, answers: Answers) -> dict[str, float]:
-    """Per arm, session hit@1: the share of questions with evidence whose first cited turn
-    lies in a session that holds some of it (how retrieval is scored in some LoCoMo work)."""
-    out = {}
-    for arm in prep.arms:
-        hit = total = 0
-        for c, ctx in enumerate(prep.contexts):
-            for q in ctx.conv.questions:
-                if not q.evidence:
-                    continue
-                total += 1
-                context = answers[arm][c][q.index].context
-                if context:
-                    sessions = {ctx.conv.turn_by_id[e].session for e in q.evidence}
-                    hit += ctx.conv.turn_by_id[context[0]].session in sessions
-        out[arm] = hit / total if total else 0.0
-    return out
-
-
-def render_subjects(prep: Prepared) -> str:
-    """How many questions name a speaker, resolve to anyone known, or fall back to everything."""
-    from graphmem.arms.scope import resolution
-
-    if not prep.contexts or prep.contexts[0].reading is None:
-        return ""
-    total, speaker, resolved, fallback = resolution(prep.contexts)
-    return (f"subjects: {speaker} of {total} questions name a speaker, {resolved} resolve to someone known"
-            f" ({resolved / total:.2%}), {fallback} fall back to searching everything")
-
-
-def render_census(prep: Prepared) -> str:
-    """What was built, per conversation: turns, terms, claims, nodes, edges, derived."""
-    lines = []
-    for ctx in prep.contexts:
-        c = ctx.extra.get("census")
-        if c is None:
-            continue
-        lines.append(
-            f"{ctx.conv.sample_id:<10}{c['turns']:5d} turns {len(ctx.vocab):6d} terms {c['claims']:7d} claims"
-            f" {c['nodes']:6d} nodes {c['edges']:7d} edges {c['derived']:5d} derived"
-        )
-    return "\n".join(lines)
-
-
-def predictions(prep: Prepared, answers: Answers, floor: float) -> list[dict]:
-    """The official LoCoMo layout, so task_eval/evaluation.py can score it per arm."""
-    out = []
-    for c, ctx in enumerate(prep.contexts):
-        qa = []
-        for q in ctx.conv.questions:
-            row: dict = {"question": q.text, "answer": q.answer, "evidence": list(q.evidence), "category": q.category}
-            if q.adversarial_answer is not None:
-                row["adversarial_answer"] = q.adversarial_answer
-            for arm in prep.arms:
-                a = answers[arm][c][q.index]
-                row[f"{arm}_prediction"] = a.at(floor)
-                row[f"{arm}_prediction_context"] = list(a.context)
-                row[f"{arm}_confidence"] = round(a.confidence, 6)
-            qa.append(row)
-        out.append({"sample_id": ctx.conv.sample_id, "qa": qa})
-    return out
-

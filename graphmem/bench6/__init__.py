@@ -1,5 +1,14 @@
-"""bench6: graphmem measured on bench6 (zh/en retrieval over LoCoMo evidence turns)."""
+"""bench6: graphmem measured on bench6, the bilingual (zh/en) retrieval benchmark over LoCoMo evidence turns.
 
-from graphmem.bench6.run import Adapter, load
+100 LoCoMo questions, each asked in Chinese and in English, over a pool of 137 English
+turns; a system ingests the pool once and returns pool ids best first for every query,
+scored as bench6's METRICS.md says. One module per concern: the files and their checks
+(:mod:`~graphmem.bench6.files`), the scoring (:mod:`~graphmem.bench6.scoring`), running a
+system (:mod:`~graphmem.bench6.run`), graphmem's adapter (:mod:`~graphmem.bench6.adapter`)
+and the report ``graphmem bench6`` prints (:mod:`~graphmem.bench6.report`).
+"""
+
+from graphmem.bench6.adapter import Adapter
+from graphmem.bench6.files import load
 
 __all__ = ["Adapter", "load"]

