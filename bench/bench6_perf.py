@@ -82,7 +82,7 @@ def configs(data: str) -> None:
     from graphmem.bench6 import run as bench6
     from graphmem.search import dense
     from graphmem.text import zh as lingo
-    from graphmem.memory import api as memory
+    from graphmem.memory import index as memory_index
     from graphmem.memory import rank
     from graphmem.memory.api import Memory
 
@@ -224,7 +224,7 @@ def configs(data: str) -> None:
             super().ingest(records)
             index = self.memory._built()
             m = dense.shared().encode([f"{r.speaker}: {r.text}" for r in index.records])
-            index.dense = memory.with_context(lambda query: m @ dense.shared().encode([query], query=True)[0],
+            index.dense = memory_index.with_context(lambda query: m @ dense.shared().encode([query], query=True)[0],
                                               index.replied)
 
     show("dense only, e5 over the utterance", lambda: DenseOnly(False))

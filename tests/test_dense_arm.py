@@ -51,6 +51,7 @@ def test_the_memorys_embedding_score_shares_in_the_turn_replied_to(monkeypatch):
     import numpy as np
 
     from graphmem.memory import api as memory
+    from graphmem.memory import index
     from graphmem.memory import rank
 
     records = [memory.Record(id=i, speaker=s, text=t, date=None, conversation="c", turn=n)
@@ -58,9 +59,9 @@ def test_the_memorys_embedding_score_shares_in_the_turn_replied_to(monkeypatch):
                                   ("b2", "Bob", "Super good! It was rich and creamy.", 2),
                                   ("a9", "Ann", "The bus was late again today.", 9)]]
     query = "What did Bob think of the coconut milk ice cream?"
-    mixed = memory._dense_scores(records)(query)
-    monkeypatch.setattr(memory, "DENSE_CONTEXT", False)
-    own = memory._dense_scores(records)(query)
+    mixed = index._dense_scores(records)(query)
+    monkeypatch.setattr(index, "DENSE_CONTEXT", False)
+    own = index._dense_scores(records)(query)
     w = rank.CONTEXT_WEIGHT
     assert np.isclose(mixed[1], (own[1] + w * own[0]) / (1 + w))
     assert mixed[1] > own[1] and np.isclose(mixed[0], own[0]) and np.isclose(mixed[2], own[2])
