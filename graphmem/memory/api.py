@@ -95,7 +95,7 @@ class Memory:
         if backend == "neo4j":
             from graphmem.neo4j import store as db  # the Neo4j store, networkx and all (1.6 s): this backend only
 
-            self._neo4j = MemoryStore(**neo4j)
+            self._neo4j = db.MemoryStore(**neo4j)
             self._add(self._neo4j.records())
 
     def __len__(self) -> int:
