@@ -42,7 +42,7 @@ from graphmem.arms import registry  # noqa: E402
 from graphmem.arms.base import turn_text  # noqa: E402
 from graphmem.claims.hops import named  # noqa: E402
 from graphmem.data.locomo import ADVERSARIAL  # noqa: E402
-from graphmem.answer.reader import Settings  # noqa: E402
+from graphmem.answer.reader import ReaderSettings  # noqa: E402
 from graphmem.answer.sure import sure  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
@@ -98,7 +98,7 @@ def run(dataset, variant: str, floor: float) -> str:
         for ctx, arms in zip(prep.contexts, prep.built):
             arms["path"] = swap(ctx)
     found = bench.retrieve(prep, 5)
-    answers = bench.answer(prep, found, Settings())
+    answers = bench.answer(prep, found, ReaderSettings())
     if variant == "best-returned":
         best_returned(prep, found, answers)
     scored = bench.score(prep, answers, floor)

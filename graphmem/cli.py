@@ -33,7 +33,7 @@ from graphmem.errors import GraphmemError  # noqa: E402
 # text.terms, networkx and the driver through the Neo4j layer) is imported in the command
 # that needs it; these names are for type hints only.
 if TYPE_CHECKING:
-    from graphmem.answer.reader import Settings
+    from graphmem.answer.reader import ReaderSettings
     from graphmem.bench.run import Prepared, Timer
     from graphmem.memory.api import Memory
 
@@ -100,7 +100,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
           confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Run the LoCoMo benchmark and print the table."""
     # only this command needs the bench (scikit-learn and nltk): imported here to keep --help fast
-    from graphmem.answer.reader import Settings
+    from graphmem.answer.reader import ReaderSettings
     from graphmem.arms.registry import parse_arms
     from graphmem.bench import report
     from graphmem.bench import run as b
@@ -111,7 +111,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     t = time.process_time()
     dataset = locomo.load(data)
     timer.add("load", t)
-    settings = Settings(span, band, parts)
+    settings = ReaderSettings(span, band, parts)
     client = None
     if backend == "neo4j":
         from graphmem.neo4j import client as gn  # the Neo4j layer only when the hops run there
@@ -156,7 +156,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     click.echo(_timing(timer, wall))
 
 
-def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: Settings, plot: Path | None,
+def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: ReaderSettings, plot: Path | None,
            confidence: str) -> None:
     # the bench's modules, imported where bench needs them (see bench)
     from graphmem.bench import report

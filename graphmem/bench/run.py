@@ -22,7 +22,7 @@ from graphmem.arms.base import Arm, Context, turn_text
 from graphmem.arms.registry import ARMS, READ_SUFFIX, base
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
-from graphmem.answer.reader import ABSTAIN, Hit, Reader, Settings
+from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
 from graphmem.answer.sure import Ceiling, sure
 
 
@@ -133,7 +133,7 @@ CONFIDENCES = ("turn", "relative")
 of the conversation reaches (``relative``)."""
 
 
-def answer(prep: Prepared, found: Retrieval, settings: Settings, confidence: str = "turn") -> Answers:
+def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidence: str = "turn") -> Answers:
     """Confidence and reply for every arm and question (the floor comes later)."""
     if confidence not in CONFIDENCES:
         raise GraphmemError(f"unknown confidence {confidence!r}: choose {' or '.join(CONFIDENCES)}")

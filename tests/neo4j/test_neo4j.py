@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import need
 
 from graphmem.neo4j import queries
-from graphmem.neo4j.client import DEFAULT_PASSWORD, Client, Settings, connect
+from graphmem.neo4j.client import DEFAULT_PASSWORD, Client, Neo4jSettings, connect
 from graphmem.neo4j.hops import CypherNeighbourhood, path_backend
 from graphmem.neo4j.load import delete, load
 from graphmem.neo4j.plan import BLIND_PREFIX, NODE_STEPS, STEPS
@@ -368,9 +368,9 @@ def test_missing_database_is_one_clear_line(client):
 
 
 def test_settings_never_show_the_password():
-    s = Settings.from_env(password=WRONG_PASSWORD)
+    s = Neo4jSettings.from_env(password=WRONG_PASSWORD)
     assert WRONG_PASSWORD not in repr(s) and WRONG_PASSWORD not in s.where
-    inline = Settings(uri=f"bolt://neo4j:{WRONG_PASSWORD}@localhost:7687")
+    inline = Neo4jSettings(uri=f"bolt://neo4j:{WRONG_PASSWORD}@localhost:7687")
     assert inline.where == "bolt://localhost:7687"
 
 
