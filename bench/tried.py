@@ -85,7 +85,7 @@ def best_returned(prep: bench.Prepared, found: bench.Retrieval, answers: bench.A
             for i, (q, hits) in enumerate(zip(ctx.conv.questions, found[registry.base(arm)][c])):
                 if hits:
                     best = max(sure(ctx.vocab, q.text, turn_text(ctx.conv.turn_by_id[h.dia_id])) for h in hits)
-                    rows[i] = bench.Answer(rows[i].reply, rows[i].context, best)
+                    rows[i] = bench.ArmAnswer(rows[i].reply, rows[i].context, best)
 
 
 def run(dataset, variant: str, floor: float) -> str:

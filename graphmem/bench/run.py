@@ -111,7 +111,7 @@ def retrieve(prep: Prepared, k: int) -> Retrieval:
 
 
 @dataclass(frozen=True)
-class Answer:
+class ArmAnswer:
     """One arm's answer to one question, before the floor is applied."""
 
     reply: str
@@ -123,7 +123,7 @@ class Answer:
         return self.reply if self.confidence >= floor else ABSTAIN
 
 
-Answers = dict[str, list[list[Answer]]]
+Answers = dict[str, list[list[ArmAnswer]]]
 """Arm -> conversation -> question -> answer."""
 
 
@@ -156,7 +156,7 @@ def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidenc
                     ceiling = ceilings[c][q.index] if ceilings is not None else None
                     conf = sure_cache[key] = sure(ctx.vocab, q.text, text, ceiling)
                 reply = reader.read(q.text, hits) if hits else ABSTAIN
-                rows.append(Answer(reply, tuple(h.dia_id for h in hits), conf))
+                rows.append(ArmAnswer(reply, tuple(h.dia_id for h in hits), conf))
             per_conv.append(rows)
         out[arm] = per_conv
     prep.timer.add("answer", t)
