@@ -438,7 +438,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0, help="how the questions are shuffled into pools (--pools)")
     p.add_argument("--bench6", default=str(DEFAULT_BENCH6), help="bench6 folder, whose questions --pools leaves out")
     a = p.parse_args()
-    dataset = locomo.load(a.data)
+    dataset = locomo.load_dataset(a.data)
     if a.ask:
         print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor {memory.FLOOR:.2f} (the official metric)", answers(dataset, a.k))))
         if a.compare:

@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--no-memo", action="store_true", help="also time path with one query per question")
     opts = parser.parse_args()
 
-    dataset = locomo.load(opts.data)
+    dataset = locomo.load_dataset(opts.data)
     batch = opts.batch or DEFAULT_BATCH
     client = connect()
     print(f"Neo4j at {client.settings.where}, batch {batch}")

@@ -39,7 +39,7 @@ def stages(data: str | None, arms: str) -> dict[str, float]:
 
     timer = b.Timer()
     t = time.process_time()
-    dataset = locomo.load(data)
+    dataset = locomo.load_dataset(data)
     timer.add("load", t)
     prep = b.prepare(dataset, parse_arms(arms), timer=timer)
     answers = b.answer(prep, b.retrieve(prep, 5), ReaderSettings())

@@ -137,7 +137,7 @@ def main() -> None:
     ap.add_argument("--floor", type=float, default=0.30)
     ap.add_argument("--variant", choices=VARIANTS, action="append", help="default: all")
     args = ap.parse_args()
-    dataset = locomo.load(args.data)
+    dataset = locomo.load_dataset(args.data)
     for variant in args.variant or VARIANTS:
         print(run(dataset, variant, args.floor), end="\n\n")
 

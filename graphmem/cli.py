@@ -109,7 +109,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     timer = b.Timer()
     names = parse_arms(arms)
     t = time.process_time()
-    dataset = locomo.load(data)
+    dataset = locomo.load_dataset(data)
     timer.add("load", t)
     settings = ReaderSettings(span, band, parts)
     client = None
@@ -216,7 +216,7 @@ def _dialogue(data: Path | None, records: list[Record] | None) -> Dataset:
     """LoCoMo JSON as a Dataset, or the records of a turn file as one of the same shape."""
     if records is not None:
         return Dataset(data, tuple(conversations(records)), EvidenceReport())
-    return locomo.load(data)
+    return locomo.load_dataset(data)
 
 
 memory_options = [
@@ -260,7 +260,7 @@ def _records(data: Path | None) -> list[dict[str, Any]]:
         return [asdict(r) for r in records]
     return [{"id": f"{conv.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
              "conversation": conv.sample_id}
-            for conv in locomo.load(data).conversations for t in conv.turns]
+            for conv in locomo.load_dataset(data).conversations for t in conv.turns]
 
 
 def _cite(records: Sequence[Record]) -> str:
