@@ -30,7 +30,7 @@ from graphmem.bench import run as bench
 from graphmem.data import locomo
 from graphmem.neo4j.client import connect
 from graphmem.neo4j.hops import path_backend
-from graphmem.neo4j.load import DEFAULT_BATCH, delete, load
+from graphmem.neo4j.load import DEFAULT_BATCH, delete, load_conversations
 
 
 def main() -> None:
@@ -53,7 +53,7 @@ def main() -> None:
 
     for label in ("load into empty", "repeat load"):
         t = time.perf_counter()
-        report = load(client, dataset.conversations, batch=batch)
+        report = load_conversations(client, dataset.conversations, batch=batch)
         wall = time.perf_counter() - t
         bad = [c for c in report.counts if not c.ok]
         print(f"{label:<16} {wall:6.2f} s wall  {report.rows} rows  {report.rows / wall:8.0f} rows/s"

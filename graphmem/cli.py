@@ -195,7 +195,7 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
     records = _turn_file(data)
     chosen = gl.select(_dialogue(data, records), conversations)
     with gn.connect(uri, user, password, database) as client:
-        report = gl.load(client, chosen, batch=batch, replace=replace, progress=not quiet)
+        report = gl.load_conversations(client, chosen, batch=batch, replace=replace, progress=not quiet)
         if records:  # a turn file's own turn numbers, which the loaded graph does not hold
             kept = {c.sample_id for c in chosen}
             number_turns(client, [r for r in records if r.conversation in kept], batch)

@@ -8,7 +8,7 @@ from typing import Any
 
 from graphmem.data.records import Record, conversations
 from graphmem.neo4j.client import Client, connect
-from graphmem.neo4j.load import DEFAULT_BATCH, load
+from graphmem.neo4j.load import DEFAULT_BATCH, load_conversations
 from graphmem.neo4j.plan import as_date, check_id
 
 __all__ = ["MemoryStore", "number_turns"]
@@ -42,7 +42,7 @@ class MemoryStore:
         for conv_id in touched:
             check_id(conv_id)
         records = [r for r in self._records if r.conversation in touched] + list(new)
-        load(self.client, conversations(records), batch=self.batch, replace=True)
+        load_conversations(self.client, conversations(records), batch=self.batch, replace=True)
         number_turns(self.client, records, self.batch)
         self._records.extend(new)
 

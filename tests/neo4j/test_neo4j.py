@@ -21,7 +21,7 @@ from tests.conftest import need
 from graphmem.neo4j import queries
 from graphmem.neo4j.client import DEFAULT_PASSWORD, Client, Neo4jSettings, connect
 from graphmem.neo4j.hops import CypherNeighbourhood, path_backend
-from graphmem.neo4j.load import delete, load
+from graphmem.neo4j.load import delete, load_conversations
 from graphmem.neo4j.plan import BLIND_PREFIX, NODE_STEPS, STEPS
 from graphmem.neo4j.queries import browser_file, browser_queries, query, query_names, statements
 from graphmem.errors import GraphmemError, Neo4jUnavailable
@@ -63,7 +63,7 @@ def contexts(dataset):
 @pytest.fixture(scope="module")
 def loaded(client, contexts):
     """conv-26 and conv-30 loaded (replacing whatever reading was there), with their report."""
-    return load(client, [c.conv for c in contexts], batch=500, replace=True)
+    return load_conversations(client, [c.conv for c in contexts], batch=500, replace=True)
 
 
 def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
@@ -110,7 +110,7 @@ def handmade_context(conv):
 def weird(client):
     """The hand-made conversation, loaded; deleted again after the module."""
     ctx = handmade_context(handmade())
-    report = load(client, [ctx.conv], replace=True)
+    report = load_conversations(client, [ctx.conv], replace=True)
     yield ctx, report
     delete(client, ctx.conv.sample_id)
 
@@ -156,7 +156,7 @@ def test_load_counts_match_the_mirror(loaded, contexts):
 
 def test_loading_again_leaves_identical_counts(client, loaded, contexts):
     before = _scoped_totals(client, SMALL)
-    again = load(client, [c.conv for c in contexts], batch=777)
+    again = load_conversations(client, [c.conv for c in contexts], batch=777)
     assert [c.found for c in again.counts] == [c.found for c in loaded.counts]
     assert _scoped_totals(client, SMALL) == before
     assert before["nodes"] == sum(c.nodes for c in loaded.counts)
@@ -169,21 +169,21 @@ def test_replace_deletes_the_subgraph_first(client, weird):
     cid = ctx.conv.sample_id
     assert delete(client, cid, batch=3) == report.counts[0].nodes
     assert _scoped_totals(client, [cid]) == {"nodes": 0, "relationships": 0}
-    again = load(client, [ctx.conv], replace=True, batch=2)
+    again = load_conversations(client, [ctx.conv], replace=True, batch=2)
     assert again.counts[0].found == report.counts[0].found
 
 
 def test_a_changed_reading_is_an_error_until_replaced(client):
     cid = "handmade-changed"
-    load(client, [handmade(cid)], replace=True)
+    load_conversations(client, [handmade(cid)], replace=True)
     try:
         changed = handmade(cid, twist="noodles")  # one assertion's object changes: the old one would linger
         with pytest.raises(GraphmemError, match=r"does not match the mirror.*--replace"):
-            load(client, [changed])
+            load_conversations(client, [changed])
         ctx = handmade_context(changed)
         with pytest.raises(GraphmemError, match="loaded from another reading|not loaded"):
             path_backend(ctx, client)
-        assert load(client, [changed], replace=True).counts[0].ok
+        assert load_conversations(client, [changed], replace=True).counts[0].ok
         assert path_backend(ctx, client) is not None
     finally:
         delete(client, cid)
@@ -192,7 +192,7 @@ def test_a_changed_reading_is_an_error_until_replaced(client):
 def test_ids_that_would_break_keys_are_refused(client):
     for bad in ("a/b", "blind:conv-26", ""):
         with pytest.raises(GraphmemError, match="cannot be loaded"):
-            load(client, [handmade(bad)])
+            load_conversations(client, [handmade(bad)])
 
 
 def test_names_and_texts_read_back_verbatim(client, weird):
