@@ -342,7 +342,7 @@ def bench6_questions(path: str | Path) -> set[tuple[int, int]]:
     """(conversation index, question index) of bench6's questions (qid ``scene_K_q_N``), to
     leave out of the pools: choices are made on other questions than the ones they are
     reported on."""
-    return {where for q in bench6.load(path).questions if (where := question_of(q.qid)) is not None}
+    return {where for q in bench6.load_bench(path).questions if (where := question_of(q.qid)) is not None}
 
 
 def pools(dataset: locomo.Dataset, size: int = 100, seed: int = 0,
