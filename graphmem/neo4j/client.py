@@ -80,7 +80,7 @@ class Neo4jSettings:
 class Client:
     """A driver bound to one database, whose every failure is a one-line ``GraphmemError``.
 
-    ``read``/``write`` run one named query in a managed transaction (retried on transient
+    ``query``/``write`` run one named query in a managed transaction (retried on transient
     errors for up to ``RETRY_TIME`` seconds) and return the records as dicts.
     """
 
@@ -121,7 +121,7 @@ class Client:
                 pass
             self._session = None
 
-    def read(self, name: str, **params: Any) -> list[dict]:
+    def query(self, name: str, **params: Any) -> list[dict]:
         return self._managed(name, params, write=False)
 
     def write(self, name: str, **params: Any) -> list[dict]:

@@ -135,7 +135,7 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
 
 
 def count(client: Client, p: Plan) -> Counts:
-    found = client.read("counts", conversation=p.conversation)[0]
+    found = client.query("counts", conversation=p.conversation)[0]
     return Counts(p.conversation, {f: int(found[f]) for f in COUNT_FIELDS}, dict(p.expected))
 
 
@@ -165,7 +165,7 @@ def _bar(total: int, show: bool, label: str) -> Iterator[Any]:
 
 def require_loaded(client: Client, plans: Sequence[Plan]) -> None:
     """Every conversation is in Neo4j, loaded and checked from exactly this reading."""
-    rows = client.read("loaded", conversations=[p.conversation for p in plans])
+    rows = client.query("loaded", conversations=[p.conversation for p in plans])
     have = {r["conversation"]: r["reading"] for r in rows}
     for p in plans:
         got = have.get(p.conversation)

@@ -31,7 +31,7 @@ class MemoryStore:
 
     def records(self) -> list[Record]:
         """Every turn in the database as a memory record."""
-        rows = self.client.read("memory_turns")
+        rows = self.client.query("memory_turns")
         self._records = [Record(r["id"], r["speaker"], r["text"], _as_datetime(r["date"]), r["conversation"], r["turn"])
                          for r in rows]
         return list(self._records)

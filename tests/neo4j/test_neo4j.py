@@ -237,7 +237,7 @@ def _sources() -> list[Path]:
 def _asked_names() -> set[str]:
     """Every query name the modules of graphmem.neo4j ask for, read off their source."""
     source = "\n".join(p.read_text(encoding="utf-8") for p in _sources())
-    names = set(re.findall(r"\.(?:read|write)\(\s*\"(\w+)\"", source))
+    names = set(re.findall(r"\.(?:query|write)\(\s*\"(\w+)\"", source))
     names |= set(re.findall(r"\b(?:query|statements)\(\s*\"(\w+)\"", source))
     names |= set(STEPS)
     return names
@@ -259,7 +259,7 @@ def test_queries_take_values_only_as_parameters():
     """No query is built with string formatting: each call passes a literal name."""
     trees = [ast.parse(p.read_text(encoding="utf-8")) for p in _sources()]
     for node in (n for tree in trees for n in ast.walk(tree)):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("read", "write"):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("query", "write"):
             if node.args and not isinstance(node.args[0], ast.Constant):
                 assert isinstance(node.args[0], ast.Name) and node.args[0].id == "step", ast.unparse(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
