@@ -128,7 +128,7 @@ Answers = dict[str, list[list[ArmAnswer]]]
 
 
 CONFIDENCES = ("turn", "relative")
-"""How the best turn's coverage of a question becomes a confidence (``read.sure``): as it is
+"""How the best turn's coverage of a question becomes a confidence (:func:`graphmem.answer.sure.sure`): as it is
 (``turn``, the specification's Sure, the default), or discounted by the best coverage any turn
 of the conversation reaches (``relative``)."""
 
