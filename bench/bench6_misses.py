@@ -57,8 +57,8 @@ def main() -> None:
     p.add_argument("--lang", choices=["zh", "en", "both"], default="both")
     p.add_argument("-k", type=int, default=5)
     a = p.parse_args()
-    bench = bench6.load(a.data)
-    dataset = locomo.load(a.locomo) if Path(a.locomo).is_file() else None
+    bench = bench6.load_bench(a.data)
+    dataset = locomo.load_dataset(a.locomo) if Path(a.locomo).is_file() else None
     text = {r["id"]: r["text"] for r in bench.pool}
     adapter = bench6.Adapter(dense=a.dense)
     adapter.load()

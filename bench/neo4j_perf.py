@@ -30,7 +30,7 @@ from graphmem.bench import run as bench
 from graphmem.data import locomo
 from graphmem.neo4j.client import connect
 from graphmem.neo4j.hops import path_backend
-from graphmem.neo4j.load import DEFAULT_BATCH, delete, load
+from graphmem.neo4j.load import DEFAULT_BATCH, delete, load_conversations
 
 
 def main() -> None:
@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--no-memo", action="store_true", help="also time path with one query per question")
     opts = parser.parse_args()
 
-    dataset = locomo.load(opts.data)
+    dataset = locomo.load_dataset(opts.data)
     batch = opts.batch or DEFAULT_BATCH
     client = connect()
     print(f"Neo4j at {client.settings.where}, batch {batch}")
@@ -53,7 +53,7 @@ def main() -> None:
 
     for label in ("load into empty", "repeat load"):
         t = time.perf_counter()
-        report = load(client, dataset.conversations, batch=batch)
+        report = load_conversations(client, dataset.conversations, batch=batch)
         wall = time.perf_counter() - t
         bad = [c for c in report.counts if not c.ok]
         print(f"{label:<16} {wall:6.2f} s wall  {report.rows} rows  {report.rows / wall:8.0f} rows/s"

@@ -35,14 +35,14 @@ def stages(data: str | None, arms: str) -> dict[str, float]:
     from graphmem.arms.registry import parse_arms
     from graphmem.bench import run as b
     from graphmem.data import locomo
-    from graphmem.answer.reader import Settings
+    from graphmem.answer.reader import ReaderSettings
 
     timer = b.Timer()
     t = time.process_time()
-    dataset = locomo.load(data)
+    dataset = locomo.load_dataset(data)
     timer.add("load", t)
     prep = b.prepare(dataset, parse_arms(arms), timer=timer)
-    answers = b.answer(prep, b.retrieve(prep, 5), Settings())
+    answers = b.answer(prep, b.retrieve(prep, 5), ReaderSettings())
     b.score(prep, answers, 0.30)
     return timer.stages
 

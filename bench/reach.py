@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", action="store_true", help="all four option combinations, side by side")
     args = ap.parse_args(argv)
     try:
-        ds = locomo.load(args.data)
+        ds = locomo.load_dataset(args.data)
     except GraphmemError as exc:
         print(f"reach: {exc}", file=sys.stderr)
         return 2

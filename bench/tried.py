@@ -42,7 +42,7 @@ from graphmem.arms import registry  # noqa: E402
 from graphmem.arms.base import turn_text  # noqa: E402
 from graphmem.claims.hops import named  # noqa: E402
 from graphmem.data.locomo import ADVERSARIAL  # noqa: E402
-from graphmem.answer.reader import Settings  # noqa: E402
+from graphmem.answer.reader import ReaderSettings  # noqa: E402
 from graphmem.answer.sure import sure  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
@@ -85,7 +85,7 @@ def best_returned(prep: bench.Prepared, found: bench.Retrieval, answers: bench.A
             for i, (q, hits) in enumerate(zip(ctx.conv.questions, found[registry.base(arm)][c])):
                 if hits:
                     best = max(sure(ctx.vocab, q.text, turn_text(ctx.conv.turn_by_id[h.dia_id])) for h in hits)
-                    rows[i] = bench.Answer(rows[i].reply, rows[i].context, best)
+                    rows[i] = bench.ArmAnswer(rows[i].reply, rows[i].context, best)
 
 
 def run(dataset, variant: str, floor: float) -> str:
@@ -98,7 +98,7 @@ def run(dataset, variant: str, floor: float) -> str:
         for ctx, arms in zip(prep.contexts, prep.built):
             arms["path"] = swap(ctx)
     found = bench.retrieve(prep, 5)
-    answers = bench.answer(prep, found, Settings())
+    answers = bench.answer(prep, found, ReaderSettings())
     if variant == "best-returned":
         best_returned(prep, found, answers)
     scored = bench.score(prep, answers, floor)
@@ -137,7 +137,7 @@ def main() -> None:
     ap.add_argument("--floor", type=float, default=0.30)
     ap.add_argument("--variant", choices=VARIANTS, action="append", help="default: all")
     args = ap.parse_args()
-    dataset = locomo.load(args.data)
+    dataset = locomo.load_dataset(args.data)
     for variant in args.variant or VARIANTS:
         print(run(dataset, variant, args.floor), end="\n\n")
 

@@ -39,7 +39,7 @@ class Hit:
 
 
 @dataclass(frozen=True)
-class Settings:
+class ReaderSettings:
     """The reader's knobs (they barely matter; the specification sweeps them)."""
 
     span: int = 4
@@ -70,7 +70,7 @@ def _tokens(sentence: str) -> tuple[tuple[str, str], ...]:
 class Reader:
     """Reply (``gather=False``) or Gather (``gather=True``) over one conversation's vocabulary."""
 
-    def __init__(self, vocab: Vocabulary, settings: Settings = Settings(), gather: bool = False):
+    def __init__(self, vocab: Vocabulary, settings: ReaderSettings = ReaderSettings(), gather: bool = False):
         self.vocab = vocab
         self.settings = settings
         self.gather = gather

@@ -18,10 +18,10 @@ if TYPE_CHECKING:  # for the hints only: the cli imports this module for every c
 
 def _pyplot() -> Any:
     """matplotlib's pyplot on the Agg backend, imported only when a plot is drawn (it is slow to import)."""
-    import matplotlib
+    import matplotlib  # lazy: slow to import, and only a plot needs it
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # after the backend is chosen
 
     return plt
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graphmem.answer.reader import Settings
+from graphmem.answer.reader import ReaderSettings
 from graphmem.arms.scope import resolution
 from graphmem.bench.run import Answers, Cell, Prepared
 from graphmem.data.locomo import CATEGORIES
 
 
-def settings_line(k: int, floor: float, settings: Settings) -> str:
+def settings_line(k: int, floor: float, settings: ReaderSettings) -> str:
     return f"k={k} floor={floor:.2f} span={settings.span} band={settings.band:.2f} parts={settings.parts}"
 
 

@@ -22,7 +22,7 @@ from graphmem.arms.base import Arm, Context, turn_text
 from graphmem.arms.registry import ARMS, READ_SUFFIX, base
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
-from graphmem.answer.reader import ABSTAIN, Hit, Reader, Settings
+from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
 from graphmem.answer.sure import Ceiling, sure
 
 
@@ -111,7 +111,7 @@ def retrieve(prep: Prepared, k: int) -> Retrieval:
 
 
 @dataclass(frozen=True)
-class Answer:
+class ArmAnswer:
     """One arm's answer to one question, before the floor is applied."""
 
     reply: str
@@ -123,17 +123,17 @@ class Answer:
         return self.reply if self.confidence >= floor else ABSTAIN
 
 
-Answers = dict[str, list[list[Answer]]]
+Answers = dict[str, list[list[ArmAnswer]]]
 """Arm -> conversation -> question -> answer."""
 
 
 CONFIDENCES = ("turn", "relative")
-"""How the best turn's coverage of a question becomes a confidence (``read.sure``): as it is
+"""How the best turn's coverage of a question becomes a confidence (:func:`graphmem.answer.sure.sure`): as it is
 (``turn``, the specification's Sure, the default), or discounted by the best coverage any turn
 of the conversation reaches (``relative``)."""
 
 
-def answer(prep: Prepared, found: Retrieval, settings: Settings, confidence: str = "turn") -> Answers:
+def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidence: str = "turn") -> Answers:
     """Confidence and reply for every arm and question (the floor comes later)."""
     if confidence not in CONFIDENCES:
         raise GraphmemError(f"unknown confidence {confidence!r}: choose {' or '.join(CONFIDENCES)}")
@@ -156,7 +156,7 @@ def answer(prep: Prepared, found: Retrieval, settings: Settings, confidence: str
                     ceiling = ceilings[c][q.index] if ceilings is not None else None
                     conf = sure_cache[key] = sure(ctx.vocab, q.text, text, ceiling)
                 reply = reader.read(q.text, hits) if hits else ABSTAIN
-                rows.append(Answer(reply, tuple(h.dia_id for h in hits), conf))
+                rows.append(ArmAnswer(reply, tuple(h.dia_id for h in hits), conf))
             per_conv.append(rows)
         out[arm] = per_conv
     prep.timer.add("answer", t)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from graphmem.bench import run as b
 from graphmem.errors import GraphmemError
-from graphmem.answer.reader import Settings
+from graphmem.answer.reader import ReaderSettings
 
 POINTS: dict[str, list[float]] = {
     "floor": [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8],
@@ -38,7 +38,7 @@ Sweep = dict[float, dict[str, Point]]
 """Value -> arm -> point."""
 
 
-def run(prep: b.Prepared, setting: str, k: int, floor: float, settings: Settings, confidence: str = "turn") -> Sweep:
+def run(prep: b.Prepared, setting: str, k: int, floor: float, settings: ReaderSettings, confidence: str = "turn") -> Sweep:
     """Every arm at every point of one setting, reusing retrieval where it can."""
     if setting not in POINTS:
         raise GraphmemError(f"cannot sweep {setting!r}: choose from {', '.join(POINTS)}")

@@ -9,6 +9,6 @@ and the report ``graphmem bench6`` prints (:mod:`~graphmem.bench6.report`).
 """
 
 from graphmem.bench6.adapter import Adapter
-from graphmem.bench6.files import load
+from graphmem.bench6.files import load_bench
 
-__all__ = ["Adapter", "load"]
+__all__ = ["Adapter", "load_bench"]

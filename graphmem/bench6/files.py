@@ -35,7 +35,7 @@ QUESTION_KEYS = ("qid", "qtype", "question_zh", "question_en", "evidence_turns")
 
 
 @dataclass(frozen=True)
-class Question:
+class Bench6Question:
     qid: str
     qtype: str
     text: Mapping[str, str]
@@ -48,7 +48,7 @@ class Bench:
 
     path: Path
     pool: list[dict[str, Any]]
-    questions: list[Question]
+    questions: list[Bench6Question]
     published: dict[str, Any] | None = None
     dangling: list[str] = field(default_factory=list)
 
@@ -76,7 +76,7 @@ def _need_str(path: Path, n: int, row: Mapping[str, Any], key: str, allow_empty:
     return v
 
 
-def load(path: str | os.PathLike | None = None) -> Bench:
+def load_bench(path: str | os.PathLike | None = None) -> Bench:
     """Read and check bench6; a bad file or row raises ``DataError`` naming file and line."""
     base = resolve_dir(path)
     pool_path, q_path = base / "pool.jsonl", base / "questions.jsonl"
@@ -91,7 +91,7 @@ def load(path: str | os.PathLike | None = None) -> Bench:
             raise DataError(f"{pool_path}: line {n}: duplicate id {row['id']!r} (first on line {seen[row['id']]})")
         seen[row["id"]] = n
         pool.append(row)
-    questions: list[Question] = []
+    questions: list[Bench6Question] = []
     qids: set[str] = set()
     dangling: list[str] = []
     for n, row in jsonl.rows(q_path):
@@ -104,7 +104,7 @@ def load(path: str | os.PathLike | None = None) -> Bench:
             raise DataError(f"{q_path}: line {n}: duplicate qid {row['qid']!r}")
         qids.add(row["qid"])
         dangling.extend(e for e in ev if e not in seen)
-        questions.append(Question(row["qid"], row["qtype"], {"zh": row["question_zh"], "en": row["question_en"]}, tuple(ev)))
+        questions.append(Bench6Question(row["qid"], row["qtype"], {"zh": row["question_zh"], "en": row["question_en"]}, tuple(ev)))
     published = None
     pub_path = base / "published_results.json"
     if pub_path.is_file():

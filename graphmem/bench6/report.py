@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphmem.bench6.adapter import Adapter
-from graphmem.bench6.files import LANGS, Bench, load
+from graphmem.bench6.files import LANGS, Bench, load_bench
 from graphmem.bench6.run import Run, run
 from graphmem.bench6.scoring import Summary
 
@@ -89,5 +89,5 @@ def main_report(data_dir: str | os.PathLike | None = None, lang: str = "both", k
     """What ``graphmem bench6`` prints: our scores per language and qtype, the published
     rows beside ours (sorted by hit@1), and the timing."""
     langs = LANGS if lang == "both" else (lang,)
-    bench = load(data_dir)
+    bench = load_bench(data_dir)
     return render(run(adapter if adapter is not None else Adapter(), bench, k, langs), bench)

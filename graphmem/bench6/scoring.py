@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from graphmem.bench6.files import QTYPES, Question
+from graphmem.bench6.files import QTYPES, Bench6Question
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def score(ranks: Sequence[int], k: int = 5) -> Summary:
     )
 
 
-def by_qtype(questions: Sequence[Question], ranks: Sequence[int], k: int = 5) -> dict[str, Summary]:
+def by_qtype(questions: Sequence[Bench6Question], ranks: Sequence[int], k: int = 5) -> dict[str, Summary]:
     """The same summary within each qtype (known qtypes in the bench's order, then others)."""
     groups: dict[str, list[int]] = {}
     for q, r in zip(questions, ranks, strict=True):

@@ -3,7 +3,7 @@
 The cache is ``$GRAPHMEM_CACHE``, else ``$XDG_CACHE_HOME/graphmem``, else
 ``~/.cache/graphmem``, holding ``locomo10.json``. A download is kept only if its SHA-256
 is :data:`LOCOMO_SHA256`, so what the cache holds is the published file or nothing: every
-figure the bench prints is computed on the same bytes. :func:`graphmem.data.locomo.load`
+figure the bench prints is computed on the same bytes. :func:`graphmem.data.locomo.load_dataset`
 decides when to download (no path given, no ``$GRAPHMEM_LOCOMO``, no cached copy with the
 right hash).
 """
@@ -22,7 +22,7 @@ from graphmem.errors import DataError
 __all__ = ["ENV_CACHE", "LOCOMO_FILENAME", "LOCOMO_SHA256", "LOCOMO_URL", "cache_dir", "cache_path", "download"]
 
 LOCOMO_URL = "https://raw.githubusercontent.com/snap-research/LoCoMo/main/data/locomo10.json"
-"""Where :func:`graphmem.data.locomo.load` downloads LoCoMo from when no file is given and none is cached."""
+"""Where :func:`graphmem.data.locomo.load_dataset` downloads LoCoMo from when no file is given and none is cached."""
 
 LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
 """SHA-256 of the published ``locomo10.json``; a download with any other hash is refused."""
@@ -42,7 +42,7 @@ def cache_dir() -> Path:
 
 
 def cache_path() -> Path:
-    """The cached copy of ``locomo10.json`` that :func:`graphmem.data.locomo.load` uses and downloads into."""
+    """The cached copy of ``locomo10.json`` that :func:`graphmem.data.locomo.load_dataset` uses and downloads into."""
     return cache_dir() / LOCOMO_FILENAME
 
 

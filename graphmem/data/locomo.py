@@ -5,7 +5,7 @@ records rather than the raw JSON, so the dataset's quirks are dealt with exactly
 here: session keys sorted numerically, dates parsed, integer answers turned into
 strings, and evidence ids repaired or dropped *with a report* rather than silently.
 
-Where the file comes from (:func:`load`)
+Where the file comes from (:func:`load_dataset`)
     1. an explicit path (the CLI's ``--data PATH``);
     2. else ``$GRAPHMEM_LOCOMO``;
     3. else the cache file :func:`~graphmem.data.fetch.cache_path` (``$GRAPHMEM_CACHE``, else
@@ -383,7 +383,7 @@ def _answer_text(err: _Errors, place: str, key: str, value: Any) -> str:
 # where the file comes from
 
 
-def load(
+def load_dataset(
     path: str | Path | None = None,
     *,
     url: str = LOCOMO_URL,

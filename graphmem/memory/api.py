@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graphmem.answer.reader import ABSTAIN, Hit, Reader, Settings
+from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.data.records import DEFAULT_CONVERSATION, Record, conversations, parse_date, read_jsonl, validate  # noqa: F401  (re-exported: the API takes and names them)
 from graphmem.errors import DataError
@@ -75,7 +75,7 @@ class Memory:
     are what ships), for measuring an alternative without changing the memory's code.
     """
 
-    def __init__(self, backend: str = "memory", *, floor: float = FLOOR, settings: Settings = Settings(),
+    def __init__(self, backend: str = "memory", *, floor: float = FLOOR, settings: ReaderSettings = ReaderSettings(),
                  dense: bool = False, scope: bool = True, ranking: str = "bm25",
                  options: MemoryOptions = MemoryOptions(), **neo4j: Any):
         if backend not in ("memory", "neo4j"):

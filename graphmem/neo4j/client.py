@@ -23,7 +23,7 @@ from graphmem.neo4j.queries import query, statements
 
 __all__ = [
     "CONNECT_TIMEOUT", "DEFAULT_PASSWORD", "DEFAULT_URI", "DEFAULT_USER", "ENV_DATABASE", "ENV_PASSWORD", "ENV_URI",
-    "ENV_USER", "RETRY_TIME", "START_HINT", "Client", "Settings", "connect", "shared_client", "translate",
+    "ENV_USER", "RETRY_TIME", "START_HINT", "Client", "Neo4jSettings", "connect", "shared_client", "translate",
 ]
 
 ENV_URI = "NEO4J_URI"
@@ -46,7 +46,7 @@ _SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
 @dataclass(frozen=True)
-class Settings:
+class Neo4jSettings:
     """Where Neo4j is and who we are to it. ``repr`` never shows the password."""
 
     uri: str = DEFAULT_URI
@@ -56,7 +56,7 @@ class Settings:
 
     @classmethod
     def from_env(cls, uri: str | None = None, user: str | None = None, password: str | None = None,
-                 database: str | None = None) -> Settings:
+                 database: str | None = None) -> Neo4jSettings:
         """Explicit values first, then ``NEO4J_*``, then the defaults."""
         env = os.environ
         return cls(
@@ -80,11 +80,11 @@ class Settings:
 class Client:
     """A driver bound to one database, whose every failure is a one-line ``GraphmemError``.
 
-    ``read``/``write`` run one named query in a managed transaction (retried on transient
+    ``query``/``write`` run one named query in a managed transaction (retried on transient
     errors for up to ``RETRY_TIME`` seconds) and return the records as dicts.
     """
 
-    def __init__(self, settings: Settings, driver: Any):
+    def __init__(self, settings: Neo4jSettings, driver: Any):
         self.settings = settings
         self.driver = driver
         self._session = None
@@ -121,7 +121,7 @@ class Client:
                 pass
             self._session = None
 
-    def read(self, name: str, **params: Any) -> list[dict]:
+    def query(self, name: str, **params: Any) -> list[dict]:
         return self._managed(name, params, write=False)
 
     def write(self, name: str, **params: Any) -> list[dict]:
@@ -182,7 +182,7 @@ class Client:
         self.run("CALL db.awaitIndexes(300)")
 
 
-def translate(exc: BaseException, settings: Settings, doing: str = "a query") -> GraphmemError | None:
+def translate(exc: BaseException, settings: Neo4jSettings, doing: str = "a query") -> GraphmemError | None:
     """The one line a user sees for a driver or network exception (never the password); else None."""
     from neo4j import exceptions as nx  # lazy: the driver takes ~1 s to import, and `bench` imports this module without connecting
 
@@ -221,7 +221,7 @@ def _one_line(x: object) -> str:
 def connect(uri: str | None = None, user: str | None = None, password: str | None = None,
             database: str | None = None, verify: bool = True, retry_time: float = RETRY_TIME) -> Client:
     """A verified client: explicit settings, else ``NEO4J_*``, else the local defaults."""
-    settings = Settings.from_env(uri, user, password, database)
+    settings = Neo4jSettings.from_env(uri, user, password, database)
     scheme = settings.uri.split("://", 1)[0].lower() if "://" in settings.uri else ""
     if scheme not in _SCHEMES:
         raise GraphmemError(
@@ -261,12 +261,12 @@ def _quiet_driver_logs() -> None:
         log.addHandler(logging.NullHandler())
 
 
-_shared: dict[Settings, Client] = {}
+_shared: dict[Neo4jSettings, Client] = {}
 
 
 def shared_client() -> Client:
     """One verified client per process for the settings in ``NEO4J_*`` (closed at exit)."""
-    settings = Settings.from_env()
+    settings = Neo4jSettings.from_env()
     client = _shared.get(settings)
     if client is None:
         client = _shared[settings] = connect(settings.uri, settings.user, settings.password, settings.database)

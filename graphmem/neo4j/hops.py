@@ -47,7 +47,7 @@ class CypherNeighbourhood:
     def people(self) -> list[str]:
         if self._people is None or not self.memo:
             self.queries += 1
-            self._people = [r["person"] for r in self.client.read("path_people", conversation=self.conversation)]
+            self._people = [r["person"] for r in self.client.query("path_people", conversation=self.conversation)]
         return list(self._people)
 
     def prefetch(self, people: Iterable[str]) -> None:
@@ -56,7 +56,7 @@ class CypherNeighbourhood:
         if not missing:
             return
         self.queries += 1
-        rows = self.client.read("path_assertions", conversation=self.conversation, people=missing)
+        rows = self.client.query("path_assertions", conversation=self.conversation, people=missing)
         got: dict[str, list[Edge]] = {p: [] for p in missing}
         for r in rows:
             got[r["person"]].append(Edge(r["person"], r["assertion"], r["subject"], r["predicate"], bool(r["negated"]),
@@ -81,7 +81,7 @@ class CypherNeighbourhood:
         if missing:
             self.queries += 1
             got: dict[str, list[str]] = {a: [] for a in missing}
-            for r in self.client.read("path_linked", conversation=self.conversation, assertions=missing):
+            for r in self.client.query("path_linked", conversation=self.conversation, assertions=missing):
                 got[r["assertion"]].append(r["person"])
             self._links.update(got)
         out: dict[str, None] = {}

@@ -22,7 +22,7 @@ from graphmem.errors import GraphmemError
 from graphmem.neo4j.client import Client
 from graphmem.neo4j.plan import COUNT_FIELDS, STEPS, Plan, plan
 
-__all__ = ["DEFAULT_BATCH", "Counts", "LoadReport", "count", "delete", "load", "require_loaded", "select"]
+__all__ = ["DEFAULT_BATCH", "Counts", "LoadReport", "count", "delete", "load_conversations", "require_loaded", "select"]
 
 DEFAULT_BATCH = 2000
 """Rows per UNWIND batch (one managed write transaction each)."""
@@ -83,9 +83,9 @@ def select(dataset: Dataset, spec: str | None) -> list[Conversation]:
     return [c for c in dataset.conversations if c.sample_id in keep]
 
 
-def load(client: Client, conversations: Sequence[Conversation], batch: int = DEFAULT_BATCH,
-         replace: bool = False, progress: bool = False, plans: Sequence[Plan] | None = None,
-         on_batch: Callable[[str, int], None] | None = None) -> LoadReport:
+def load_conversations(client: Client, conversations: Sequence[Conversation], batch: int = DEFAULT_BATCH,
+                       replace: bool = False, progress: bool = False, plans: Sequence[Plan] | None = None,
+                       on_batch: Callable[[str, int], None] | None = None) -> LoadReport:
     """Write conversations into Neo4j, idempotently, and check every count against the mirror.
 
     Reads claims and builds the mirror with the bench's own code (:func:`graphmem.claims.build.mirror`), ensures the schema, then
@@ -135,7 +135,7 @@ def load(client: Client, conversations: Sequence[Conversation], batch: int = DEF
 
 
 def count(client: Client, p: Plan) -> Counts:
-    found = client.read("counts", conversation=p.conversation)[0]
+    found = client.query("counts", conversation=p.conversation)[0]
     return Counts(p.conversation, {f: int(found[f]) for f in COUNT_FIELDS}, dict(p.expected))
 
 
@@ -165,7 +165,7 @@ def _bar(total: int, show: bool, label: str) -> Iterator[Any]:
 
 def require_loaded(client: Client, plans: Sequence[Plan]) -> None:
     """Every conversation is in Neo4j, loaded and checked from exactly this reading."""
-    rows = client.read("loaded", conversations=[p.conversation for p in plans])
+    rows = client.query("loaded", conversations=[p.conversation for p in plans])
     have = {r["conversation"]: r["reading"] for r in rows}
     for p in plans:
         got = have.get(p.conversation)

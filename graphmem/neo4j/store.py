@@ -8,7 +8,7 @@ from typing import Any
 
 from graphmem.data.records import Record, conversations
 from graphmem.neo4j.client import Client, connect
-from graphmem.neo4j.load import DEFAULT_BATCH, load
+from graphmem.neo4j.load import DEFAULT_BATCH, load_conversations
 from graphmem.neo4j.plan import as_date, check_id
 
 __all__ = ["MemoryStore", "number_turns"]
@@ -31,7 +31,7 @@ class MemoryStore:
 
     def records(self) -> list[Record]:
         """Every turn in the database as a memory record."""
-        rows = self.client.read("memory_turns")
+        rows = self.client.query("memory_turns")
         self._records = [Record(r["id"], r["speaker"], r["text"], _as_datetime(r["date"]), r["conversation"], r["turn"])
                          for r in rows]
         return list(self._records)
@@ -42,7 +42,7 @@ class MemoryStore:
         for conv_id in touched:
             check_id(conv_id)
         records = [r for r in self._records if r.conversation in touched] + list(new)
-        load(self.client, conversations(records), batch=self.batch, replace=True)
+        load_conversations(self.client, conversations(records), batch=self.batch, replace=True)
         number_turns(self.client, records, self.batch)
         self._records.extend(new)
 

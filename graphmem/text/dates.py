@@ -3,7 +3,8 @@ the questions that ask when or how long.
 
 One table (:data:`MONTHS`, :data:`MONTH_NUMBERS`) serves every reader of dates: LoCoMo's
 session stamps (:func:`graphmem.data.locomo.parse_session_date`), the reader's relative
-dates, the dates a query names and the Chinese month numbers glossed into English.
+dates, the dates a query names, the Chinese month numbers glossed into English and the days and
+months never taken for a name (:data:`graphmem.text.lexicon.NOT_NAMES`).
 
 Two families of expressions live here, and they do not accept the same things:
 

@@ -8,6 +8,8 @@ reading the same English; the tables that belong to one rule alone live with tha
 
 from __future__ import annotations
 
+from graphmem.text.dates import MONTHS, WEEKDAYS
+
 __all__ = [
     "ADVERBS", "BE", "CLOSED", "CONDITIONAL", "DEGREE", "DET", "DO", "FRAGMENT_ADJ", "GREET",
     "HAVE", "HAVE_PREDICATES", "ING_ADJ", "ING_NOUNS", "INTERJ", "MODAL", "NAMING_VERBS", "NEG",
@@ -22,15 +24,18 @@ def wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+_CALENDAR = (frozenset(WEEKDAYS) | {d[:3] for d in WEEKDAYS} | wordset("tues thur thurs")
+             | frozenset(MONTHS) | {m[:3] for m in MONTHS} | wordset("sept"))
+"""The days and months with their short forms, built from the one calendar table (text.dates)
+so that a month the dates know is a month the people rule never takes for a name."""
+
 # Words that are never a name, however capitalised (sentence-initial words, days, ...).
-NOT_NAMES = wordset(
+NOT_NAMES = _CALENDAR | wordset(
     """a an the i me my we us our you your he she it they them his her its their this that
     these those there here what when where who why how which yes no not yeah yep yup nope ok okay
     oh ah aw aww wow hey hi hello thanks thank congrats sure well so and but or if then also just
     really haha lol omg btw by way great good nice cool awesome amazing love sounds looks
-    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
-    january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec christmas easter thanksgiving halloween
+    christmas easter thanksgiving halloween
     mr mrs ms dr god lord mom dad mum ma pa grandma grandpa uncle aunt sir madam
     one two three four five six seven eight nine ten first last next new old big little
     let lets did do does can will would could should might must shall have has had

@@ -44,7 +44,7 @@ def _porter_class() -> type:
         placeholder.__path__ = [path]
         sys.modules[name] = placeholder
     try:
-        import nltk.stem.porter as porter
+        import nltk.stem.porter as porter  # here, under the placeholder packages: see the docstring
     finally:
         for name in names:
             sys.modules.pop(name, None)

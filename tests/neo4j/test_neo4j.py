@@ -19,9 +19,9 @@ import pytest
 from tests.conftest import need
 
 from graphmem.neo4j import queries
-from graphmem.neo4j.client import DEFAULT_PASSWORD, Client, Settings, connect
+from graphmem.neo4j.client import DEFAULT_PASSWORD, Client, Neo4jSettings, connect
 from graphmem.neo4j.hops import CypherNeighbourhood, path_backend
-from graphmem.neo4j.load import delete, load
+from graphmem.neo4j.load import delete, load_conversations
 from graphmem.neo4j.plan import BLIND_PREFIX, NODE_STEPS, STEPS
 from graphmem.neo4j.queries import browser_file, browser_queries, query, query_names, statements
 from graphmem.errors import GraphmemError, Neo4jUnavailable
@@ -63,7 +63,7 @@ def contexts(dataset):
 @pytest.fixture(scope="module")
 def loaded(client, contexts):
     """conv-26 and conv-30 loaded (replacing whatever reading was there), with their report."""
-    return load(client, [c.conv for c in contexts], batch=500, replace=True)
+    return load_conversations(client, [c.conv for c in contexts], batch=500, replace=True)
 
 
 def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
@@ -110,7 +110,7 @@ def handmade_context(conv):
 def weird(client):
     """The hand-made conversation, loaded; deleted again after the module."""
     ctx = handmade_context(handmade())
-    report = load(client, [ctx.conv], replace=True)
+    report = load_conversations(client, [ctx.conv], replace=True)
     yield ctx, report
     delete(client, ctx.conv.sample_id)
 
@@ -156,7 +156,7 @@ def test_load_counts_match_the_mirror(loaded, contexts):
 
 def test_loading_again_leaves_identical_counts(client, loaded, contexts):
     before = _scoped_totals(client, SMALL)
-    again = load(client, [c.conv for c in contexts], batch=777)
+    again = load_conversations(client, [c.conv for c in contexts], batch=777)
     assert [c.found for c in again.counts] == [c.found for c in loaded.counts]
     assert _scoped_totals(client, SMALL) == before
     assert before["nodes"] == sum(c.nodes for c in loaded.counts)
@@ -169,21 +169,21 @@ def test_replace_deletes_the_subgraph_first(client, weird):
     cid = ctx.conv.sample_id
     assert delete(client, cid, batch=3) == report.counts[0].nodes
     assert _scoped_totals(client, [cid]) == {"nodes": 0, "relationships": 0}
-    again = load(client, [ctx.conv], replace=True, batch=2)
+    again = load_conversations(client, [ctx.conv], replace=True, batch=2)
     assert again.counts[0].found == report.counts[0].found
 
 
 def test_a_changed_reading_is_an_error_until_replaced(client):
     cid = "handmade-changed"
-    load(client, [handmade(cid)], replace=True)
+    load_conversations(client, [handmade(cid)], replace=True)
     try:
         changed = handmade(cid, twist="noodles")  # one assertion's object changes: the old one would linger
         with pytest.raises(GraphmemError, match=r"does not match the mirror.*--replace"):
-            load(client, [changed])
+            load_conversations(client, [changed])
         ctx = handmade_context(changed)
         with pytest.raises(GraphmemError, match="loaded from another reading|not loaded"):
             path_backend(ctx, client)
-        assert load(client, [changed], replace=True).counts[0].ok
+        assert load_conversations(client, [changed], replace=True).counts[0].ok
         assert path_backend(ctx, client) is not None
     finally:
         delete(client, cid)
@@ -192,7 +192,7 @@ def test_a_changed_reading_is_an_error_until_replaced(client):
 def test_ids_that_would_break_keys_are_refused(client):
     for bad in ("a/b", "blind:conv-26", ""):
         with pytest.raises(GraphmemError, match="cannot be loaded"):
-            load(client, [handmade(bad)])
+            load_conversations(client, [handmade(bad)])
 
 
 def test_names_and_texts_read_back_verbatim(client, weird):
@@ -237,7 +237,7 @@ def _sources() -> list[Path]:
 def _asked_names() -> set[str]:
     """Every query name the modules of graphmem.neo4j ask for, read off their source."""
     source = "\n".join(p.read_text(encoding="utf-8") for p in _sources())
-    names = set(re.findall(r"\.(?:read|write)\(\s*\"(\w+)\"", source))
+    names = set(re.findall(r"\.(?:query|write)\(\s*\"(\w+)\"", source))
     names |= set(re.findall(r"\b(?:query|statements)\(\s*\"(\w+)\"", source))
     names |= set(STEPS)
     return names
@@ -259,7 +259,7 @@ def test_queries_take_values_only_as_parameters():
     """No query is built with string formatting: each call passes a literal name."""
     trees = [ast.parse(p.read_text(encoding="utf-8")) for p in _sources()]
     for node in (n for tree in trees for n in ast.walk(tree)):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("read", "write"):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("query", "write"):
             if node.args and not isinstance(node.args[0], ast.Constant):
                 assert isinstance(node.args[0], ast.Name) and node.args[0].id == "step", ast.unparse(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
@@ -368,9 +368,9 @@ def test_missing_database_is_one_clear_line(client):
 
 
 def test_settings_never_show_the_password():
-    s = Settings.from_env(password=WRONG_PASSWORD)
+    s = Neo4jSettings.from_env(password=WRONG_PASSWORD)
     assert WRONG_PASSWORD not in repr(s) and WRONG_PASSWORD not in s.where
-    inline = Settings(uri=f"bolt://neo4j:{WRONG_PASSWORD}@localhost:7687")
+    inline = Neo4jSettings(uri=f"bolt://neo4j:{WRONG_PASSWORD}@localhost:7687")
     assert inline.where == "bolt://localhost:7687"
 
 

@@ -21,7 +21,7 @@ from tests.conftest import REPO, need
 
 from graphmem.claims.build import mirror
 from graphmem.neo4j.client import connect
-from graphmem.neo4j.load import load, require_loaded
+from graphmem.neo4j.load import load_conversations, require_loaded
 from graphmem.neo4j.plan import plan
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
@@ -32,7 +32,7 @@ import sys
 from graphmem.claims.build import mirror
 from graphmem.data import locomo
 from graphmem.neo4j.client import connect
-from graphmem.neo4j.load import load
+from graphmem.neo4j.load import load_conversations
 from graphmem.neo4j.plan import plan
 from graphmem.errors import GraphmemError
 
@@ -48,7 +48,7 @@ def tick(step, n):
     print("rows", written, step, flush=True)
 
 try:
-    load(client, dataset.conversations, batch=500, replace=True, plans=plans, on_batch=tick)
+    load_conversations(client, dataset.conversations, batch=500, replace=True, plans=plans, on_batch=tick)
 except GraphmemError as exc:
     print(exc, file=sys.stderr)
     sys.exit(1)
@@ -114,7 +114,7 @@ def test_kill_neo4j_mid_load_then_load_again_gives_exact_counts(dataset, locomo_
         with pytest.raises(GraphmemError, match="not loaded|another reading"):
             require_loaded(client, plans)  # an interrupted load never passes for a finished one
 
-        report = load(client, dataset.conversations, plans=plans)
+        report = load_conversations(client, dataset.conversations, plans=plans)
         assert all(c.ok for c in report.counts), [c.differences() for c in report.counts if not c.ok]
         assert [c.found for c in report.counts] == [p.expected for p in plans]
         require_loaded(client, plans)

@@ -4,7 +4,7 @@ from datetime import date, datetime
 
 import pytest
 
-from graphmem.answer.reader import ABSTAIN, Hit, Reader, Settings
+from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
 from graphmem.answer.sure import Ceiling, coverage, sure
 from graphmem.text.dates import answer_type, days_spoken_of, is_when, resolve_date, says_how_long, says_when
 from graphmem.text.terms import Vocabulary
@@ -133,7 +133,7 @@ def test_reply_quotes_the_best_sentence_without_the_question_words():
 
 def test_reply_keeps_the_rarest_span_words_in_order():
     hits = [Hit("D1:1", "Painting is my favourite hobby, sunsets especially.", MAY8)]
-    reply = Reader(VOCAB, Settings(span=2)).read("What is Melanie's hobby?", hits)
+    reply = Reader(VOCAB, ReaderSettings(span=2)).read("What is Melanie's hobby?", hits)
     assert len(reply.split()) == 2
     assert reply.split() == [w for w in ["Painting", "favourite", "sunsets", "especially"] if w in reply.split()]
 
@@ -150,11 +150,11 @@ def test_reply_states_a_second_part_only_within_the_band_and_gather_states_all()
         Hit("D3", "Painting sunsets.", MAY8),
     ]
     q = "Where has Melanie gone camping?"
-    reply = Reader(VOCAB, Settings(band=0.9, parts=2)).read(q, hits)
+    reply = Reader(VOCAB, ReaderSettings(band=0.9, parts=2)).read(q, hits)
     assert reply.count(",") == 1  # two parts, the third hit covers nothing
     gathered = Reader(VOCAB, gather=True).read(q, hits)
     assert gathered.count(",") == 2
-    one = Reader(VOCAB, Settings(parts=1)).read(q, hits)
+    one = Reader(VOCAB, ReaderSettings(parts=1)).read(q, hits)
     assert "," not in one
 
 

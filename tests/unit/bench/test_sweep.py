@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from graphmem.bench import run as b
 from graphmem.bench import sweep as sw
 from graphmem.cli import main
-from graphmem.answer.reader import Settings
+from graphmem.answer.reader import ReaderSettings
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +17,7 @@ def prep(dataset):
 
 
 def test_floor_sweep_reuses_replies_and_quiet_rises_with_the_floor(prep):
-    result = sw.run(prep, "floor", 5, 0.3, Settings())
+    result = sw.run(prep, "floor", 5, 0.3, ReaderSettings())
     assert list(result) == sw.POINTS["floor"]
     for arm in ("vector", "oracle"):
         quiet = [result[v][arm].quiet for v in result]
@@ -26,14 +26,14 @@ def test_floor_sweep_reuses_replies_and_quiet_rises_with_the_floor(prep):
         assert adv == sorted(adv)  # declining more can only help on adversarial questions
     # the sweep point at the default floor is the default table
     found = b.retrieve(prep, 5)
-    table = b.score(prep, b.answer(prep, found, Settings()), 0.3).table(prep.arms)
+    table = b.score(prep, b.answer(prep, found, ReaderSettings()), 0.3).table(prep.arms)
     assert result[0.3]["vector"].answerable == pytest.approx(table["answerable"]["vector"].f1)
     text = sw.render("floor", prep.arms, result)
     assert "     1-4    adv    all quiet" in text and text.count("\n") == len(result) + 1
 
 
 def test_matched_silence_pairs_floors_of_equal_quiet(prep):
-    result = sw.run(prep, "floor", 5, 0.3, Settings())
+    result = sw.run(prep, "floor", 5, 0.3, ReaderSettings())
     rows = sw.matched(result, "vector", "oracle")
     assert rows
     for _, _, pa, pb in rows:
@@ -42,7 +42,7 @@ def test_matched_silence_pairs_floors_of_equal_quiet(prep):
 
 def test_unknown_sweep_is_refused(prep):
     with pytest.raises(Exception, match="cannot sweep"):
-        sw.run(prep, "temperature", 5, 0.3, Settings())
+        sw.run(prep, "temperature", 5, 0.3, ReaderSettings())
 
 
 def test_sweep_plot_and_reach_plot_write_pngs(locomo_path, tmp_path):

@@ -86,7 +86,7 @@ def test_score_by_hand():
 
 
 def test_by_qtype_uses_group_denominators():
-    qs = [files.Question(str(i), t, {}, ()) for i, t in enumerate(["single_hop", "adversarial", "single_hop", "odd"])]
+    qs = [files.Bench6Question(str(i), t, {}, ()) for i, t in enumerate(["single_hop", "adversarial", "single_hop", "odd"])]
     got = scoring.by_qtype(qs, [1, 0, 2, 1], 5)
     assert list(got) == ["single_hop", "adversarial", "odd"]
     assert got["single_hop"] == scoring.Summary(2, 0.5, 1.0, 0.75)
@@ -94,7 +94,7 @@ def test_by_qtype_uses_group_denominators():
 
 
 def test_run_scores_each_language(tmp_path):
-    b = files.load(write(tmp_path / "d"))
+    b = files.load_bench(write(tmp_path / "d"))
     answers = {
         # en: q1 hit@1, q2 second (any evidence id), q3 empty, q4 unknown id then duplicate then hit
         "What did Ann make?": ["scene_0_session_1_turn_1"],
@@ -119,7 +119,7 @@ def test_run_scores_each_language(tmp_path):
 
 
 def test_run_rejects_bad_arguments(tmp_path):
-    b = files.load(write(tmp_path / "d"))
+    b = files.load_bench(write(tmp_path / "d"))
     with pytest.raises(GraphmemError, match="language"):
         run.run(Scripted({}), b, 5, ["fr"])
     with pytest.raises(GraphmemError, match="k must"):
@@ -167,19 +167,19 @@ def test_bad_files_name_file_and_line(tmp_path, where, line, message):
     d = write(tmp_path / "d")
     (d / f"{where}.jsonl").write_text(line, encoding="utf-8")
     with pytest.raises(DataError, match=message):
-        files.load(d)
+        files.load_bench(d)
 
 
 def test_bad_published_file(tmp_path):
     d = write(tmp_path / "d")
     (d / "published_results.json").write_text("{oops", encoding="utf-8")
     with pytest.raises(DataError, match=r"published_results\.json: not JSON"):
-        files.load(d)
+        files.load_bench(d)
 
 
 def test_dangling_evidence_is_reported_not_fatal(tmp_path):
     qs = [dict(QUESTIONS[0], evidence_turns=["scene_9_session_9_turn_9"])]
-    b = files.load(write(tmp_path / "d", questions=qs))
+    b = files.load_bench(write(tmp_path / "d", questions=qs))
     assert b.dangling == ["scene_9_session_9_turn_9"]
 
 
@@ -386,7 +386,7 @@ def test_turn_numbers_come_from_pool_ids():
 
 @pytest.fixture(scope="module")
 def real_bench():
-    return files.load(shared_or_need("bench6", files.ENV, inside="pool.jsonl"))
+    return files.load_bench(shared_or_need("bench6", files.ENV, inside="pool.jsonl"))
 
 
 def test_real_bench6_shape(real_bench):

@@ -177,7 +177,7 @@ def test_turns_within_hops():
 def test_reach_shape_on_the_first_two_conversations(locomo_path):
     """One hop from the named node reaches most answerable evidence and a minority of the
     adversarial; two hops reach most of the adversarial -- the trap those questions set."""
-    ds = locomo.load(locomo_path)
+    ds = locomo.load_dataset(locomo_path)
     acc: dict[tuple[bool, int], list[float]] = {}
     for conv in ds.conversations[:2]:
         r = extract(conv)
@@ -200,7 +200,7 @@ def test_reach_shape_on_the_first_two_conversations(locomo_path):
 
 
 def test_piece_reach_separates_answerable_from_adversarial(locomo_path):
-    ds = locomo.load(locomo_path)
+    ds = locomo.load_dataset(locomo_path)
     answerable, adversarial = [], []
     for conv in ds.conversations[:2]:
         r = extract(conv)

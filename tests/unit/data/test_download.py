@@ -1,4 +1,4 @@
-"""graphmem.data.fetch.download and locomo.load()'s cache, against a local HTTP server (no network here)."""
+"""graphmem.data.fetch.download and locomo.load_dataset()'s cache, against a local HTTP server (no network here)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def dead_url():
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
-    """An empty cache directory that load() uses, and no $GRAPHMEM_LOCOMO."""
+    """An empty cache directory that load_dataset() uses, and no $GRAPHMEM_LOCOMO."""
     d = tmp_path / "cache"
     monkeypatch.setenv("GRAPHMEM_CACHE", str(d))
     monkeypatch.delenv("GRAPHMEM_LOCOMO", raising=False)
@@ -186,18 +186,18 @@ def test_bad_url(tmp_path):
     assert _listing(tmp_path) == []
 
 
-# --------------------------------------------------------------------------- load() and the cache
+# --------------------------------------------------------------------------- load_dataset() and the cache
 
 
 def test_load_downloads_once_then_uses_the_cache(server, cache):
     base, hits = server
     url = f"{base}/locomo10.json"
-    ds = locomo.load(url=url, sha256=SHA, timeout=5)
+    ds = locomo.load_dataset(url=url, sha256=SHA, timeout=5)
     assert ds.path == cache / "locomo10.json"
     assert ds.conversations[0].sample_id == "conv-t"
     assert ds.sha256 == SHA
     assert hits == ["/locomo10.json"]
-    locomo.load(url=url, sha256=SHA, timeout=5)
+    locomo.load_dataset(url=url, sha256=SHA, timeout=5)
     assert hits == ["/locomo10.json"]  # no second request
     assert _listing(cache) == ["locomo10.json"]
 
@@ -206,7 +206,7 @@ def test_load_replaces_a_corrupt_cache(server, cache):
     base, hits = server
     cache.mkdir()
     (cache / "locomo10.json").write_text("[]")
-    ds = locomo.load(url=f"{base}/locomo10.json", sha256=SHA, timeout=5)
+    ds = locomo.load_dataset(url=f"{base}/locomo10.json", sha256=SHA, timeout=5)
     assert ds.conversations[0].sample_id == "conv-t"
     assert len(hits) == 1
     assert (cache / "locomo10.json").read_bytes() == BODY
@@ -216,7 +216,7 @@ def test_load_refuses_a_wrong_download(server, cache):
     base, _ = server
     url = f"{base}/locomo10.json"
     with pytest.raises(DataError) as info:
-        locomo.load(url=url, sha256=WRONG, timeout=5)
+        locomo.load_dataset(url=url, sha256=WRONG, timeout=5)
     msg = str(info.value)
     assert url in msg and "SHA-256 mismatch" in msg
     assert "--data PATH" in msg and "GRAPHMEM_LOCOMO" in msg
@@ -225,7 +225,7 @@ def test_load_refuses_a_wrong_download(server, cache):
 
 def test_load_without_network_says_how_to_provide_the_file(dead_url, cache):
     with pytest.raises(DataError) as info:
-        locomo.load(url=dead_url, timeout=5)
+        locomo.load_dataset(url=dead_url, timeout=5)
     msg = str(info.value)
     assert "\n" not in msg
     assert dead_url in msg
@@ -237,5 +237,5 @@ def test_environment_beats_cache_and_download(dead_url, cache, tmp_path, monkeyp
     path = tmp_path / "env.json"
     path.write_bytes(BODY)
     monkeypatch.setenv("GRAPHMEM_LOCOMO", str(path))
-    assert locomo.load(url=dead_url).path == path
+    assert locomo.load_dataset(url=dead_url).path == path
     assert _listing(cache) == []

@@ -327,7 +327,7 @@ def test_missing_file_from_environment(tmp_path, monkeypatch):
     path = tmp_path / "nope.json"
     monkeypatch.setenv("GRAPHMEM_LOCOMO", str(path))
     with pytest.raises(DataError) as info:
-        locomo.load()
+        locomo.load_dataset()
     assert str(info.value) == f"{path}: no such file (from $GRAPHMEM_LOCOMO)"
 
 
@@ -338,9 +338,9 @@ def test_explicit_path_beats_environment(tmp_path, monkeypatch):
     mine = _write(tmp_path, [_sample("mine")], "mine.json")
     env = _write(tmp_path, [_sample("env")], "env.json")
     monkeypatch.setenv("GRAPHMEM_LOCOMO", str(env))
-    assert locomo.load(mine).conversations[0].sample_id == "mine"
-    assert locomo.load(str(mine)).path == mine
-    assert locomo.load().conversations[0].sample_id == "env"
+    assert locomo.load_dataset(mine).conversations[0].sample_id == "mine"
+    assert locomo.load_dataset(str(mine)).path == mine
+    assert locomo.load_dataset().conversations[0].sample_id == "env"
 
 
 def test_cache_dir(tmp_path, monkeypatch):
