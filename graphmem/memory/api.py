@@ -146,6 +146,12 @@ class Memory:
             self._add(new)
             return len(new)
 
+    def check(self, records: Sequence[Mapping[str, Any]], source: str = "record") -> None:
+        """Validate records against what the memory holds, adding nothing (``DataError`` names
+        the first bad one): a long file is checked whole before its first batch is ingested."""
+        with self._lock:
+            validate(list(records), self._ids, source)
+
     def _add(self, new: Sequence[Record]) -> None:
         first = len(self.records)
         self.records.extend(new)
