@@ -289,8 +289,8 @@ def _cite(records: Sequence[Record]) -> str:
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
            uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
-    mem = _memory(data, backend, 0.30, dict(uri=uri, user=user, password=password, database=database), saved)
-    click.echo(_cite(mem.records_for(query, k, conversation)))
+    with _memory(data, backend, 0.30, dict(uri=uri, user=user, password=password, database=database), saved) as mem:
+        click.echo(_cite(mem.records_for(query, k, conversation)))
 
 
 @main.command()
@@ -302,9 +302,9 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
         floor: float, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
-    mem = _memory(data, backend, floor, dict(uri=uri, user=user, password=password, database=database), saved)
-    found = mem.records_for(question, k, conversation)
-    answer = mem.answer_from(question, found)
+    with _memory(data, backend, floor, dict(uri=uri, user=user, password=password, database=database), saved) as mem:
+        found = mem.records_for(question, k, conversation)
+        answer = mem.answer_from(question, found)
     click.echo(f"reply: {answer.reply}")
     click.echo(f"confidence: {answer.confidence:.3f} (floor {floor:.2f})")
     click.echo("cited:")
