@@ -123,6 +123,9 @@ class Memory:
             if self._file is not None:
                 self._file.close()
                 self._file = None
+            if self._neo4j is not None:
+                self._neo4j.close()
+                self._neo4j = None
 
     def __enter__(self) -> Memory:
         return self
