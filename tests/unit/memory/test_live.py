@@ -19,7 +19,7 @@ from graphmem.errors import DataError
 from graphmem.memory.index import _Index
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.saved import MemoryFileInUse
-from tests.conftest import REPO
+from tests.conftest import REPO, shared_or_need
 
 
 def _records(dataset, numbered: bool = False) -> list[dict]:
@@ -183,3 +183,24 @@ def test_one_thread_ingests_while_others_search():
     for t in threads:
         t.join()
     assert not errors and len(mem) == 300
+
+
+def test_the_dense_side_embeds_each_batch_once_and_scores_as_the_bulk_index():
+    import json
+
+    from graphmem import bench6
+    from graphmem.search import dense
+
+    bench6_dir = shared_or_need("bench6", "GRAPHMEM_BENCH6", inside="pool.jsonl")
+    if not dense.available():
+        pytest.skip("the dense extra is not installed")
+    pool = [json.loads(line) for line in (bench6_dir / "pool.jsonl").read_text().splitlines()]
+    rows = [{"id": r["id"], "speaker": r["speaker"], "text": r["text"],
+             "conversation": r["id"].rsplit("_session", 1)[0]} for r in pool]
+    mem = Memory(dense=True)
+    mem.ingest(rows[:60])
+    mem.ingest(rows[60:])
+    bulk = _Index(mem.records, True, True, "bm25", MemoryOptions())
+    for q in bench6.load(bench6_dir).questions:
+        for lang in ("en", "zh"):
+            assert mem.search(q.text[lang]) == [r.id for r in bulk.search(q.text[lang], 5, None)], q.qid
