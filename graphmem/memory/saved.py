@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
 from datetime import date, datetime
 from pathlib import Path
 
@@ -117,8 +116,3 @@ class MemoryFile:
     def close(self) -> None:
         self.db.close()
 
-
-def batches(records: Sequence[Record], size: int) -> Iterator[Sequence[Record]]:
-    """Records in slices of ``size`` (a long file ingested with a progress bar)."""
-    for start in range(0, len(records), size):
-        yield records[start:start + size]
