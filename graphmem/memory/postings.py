@@ -23,6 +23,11 @@ import numpy as np
 
 __all__ = ["Grow", "Postings", "top_k"]
 
+TAIL = 32
+"""A term's postings wait in a Python list (cheap to append to) until there are this many,
+then move into its arrays: a query never converts more than this many per term, and a bulk
+ingest leaves no long list for the first query to pay for."""
+
 
 class Grow:
     """A numpy array appended to in amortised O(1), read as a view of its filled part."""
@@ -93,7 +98,10 @@ class Postings:
         self.total += length
         for term, tf in counts.items():
             j = self._term(term)
-            self._tail[j].append((doc, tf))
+            tail = self._tail[j]
+            tail.append((doc, tf))
+            if len(tail) >= TAIL:
+                self._flush(j)
             self.df[j] += 1
         return doc
 
