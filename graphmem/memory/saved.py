@@ -56,6 +56,9 @@ class MemoryFile:
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0.5)
             self.db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            # write-ahead log, synced at every commit: one fsync an ingest, and a commit is durable
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("BEGIN IMMEDIATE")  # takes the file's lock now, held until close
         except sqlite3.OperationalError as e:
             if "locked" in str(e):
