@@ -33,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from graphmem.text.terms import content, words  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = os.environ.get("GRAPHMEM_LOCOMO", str(ROOT.parent / "shared/data/locomo10.json"))
 
@@ -81,8 +83,10 @@ def _fts5(records: list[dict]) -> sqlite3.Connection:
 
 
 def _fts_query(question: str) -> str:
-    words = re.findall(r"[a-z0-9]+", question.lower())
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or '""'
+    """The question's content words (graphmem's stop list), any of them: FTS5's porter
+    tokenizer stems them as it stemmed the rows."""
+    kept = [w for w in words(question) if content(w)]
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(kept)) or '""'
 
 
 def _fts_search(db: sqlite3.Connection, question: str, k: int = 5) -> list[str]:

@@ -224,6 +224,8 @@ memory_options = [
                       "LoCoMo download); not with --backend neo4j."),
     click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
                  help="memory: read --data in process; neo4j: every turn already in Neo4j (graphmem load first)."),
+    click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                 help="A saved memory file (graphmem ingest --memory PATH FILE), instead of --data."),
     click.option("--conversation", default=None, help="Search this conversation only (e.g. conv-26)."),
     click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns to return."),
 ]
@@ -236,11 +238,17 @@ def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return neo4j_options(fn)
 
 
-def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]) -> Memory:
-    """A Memory over a dialogue file (in process), or over what Neo4j already holds."""
+def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any], saved: Path | None = None) -> Memory:
+    """A Memory over a dialogue file (in process), a saved memory file, or what Neo4j holds."""
     # search and ask need the memory (scikit-learn): imported here to keep --help fast
     from graphmem.memory.api import Memory
 
+    if saved is not None:
+        if data is not None or backend != "memory":
+            raise click.UsageError("--memory is a saved memory: not with --data or --backend neo4j")
+        if not saved.is_file():
+            raise click.ClickException(f"{saved}: no such memory file (make one: graphmem ingest --memory {saved} FILE)")
+        return Memory(floor=floor, path=saved)
     if backend == "neo4j":
         if data is not None:
             raise click.UsageError("--data is read in process; with --backend neo4j load it first: graphmem load --data FILE")
@@ -277,11 +285,11 @@ def _cite(records: Sequence[Record]) -> str:
 @click.argument("query")
 @with_memory_options
 @friendly
-def search(query: str, data: Path | None, backend: str, conversation: str | None, k: int,
+def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
            uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
-    mem = _memory(data, backend, 0.30, dict(uri=uri, user=user, password=password, database=database))
-    click.echo(_cite(mem.records_for(query, k, conversation)))
+    with _memory(data, backend, 0.30, dict(uri=uri, user=user, password=password, database=database), saved) as mem:
+        click.echo(_cite(mem.records_for(query, k, conversation)))
 
 
 @main.command()
@@ -290,16 +298,41 @@ def search(query: str, data: Path | None, backend: str, conversation: str | None
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
               help="Below this confidence reply 'No information available'.")
 @friendly
-def ask(question: str, data: Path | None, backend: str, conversation: str | None, k: int, floor: float,
-        uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
+        floor: float, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
-    mem = _memory(data, backend, floor, dict(uri=uri, user=user, password=password, database=database))
-    found = mem.records_for(question, k, conversation)
-    answer = mem.answer_from(question, found)
+    with _memory(data, backend, floor, dict(uri=uri, user=user, password=password, database=database), saved) as mem:
+        found = mem.records_for(question, k, conversation)
+        answer = mem.answer_from(question, found)
     click.echo(f"reply: {answer.reply}")
     click.echo(f"confidence: {answer.confidence:.3f} (floor {floor:.2f})")
     click.echo("cited:")
     click.echo(_cite(found))
+
+
+@main.command()
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The memory file to add to (made when missing).")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--batch", type=click.IntRange(min=1), default=1000, show_default=True, help="Turns per transaction.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@friendly
+def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
+    """Add the turns of FILE (JSON Lines, or LoCoMo JSON) to a saved memory.
+
+    Every line is checked before any is added: one bad line adds nothing. Each batch is one
+    transaction, so an interrupted run keeps the batches it finished; run it again and the
+    turns already held are refused as duplicates by id."""
+    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
+
+    records = _records(file)
+    with Memory(path=saved) as mem:
+        mem.check(records, source=f"{file}: turn")
+        starts = range(0, len(records), batch)
+        with click.progressbar(starts, label="ingesting", hidden=quiet) as bar:
+            for start in bar:
+                mem.ingest(records[start:start + batch])
+        click.echo(f"{len(records)} turns added to {saved}; it holds {len(mem)}")
 
 
 @main.command()

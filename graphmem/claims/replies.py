@@ -57,7 +57,12 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
         return low in names or (len(tok) >= 3 and tok[0].isupper() and any(n.startswith(low) for n in names))
 
     out = []
+    stems = {n[:3] for n in names}  # every name or short form of one holds its first three letters
     for sentence in sentences(text) or [text]:
+        folded = sentence.lower()
+        if not any(s in folded for s in stems):  # no token can name a speaker: nothing to drop
+            out.append(sentence)
+            continue
         toks, low, _ = tokens(sentence)
         drop = [False] * len(toks)
         speaker = [names_one(t) for t in toks]

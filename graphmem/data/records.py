@@ -6,7 +6,7 @@ the memory validated, and neither should import the other to know what a turn is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -56,9 +56,24 @@ def parse_date(value: Any, where: str) -> datetime | None:
         raise DataError(f"{where}: cannot read the date {value!r}") from None
 
 
-def validate(records: Iterable[Mapping[str, Any]], known: set[str] = frozenset(), source: str = "record") -> list[Record]:
+class _Seen:
+    """The ids already held and those met so far in this batch, without copying the held ones
+    (a memory ingesting one turn must not pay for every id it holds)."""
+
+    def __init__(self, known: Collection[str]):
+        self.known, self.new = known, set()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.new or key in self.known
+
+    def add(self, key: str) -> None:
+        self.new.add(key)
+
+
+def validate(records: Iterable[Mapping[str, Any]], known: Collection[str] = frozenset(),
+             source: str = "record") -> list[Record]:
     """Check every record before any is kept: one bad record means none are ingested."""
-    seen = set(known)
+    seen = _Seen(known)
     out = []
     for n, rec in enumerate(records):
         where = f"{source} {n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
@@ -66,7 +81,7 @@ def validate(records: Iterable[Mapping[str, Any]], known: set[str] = frozenset()
     return out
 
 
-def _record(rec: Any, where: str, seen: set[str]) -> Record:
+def _record(rec: Any, where: str, seen: set[str] | _Seen) -> Record:
     """One validated record; ``seen`` collects ids so duplicates are refused."""
     if not isinstance(rec, Mapping):
         raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")

@@ -34,6 +34,8 @@ database starts from what is already there.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -43,8 +45,10 @@ from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.data.records import DEFAULT_CONVERSATION, Record, conversations, parse_date, read_jsonl, validate  # noqa: F401  (re-exported: the API takes and names them)
 from graphmem.errors import DataError
+from graphmem.memory.live import LiveIndex, supports
 from graphmem.memory.index import _Index
 from graphmem.memory.options import MemoryOptions
+from graphmem.memory.saved import MemoryFile
 
 RANKINGS = ("bm25", "tfidf")
 """How turns are scored: ``bm25`` (default: BM25 with structured queries and the dates a
@@ -77,7 +81,7 @@ class Memory:
 
     def __init__(self, backend: str = "memory", *, floor: float = FLOOR, settings: ReaderSettings = ReaderSettings(),
                  dense: bool = False, scope: bool = True, ranking: str = "bm25",
-                 options: MemoryOptions = MemoryOptions(), **neo4j: Any):
+                 options: MemoryOptions = MemoryOptions(), path: str | os.PathLike | None = None, **neo4j: Any):
         if backend not in ("memory", "neo4j"):
             raise DataError(f"unknown backend {backend!r}: choose 'memory' or 'neo4j'")
         if ranking not in RANKINGS:
@@ -91,12 +95,43 @@ class Memory:
         self._index: _Index | None = None
         self._dense = dense
         self._scope = scope
+        # the live index when it serves these settings; else the bulk one, rebuilt when read
+        self._live = LiveIndex(options, scope, dense) if supports(options, dense, ranking) else None
         self._neo4j = None
+        self._file: MemoryFile | None = None
+        self._lock = threading.RLock()  # one thread may ingest while others search
+        if path is not None:
+            self._open(path, backend)
         if backend == "neo4j":
             from graphmem.neo4j import store as db  # the Neo4j store, networkx and all (1.6 s): this backend only
 
             self._neo4j = db.MemoryStore(**neo4j)
             self._add(self._neo4j.records())
+
+    def _open(self, path: str | os.PathLike, backend: str) -> None:
+        """A saved memory: its turns and their reading restored, nothing read again."""
+        if backend != "memory" or self._live is None or self._dense:
+            raise DataError("Memory(path=...) keeps the embedded memory with its lexical index:"
+                            " not with backend='neo4j', dense=True, ranking='tfidf' or a research strategy")
+        self._file = MemoryFile(path, self.options)
+        self.records = self._file.load(self._live)
+        self._ids = {r.id for r in self.records}
+
+    def close(self) -> None:
+        """Close a saved memory's file (``with Memory(path=...) as mem:`` does it on leaving)."""
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+            if self._neo4j is not None:
+                self._neo4j.close()
+                self._neo4j = None
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def __len__(self) -> int:
         return len(self.records)
@@ -107,16 +142,39 @@ class Memory:
         All records are validated first; a bad one raises ``DataError`` naming it and
         nothing is ingested. Returns how many turns were added.
         """
-        new = validate(list(records), self._ids)
-        if self._neo4j is not None and new:
-            self._neo4j.write(new)
-        self._add(new)
-        return len(new)
+        with self._lock:
+            new = validate(list(records), self._ids)
+            if self._neo4j is not None and new:
+                self._neo4j.write(new)
+            self._add(new)
+            return len(new)
+
+    def check(self, records: Sequence[Mapping[str, Any]], source: str = "record") -> None:
+        """Validate records against what the memory holds, adding nothing (``DataError`` names
+        the first bad one): a long file is checked whole before its first batch is ingested."""
+        with self._lock:
+            validate(list(records), self._ids, source)
 
     def _add(self, new: Sequence[Record]) -> None:
+        first = len(self.records)
         self.records.extend(new)
         self._ids.update(r.id for r in new)
-        self._index = None
+        if self._live is None:
+            self._index = None
+            return
+        self._live.add(new)
+        if self._file is not None and new:
+            try:
+                self._file.save(self._live, first)
+            except BaseException:  # the file is as it was: so must the memory be
+                self._reload()
+                raise
+
+    def _reload(self) -> None:
+        """The memory as its file holds it (after a write that did not commit)."""
+        self._live = LiveIndex(self.options, self._scope, self._dense)
+        self.records = self._file.load(self._live)
+        self._ids = {r.id for r in self.records}
 
     def search(self, query: str, k: int = 5, conversation: str | None = None) -> list[str]:
         """Turn ids best first (at most k)."""
@@ -135,20 +193,23 @@ class Memory:
         ``ask`` does after searching, for a caller that also wants the records."""
         if not found:
             return Answer(ABSTAIN, (), 0.0)
-        index = self._built()
-        first = found[0].text
-        if self.options.sure_context:  # the turn read together with the turn it replies to
-            first = f"{index.said_before[found[0].id]} {first}"
-        confidence = sure(index.vocab, index.english(question), first)
-        hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-        reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
-        return Answer(reply, tuple(r.id for r in found), confidence)
+        with self._lock:  # the vocabulary may not move under the reader
+            index = self._built()
+            first = found[0].text
+            if self.options.sure_context:  # the turn read together with the turn it replies to
+                first = f"{index.said_before[found[0].id]} {first}"
+            confidence = sure(index.vocab, index.english(question), first)
+            hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
+            reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
+            return Answer(reply, tuple(r.id for r in found), confidence)
 
     def build(self) -> None:
         """Build the search index now (otherwise the first search does)."""
         self._built()
 
-    def _built(self) -> _Index:
+    def _built(self) -> _Index | LiveIndex:
+        if self._live is not None:
+            return self._live
         if self._index is None:
             self._index = _Index(self.records, self._dense, self._scope, self.ranking, self.options)
         return self._index
@@ -156,6 +217,7 @@ class Memory:
     def _search(self, query: str, k: int, conversation: str | None) -> list[Record]:
         if not isinstance(query, str):
             raise DataError(f"a query must be a string, not {type(query).__name__}")
-        if not self.records or k <= 0:
-            return []
-        return self._built().search(query, k, conversation)
+        with self._lock:
+            if not self.records or k <= 0:
+                return []
+            return self._built().search(query, k, conversation)

@@ -41,7 +41,7 @@ context, answer types, day spans) was chosen on LoCoMo: see ``graphmem.memory.ap
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from functools import lru_cache
 
@@ -54,7 +54,7 @@ from graphmem.text.lemma import IRREGULAR
 from graphmem.text.lemma import lemma as lemma_of
 from graphmem.text.terms import analyse, content, stem, words
 
-__all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "variants"]
+__all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "query_groups", "variants"]
 
 K1 = 1.2
 B = 0.75
@@ -81,6 +81,32 @@ def variants(word: str) -> tuple[str, ...]:
     fam = _families().get(lemma, frozenset())
     extra = sorted((fam | {stem(lemma)}) - {own}) if fam else []
     return (own, *extra)
+
+
+def query_groups(query: str, known: Callable[[str], bool],
+                 alternatives: Callable[[str], tuple[str, ...]] = variants) -> list[tuple[str, ...]]:
+    """The structured query (see :meth:`Ranker.groups`) against any index that can say which
+    stems it holds: the bulk ranker's and the live memory's postings ask the same question."""
+    raw: list[list[str]] = []
+    if lingo.has_cjk(query):
+        for phrases in lingo.to_english_terms(query):
+            alts: list[str] = []
+            for phrase in phrases:
+                for w in words(phrase):
+                    if content(w):
+                        alts.extend(alternatives(w))
+            raw.append(alts)
+    else:
+        raw = [list(alternatives(w)) for w in words(query) if content(w)]
+    out: list[tuple[str, ...]] = []
+    seen: set[frozenset[str]] = set()
+    for alts in raw:
+        group = tuple(dict.fromkeys(a for a in alts if known(a)))
+        key = frozenset(group)
+        if group and key not in seen:
+            seen.add(key)
+            out.append(group)
+    return out
 
 
 def _day_table(dates: Sequence[datetime | None], spans: Sequence[Sequence[tuple[date, date]]] | None):
@@ -163,26 +189,7 @@ class Ranker:
         Chinese words glossed the same) is kept once; a group with no known stem is
         dropped (it cannot match).
         """
-        raw: list[list[str]] = []
-        if lingo.has_cjk(query):
-            for phrases in lingo.to_english_terms(query):
-                alts: list[str] = []
-                for phrase in phrases:
-                    for w in words(phrase):
-                        if content(w):
-                            alts.extend(self.alternatives(w))
-                raw.append(alts)
-        else:
-            raw = [list(self.alternatives(w)) for w in words(query) if content(w)]
-        out: list[tuple[str, ...]] = []
-        seen: set[frozenset[str]] = set()
-        for alts in raw:
-            group = tuple(dict.fromkeys(a for a in alts if a in self.index))
-            key = frozenset(group)
-            if group and key not in seen:
-                seen.add(key)
-                out.append(group)
-        return out
+        return query_groups(query, self.index.__contains__, self.alternatives)
 
     def alternatives(self, word: str) -> tuple[str, ...]:
         """The stems one lower-case query word stands for (:func:`variants`); a subclass may

@@ -114,3 +114,25 @@ def test_ask_over_an_unreachable_neo4j_is_one_line():
     result = CliRunner().invoke(main, ["ask", "x", "--backend", "neo4j", "--uri", "bolt://127.0.0.1:1"])
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "cannot reach Neo4j at bolt://127.0.0.1:1" in result.output
+
+
+def test_ingest_then_ask_and_search_a_saved_memory(tmp_path):
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text('{"id": "d1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday.", "date": "2023-05-08"}\n'
+                     '{"id": "d2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps.", "date": "2023-05-08"}\n')
+    saved = tmp_path / "m.db"
+    runner = CliRunner()
+    done = runner.invoke(main, ["ingest", "--memory", str(saved), str(turns), "--quiet"])
+    assert done.exit_code == 0 and "2 turns added" in done.output
+    done = runner.invoke(main, ["ask", "When did Ann adopt a dog?", "--memory", str(saved)])
+    assert done.exit_code == 0 and "reply: 7 May 2023" in done.output
+    done = runner.invoke(main, ["search", "hiking", "--memory", str(saved), "-k", "1"])
+    assert done.exit_code == 0 and "default/d2" in done.output
+    again = runner.invoke(main, ["ingest", "--memory", str(saved), str(turns)])
+    assert again.exit_code == 1 and "turns.jsonl: turn 0 (id 'd1'): duplicate id 'd1'" in again.output
+    missing = runner.invoke(main, ["search", "dog", "--memory", str(tmp_path / "none.db")])
+    assert missing.exit_code == 1 and "none.db: no such memory file" in missing.output

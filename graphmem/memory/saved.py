@@ -1,0 +1,121 @@
+"""A memory kept in one SQLite file: its turns and what the index read of each.
+
+Why SQLite: it is a real embedded engine in the standard library, with transactions that a
+crash cannot tear. Each ``ingest`` is one transaction (the new turns, and the earlier turns the
+new ones made the index read again), so a process killed mid-ingest leaves the file as it was
+before that ingest. The file holds what the live index read of every turn
+(:class:`graphmem.memory.live.Reading`: the utterance without vocatives, its stems, the turn
+it replies to, its answer types and the days it speaks of), so reopening rebuilds the
+postings without reading any dialogue again.
+
+One process owns a file at a time: the connection takes SQLite's exclusive lock when it opens
+(``locking_mode=EXCLUSIVE``) and keeps it until it closes, so a second process gets one clear
+error instead of a memory that silently misses the other's writes. Within the process, the
+memory's lock lets one thread ingest while others search.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import date, datetime
+from pathlib import Path
+
+from graphmem.data.records import Record
+from graphmem.errors import DataError
+from graphmem.memory.live import LiveIndex, Reading
+from graphmem.memory.options import MemoryOptions
+
+__all__ = ["MemoryFile", "MemoryFileInUse"]
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS turns (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+    " conversation TEXT NOT NULL, speaker TEXT NOT NULL, text TEXT NOT NULL, date TEXT, turn INTEGER,"
+    " said TEXT NOT NULL, terms TEXT NOT NULL, replied INTEGER, types TEXT NOT NULL, spans TEXT NOT NULL)",
+)
+
+
+class MemoryFileInUse(DataError):
+    """Another process has the memory file open."""
+
+
+def _settings(options: MemoryOptions) -> str:
+    """The index settings a file was read with: reopening with others would mix two readings."""
+    keep = ("unaddressed", "speaker", "context", "context_weight", "context_reach", "answer_types", "spans", "k1", "b")
+    return json.dumps({k: getattr(options, k) for k in keep}, sort_keys=True)
+
+
+class MemoryFile:
+    """The SQLite file behind ``Memory(path=...)``."""
+
+    def __init__(self, path: str | Path, options: MemoryOptions):
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0.5)
+            self.db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            # write-ahead log, synced at every commit: one fsync an ingest, and a commit is durable
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("BEGIN IMMEDIATE")  # takes the file's lock now, held until close
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e):
+                raise MemoryFileInUse(f"{self.path}: the memory is open elsewhere (another process, or another Memory here); close it there first") from None
+            raise DataError(f"{self.path}: cannot open the memory file ({e})") from None
+        except sqlite3.DatabaseError as e:
+            raise DataError(f"{self.path}: not a graphmem memory file ({e})") from None
+        try:
+            self._prepare(options)
+        except sqlite3.DatabaseError as e:
+            self.db.execute("ROLLBACK")
+            self.db.close()
+            raise DataError(f"{self.path}: not a graphmem memory file ({e})") from None
+
+    def _prepare(self, options: MemoryOptions) -> None:
+        for statement in _SCHEMA:
+            self.db.execute(statement)
+        meta = dict(self.db.execute("SELECT key, value FROM meta"))
+        wanted = {"version": SCHEMA_VERSION, "settings": _settings(options)}
+        for key, value in wanted.items():
+            if key in meta and meta[key] != value:
+                raise DataError(f"{self.path}: the memory was saved with {key} {meta[key]}, not {value}")
+        self.db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", wanted.items())
+        self.db.execute("COMMIT")
+
+    def load(self, index: LiveIndex) -> list[Record]:
+        """Every saved turn, in ingest order, restored into ``index``."""
+        records, readings = [], []
+        for row in self.db.execute("SELECT id, conversation, speaker, text, date, turn, said, terms, replied, types, spans"
+                                   " FROM turns ORDER BY n"):
+            records.append(Record(row[0], row[2], row[3], datetime.fromisoformat(row[4]) if row[4] else None, row[1], row[5]))
+            spans = [(date.fromordinal(a), date.fromordinal(b)) for a, b in json.loads(row[10])]
+            readings.append(Reading(row[6], row[7].split(), row[8], tuple(row[9].split(",")) if row[9] else (), spans))
+        index.restore(records, readings)
+        return records
+
+    def save(self, index: LiveIndex, first: int) -> None:
+        """In one transaction: the records from ``first`` on, and the earlier ones read again."""
+        rows = [self._row(index, i) for i in range(first, len(index))]
+        again = [(*self._row(index, i)[7:], i) for i in sorted(index.changed) if i < first]
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.db.executemany("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ? WHERE n = ?", again)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        index.changed.clear()
+
+    @staticmethod
+    def _row(index: LiveIndex, i: int) -> tuple:
+        r, read = index.records[i], index.reading(i)
+        spans = json.dumps([[a.toordinal(), b.toordinal()] for a, b in read.spans])
+        return (i, r.id, r.conversation, r.speaker, r.text, r.date.isoformat() if r.date else None, r.turn,
+                read.said, " ".join(read.terms), read.replied, ",".join(read.types), spans)
+
+    def close(self) -> None:
+        self.db.close()
+

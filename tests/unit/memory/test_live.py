@@ -1,0 +1,206 @@
+"""The live memory: fed one turn at a time it answers as a memory built at once; saved, it
+reopens as it was; a crash, a second process and bad records leave the file whole."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from graphmem import Memory
+from graphmem.claims.replies import unaddressed
+from graphmem.errors import DataError
+from graphmem.memory.index import _Index
+from graphmem.memory.options import MemoryOptions
+from graphmem.memory.saved import MemoryFileInUse
+from tests.conftest import REPO, shared_or_need
+
+
+def _records(dataset, numbered: bool = False) -> list[dict]:
+    return [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+             "conversation": c.sample_id, **({"turn": int(t.dia_id.split(":")[1])} if numbered else {})}
+            for c in dataset.conversations for t in c.turns]
+
+
+def _questions(dataset) -> list[str]:
+    return [q.text for c in dataset.conversations for q in c.questions]
+
+
+def _bulk(mem: Memory, options: MemoryOptions = MemoryOptions()) -> _Index:
+    """The bulk index over the same records: what the memory answered before it was live."""
+    return _Index(mem.records, False, True, "bm25", options)
+
+
+def test_one_turn_at_a_time_searches_as_the_bulk_index(dataset):
+    mem = Memory()
+    for r in _records(dataset):
+        mem.ingest([r])
+    bulk = _bulk(mem)
+    for q in _questions(dataset):
+        assert mem.search(q) == [r.id for r in bulk.search(q, 5, None)], q
+
+
+@pytest.mark.parametrize("options", [MemoryOptions(), MemoryOptions(context_reach=3),
+                                     MemoryOptions(unaddressed=False, speaker=False, spans=False)])
+def test_turns_out_of_order_search_as_the_bulk_index(dataset, options):
+    """Numbered turns in shuffled order (a turn before the one it replies to, speakers met late):
+    every reply field and vocative is read again where the bulk index would read it otherwise."""
+    records = _records(dataset, numbered=True)
+    random.Random(1).shuffle(records)
+    records = records[:2500]
+    mem = Memory(options=options)
+    for start in range(0, len(records), 7):
+        mem.ingest(records[start:start + 7])
+    bulk = _bulk(mem, options)
+    assert mem._live.context == bulk.contexts
+    for q in _questions(dataset)[::3]:
+        assert mem.search(q) == [r.id for r in bulk.search(q, 5, None)], q
+        assert mem.search(q, conversation="conv-26") == [r.id for r in bulk.search(q, 5, "conv-26")], q
+
+
+def test_a_speaker_met_later_rereads_the_turns_that_name_them():
+    mem = Memory()
+    mem.ingest([{"id": "1", "speaker": "Ann", "text": "Thanks, Calvin! The concert was great.", "conversation": "c"}])
+    before = mem._live.said[0]
+    mem.ingest([{"id": "2", "speaker": "Calvin", "text": "Glad you liked it.", "conversation": "c"}])
+    assert before != mem._live.said[0] and "Calvin" not in mem._live.said[0]
+    assert mem._live.said[0] == unaddressed("Thanks, Calvin! The concert was great.", {"Ann", "Calvin"})
+    assert _bulk(mem).contexts[1] == mem._live.said[0]  # and the turn replying to it reads it so
+
+
+def test_confidence_and_replies_match_the_bulk_vocabulary(dataset):
+    from graphmem.answer.sure import sure
+
+    mem = Memory()
+    mem.ingest(_records(dataset))
+    bulk = _bulk(mem)
+    for q in _questions(dataset)[:300]:
+        found = bulk.search(q, 5, None)
+        if found:
+            assert mem.ask(q).confidence == sure(bulk.vocab, bulk.english(q), found[0].text), q
+
+
+def test_a_saved_memory_reopens_as_the_live_one(dataset, tmp_path):
+    records = _records(dataset)
+    live = Memory()
+    with Memory(path=tmp_path / "m.db") as saved:
+        for start in range(0, len(records), 100):
+            saved.ingest(records[start:start + 100])
+            live.ingest(records[start:start + 100])
+    with Memory(path=tmp_path / "m.db") as again:
+        assert len(again) == len(live)
+        for q in _questions(dataset)[::4]:
+            assert again.search(q) == live.search(q), q
+            assert again.ask(q) == live.ask(q), q
+        again.ingest([{"id": "new", "speaker": "Caroline", "text": "I adopted a puppy called Rex.", "conversation": "conv-26"}])
+        assert again.search("Who adopted a puppy called Rex?", k=1) == ["new"]
+    with Memory(path=tmp_path / "m.db") as third:
+        assert third.search("Who adopted a puppy called Rex?", k=1) == ["new"]
+
+
+def test_bad_records_leave_a_saved_memory_as_it_was(tmp_path):
+    with Memory(path=tmp_path / "m.db") as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I like tea."}])
+        with pytest.raises(DataError, match="record 1.*missing 'speaker'"):
+            mem.ingest([{"id": "b", "speaker": "Bob", "text": "Me too."}, {"id": "c", "text": "no speaker"}])
+        with pytest.raises(DataError, match="duplicate id 'a'"):
+            mem.ingest([{"id": "a", "speaker": "Bob", "text": "again"}])
+    with Memory(path=tmp_path / "m.db") as mem:
+        assert [r.id for r in mem.records] == ["a"]
+
+
+def test_a_second_opener_gets_one_clear_error(tmp_path):
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I like tea."}])
+        code = f"from graphmem import Memory\nMemory(path={str(path)!r})"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(REPO)))
+        assert done.returncode != 0 and "MemoryFileInUse" in done.stderr and "open elsewhere" in done.stderr
+        with pytest.raises(MemoryFileInUse):
+            Memory(path=path)
+    with Memory(path=path) as mem:  # closed: the next opener has it
+        assert len(mem) == 1
+
+
+def test_a_file_that_is_not_a_memory_is_refused(tmp_path):
+    path = tmp_path / "x.db"
+    path.write_text("not sqlite at all" * 100)
+    with pytest.raises(DataError, match="x.db: not a graphmem memory file"):
+        Memory(path=path)
+
+
+_KILLED = """
+import sys, time
+from graphmem import Memory
+from graphmem.claims.replies import unaddressed
+mem = Memory(path=sys.argv[1])
+mem.ingest([{"id": "seed", "speaker": "Ann", "text": "I like tea.", "conversation": "c"}])
+print("seeded", flush=True)
+batch = [{"id": f"t{i}", "speaker": "Bob" if i % 2 else "Ann", "text": f"turn {i} about hiking and tea", "conversation": "c"}
+         for i in range(200000)]
+mem.ingest(batch)
+print("done", flush=True)
+"""
+
+
+def test_a_process_killed_mid_ingest_loses_only_that_ingest(tmp_path):
+    path = tmp_path / "m.db"
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED, str(path)], stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert proc.stdout.readline().strip() == "seeded"
+    time.sleep(1.5)  # well inside the big ingest (it takes many seconds)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    with Memory(path=path) as mem:
+        assert [r.id for r in mem.records] == ["seed"]
+        assert mem.search("tea", k=1) == ["seed"]
+
+
+def test_one_thread_ingests_while_others_search():
+    mem = Memory()
+    mem.ingest([{"id": "0", "speaker": "Ann", "text": "I went hiking in the Alps.", "conversation": "c"}])
+    errors: list[BaseException] = []
+
+    def search() -> None:
+        try:
+            for _ in range(200):
+                assert mem.search("Who went hiking?", k=1)
+        except BaseException as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=search) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for i in range(1, 300):
+        mem.ingest([{"id": str(i), "speaker": "Bob" if i % 2 else "Ann", "text": f"turn {i} on the lake", "conversation": "c"}])
+    for t in threads:
+        t.join()
+    assert not errors and len(mem) == 300
+
+
+def test_the_dense_side_embeds_each_batch_once_and_scores_as_the_bulk_index():
+    import json
+
+    from graphmem import bench6
+    from graphmem.search import dense
+
+    bench6_dir = shared_or_need("bench6", "GRAPHMEM_BENCH6", inside="pool.jsonl")
+    if not dense.available():
+        pytest.skip("the dense extra is not installed")
+    pool = [json.loads(line) for line in (bench6_dir / "pool.jsonl").read_text().splitlines()]
+    rows = [{"id": r["id"], "speaker": r["speaker"], "text": r["text"],
+             "conversation": r["id"].rsplit("_session", 1)[0]} for r in pool]
+    mem = Memory(dense=True)
+    mem.ingest(rows[:60])
+    mem.ingest(rows[60:])
+    bulk = _Index(mem.records, True, True, "bm25", MemoryOptions())
+    for q in bench6.load(bench6_dir).questions:
+        for lang in ("en", "zh"):
+            assert mem.search(q.text[lang]) == [r.id for r in bulk.search(q.text[lang], 5, None)], q.qid

@@ -1,0 +1,73 @@
+"""The growing inverted index scores exactly as the bulk BM25 ranker over the same documents."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from graphmem.memory.postings import Postings, top_k
+from graphmem.memory.rank import B, K1, Ranker
+from graphmem.text.terms import analyse
+
+WORDS = "dog cat hiking alps paint painting painted lake park music guitar drew drawing city beach".split()
+
+
+def _counts(text: str, context: str, weight: float) -> tuple[dict[str, float], float]:
+    counts: dict[str, float] = {}
+    length = 0.0
+    for field, w in ((text, 1.0), (context, weight)):
+        terms = analyse(field)
+        length += w * len(terms)
+        for t in terms:
+            counts[t] = counts.get(t, 0.0) + w
+    return counts, length
+
+
+def _random_docs(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
+    rng = random.Random(seed)
+    texts = [" ".join(rng.choices(WORDS, k=rng.randint(1, 12))) for _ in range(n)]
+    contexts = [" ".join(rng.choices(WORDS, k=rng.randint(0, 8))) for _ in range(n)]
+    return texts, contexts
+
+
+def _scores(p: Postings, groups) -> np.ndarray:
+    docs, scores = Postings.combine([p.group(g) for g in groups])
+    out = np.zeros(p.n)
+    out[docs] = scores
+    return out
+
+
+def test_scores_are_bitwise_the_bulk_rankers():
+    texts, contexts = _random_docs(300)
+    bulk = Ranker(texts, contexts=contexts)
+    p = Postings(K1, B)
+    for text, context in zip(texts, contexts):
+        p.add(*_counts(text, context, 0.5))
+    for query in ("dog in the park", "who drew the lake", "painting music guitar city", "beach"):
+        groups = bulk.groups(query)
+        assert np.array_equal(_scores(p, groups), bulk.scores(query, dates=False))
+
+
+def test_a_replaced_document_scores_as_if_built_that_way():
+    texts, contexts = _random_docs(120, seed=1)
+    p = Postings(K1, B)
+    first = [c if i % 3 else "" for i, c in enumerate(contexts)]  # every third turn's context arrives later
+    for text, context in zip(texts, first):
+        p.add(*_counts(text, context, 0.5))
+    for i in range(0, len(texts), 3):
+        old, _ = _counts(texts[i], first[i], 0.5)
+        new, length = _counts(texts[i], contexts[i], 0.5)
+        p.replace(i, old, new, length)
+    bulk = Ranker(texts, contexts=contexts)
+    for query in ("dog cat", "hiking alps lake", "drawing"):
+        assert np.array_equal(_scores(p, bulk.groups(query)), bulk.scores(query, dates=False))
+
+
+def test_top_k_is_a_stable_sort_cut_at_k():
+    rng = np.random.default_rng(0)
+    scores = rng.integers(1, 5, size=200).astype(float)  # many ties
+    docs = np.arange(200)
+    stable = [int(i) for i in np.argsort(-scores, kind="stable")]
+    for k in (1, 5, 17, 200, 300):
+        assert list(top_k(docs, scores, k)) == stable[:k]
