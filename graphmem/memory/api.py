@@ -17,7 +17,7 @@ as the graph arms do), then fills up with the rest. A turn is indexed as
 ``"Speaker: utterance"`` with its vocatives taken out ("Thanks, Caroline!" is said *to*
 Caroline, not about her) and, as a second BM25 field at half weight, the turn it replies
 to (``graphmem.memory.index._contexts``); a question asking when or how long also matches the turns that say
-when or how long (``graphmem.answer.reader.answer_type``), and a date it names also matches the
+when or how long (``graphmem.text.dates.answer_type``), and a date it names also matches the
 turns that speak of that day (``graphmem.memory.index._spans``). On LoCoMo's answerable questions the four
 bring the evidence first more often (hit@1 0.373 -> 0.451, hit@5 0.619 -> 0.724) and on
 adversarial ones, which name the wrong person, less often (hit@1 0.348 -> 0.287;

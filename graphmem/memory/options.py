@@ -53,12 +53,12 @@ class MemoryOptions:
     all hit@1 0.759 -> 0.767, 18 questions won and 4 lost; reach 3: 0.766)."""
 
     answer_types: tuple[str, ...] = tuple(ANSWER_TYPES)
-    """The answer types (:data:`graphmem.answer.reader.ANSWER_TYPES`) a question asking for one
+    """The answer types (:data:`graphmem.text.dates.ANSWER_TYPES`) a question asking for one
     matches turns by: when, how long."""
 
     spans: bool = True
     """A date a question names also matches the turns that speak of that day, not only
-    those said on it (:func:`graphmem.answer.reader.days_spoken_of`)."""
+    those said on it (:func:`graphmem.text.dates.days_spoken_of`)."""
 
     k1: float = K1
     """BM25's term-frequency saturation (:data:`graphmem.memory.rank.K1`)."""

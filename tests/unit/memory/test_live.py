@@ -201,6 +201,6 @@ def test_the_dense_side_embeds_each_batch_once_and_scores_as_the_bulk_index():
     mem.ingest(rows[:60])
     mem.ingest(rows[60:])
     bulk = _Index(mem.records, True, True, "bm25", MemoryOptions())
-    for q in bench6.load(bench6_dir).questions:
+    for q in bench6.load_bench(bench6_dir).questions:
         for lang in ("en", "zh"):
             assert mem.search(q.text[lang]) == [r.id for r in bulk.search(q.text[lang], 5, None)], q.qid
