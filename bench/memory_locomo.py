@@ -111,6 +111,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -136,7 +137,7 @@ from graphmem.memory.options import MemoryOptions, Scorer  # noqa: E402
 from graphmem.search.dense import Encoder  # noqa: E402
 from graphmem.text.terms import content, stem, words  # noqa: E402
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json"
+DEFAULT_DATA = Path(os.environ.get("GRAPHMEM_LOCOMO") or Path(__file__).resolve().parents[1].parent / "shared/data/locomo10.json")
 NAMES = {1: "multi hop", 2: "temporal", 3: "open domain", 4: "single hop", 5: "adversarial"}
 
 
@@ -335,7 +336,7 @@ def ranks(dataset: locomo.Dataset, k: int, dense: bool = False,
     return out
 
 
-DEFAULT_BENCH6 = Path(__file__).resolve().parents[1].parent / "shared/data/bench6"
+DEFAULT_BENCH6 = Path(os.environ.get("GRAPHMEM_BENCH6") or Path(__file__).resolve().parents[1].parent / "shared/data/bench6")
 
 
 def bench6_questions(path: str | Path) -> set[tuple[int, int]]:

@@ -87,7 +87,7 @@ def run(tree: Path, out: Path, names: list[str]) -> None:
     """Run each named command with ``tree`` first on the path; keep stdout, stderr and the exit code."""
     out.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="same-output-"))
-    env = dict(os.environ, PYTHONPATH=str(tree.resolve()), MPLBACKEND="Agg")
+    env = dict(os.environ, PYTHONPATH=str(tree.resolve()), MPLBACKEND="Agg", GRAPHMEM_LOCOMO=LOCOMO, GRAPHMEM_BENCH6=BENCH6)
     table = {**COMMANDS, **NEO4J_COMMANDS}
     for name in names:
         spec = table[name]
