@@ -5,8 +5,8 @@ one person, and a question about her must land on the claims read from all of th
 speakers are known from the data; third parties are introduced by their context ("my friend
 Jenna", "a puppy named Pixie") and become people of their own.
 
-The memory finds whom a query names by another rule (``graphmem.memory.index._Index.people_in``),
-and the two stay apart because they read different text. This module reads dialogue, where
+The memory finds whom a query names by the second rule here (:func:`speakers_named`), and the
+two stay apart because they read different text. This module reads dialogue, where
 only a capitalised word is a name ("Will", "May", "Mark" are ordinary words in lower case), and
 folds spellings within one conversation, guarded by how often that conversation writes the word
 in lower case (so "Mel" is Melanie, but "Time" is never Tim); :func:`resolve` keeps the one
@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from graphmem.text.lexicon import NAMING_VERBS, NOT_NAMES, OWNERS, RELATIONS, wordset
 from graphmem.text.sentences import QUOTES
 
-__all__ = ["People", "fold", "people_of", "resolve"]
+__all__ = ["People", "fold", "people_of", "resolve", "speakers_named"]
 
 class People:
     """The people of one conversation: two speakers and the third parties they introduce."""
@@ -164,6 +164,18 @@ def resolve(text: str, key: Callable[[str], str | None]) -> str | None:
         if best is None or cand < best:
             best = cand
     return best[2] if best else None
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def speakers_named(query: str, speakers: Iterable[str]) -> set[str]:
+    """The speakers (lower-case names) a user's query names: whole words, in any case.
+
+    The memory's rule for scoping a search to the person asked about (see the module
+    docstring for why it is not :func:`resolve`'s)."""
+    words = set(_WORD.findall(query.lower()))
+    return {who for who in speakers if who in words}
 
 
 def fold(name: str) -> str:

@@ -10,13 +10,13 @@ was chosen is in :mod:`graphmem.memory.api`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import cached_property, lru_cache
 
 import numpy as np
 
 from graphmem.text.dates import ANSWER_TYPES, days_spoken_of
+from graphmem.claims.people import speakers_named
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
 from graphmem.errors import DataError
@@ -66,8 +66,7 @@ class _Index:
 
     def people_in(self, query: str) -> set[str]:
         """Every speaker the query names (lower case; whole words, any case)."""
-        words = set(re.findall(r"[a-z0-9]+", query.lower()))
-        return {who for who in self.people if who in words}
+        return speakers_named(query, self.people)
 
     def named(self, query: str) -> set[str]:
         """The conversations of every person the query names."""

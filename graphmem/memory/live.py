@@ -19,7 +19,6 @@ query (:func:`graphmem.memory.rank.query_groups`), the same tie order (ingest or
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from datetime import date
 
 import numpy as np
 
+from graphmem.claims.people import speakers_named
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
 from graphmem.errors import DataError
@@ -400,8 +400,7 @@ class LiveIndex:
 
     def people_in(self, query: str) -> set[str]:
         """Every speaker the query names (lower case; whole words, any case)."""
-        words = set(re.findall(r"[a-z0-9]+", query.lower()))
-        return {who for who in self.people if who in words}
+        return speakers_named(query, self.people)
 
     def named(self, query: str) -> set[str]:
         """The conversations of every person the query names."""
