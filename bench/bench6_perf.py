@@ -34,7 +34,8 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -169,15 +170,15 @@ class _Flat:
         self.name = name
         self.score = score
 
-    def ingest(self, records):
+    def ingest(self, records: Sequence[Mapping[str, Any]]) -> None:
         self.ids = [r["id"] for r in records]
         self.conv = [conversation_of(i) for i in self.ids]
-        self.people = {}
+        self.people: dict[str, set[str]] = {}
         for r, c in zip(records, self.conv):
             self.people.setdefault(r["speaker"].lower(), set()).add(c)
         self.r = rank.Ranker([r["text"] for r in records], [parse_date(r.get("date"), "pool") for r in records])
 
-    def search(self, query, k):
+    def search(self, query: str, k: int) -> list[str]:
         s = self.score(self.r, query)
         order = [int(i) for i in np.argsort(-s, kind="stable") if s[i] > 0]
         named = set(re.findall(r"[a-z0-9]+", query.lower()))
@@ -205,12 +206,12 @@ class _DenseOnly:
     def __init__(self, speaker: bool):
         self.speaker = speaker
 
-    def ingest(self, records):
+    def ingest(self, records: Sequence[Mapping[str, Any]]) -> None:
         self.ids = [r["id"] for r in records]
         texts = [r["text"] if self.speaker else _strip_speaker(r["text"], r["speaker"]) for r in records]
         self.m = dense.shared().encode(texts)
 
-    def search(self, query, k):
+    def search(self, query: str, k: int) -> list[str]:
         s = self.m @ dense.shared().encode([query], query=True)[0]
         return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
 
@@ -218,11 +219,11 @@ class _DenseOnly:
 class _DenseSentences:
     name = "dense only, per sentence"
 
-    def ingest(self, records):
+    def ingest(self, records: Sequence[Mapping[str, Any]]) -> None:
         self.ids = [r["id"] for r in records]
         self.turns = dense.Turns(dense.shared(), [(r["speaker"], _strip_speaker(r["text"], r["speaker"])) for r in records])
 
-    def search(self, query, k):
+    def search(self, query: str, k: int) -> list[str]:
         s = self.turns.scores([query])[0]
         return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
 

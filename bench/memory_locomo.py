@@ -113,10 +113,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -172,8 +174,9 @@ class _FieldNormRanker(rank.Ranker):
     """BM25F with a length normalisation per field: each field's frequency over
     ``1 - b + b * length / its average``, weighted, summed, saturated once."""
 
-    def __init__(self, texts, dates=None, k1=rank.K1, b=rank.B, contexts=None,
-                 context_weight=rank.CONTEXT_WEIGHT, types=None, spans=None):
+    def __init__(self, texts: Sequence[str], dates: Sequence[datetime | None] | None = None, k1: float = rank.K1,
+                 b: float = rank.B, contexts: Sequence[str] | None = None, context_weight: float = rank.CONTEXT_WEIGHT,
+                 types: Mapping[str, Sequence[bool]] | None = None, spans: Sequence[Sequence[tuple[date, date]]] | None = None):
         super().__init__(texts, dates, k1, b, types=types, spans=spans)  # the turn alone: raw tf, its own norm
         own = self.tf.multiply(1.0 / (self.norm / k1)[:, None])
         if contexts is not None and context_weight:
@@ -233,7 +236,7 @@ class _LancasterRanker(rank.Ranker):
     """The shipped ranker, each query word's group also holding the (Porter) stems of the
     indexed words the Lancaster stemmer conflates with it (four letters or more)."""
 
-    def __init__(self, texts, *args, **kw):
+    def __init__(self, texts: Sequence[str], *args: Any, **kw: Any):
         super().__init__(texts, *args, **kw)
         lancaster = _lancaster()
         self.families: dict[str, set[str]] = {}
