@@ -26,6 +26,7 @@ from datetime import date
 
 import numpy as np
 
+from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.people import speakers_named
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
@@ -72,6 +73,12 @@ class LiveVocabulary:
     def add(self, terms: set[str]) -> None:
         self.n += 1
         self._move(terms, +1)
+
+    def restore(self, documents: Sequence[Sequence[str]]) -> None:
+        """Document frequencies of many documents at once (an empty vocabulary restored)."""
+        self.n = len(documents)
+        self.df = Counter(t for doc in documents for t in set(doc))
+        self._by_df = Counter(self.df.values())
 
     def replace(self, old: set[str], new: set[str]) -> None:
         self._move(old - new, -1)
@@ -232,13 +239,27 @@ class LiveIndex:
 
     # ------------------------------------------------------------------ ingest
     def restore(self, records: Sequence[Record], readings: Sequence[Reading]) -> None:
-        """Index records as a saved memory read them: nothing is read again."""
-        for r, saved in zip(records, readings, strict=True):
+        """Index records as a saved memory read them: nothing is read again, and the postings
+        and document frequencies are built at once from the saved stems (the same counts a
+        record-by-record build gives, in arrays rather than one term at a time)."""
+        if len(self.records):
+            raise ValueError("restore fills an empty index")
+        for i, (r, saved) in enumerate(zip(records, readings, strict=True)):
             self.speakers.setdefault(r.conversation, set()).add(r.speaker)
-            self._append(r, saved)
+            self._keep(r, saved, i)
+        indexed = [self._indexed_terms(i) for i in range(len(self.records))]
+        w = self.options.context_weight
+        context = ([self.said_terms[j] if j is not None else [] for j in self.replied]
+                   if self.options.context and w else None)
+        self.postings = Postings.built(self.options.k1, self.options.b, indexed, context, w)
+        self.vocab.restore(indexed)
 
     def add(self, new: Sequence[Record]) -> None:
         """Index each record in order, then re-read what it changed."""
+        with paused_gc():  # many small acyclic objects: the collector's passes would free nothing
+            self._add(new)
+
+    def _add(self, new: Sequence[Record]) -> None:
         if self.dense is not None:  # one encoding per ingest, as the bulk index encodes all at once
             self.dense.add(len(self.records), [(r.speaker, r.text) for r in new])
         for r in new:
@@ -254,17 +275,22 @@ class LiveIndex:
         """Index one record; ``saved`` is what a saved memory read of it before (reopening
         reads no dialogue again)."""
         i = len(self.records)
-        self.records.append(r)
         if saved is None:
             saved = self.read(r, i)
+        self._keep(r, saved, i)
+        counts, length = self._counts(i)
+        self.postings.add(counts, length)
+        self.vocab.add(set(self._indexed_terms(i)))
+        return i
+
+    def _keep(self, r: Record, saved: Reading, i: int) -> None:
+        """Everything the index keeps of record i but its postings and document frequencies."""
+        self.records.append(r)
         self.said.append(saved.said)
         self.said_terms.append(saved.terms)
         self.replied.append(saved.replied)
         if saved.replied is not None:
             self.children.setdefault(saved.replied, set()).add(i)
-        counts, length = self._counts(i)
-        self.postings.add(counts, length)
-        self.vocab.add(set(self._indexed_terms(i)))
         self._saved_types.append(saved.types)
         for kind in saved.types:
             if kind in self.types:
@@ -279,7 +305,6 @@ class LiveIndex:
         if r.turn is not None:
             self.numbered.setdefault((r.conversation, r.date, r.turn), []).append(i)
         self.last[r.conversation] = i
-        return i
 
     def read(self, r: Record, i: int) -> Reading:
         """What the index reads of a new record: everything a saved memory keeps of it."""

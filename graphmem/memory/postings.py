@@ -87,6 +87,40 @@ class Postings:
     def __len__(self) -> int:
         return self.n
 
+    @classmethod
+    def built(cls, k1: float, b: float, texts: Sequence[Sequence[str]], contexts: Sequence[Sequence[str]] | None,
+              weight: float) -> Postings:
+        """Postings of many documents at once: each document's terms at weight 1 and its
+        context's at ``weight``, as :meth:`add` would have counted them one by one."""
+        p = cls(k1, b)
+        fields = [(texts, 1.0)] + ([(contexts, weight)] if contexts is not None else [])
+        for t in sorted({t for field, _ in fields for doc in field for t in doc}):
+            p._term(t)
+        index = p.index
+        docs, terms, weights = [], [], []
+        for field, w in fields:
+            for d, field_terms in enumerate(field):
+                docs.extend([d] * len(field_terms))
+                terms.extend([index[t] for t in field_terms])
+                weights.extend([w] * len(field_terms))
+        p.n = len(texts)
+        doc, term, tf = np.asarray(docs, dtype=np.int64), np.asarray(terms, dtype=np.int64), np.asarray(weights)
+        lengths = np.bincount(doc, weights=tf, minlength=p.n) if p.n else np.zeros(0)
+        p.length = Grow(np.float64, max(1024, p.n))
+        p.length.extend(lengths)
+        p.total = float(lengths.sum())
+        pairs, inverse = np.unique(term * max(p.n, 1) + doc, return_inverse=True)
+        counts = np.bincount(inverse, weights=tf, minlength=len(pairs))
+        owner, holder = pairs // max(p.n, 1), pairs % max(p.n, 1)
+        cuts = np.flatnonzero(np.diff(owner)) + 1
+        for ids, at, tfs in zip(np.split(owner, cuts), np.split(holder, cuts), np.split(counts, cuts)):
+            if len(ids):
+                j = int(ids[0])
+                p._docs[j].extend(at)
+                p._tfs[j].extend(tfs)
+                p.df[j] = len(at)
+        return p
+
     def known(self, term: str) -> bool:
         return term in self.index and self.df[self.index[term]] > 0
 

@@ -21,6 +21,7 @@ import sqlite3
 from datetime import date, datetime
 from pathlib import Path
 
+from graphmem.claims.gcpause import paused_gc
 from graphmem.data.records import Record
 from graphmem.errors import DataError
 from graphmem.memory.live import LiveIndex, Reading
@@ -85,12 +86,17 @@ class MemoryFile:
         self.db.execute("COMMIT")
 
     def load(self, index: LiveIndex) -> list[Record]:
-        """Every saved turn, in ingest order, restored into ``index``."""
+        """Every saved turn, in ingest order, restored into ``index`` (the collector paused:
+        hundreds of thousands of small acyclic objects, whose passes would free nothing)."""
+        with paused_gc():
+            return self._load(index)
+
+    def _load(self, index: LiveIndex) -> list[Record]:
         records, readings = [], []
         for row in self.db.execute("SELECT id, conversation, speaker, text, date, turn, said, terms, replied, types, spans"
                                    " FROM turns ORDER BY n"):
             records.append(Record(row[0], row[2], row[3], datetime.fromisoformat(row[4]) if row[4] else None, row[1], row[5]))
-            spans = [(date.fromordinal(a), date.fromordinal(b)) for a, b in json.loads(row[10])]
+            spans = [(date.fromordinal(a), date.fromordinal(b)) for a, b in json.loads(row[10])] if row[10] != "[]" else []
             readings.append(Reading(row[6], row[7].split(), row[8], tuple(row[9].split(",")) if row[9] else (), spans))
         index.restore(records, readings)
         return records
