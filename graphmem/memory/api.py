@@ -39,6 +39,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
@@ -100,6 +101,8 @@ class Memory:
         self._neo4j = None
         self._file: MemoryFile | None = None
         self._lock = threading.RLock()  # one thread may ingest while others search
+        self._closed = False
+        self._path: Path | None = None
         if path is not None:
             self._open(path, backend)
         if backend == "neo4j":
@@ -114,8 +117,14 @@ class Memory:
             raise DataError("Memory(path=...) keeps the embedded memory with its lexical index:"
                             " not with backend='neo4j', dense=True, ranking='tfidf' or a research strategy")
         self._file = MemoryFile(path, self.options)
-        self.records = self._file.load(self._live)
+        try:
+            self.records = self._file.load(self._live)
+        except BaseException:  # a file that cannot be restored keeps no lock
+            self._file.close()
+            self._file = None
+            raise
         self._ids = {r.id for r in self.records}
+        self._path = Path(path)
 
     def close(self) -> None:
         """Close a saved memory's file (``with Memory(path=...) as mem:`` does it on leaving)."""
@@ -123,6 +132,7 @@ class Memory:
             if self._file is not None:
                 self._file.close()
                 self._file = None
+                self._closed = True
             if self._neo4j is not None:
                 self._neo4j.close()
                 self._neo4j = None
@@ -143,6 +153,7 @@ class Memory:
         nothing is ingested. Returns how many turns were added.
         """
         with self._lock:
+            self._open_or_raise()
             new = validate(list(records), self._ids)
             if self._neo4j is not None and new:
                 self._neo4j.write(new)
@@ -155,6 +166,10 @@ class Memory:
         with self._lock:
             validate(list(records), self._ids, source)
 
+    def _open_or_raise(self) -> None:
+        if self._closed:
+            raise DataError(f"{self._path}: this memory was closed; open it again with Memory(path=...)")
+
     def _add(self, new: Sequence[Record]) -> None:
         first = len(self.records)
         self.records.extend(new)
@@ -162,18 +177,23 @@ class Memory:
         if self._live is None:
             self._index = None
             return
-        self._live.add(new)
-        if self._file is not None and new:
-            try:
+        try:
+            self._live.add(new)
+            if self._file is not None and new:
                 self._file.save(self._live, first)
-            except BaseException:  # the file is as it was: so must the memory be
-                self._reload()
-                raise
+            self._live.changed.clear()
+        except BaseException:  # the memory goes back to what it held (and its file holds) before
+            self._rewind(first)
+            raise
 
-    def _reload(self) -> None:
-        """The memory as its file holds it (after a write that did not commit)."""
+    def _rewind(self, first: int) -> None:
+        """The memory as it was before its last ``_add``: from its file, or its earlier records."""
         self._live = LiveIndex(self.options, self._scope, self._dense)
-        self.records = self._file.load(self._live)
+        if self._file is not None:
+            self.records = self._file.load(self._live)
+        else:
+            del self.records[first:]
+            self._live.add(self.records)
         self._ids = {r.id for r in self.records}
 
     def search(self, query: str, k: int = 5, conversation: str | None = None) -> list[str]:
@@ -186,7 +206,8 @@ class Memory:
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
-        return self.answer_from(question, self._search(question, k, conversation))
+        with self._lock:  # searched and read against the same turns
+            return self.answer_from(question, self._search(question, k, conversation))
 
     def answer_from(self, question: str, found: Sequence[Record]) -> Answer:
         """The answer read off turns already found (``records_for``), best first: what
@@ -205,7 +226,8 @@ class Memory:
 
     def build(self) -> None:
         """Build the search index now (otherwise the first search does)."""
-        self._built()
+        with self._lock:
+            self._built()
 
     def _built(self) -> _Index | LiveIndex:
         if self._live is not None:
@@ -218,6 +240,7 @@ class Memory:
         if not isinstance(query, str):
             raise DataError(f"a query must be a string, not {type(query).__name__}")
         with self._lock:
+            self._open_or_raise()
             if not self.records or k <= 0:
                 return []
             return self._built().search(query, k, conversation)

