@@ -189,19 +189,21 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
          uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror."""
     from graphmem.neo4j import load as gl  # the load reads claims (networkx): only for this command
-    from graphmem.neo4j.store import number_turns  # likewise
+    from graphmem.memory import graphdb  # the memory's search fields, written after the graph: likewise
 
     records = _turn_file(data)
     chosen = gl.select(_dialogue(data, records), conversations)
     with gn.connect(uri, user, password, database) as client:
         report = gl.load_conversations(client, chosen, batch=batch, replace=replace, progress=not quiet)
-        if records:  # a turn file's own turn numbers, which the loaded graph does not hold
-            kept = {c.sample_id for c in chosen}
-            number_turns(client, [r for r in records if r.conversation in kept], batch)
+        kept = {c.sample_id for c in chosen}
+        # what Memory(backend="neo4j") searches; a turn file's own records keep its turn numbers
+        searchable = ([r for r in records if r.conversation in kept] if records
+                      else [r for c in chosen for r in graphdb.loaded_records(c)])
+        indexed = graphdb.index_loaded(client, searchable, batch=batch)
     for counts in report.counts:
         click.echo(counts.line())
     click.echo(f"{report.rows} rows in {report.seconds:.2f}s ({report.rows_per_second:.0f} rows/s)"
-               f" into {client.settings.where}; counts match the mirror")
+               f" into {client.settings.where}; counts match the mirror; {indexed} turns searchable")
 
 
 def _turn_file(data: Path | None) -> list[Record] | None:

@@ -27,9 +27,10 @@ glossed into English offline (``graphmem.text.zh``, optional extra ``zh``); with
 (each turn's shared with the turn it replies to, at the same half weight) are fused with
 the lexical ones.
 
-With ``backend="neo4j"`` every ingested turn is also written to Neo4j (Conversation,
-Session, Turn, Person and the claims read from it), and a new ``Memory`` over the same
-database starts from what is already there.
+With ``backend="neo4j"`` the database is the memory (:mod:`graphmem.memory.graphdb`): each
+ingest is one transaction writing the new turns, their claims and search fields; a search runs
+in Neo4j's full-text index and is re-ranked by the same BM25F; nothing is held in the process,
+so any number of processes share one database. Ids are scoped there: ``conversation/id``.
 """
 
 from __future__ import annotations
@@ -97,8 +98,9 @@ class Memory:
         self._dense = dense
         self._scope = scope
         # the live index when it serves these settings; else the bulk one, rebuilt when read
-        self._live = LiveIndex(options, scope, dense) if supports(options, dense, ranking) else None
-        self._neo4j = None
+        embedded = backend == "memory"
+        self._live = LiveIndex(options, scope, dense) if embedded and supports(options, dense, ranking) else None
+        self._graph = None
         self._file: MemoryFile | None = None
         self._lock = threading.RLock()  # one thread may ingest while others search
         self._closed = False
@@ -106,10 +108,12 @@ class Memory:
         if path is not None:
             self._open(path, backend)
         if backend == "neo4j":
-            from graphmem.neo4j import store as db  # the Neo4j store, networkx and all (1.6 s): this backend only
+            if dense or ranking != "bm25" or not supports(options, False, ranking):
+                raise DataError("Memory(backend='neo4j') searches in the database with the shipped lexical ranking:"
+                                " not with dense=True, ranking='tfidf' or a research strategy")
+            from graphmem.memory import graphdb  # the driver and the claim reader: this backend only
 
-            self._neo4j = db.MemoryStore(**neo4j)
-            self._add(self._neo4j.records())
+            self._graph = graphdb.GraphMemory(options, scope, **neo4j)
 
     def _open(self, path: str | os.PathLike, backend: str) -> None:
         """A saved memory: its turns and their reading restored, nothing read again."""
@@ -133,9 +137,10 @@ class Memory:
                 self._file.close()
                 self._file = None
                 self._closed = True
-            if self._neo4j is not None:
-                self._neo4j.close()
-                self._neo4j = None
+            if self._graph is not None:
+                self._graph.close()
+                self._graph = None
+                self._closed = True
 
     def __enter__(self) -> Memory:
         return self
@@ -144,7 +149,7 @@ class Memory:
         self.close()
 
     def __len__(self) -> int:
-        return len(self.records)
+        return self._graph.count() if self._graph is not None else len(self.records)
 
     def ingest(self, records: Iterable[Mapping[str, Any]]) -> int:
         """Add dialogue turns (dicts with id, speaker, text; optional date, conversation).
@@ -154,9 +159,12 @@ class Memory:
         """
         with self._lock:
             self._open_or_raise()
+            if self._graph is not None:  # duplicates are judged in the database, within a conversation
+                new = validate(list(records), set())
+                if new:
+                    self._graph.ingest(new)
+                return len(new)
             new = validate(list(records), self._ids)
-            if self._neo4j is not None and new:
-                self._neo4j.write(new)
             self._add(new)
             return len(new)
 
@@ -168,7 +176,7 @@ class Memory:
 
     def _open_or_raise(self) -> None:
         if self._closed:
-            raise DataError(f"{self._path}: this memory was closed; open it again with Memory(path=...)")
+            raise DataError(f"{self._path or 'the Neo4j memory'}: this memory was closed; open it again")
 
     def _add(self, new: Sequence[Record]) -> None:
         first = len(self.records)
@@ -215,13 +223,18 @@ class Memory:
         if not found:
             return Answer(ABSTAIN, (), 0.0)
         with self._lock:  # the vocabulary may not move under the reader
-            index = self._built()
             first = found[0].text
-            if self.options.sure_context:  # the turn read together with the turn it replies to
-                first = f"{index.said_before[found[0].id]} {first}"
-            confidence = sure(index.vocab, index.english(question), first)
+            if self._graph is not None:  # the weights of the words asked and found, from the database
+                english = self._graph.english(question)
+                vocab = self._graph.vocabulary(english, found)
+            else:
+                index = self._built()
+                english, vocab = index.english(question), index.vocab
+                if self.options.sure_context:  # the turn read together with the turn it replies to
+                    first = f"{index.said_before[found[0].id]} {first}"
+            confidence = sure(vocab, english, first)
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-            reply = Reader(index.vocab, self.settings).read(index.english(question), hits) if confidence >= self.floor else ABSTAIN
+            reply = Reader(vocab, self.settings).read(english, hits) if confidence >= self.floor else ABSTAIN
             return Answer(reply, tuple(r.id for r in found), confidence)
 
     def build(self) -> None:
@@ -241,6 +254,10 @@ class Memory:
             raise DataError(f"a query must be a string, not {type(query).__name__}")
         with self._lock:
             self._open_or_raise()
-            if not self.records or k <= 0:
+            if k <= 0:
+                return []
+            if self._graph is not None:
+                return self._graph.search(query, k, conversation)
+            if not self.records:
                 return []
             return self._built().search(query, k, conversation)

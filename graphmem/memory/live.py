@@ -309,6 +309,14 @@ class LiveIndex(Scoped):
         """What the index holds of record i now (for a saved memory to write)."""
         return Reading(self.said[i], self.said_terms[i], self.replied[i], self._saved_types[i], self._spans.get(i, []))
 
+    def indexed_terms(self, i: int) -> list[str]:
+        """Record i's first field (a store that searches elsewhere, Neo4j, writes it out)."""
+        return self._indexed_terms(i)
+
+    def fields(self, i: int) -> tuple[dict[str, float], float]:
+        """Record i's weighted BM25 term counts and length, as its postings hold them."""
+        return self._counts(i)
+
     def _utterance(self, r: Record) -> str:
         return unaddressed(r.text, self.speakers[r.conversation]) if self.options.unaddressed else r.text
 

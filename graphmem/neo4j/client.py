@@ -13,17 +13,17 @@ import atexit
 import logging
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 from graphmem.neo4j.queries import query, statements
 
 __all__ = [
     "CONNECT_TIMEOUT", "DEFAULT_PASSWORD", "DEFAULT_URI", "DEFAULT_USER", "ENV_DATABASE", "ENV_PASSWORD", "ENV_URI",
-    "ENV_USER", "RETRY_TIME", "START_HINT", "Client", "Neo4jSettings", "connect", "shared_client", "translate",
+    "ENV_USER", "RETRY_TIME", "START_HINT", "Client", "Transaction", "Neo4jSettings", "connect", "shared_client", "translate",
 ]
 
 ENV_URI = "NEO4J_URI"
@@ -41,6 +41,8 @@ RETRY_TIME = 15.0
 """Seconds a managed transaction keeps retrying transient errors before giving up."""
 
 START_HINT = "start it with `docker compose up -d` or `scripts/neo4j-local start`, or set NEO4J_URI"
+
+T = TypeVar("T")
 
 _SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
@@ -88,6 +90,8 @@ class Client:
         self.settings = settings
         self.driver = driver
         self._session = None
+        self.rows_read = 0
+        """Records every query returned so far: what a start-up or a search read, counted."""
 
     # -- plumbing
 
@@ -131,13 +135,29 @@ class Client:
         text = query(name)
 
         def work(tx: Any) -> list[dict]:
-            return [r.data() for r in tx.run(text, params)]
+            rows = [r.data() for r in tx.run(text, params)]
+            self.rows_read += len(rows)
+            return rows
 
         with self.errors(name):
             try:
                 if write:
                     return self.session.execute_write(work)
                 return self.session.execute_read(work)
+            except BaseException:
+                self._reset()
+                raise
+
+    def transaction(self, work: Callable[[Transaction], T], doing: str) -> T:
+        """Run ``work`` as ONE managed write transaction: every statement it runs commits
+        together or not at all, and the driver runs it again, whole, on a transient error or a
+        deadlock (so ``work`` must not keep state from a failed attempt)."""
+        def unit(tx: Any) -> T:
+            return work(Transaction(tx, self))
+
+        with self.errors(doing):
+            try:
+                return self.session.execute_write(unit)
             except BaseException:
                 self._reset()
                 raise
@@ -180,6 +200,18 @@ class Client:
         for stmt in statements("schema"):
             self.run(stmt)
         self.run("CALL db.awaitIndexes(300)")
+
+
+class Transaction:
+    """One open transaction: named queries run in it (``cypher/<name>.cypher``), values as parameters."""
+
+    def __init__(self, tx: Any, client: Client):
+        self.tx, self.client = tx, client
+
+    def run(self, name: str, **params: Any) -> list[dict]:
+        rows = [r.data() for r in self.tx.run(query(name), params)]
+        self.client.rows_read += len(rows)
+        return rows
 
 
 def translate(exc: BaseException, settings: Neo4jSettings, doing: str = "a query") -> GraphmemError | None:

@@ -140,7 +140,10 @@ def count(client: Client, p: Plan) -> Counts:
 
 
 def delete(client: Client, conversation: str, batch: int = DEFAULT_BATCH) -> int:
-    """Delete one conversation's subgraph, ``batch`` nodes per transaction; returns nodes deleted."""
+    """Delete one conversation's subgraph, ``batch`` nodes per transaction; returns nodes deleted.
+    Its turns first give back the document frequencies the memory's search counted them in."""
+    while client.write("unindex_conversation", conversation=conversation, batch=batch)[0]["turns"]:
+        pass
     gone = 0
     while True:
         n = client.write("delete_conversation", conversation=conversation, batch=batch)[0]["deleted"]

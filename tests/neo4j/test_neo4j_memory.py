@@ -1,5 +1,11 @@
-"""The memory API over Neo4j: what one Memory ingests, the next one finds there."""
+"""The memory API over Neo4j: the database searches, writes one transaction an ingest, and is
+shared: what one Memory ingests, the next one (or another process) finds there."""
 
+import json
+import os
+import signal
+import subprocess
+import sys
 from dataclasses import asdict
 
 import pytest
@@ -9,9 +15,11 @@ from graphmem.neo4j.load import delete
 from graphmem.errors import DataError, Neo4jUnavailable
 from graphmem.answer.reader import ABSTAIN
 
+from tests.conftest import REPO
 from tests.neo4j.test_neo4j import server_or_skip
 
 CONV = "memory-api-test"
+OTHER = "memory-api-other"
 TURNS = [
     {"id": "mt1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday!", "date": "2023-05-08", "conversation": CONV},
     {"id": "mt2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps last week.", "date": "2023-05-08", "conversation": CONV},
@@ -21,54 +29,162 @@ TURNS = [
 @pytest.fixture
 def clean():
     client = server_or_skip()
-    delete(client, CONV)
+    for conv in (CONV, OTHER):
+        delete(client, conv)
     yield client
-    delete(client, CONV)
+    for conv in (CONV, OTHER):
+        delete(client, conv)
     client.close()
 
 
-def test_ingest_search_ask_and_a_second_memory_starts_from_the_database(clean):
+def _count(client, conv=CONV):
+    return client.run("MATCH (t:Turn {conversation: $c}) RETURN count(t) AS n", c=conv)[0]["n"]
+
+
+def test_ingest_search_ask_and_a_second_memory_finds_it_in_the_database(clean):
     mem = Memory(backend="neo4j")
     assert mem.ingest(TURNS) == 2
-    assert mem.search("Who went hiking in the Alps?", k=1) == ["mt2"]
-    assert mem.ask("When did Ann adopt a dog?").reply == "7 May 2023"
+    assert mem.search("Who went hiking in the Alps?", k=1, conversation=CONV) == [f"{CONV}/mt2"]
+    assert mem.ask("When did Ann adopt a dog?", conversation=CONV).reply == "7 May 2023"
     stored = clean.run("MATCH (t:Turn {conversation: $c}) RETURN t.id AS id ORDER BY id", c=CONV)
     assert [r["id"] for r in stored] == ["mt1", "mt2"]
-    people = clean.run("MATCH (p:Person {conversation: $c})-[:SUBJECT_OF]->(:Assertion) RETURN DISTINCT p.name AS n ORDER BY n", c=CONV)
+    people = clean.run("MATCH (p:Person {conversation: $c})-[:SUBJECT_OF]->(:Assertion) RETURN DISTINCT p.name AS n", c=CONV)
     assert {r["n"] for r in people} >= {"Ann", "Bob"}  # claims were read and kept, not just turns
 
     again = Memory(backend="neo4j")
-    assert again.search("Who went hiking in the Alps?", k=1, conversation=CONV) == ["mt2"]
-    more = {"id": "mt3", "speaker": "Ann", "text": "Rex chewed my slippers.", "date": "2023-05-09", "conversation": CONV}
-    again.ingest([more])
-    turns = clean.run("MATCH (t:Turn {conversation: $c}) RETURN count(t) AS n", c=CONV)[0]["n"]
-    assert turns == 3
+    assert again.search("Who went hiking in the Alps?", k=1, conversation=CONV) == [f"{CONV}/mt2"]
+    again.ingest([{"id": "mt3", "speaker": "Ann", "text": "Rex chewed my slippers.", "date": "2023-05-09", "conversation": CONV}])
+    assert _count(clean) == 3
+    assert mem.search("slippers", k=1, conversation=CONV) == [f"{CONV}/mt3"]  # the first memory sees it at once
 
 
-def test_turn_numbers_are_kept_and_both_backends_search_alike(clean):
+def test_the_database_ranks_as_the_embedded_memory(clean):
     turns = [
         {"id": "mn1", "speaker": "Nate", "text": "I made coconut milk ice cream.", "date": "2023-05-08", "turn": 1},
-        {"id": "mj1", "speaker": "Jo", "text": "Ooh, how did it turn out?", "date": "2023-05-08", "turn": 2},
+        {"id": "mj1", "speaker": "Jo", "text": "Ooh, how did it turn out, Nate?", "date": "2023-05-08", "turn": 2},
         {"id": "mn2", "speaker": "Nate", "text": "Super good! Rich and creamy.", "date": "2023-05-08", "turn": 3},
-        {"id": "mn3", "speaker": "Nate", "text": "And the turtles loved the leftovers.", "date": "2023-05-08", "turn": 5},
+        {"id": "mn3", "speaker": "Nate", "text": "And the turtles loved the leftovers yesterday.", "date": "2023-05-09", "turn": 5},
     ]
-    turns = [{**t, "conversation": CONV} for t in turns]
-    Memory(backend="neo4j").ingest(turns)
-    stored = Memory(backend="neo4j")
-    assert [r.turn for r in stored.records if r.conversation == CONV] == [1, 2, 3, 5]
-    here = Memory()  # every record the database holds (ids made unique), so the same BM25 statistics
-    here.ingest([{**asdict(r), "id": f"{r.conversation}/{r.id}"} for r in stored.records])
-    for q in ("How did it turn out?", "ice cream", "Nate coconut"):
-        found = [f"{CONV}/{i}" for i in stored.search(q, k=4, conversation=CONV)]
-        assert found and found == here.search(q, k=4, conversation=CONV)
+    db = Memory(backend="neo4j")
+    for t in turns:  # one at a time: each write reads what the earlier ones left in the database
+        db.ingest([{**t, "conversation": CONV}])
+    here = Memory()
+    here.ingest([{**t, "id": f"{CONV}/{t['id']}", "conversation": CONV} for t in turns])
+    for q in ("How did it turn out?", "ice cream", "Nate coconut", "What happened on 8 May 2023?", "When did the turtles eat?"):
+        assert db.search(q, k=4, conversation=CONV) == here.search(q, k=4, conversation=CONV), q
+
+
+def test_ids_are_scoped_by_conversation(clean):
+    mem = Memory(backend="neo4j")
+    mem.ingest(TURNS)
+    mem.ingest([{**TURNS[0], "conversation": OTHER, "text": "My cat Tom sleeps all day."}, {**TURNS[1], "conversation": OTHER}])
+    assert mem.search("cat sleeps", k=1) == [f"{OTHER}/mt1"]
+    assert mem.search("adopted a dog", k=1) == [f"{CONV}/mt1"]
+    with pytest.raises(DataError, match=f"duplicate id 'mt1' in conversation '{CONV}'"):
+        mem.ingest([{**TURNS[0], "text": "again"}])
+    assert _count(clean) == 2 and _count(clean, OTHER) == 2
 
 
 def test_a_bad_record_writes_nothing(clean):
     mem = Memory(backend="neo4j")
     with pytest.raises(DataError, match="missing 'speaker'"):
         mem.ingest([TURNS[0], {"id": "bad", "text": "no speaker", "conversation": CONV}])
-    assert clean.run("MATCH (t:Turn {conversation: $c}) RETURN count(t) AS n", c=CONV)[0]["n"] == 0
+    assert _count(clean) == 0
     assert mem.ask("Who adopted a dog?", conversation=CONV).reply == ABSTAIN
+
+
+def test_start_up_reads_nothing_in_bulk(clean):
+    Memory(backend="neo4j").ingest(TURNS)
+    mem = Memory(backend="neo4j")
+    client = mem._graph.client
+    assert client.rows_read == 0  # connecting and the schema read no rows
+    mem.search("hiking", k=1)
+    assert 0 < client.rows_read <= 2 * 200 + 10  # the statistics, at most two candidate sets, the hits
+
+
+def test_a_loaded_conversation_is_refused_and_keeps_its_captions(clean, dataset):
+    from graphmem.neo4j.load import load_conversations
+    from graphmem.memory.graphdb import index_loaded, loaded_records
+
+    conv = next(c for c in dataset.conversations if c.sample_id == "conv-26")
+    load_conversations(clean, [conv])
+    index_loaded(clean, loaded_records(conv))
+    captions = "MATCH (t:Turn {conversation: 'conv-26'}) WHERE t.caption IS NOT NULL RETURN count(t) AS n"
+    before = clean.run(captions)[0]["n"]
+    assert before > 0
+    mem = Memory(backend="neo4j")
+    with pytest.raises(DataError, match="'conv-26' in Neo4j at .* was written by graphmem load"):
+        mem.ingest([{"id": "new1", "speaker": conv.speakers[0], "text": "Hi!", "conversation": "conv-26"}])
+    assert clean.run(captions)[0]["n"] == before and _count(clean, "conv-26") == len(conv.turns)
+    assert mem.search("LGBTQ support group", k=1, conversation="conv-26")[0].startswith("conv-26/D")
+
+
+WRITER = r"""
+import sys
+from graphmem import Memory
+conv, name, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+mem = Memory(backend="neo4j")
+for i in range(n):
+    mem.ingest([{"id": f"{name}-{i}", "speaker": name, "text": f"{name} says thing number {i} about the garden.",
+                 "conversation": conv, "date": "2023-06-01"}])
+    print(f"{name}-{i}", flush=True)
+"""
+
+
+@pytest.mark.parametrize("writers", [2, 4])
+def test_concurrent_writers_into_one_conversation_lose_nothing(clean, writers):
+    n = 40
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, CONV, f"w{j}", str(n)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env) for j in range(writers)]
+    acked = []
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+        acked.append(out.split())
+    rows = clean.run("MATCH (t:Turn {conversation: $c}) RETURN t.id AS id, t.position AS position ORDER BY position", c=CONV)
+    ids = [r["id"] for r in rows]
+    assert sorted(ids) == sorted(i for a in acked for i in a)  # every acknowledged turn, none twice
+    assert [r["position"] for r in rows] == list(range(writers * n))  # one order, decided in the database
+    for a in acked:  # each writer's turns in the order it wrote them
+        assert [i for i in ids if i in set(a)] == a
+    searched = Memory(backend="neo4j").search("garden thing number 7", k=writers, conversation=CONV)
+    assert sorted(searched) == sorted(f"{CONV}/w{j}-7" for j in range(writers))
+
+
+KILLED = r"""
+import sys, time
+from graphmem import Memory
+from graphmem.neo4j import client as nc
+conv = sys.argv[1]
+mem = Memory(backend="neo4j")
+run = nc.Transaction.run
+def stalled(self, name, **params):
+    out = run(self, name, **params)
+    if name == "index_turns":  # turns, sessions and people written, the transaction still open
+        print("mid", flush=True)
+        time.sleep(60)
+    return out
+nc.Transaction.run = stalled
+mem.ingest([{"id": f"k{i}", "speaker": "Ann" if i % 2 else "Bob", "text": f"Turn {i} about kites.",
+             "conversation": conv} for i in range(50)])
+"""
+
+
+def test_a_write_killed_mid_transaction_leaves_no_partial_turn(clean):
+    Memory(backend="neo4j").ingest(TURNS)
+    terms = "MATCH (x:Term {stem: 'kite'}) RETURN x.df AS df"
+    before = clean.run(terms)
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    p = subprocess.Popen([sys.executable, "-c", KILLED, CONV], stdout=subprocess.PIPE, text=True, env=env)
+    assert p.stdout.readline().strip() == "mid"
+    p.send_signal(signal.SIGKILL)
+    p.wait(timeout=30)
+    assert _count(clean) == 2  # the killed ingest left nothing, the earlier one everything
+    assert clean.run(terms) == before
+    mem = Memory(backend="neo4j")
+    assert mem.ingest([{"id": "k1", "speaker": "Ann", "text": "Kites again.", "conversation": CONV}]) == 1
+    assert _count(clean) == 3
 
 
 def test_unreachable_neo4j_is_one_clear_error():
@@ -77,8 +193,6 @@ def test_unreachable_neo4j_is_one_clear_error():
 
 
 def test_cli_load_then_ask_and_search_over_neo4j(clean, tmp_path):
-    import json
-
     from click.testing import CliRunner
 
     from graphmem.cli import main
@@ -87,6 +201,7 @@ def test_cli_load_then_ask_and_search_over_neo4j(clean, tmp_path):
     path.write_text("".join(json.dumps(t) + "\n" for t in TURNS))
     loaded = CliRunner().invoke(main, ["load", "--data", str(path), "--quiet"])
     assert loaded.exit_code == 0, loaded.output
+    assert "2 turns searchable" in loaded.output
     asked = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--backend", "neo4j", "--conversation", CONV])
     assert asked.exit_code == 0, asked.output
     assert asked.output.splitlines()[0] == "reply: 7 May 2023"
@@ -96,8 +211,6 @@ def test_cli_load_then_ask_and_search_over_neo4j(clean, tmp_path):
 
 
 def test_cli_load_keeps_a_turn_files_turn_numbers(clean, tmp_path):
-    import json
-
     from click.testing import CliRunner
 
     from graphmem.cli import main
@@ -106,9 +219,7 @@ def test_cli_load_keeps_a_turn_files_turn_numbers(clean, tmp_path):
     path = tmp_path / "turns.jsonl"
     path.write_text("".join(json.dumps(t) + "\n" for t in turns))
     assert CliRunner().invoke(main, ["load", "--data", str(path), "--quiet"]).exit_code == 0
-    stored = Memory(backend="neo4j")
-    here = Memory()
-    here.ingest(turns)
-    assert [r for r in stored.records if r.conversation == CONV] == here.records  # turn numbers included
+    numbers = clean.run("MATCH (t:Turn {conversation: $c}) RETURN t.number AS n ORDER BY n", c=CONV)
+    assert [r["n"] for r in numbers] == [1, 4]
     # with the gap, Bob's turn is not read as a reply to Ann's: "dog" finds Ann's turn alone
-    assert stored.search("Who adopted a dog?", k=2, conversation=CONV) == ["mt1"]
+    assert Memory(backend="neo4j").search("Who adopted a dog?", k=2, conversation=CONV) == [f"{CONV}/mt1"]

@@ -32,7 +32,7 @@ LAZY = {
                               "and the memory costs numpy, scipy and scikit-learn",
     ("graphmem.cli", "graphmem"): "each command imports the layer it runs (the bench, the memory, stats, bench6, "
                                   "the Neo4j load): at the top they make `graphmem --help` 2.45 s of CPU, not 0.27 s",
-    ("graphmem.memory.api", "graphmem"): "the Neo4j store (networkx, the driver's modules: 1.6 s) only for "
+    ("graphmem.memory.api", "graphmem"): "the Neo4j memory (the driver's modules, the claim reader) only for "
                                          "Memory(backend='neo4j')",
     ("graphmem.bench6.adapter", "graphmem"): "Adapter.load times the memory's import as bench6's loading",
     ("graphmem.text.terms", "nltk"): "nltk.stem.porter runs under placeholder packages: a plain import runs nltk's "

@@ -11,3 +11,9 @@ CREATE INDEX turn_conversation IF NOT EXISTS FOR (t:Turn) ON (t.conversation);
 CREATE INDEX person_conversation IF NOT EXISTS FOR (p:Person) ON (p.conversation);
 CREATE INDEX assertion_conversation IF NOT EXISTS FOR (a:Assertion) ON (a.conversation);
 CREATE INDEX assertion_ref IF NOT EXISTS FOR (a:Assertion) ON (a.conversation, a.n);
+// The memory's search (Memory(backend="neo4j")): a Term node per stem holds its document
+// frequencies, kept by the same transaction that writes a turn's search fields; the full-text
+// index holds those fields, pre-stemmed (whitespace analyser), and is searchable at commit.
+CREATE CONSTRAINT term_stem IF NOT EXISTS FOR (x:Term) REQUIRE x.stem IS UNIQUE;
+CREATE INDEX term_vdf IF NOT EXISTS FOR (x:Term) ON (x.vdf);
+CREATE FULLTEXT INDEX turn_terms IF NOT EXISTS FOR (t:Turn) ON EACH [t.terms, t.context, t.marks, t.scope] OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}};

@@ -1,0 +1,102 @@
+"""What Neo4j keeps of a turn so that the database can search it: the ranker's fields as rows.
+
+Why rows of the live index's reading: the memory's ranking is its product (stems without
+vocatives, the turn replied to as a second field at half weight, answer types, the days a turn
+speaks of), and the database must rank by the same reading, not by Lucene's analysis of the raw
+text. So the turn's fields are read by :class:`graphmem.memory.live.LiveIndex` (one per
+conversation: every rule it applies looks only inside the turn's conversation) and written
+pre-stemmed into a full-text index with a whitespace analyser:
+
+- ``terms``: the stems of ``"Speaker: utterance"`` (vocatives out), the first field;
+- ``context``: the stems of the utterance it replies to, the second field;
+- ``marks``: ``#when``/``#how_long`` (answer types), ``day_<ordinal>`` and ``mon_<y>_<m>`` (the
+  day it was said), ``smon_<y>_<m>`` (each month a day span it speaks of touches) -- what a
+  query's answer type and dates look up, re-checked exactly on the candidates;
+- ``scope``: the conversation id, so a search can be limited to some conversations in Lucene.
+
+``bag`` and ``own`` are the distinct stems whose document frequencies the turn counts in (BM25's
+over both fields, the reader's over its own), kept on the Term nodes by ``index_turns.cypher``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+from graphmem.claims.records import Claim
+from graphmem.data.records import Record
+from graphmem.memory.live import LiveIndex
+
+__all__ = ["claim_rows", "index_row", "mark_of", "months", "turn_key"]
+
+
+def turn_key(conversation: str, turn_id: str) -> str:
+    """A turn's key in Neo4j and the id a search returns: ids are scoped by their conversation."""
+    return f"{conversation}/{turn_id}"
+
+
+def mark_of(kind: str) -> str:
+    """The token an answer type is indexed as (``how long`` -> ``#how_long``): never a stem."""
+    return "#" + kind.replace(" ", "_")
+
+
+def months(a: date, b: date) -> list[tuple[int, int]]:
+    """The (year, month) buckets a run of days touches."""
+    out, (y, m) = [], (a.year, a.month)
+    while (y, m) <= (b.year, b.month):
+        out.append((y, m))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+def _fields(index: LiveIndex, i: int) -> tuple[list[str], list[str], float]:
+    """Record i's two BM25 fields and its weighted length, as the live index counts them."""
+    own = index.indexed_terms(i)
+    j = index.replied[i]
+    weighted = index.options.context and index.options.context_weight
+    context = index.said_terms[j] if (j is not None and weighted) else []
+    _, length = index.fields(i)
+    return own, list(context), length
+
+
+def index_row(index: LiveIndex, i: int) -> dict:
+    """The ``index_turns.cypher`` row of record i of a conversation's live index."""
+    r: Record = index.records[i]
+    own, context, length = _fields(index, i)
+    read = index.reading(i)
+    day = r.date.date() if r.date is not None else None
+    marks = [mark_of(kind) for kind in read.types]
+    if day is not None:
+        marks += [f"day_{day.toordinal()}", f"mon_{day.year}_{day.month}"]
+    spans = list(read.spans)
+    for a, b in spans:
+        marks += [f"smon_{y}_{m}" for y, m in months(a, b)]
+    fields = {
+        "terms": " ".join(own), "context": " ".join(context), "marks": " ".join(dict.fromkeys(marks)),
+        "scope": r.conversation, "length": length, "types": list(read.types),
+        "day": day.toordinal() if day is not None else None,
+        "span_lo": [a.toordinal() for a, _ in spans], "span_hi": [b.toordinal() for _, b in spans],
+    }
+    bag = sorted(set(own) | set(context) | {mark_of(kind) for kind in read.types})
+    return {"key": turn_key(r.conversation, r.id), "fields": fields, "bag": bag, "own": sorted(set(own))}
+
+
+def claim_rows(conversation: str, turn_id: str, claims: Iterable[Claim], speakers: dict[str, str],
+               names: dict[str, str]) -> list[dict]:
+    """The ``memory_write_claims.cypher`` rows of one turn's claims. ``speakers`` maps a person
+    key to the speaker's name, ``names`` any other key to how the dialogue wrote it."""
+    def person(key: str) -> dict:
+        return {"key": f"{conversation}/{key}", "id": key, "name": speakers.get(key) or names.get(key, key),
+                "speaks": key in speakers}
+
+    rows = []
+    for n, c in enumerate(claims):
+        subject = person(c.subject)
+        rows.append({
+            "turn": turn_key(conversation, turn_id), "key": f"{turn_key(conversation, turn_id)}#a{n}",
+            "conversation": conversation, "subject": c.subject, "subject_key": subject["key"],
+            "subject_name": subject["name"], "subject_speaks": subject["speaks"], "predicate": c.predicate,
+            "object": c.object, "negated": c.negated, "topic": c.topic, "sentence": c.sentence, "dia_id": c.dia_id,
+            "date": c.date, "mentions": [person(m) for m in c.mentions if m != c.subject],
+        })
+    return rows
