@@ -230,14 +230,15 @@ def test_names_and_texts_read_back_verbatim(client, weird):
 
 
 def _sources() -> list[Path]:
-    """The modules of graphmem.neo4j: every one of them may ask for a query."""
-    return sorted(Path(queries.__file__).parent.glob("*.py"))
+    """The modules that run Cypher: graphmem.neo4j's, and the memory's Neo4j backend's."""
+    here = Path(queries.__file__).parent
+    return sorted([*here.glob("*.py"), *here.parent.glob("memory/graphdb*.py")])
 
 
 def _asked_names() -> set[str]:
-    """Every query name the modules of graphmem.neo4j ask for, read off their source."""
+    """Every query name the package's modules ask for, read off their source."""
     source = "\n".join(p.read_text(encoding="utf-8") for p in _sources())
-    names = set(re.findall(r"\.(?:query|write)\(\s*\"(\w+)\"", source))
+    names = set(re.findall(r"\.(?:query|write|run)\(\s*\"(\w+)\"", source))
     names |= set(re.findall(r"\b(?:query|statements)\(\s*\"(\w+)\"", source))
     names |= set(STEPS)
     return names
