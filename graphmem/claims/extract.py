@@ -75,7 +75,6 @@ while the (acyclic) tokens and claims are built.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
 
 from graphmem.claims import replies
 from graphmem.claims.gcpause import paused_gc
@@ -91,7 +90,7 @@ from graphmem.text.lexicon import (
 from graphmem.text.phrases import gerund, np_end, verb_group
 from graphmem.text.sentences import Offsets, sentences, tokens
 
-__all__ = ["extract"]
+__all__ = ["Sentences", "context", "extract", "parse", "read_turn", "speaker_key"]
 
 # Clause boundaries: a new subject after a comma or a conjunction, or a hard stop.
 _SUBJ = wordset("i we you he she they it")
@@ -117,43 +116,53 @@ def extract(conv: Conversation, captions: bool = False, you_mentions: bool = Fal
         return _extract(conv, captions, you_mentions)
 
 
+# A turn's sentences, each tokenised once: (text, tokens, lower-cased tokens, offsets, a question?).
+Sentences = list[tuple[str, list[str], list[str], list[int], bool]]
+
+
 def _extract(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
     """Tokenise every sentence once, meet the people, then read each turn's statements in order."""
     turns = conv.turns
-    parsed: list[tuple[Turn, list[tuple[str, list[str], list[str], list[int], bool]]]] = []
-    for turn in turns:
-        sents = []
-        for s in sentences(turn.text):
-            toks, low, starts = tokens(s)
-            if toks:
-                sents.append((s, toks, low, starts, s.rstrip(_QMARK_TAIL).endswith("?")))
-        parsed.append((turn, sents))
-    text = "\n".join(t.text for t in turns)
-    people, surfaces = people_of(
-        conv.speakers, text, ((toks, low) for _, sents in parsed for _s, toks, low, _st, _q in sents)
-    )
-    speakers = frozenset(people.speakers)
-
-    claims: list[Claim] = []
-    ids: list[str] = []
-    said: dict[str, str] = {}
-    dates: dict[str, datetime] = {}
-    ctx = _Ctx(people, "", "", surfaces, speakers, frozenset(people.third_parties), turns[0] if turns else None, you_mentions)
-    for turn, sents in parsed:
-        ids.append(turn.dia_id)
-        spk = people.key(turn.speaker) or fold(turn.speaker)
-        ctx.speaker, ctx.other, ctx.turn = spk, people.other(spk), turn
-        ctx.reacting = None
-        said[turn.dia_id] = spk
-        dates[turn.dia_id] = turn.date
-        for s, toks, low, starts, question in sents:
-            if not question:  # a question asserts nothing
-                _read_sentence(s, toks, low, starts, ctx, claims)
-        if captions and turn.caption:
-            cap = turn.caption.strip()
-            claims.append(Claim(spk, "share", cap, False, cap, turn.dia_id, turn.date, (), "", spk))
+    parsed = [parse(turn) for turn in turns]
+    people, surfaces = people_of(conv.speakers, "\n".join(t.text for t in turns),
+                                  ((toks, low) for sents in parsed for _s, toks, low, _st, _q in sents))
+    ctx = context(people, surfaces, you_mentions)
+    keys = [speaker_key(people, turn) for turn in turns]  # reading a turn asks the people nothing
+    claims = [c for turn, spk, sents in zip(turns, keys, parsed) for c in read_turn(ctx, turn, spk, sents, captions)]
     people.freeze()
-    return Reading(people, claims, tuple(ids), said, dates)
+    ids = tuple(t.dia_id for t in turns)
+    return Reading(people, claims, ids, dict(zip(ids, keys)), {t.dia_id: t.date for t in turns})
+
+
+def parse(turn: Turn) -> Sentences:
+    """The turn's sentences, tokenised: what every later reading of the turn starts from."""
+    split = [(s, *tokens(s)) for s in sentences(turn.text)]
+    return [(s, toks, low, starts, s.rstrip(_QMARK_TAIL).endswith("?")) for s, toks, low, starts in split if toks]
+
+
+def speaker_key(people: People, turn: Turn) -> str:
+    """The key of the person who said ``turn``."""
+    return people.key(turn.speaker) or fold(turn.speaker)
+
+
+def context(people: People, surfaces: dict[str, str], you_mentions: bool = False) -> _Ctx:
+    """What reading a turn needs of its conversation: its people and the surfaces that name them."""
+    return _Ctx(people, "", "", surfaces, frozenset(people.speakers), frozenset(people.third_parties), None, you_mentions)
+
+
+def read_turn(ctx: _Ctx, turn: Turn, speaker: str, sents: Sentences, captions: bool = False) -> list[Claim]:
+    """The claims of one turn said by ``speaker`` (a key): a function of the turn and of what
+    ``ctx`` says of the names its tokens spell, and of nothing else the conversation says."""
+    out: list[Claim] = []
+    ctx.speaker, ctx.other, ctx.turn = speaker, ctx.people.other(speaker), turn
+    ctx.reacting = None
+    for s, toks, low, starts, question in sents:
+        if not question:  # a question asserts nothing
+            _read_sentence(s, toks, low, starts, ctx, out)
+    if captions and turn.caption:
+        cap = turn.caption.strip()
+        out.append(Claim(speaker, "share", cap, False, cap, turn.dia_id, turn.date, (), "", speaker))
+    return out
 
 
 @dataclass
@@ -166,7 +175,7 @@ class _Ctx:
     surfaces: dict[str, str]
     speakers: frozenset[str]
     third: frozenset[str]
-    turn: Turn
+    turn: Turn | None
     you_mentions: bool
     reacting: str | None = None
     """The rule that read the turn's last clause as a reaction to the other's share, if one did."""

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from graphmem.text.lexicon import NAMING_VERBS, NOT_NAMES, OWNERS, RELATIONS, wordset
 from graphmem.text.sentences import QUOTES
 
-__all__ = ["People", "fold", "people_of", "resolve", "speakers_named"]
+__all__ = ["People", "candidates_of", "fold", "people_from", "people_of", "resolve", "speakers_named", "words_of"]
 
 class People:
     """The people of one conversation: two speakers and the third parties they introduce."""
@@ -257,16 +257,38 @@ def people_of(
     of its sentences in order. A capitalised word the conversation seldom writes in lower case
     becomes a third party where its context introduces it (:func:`_introduced`).
     """
-    lower_words = Counter(_LOWER_WORD.findall(text))
+    lower_words, capitals = words_of(text)
+    return people_from(speakers, lower_words, capitals, sentences)
+
+
+def words_of(text: str) -> tuple[Counter[str], set[str]]:
+    """What :func:`people_of` counts in a conversation's text: its lower-case words, and its
+    capitalised words without their possessive. Both add up over pieces of the text (the
+    turns), so a conversation read turn by turn keeps them as running totals."""
+    return Counter(_LOWER_WORD.findall(text)), {m[:-2] if m.endswith("'s") else m for m in _CAP_TOKEN.findall(text)}
+
+
+def candidates_of(speakers: frozenset[str], lower_words: Counter[str], capitals: set[str]) -> set[str]:
+    """The capitalised words that may be third parties: not a speaker's key, not a known
+    non-name, and seldom (at most twice) written in lower case. Only the sentences holding one
+    can introduce anybody, so a caller may pass :func:`people_from` just those."""
+    return {
+        c for c in capitals
+        if c.lower() not in NOT_NAMES and c.lower() not in speakers and lower_words.get(c.lower(), 0) <= 2
+    }
+
+
+def people_from(
+    speakers: tuple[str, str], lower_words: Counter[str], capitals: set[str],
+    sentences: Iterable[tuple[list[str], list[str]]],
+) -> tuple[People, dict[str, str]]:
+    """:func:`people_of` from the counts :func:`words_of` takes of the conversation's text
+    (``sentences`` may leave out those holding no :func:`candidates_of` word: they are skipped)."""
     people = People(speakers, (), lower_words)
     keys = frozenset(people.speakers)
 
     # pass 1: third parties, introduced by their context
-    capitals = {m[:-2] if m.endswith("'s") else m for m in _CAP_TOKEN.findall(text)}
-    candidates = {
-        c for c in capitals
-        if c.lower() not in NOT_NAMES and c.lower() not in keys and lower_words.get(c.lower(), 0) <= 2
-    }
+    candidates = candidates_of(keys, lower_words, capitals)
     for toks, low in sentences:
         if candidates.isdisjoint(toks):
             continue

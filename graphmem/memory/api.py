@@ -45,8 +45,10 @@ from typing import Any
 
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
+from graphmem.claims.records import Claim
 from graphmem.data.records import DEFAULT_CONVERSATION, Record, conversations, parse_date, read_jsonl, validate  # noqa: F401  (re-exported: the API takes and names them)
 from graphmem.errors import DataError
+from graphmem.memory.claims import MemoryClaims
 from graphmem.memory.live import LiveIndex, supports
 from graphmem.memory.index import _Index
 from graphmem.memory.options import MemoryOptions
@@ -100,6 +102,7 @@ class Memory:
         # the live index when it serves these settings; else the bulk one, rebuilt when read
         embedded = backend == "memory"
         self._live = LiveIndex(options, scope, dense) if embedded and supports(options, dense, ranking) else None
+        self._claims = MemoryClaims()
         self._graph = None
         self._file: MemoryFile | None = None
         self._lock = threading.RLock()  # one thread may ingest while others search
@@ -128,6 +131,7 @@ class Memory:
             self._file = None
             raise
         self._ids = {r.id for r in self.records}
+        self._claims = MemoryClaims(self._file.conversation)
         self._path = Path(path)
 
     def close(self) -> None:
@@ -183,12 +187,14 @@ class Memory:
         self.records.extend(new)
         self._ids.update(r.id for r in new)
         if self._live is None:
+            self._claims.add(new)
             self._index = None
             return
         try:
             self._live.add(new)
+            claims = self._claims.add(new)
             if self._file is not None and new:
-                self._file.save(self._live, first)
+                self._file.save(self._live, first, claims)
             self._live.changed.clear()
         except BaseException:  # the memory goes back to what it held (and its file holds) before
             self._rewind(first)
@@ -199,10 +205,19 @@ class Memory:
         self._live = LiveIndex(self.options, self._scope, self._dense)
         if self._file is not None:
             self.records = self._file.load(self._live)
+            self._claims = MemoryClaims(self._file.conversation)
         else:
             del self.records[first:]
             self._live.add(self.records)
+            self._claims = MemoryClaims()
+            self._claims.add(self.records)
         self._ids = {r.id for r in self.records}
+
+    def claims(self, conversation: str = DEFAULT_CONVERSATION) -> tuple[Claim, ...]:
+        """The claims read from a conversation's turns, in turn order (:mod:`graphmem.memory.claims`)."""
+        with self._lock:
+            self._open_or_raise()
+            return self._claims.claims(conversation)
 
     def search(self, query: str, k: int = 5, conversation: str | None = None) -> list[str]:
         """Turn ids best first (at most k)."""

@@ -22,14 +22,17 @@ from datetime import date, datetime
 from pathlib import Path
 
 from graphmem.claims.gcpause import paused_gc
+from graphmem.claims.records import Claim
 from graphmem.data.records import Record
 from graphmem.errors import DataError
+from graphmem.memory.claims import ClaimsChange
 from graphmem.memory.live import LiveIndex, Reading
 from graphmem.memory.options import MemoryOptions
 
 __all__ = ["MemoryFile", "MemoryFileInUse"]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+"""2: the claims read of each turn (table ``claims``)."""
 READING_VERSION = "1"
 """The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
@@ -40,6 +43,11 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS turns (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
     " conversation TEXT NOT NULL, speaker TEXT NOT NULL, text TEXT NOT NULL, date TEXT, turn INTEGER,"
     " said TEXT NOT NULL, terms TEXT NOT NULL, replied INTEGER, types TEXT NOT NULL, spans TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation, n)",
+    "CREATE TABLE IF NOT EXISTS claims (id TEXT NOT NULL, seq INTEGER NOT NULL, subject TEXT NOT NULL,"
+    " predicate TEXT NOT NULL, object TEXT NOT NULL, negated INTEGER NOT NULL, sentence TEXT NOT NULL,"
+    " date TEXT NOT NULL, mentions TEXT NOT NULL, topic TEXT NOT NULL, speaker TEXT NOT NULL,"
+    " PRIMARY KEY (id, seq)) WITHOUT ROWID",
 )
 
 
@@ -108,20 +116,40 @@ class MemoryFile:
         index.restore(records, readings)
         return records
 
-    def save(self, index: LiveIndex, first: int) -> None:
-        """In one transaction: the records from ``first`` on, and the earlier ones read again."""
+    def save(self, index: LiveIndex, first: int, claims: ClaimsChange = ClaimsChange({})) -> None:
+        """In one transaction: the records from ``first`` on, the earlier ones read again, and
+        the claims of the turns whose claims are new or changed."""
         rows = [self._row(index, i) for i in range(first, len(index))]
+        new = {row[1] for row in rows}
         again = [(*self._row(index, i)[7:], i) for i in sorted(index.changed) if i < first]
+        said = [(d, n, c.subject, c.predicate, c.object, int(c.negated), c.sentence, c.date.isoformat(),
+                 json.dumps(c.mentions), c.topic, c.speaker) for d, cs in claims.claims.items() for n, c in enumerate(cs)]
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             self.db.executemany("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ? WHERE n = ?", again)
+            self.db.executemany("DELETE FROM claims WHERE id IN (SELECT id FROM turns WHERE conversation = ?)",
+                                [(c,) for c in claims.dropped])
+            self.db.executemany("DELETE FROM claims WHERE id = ?", [(d,) for d in claims.claims if d not in new])
+            self.db.executemany("INSERT INTO claims VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", said)
             self.db.execute("COMMIT")
         except BaseException:
             if self.db.in_transaction:  # a failed COMMIT may have rolled back already
                 self.db.execute("ROLLBACK")
             raise
         index.changed.clear()
+
+    def conversation(self, conversation: str) -> tuple[list[Record], dict[str, tuple[Claim, ...]]]:
+        """One conversation's saved turns, in ingest order, and each turn's claims by its id."""
+        records = [Record(row[0], row[1], row[2], datetime.fromisoformat(row[3]) if row[3] else None, conversation, row[4])
+                   for row in self.db.execute("SELECT id, speaker, text, date, turn FROM turns WHERE conversation = ?"
+                                              " ORDER BY n", (conversation,))]
+        claims: dict[str, list[Claim]] = {}
+        for row in self.db.execute("SELECT c.* FROM claims c JOIN turns t ON t.id = c.id WHERE t.conversation = ?"
+                                   " ORDER BY t.n, c.seq", (conversation,)):
+            claims.setdefault(row[0], []).append(Claim(row[2], row[3], row[4], bool(row[5]), row[6], row[0],
+                                                       datetime.fromisoformat(row[7]), tuple(json.loads(row[8])), row[9], row[10]))
+        return records, {d: tuple(cs) for d, cs in claims.items()}
 
     @staticmethod
     def _row(index: LiveIndex, i: int) -> tuple:

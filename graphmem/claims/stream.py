@@ -1,0 +1,258 @@
+"""Claims read turn by turn: one conversation's reading kept up to date as its turns arrive.
+
+The bulk reader (:func:`graphmem.claims.extract.extract`) reads a whole conversation at once,
+because whom a name denotes is a property of the whole conversation: :func:`people_of` counts
+how often each capitalised word is also written in lower case, meets the third parties the
+speakers introduce, and maps every capitalised word to a person. A name learnt in turn 300
+("my son Max") can therefore change how turn 12 reads ("Max loves the park").
+
+:class:`ConversationClaims` keeps what that needs as running totals (the lower-case word counts
+and the capitalised words add up turn by turn; every turn is tokenised once) and, on each
+``add``, meets the conversation's people again from them. A turn's claims are a function of the
+turn, its speaker's key, and of what the conversation's people say of the capitalised words the
+turn itself contains (whom each names, and whether that person is a speaker or a third party:
+:func:`graphmem.claims.extract.read_turn`). So only the earlier turns that contain a word whose
+person changed, or whose speaker's key changed, are read again -- never another conversation,
+and usually none at all. The result is the bulk reading of the same turns, claim for claim
+(``tests/unit/claims/test_stream.py`` checks it on all ten LoCoMo conversations fed one turn at
+a time and in batches).
+
+What ``add`` costs grows with the conversation (the people are met again over its counts and its
+sentences that hold a candidate name), not with anything else a memory holds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from graphmem.claims.extract import Sentences, context, parse, read_turn, speaker_key
+from graphmem.claims.people import People, candidates_of, fold, people_from, words_of
+from graphmem.claims.records import Claim, Reading
+from graphmem.data.locomo import Turn
+from graphmem.text.lexicon import NOT_NAMES
+from graphmem.errors import DataError
+
+__all__ = ["ClaimChange", "ConversationClaims"]
+
+
+@dataclass(frozen=True)
+class ClaimChange:
+    """What one ``add`` changed: enough for a store to write only that."""
+
+    claims: dict[str, tuple[Claim, ...]]
+    """dia_id -> the turn's claims, for every new turn and every earlier turn whose claims changed."""
+    reread: tuple[str, ...]
+    """The earlier turns read again (their claims may or may not have changed), in conversation order."""
+
+
+@dataclass
+class _State:
+    """What reading the conversation again needs, kept as running totals."""
+
+    parsed: list[Sentences]
+    lower: Counter[str]
+    capitals: set[str]
+    at: dict[str, list[int]]
+    """A capitalised token -> the positions of the turns that contain it."""
+    people: People | None = None
+    surfaces: dict[str, str] = field(default_factory=dict)
+    keys: list[str] = field(default_factory=list)
+    """The key of each turn's speaker."""
+    candidates: set[str] = field(default_factory=set)
+    fresh: tuple[set[str], Counter[str]] = (set(), Counter())
+    """The last growth's new capitalised words and its lower-case word counts."""
+
+    def grow(self, turns: Sequence[Turn]) -> Callable[[], None]:
+        """Add the totals of ``turns`` in place; return what takes them out again."""
+        n = len(self.parsed)
+        self.parsed.extend(parse(t) for t in turns)
+        lower, capitals = words_of("\n".join(t.text for t in turns))
+        new_caps = capitals - self.capitals
+        self.lower.update(lower)
+        self.capitals |= new_caps
+        for i in range(n, len(self.parsed)):
+            for tok in {t for _s, toks, _l, _st, _q in self.parsed[i] for t in toks if t[:1].isupper()}:
+                self.at.setdefault(tok, []).append(i)
+
+        def undo() -> None:
+            for i in range(len(self.parsed) - 1, n - 1, -1):
+                for tok in {t for _s, toks, _l, _st, _q in self.parsed[i] for t in toks if t[:1].isupper()}:
+                    self.at[tok].pop()
+                    if not self.at[tok]:
+                        del self.at[tok]
+            del self.parsed[n:]
+            self.capitals -= new_caps
+            for w, c in lower.items():
+                self.lower[w] -= c
+                if not self.lower[w]:
+                    del self.lower[w]
+
+        self.fresh = (new_caps, lower)
+        return undo
+
+    def same_people(self, turns: Sequence[Turn]) -> bool:
+        """Would meeting the people again give the people already met? Yes when the new turns
+        hold no candidate third party, write in lower case no capitalised word of the conversation
+        for the first time nor past the candidates' limit, bring no capitalised word that could name
+        anyone, and are said by a speaker whose key is a name already known (whose lookup learns
+        nothing). Each condition is one way :func:`people_from` could read otherwise."""
+        new_caps, lower = self.fresh
+        if self.people is None or any(t in self.at and self._holds(t, len(turns)) for t in self.candidates):
+            return False
+        watch = {c.lower() for c in self.capitals}
+        for w, c in lower.items():
+            if w in watch and (self.lower[w] == c or self.lower[w] - c <= 2 < self.lower[w]):
+                return False
+        names = self.people.names()
+        # a new capitalised word names nobody, and learns nothing, when it is no known name and its
+        # lower case is a non-name or an ordinary word of the conversation (more than a candidate's twice)
+        if any(c.lower() in names or c.lower() not in NOT_NAMES and self.lower[c.lower()] <= 2 for c in new_caps):
+            return False
+        return all(fold(t.speaker) in names for t in turns)
+
+    def _holds(self, token: str, new: int) -> bool:
+        """Does one of the last ``new`` turns hold ``token``?"""
+        return self.at[token][-1] >= len(self.parsed) - new
+
+    def meet(self, speakers: tuple[str, str], turns: Sequence[Turn]) -> tuple[People, dict[str, str], list[str], set[str]]:
+        """The people met again over the totals: only the turns that hold a candidate are read."""
+        candidates = candidates_of(frozenset(fold(s) for s in speakers), self.lower, self.capitals)
+        holding = sorted({i for c in candidates for i in self.at.get(c, ())})
+        people, surfaces = people_from(speakers, self.lower, self.capitals, sentence_tokens(self.parsed[i] for i in holding))
+        keys = [speaker_key(people, t) for t in turns]
+        people.freeze()
+        return people, surfaces, keys, candidates
+
+
+def sentence_tokens(parsed: Iterable[Sentences]) -> Iterator[tuple[list[str], list[str]]]:
+    """The (tokens, lower-cased tokens) of every sentence, in order: what ``people_from`` reads."""
+    return ((toks, low) for sents in parsed for _s, toks, low, _st, _q in sents)
+
+
+class ConversationClaims:
+    """The claims of one conversation, read as its turns arrive (see the module docstring).
+
+    ``speakers`` are the conversation's two speakers, as the bulk reader takes them; with None
+    they are the first two who speak, and a third who speaks is refused (``DataError``), as
+    :func:`graphmem.data.records.conversations` refuses one. Until a second speaker has spoken
+    there is no two-party dialogue to read: the turns wait (no claims), and are read, and
+    reported as read again, when the second speaker's first turn arrives.
+    """
+
+    def __init__(self, speakers: tuple[str, str] | None = None, *, captions: bool = False, you_mentions: bool = False):
+        self._given = speakers
+        self._speakers: tuple[str, ...] = tuple(speakers) if speakers is not None else ()
+        self._captions = captions
+        self._you = you_mentions
+        self._turns: list[Turn] = []
+        self._claims: list[tuple[Claim, ...]] = []
+        self._state: _State | None = _State([], Counter(), set(), {})
+
+    @classmethod
+    def restore(cls, speakers: tuple[str, str] | None, turns: Sequence[Turn], claims: Sequence[Sequence[Claim]],
+                **rules: bool) -> ConversationClaims:
+        """A conversation as saved: its turns and the claims read of each, nothing read again.
+
+        What reading on needs (the tokens, the counts, the people) is rebuilt from the turns only
+        when the next turn is added, or the reading is asked for."""
+        if len(turns) != len(claims):
+            raise DataError(f"{len(turns)} turns but claims for {len(claims)}")
+        out = cls(speakers, **rules)
+        out._speakers = out._who(turns)
+        out._turns = list(turns)
+        out._claims = [tuple(c) for c in claims]
+        out._state = None
+        return out
+
+    def __len__(self) -> int:
+        return len(self._turns)
+
+    @property
+    def claims(self) -> list[Claim]:
+        """Every claim, in conversation order."""
+        return [c for turn in self._claims for c in turn]
+
+    @property
+    def reading(self) -> Reading:
+        """What the bulk reader makes of the turns added so far."""
+        state = self._ready()
+        people = state.people or People(((*self._speakers, "", "")[:2]))
+        ids = tuple(t.dia_id for t in self._turns)
+        return Reading(people, self.claims, ids, dict(zip(ids, state.keys)), {t.dia_id: t.date for t in self._turns})
+
+    def add(self, turns: Sequence[Turn]) -> ClaimChange:
+        """Read ``turns``, the conversation's next ones in order; read again the earlier turns they
+        change. Nothing is kept when it raises."""
+        if not turns:
+            return ClaimChange({}, ())
+        speakers = self._who(turns)
+        state = self._ready()
+        n = len(self._turns)
+        undo = state.grow(turns)
+        try:
+            every = self._turns + list(turns)
+            if len(speakers) < 2:  # no dialogue yet: the turns wait
+                self._speakers, self._turns, self._claims = speakers, every, self._claims + [()] * len(turns)
+                return ClaimChange({t.dia_id: () for t in turns}, ())
+            if state.same_people(turns):
+                people, surfaces, candidates = state.people, state.surfaces, state.candidates
+                keys = state.keys + [speaker_key(people, t) for t in turns]
+                again: list[int] = []
+            else:
+                people, surfaces, keys, candidates = state.meet((speakers[0], speakers[1]), every)
+                again = self._again(state, people, surfaces, keys, n)
+            assert people is not None
+            ctx = context(people, surfaces, self._you)
+            claims = self._claims + [()] * len(turns)
+            changed: dict[str, tuple[Claim, ...]] = {}
+            for i in [*again, *range(n, len(every))]:
+                read = tuple(read_turn(ctx, every[i], keys[i], state.parsed[i], self._captions))
+                if i >= n or read != claims[i]:
+                    changed[every[i].dia_id] = read
+                claims[i] = read
+        except BaseException:
+            undo()
+            raise
+        state.people, state.surfaces, state.keys, state.candidates = people, surfaces, keys, candidates
+        self._speakers, self._turns, self._claims = speakers, every, claims
+        return ClaimChange(changed, tuple(every[i].dia_id for i in again))
+
+    @staticmethod
+    def _again(old: _State, people: People, surfaces: dict[str, str], keys: list[str], n: int) -> list[int]:
+        """The earlier turns (before ``n``) whose reading the new people may change: those that
+        contain a word whose person, or that person's standing as a third party, changed, and
+        those whose speaker's key changed. All of them when there were no people before."""
+        if old.people is None:
+            return list(range(n))
+        was, now = frozenset(old.people.third_parties), frozenset(people.third_parties)
+        moved = [t for t in old.surfaces.keys() | surfaces.keys()
+                 if (k := old.surfaces.get(t), k in was) != (m := surfaces.get(t), m in now)]
+        out = {i for t in moved for i in old.at.get(t, ()) if i < n}
+        out.update(i for i in range(n) if keys[i] != old.keys[i])
+        return sorted(out)
+
+    def _who(self, turns: Sequence[Turn]) -> tuple[str, ...]:
+        """The speakers once ``turns`` are added: the given two, else the first two who speak."""
+        if self._given is not None:
+            return self._speakers
+        who = dict.fromkeys(self._speakers)
+        for t in turns:
+            if t.speaker not in who:
+                if len(who) == 2:
+                    raise DataError(f"turn {t.dia_id!r}: graphmem reads two-party dialogue, and {t.speaker!r} would be"
+                                    f" this conversation's third speaker (after {', '.join(who)})")
+                who[t.speaker] = None
+        return tuple(who)
+
+    def _ready(self) -> _State:
+        """The running totals, rebuilt from the turns (not their claims) if the conversation was restored."""
+        if self._state is None:
+            state = _State([], Counter(), set(), {})
+            state.grow(self._turns)
+            if len(self._speakers) == 2:
+                state.people, state.surfaces, state.keys, state.candidates = state.meet(
+                    (self._speakers[0], self._speakers[1]), self._turns)
+            self._state = state
+        return self._state

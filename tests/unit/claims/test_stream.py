@@ -1,0 +1,123 @@
+"""Claims read turn by turn equal the bulk reading of the same turns, and re-read only what a
+name learnt later changes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+import pytest
+
+from graphmem.claims.extract import extract
+from graphmem.claims.records import Reading
+from graphmem.claims.stream import ConversationClaims
+from graphmem.data.locomo import Conversation, Session, Turn
+from graphmem.errors import DataError
+
+
+def _differences(a: Reading, b: Reading) -> int:
+    """How many ways two readings differ: claims (position by position), and the rest as one each."""
+    n = sum(x != y for x, y in zip(a.claims, b.claims)) + abs(len(a.claims) - len(b.claims))
+    n += (a.turns != b.turns) + (a.speakers != b.speakers) + (a.dates != b.dates)
+    return n + (a.people.names() != b.people.names()) + (a.people.keys != b.people.keys)
+
+
+def _prefix(conv: Conversation, k: int) -> Conversation:
+    """The conversation's first ``k`` turns, as the bulk reader takes a conversation."""
+    keep = {t.dia_id for t in conv.turns[:k]}
+    return replace(conv, sessions=tuple(replace(s, turns=tuple(t for t in s.turns if t.dia_id in keep))
+                                        for s in conv.sessions))
+
+
+def _fed(conv: Conversation, size: int, speakers: tuple[str, str] | None) -> tuple[ConversationClaims, dict]:
+    """The conversation fed ``size`` turns at a time, and its claims as the changes reported them."""
+    cc = ConversationClaims(speakers)
+    kept: dict = {}
+    turns = conv.turns
+    for start in range(0, len(turns), size):
+        change = cc.add(turns[start:start + size])
+        assert set(change.reread) <= {t.dia_id for t in turns[:start]}
+        kept.update(change.claims)
+    return cc, kept
+
+
+def test_one_turn_at_a_time_equals_the_bulk_reading(dataset):
+    """All ten conversations: the reading, and the claims as the changes reported them."""
+    differences = 0
+    for conv in dataset.conversations:
+        cc, kept = _fed(conv, 1, conv.speakers)
+        bulk = extract(conv)
+        differences += _differences(cc.reading, bulk)
+        assert [c for t in conv.turns for c in kept[t.dia_id]] == bulk.claims
+    assert differences == 0
+
+
+@pytest.mark.parametrize("size", [3, 40, 10_000])
+def test_batches_with_speakers_learnt_equal_the_bulk_reading(dataset, size):
+    """Speakers not given: the first two who speak, in that order."""
+    for conv in dataset.conversations:
+        cc, kept = _fed(conv, size, None)
+        first = tuple(dict.fromkeys(t.speaker for t in conv.turns))
+        bulk = extract(replace(conv, speakers=first))
+        assert _differences(cc.reading, bulk) == 0, conv.sample_id
+        assert [c for t in conv.turns for c in kept[t.dia_id]] == bulk.claims
+
+
+def test_every_prefix_checked_equals_the_bulk_reading(dataset):
+    conv = dataset.conversations[0]
+    cc = ConversationClaims(conv.speakers)
+    for k, turn in enumerate(conv.turns, start=1):
+        cc.add([turn])
+        if k % 37 == 0:
+            assert _differences(cc.reading, extract(_prefix(conv, k))) == 0, k
+
+
+def _turn(dia_id: str, speaker: str, text: str) -> Turn:
+    return Turn(dia_id, speaker, text, 1, datetime(2023, 5, 8))
+
+
+def _conv(turns: list[Turn]) -> Conversation:
+    return Conversation("c", ("Ann", "Bob"), (Session(1, turns[0].date, "", tuple(turns)),), ())
+
+
+def test_a_name_learnt_later_rereads_only_the_turns_it_changes():
+    early = [_turn("D1:1", "Ann", "Max loves the park."), _turn("D1:2", "Bob", "That sounds lovely."),
+             _turn("D1:3", "Ann", "I went hiking.")]
+    cc = ConversationClaims(("Ann", "Bob"))
+    cc.add(early)
+    before = {c.dia_id: c.subject for c in cc.claims}
+    assert before["D1:1"] == "ann"  # a subject naming nobody known is the speaker's
+    change = cc.add([_turn("D1:4", "Ann", "My son Max is five.")])
+    assert change.reread == ("D1:1",)
+    assert set(change.claims) == {"D1:1", "D1:4"}
+    assert {c.subject for c in change.claims["D1:1"]} == {"max"}
+    assert _differences(cc.reading, extract(_conv(early + [_turn("D1:4", "Ann", "My son Max is five.")]))) == 0
+
+
+def test_a_third_speaker_is_refused_and_nothing_kept():
+    cc = ConversationClaims(None)
+    cc.add([_turn("D1:1", "Ann", "I adopted a dog."), _turn("D1:2", "Bob", "Congrats!")])
+    before = cc.reading
+    with pytest.raises(DataError, match="third speaker"):
+        cc.add([_turn("D1:3", "Bob", "My son Max is five."), _turn("D1:4", "Cy", "Hello.")])
+    assert len(cc) == 2 and _differences(cc.reading, before) == 0
+
+
+def test_one_speaker_waits_then_is_read():
+    cc = ConversationClaims(None)
+    assert cc.add([_turn("D1:1", "Ann", "I adopted a dog.")]).claims == {"D1:1": ()}
+    change = cc.add([_turn("D1:2", "Bob", "I went hiking.")])
+    assert change.reread == ("D1:1",) and {c.subject for c in change.claims["D1:1"]} == {"ann"}
+
+
+def test_restored_reads_on_as_if_never_closed(dataset):
+    conv = dataset.conversations[1]
+    turns = conv.turns
+    half = len(turns) // 2
+    first = ConversationClaims(conv.speakers)
+    first.add(turns[:half])
+    per_turn = [tuple(c for c in first.claims if c.dia_id == t.dia_id) for t in turns[:half]]
+    again = ConversationClaims.restore(conv.speakers, turns[:half], per_turn)
+    for t in turns[half:]:
+        again.add([t])
+    assert _differences(again.reading, extract(conv)) == 0

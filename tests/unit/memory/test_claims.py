@@ -1,0 +1,86 @@
+"""The memory keeps the claims of what it ingests: read turn by turn as the bulk reader reads the
+same turns, saved with the turns, restored on reopening without reading the dialogue again."""
+
+from __future__ import annotations
+
+import pytest
+
+import graphmem.claims.stream as stream
+from graphmem import Memory
+from graphmem.claims.extract import extract
+from graphmem.data.records import conversations
+from graphmem.errors import DataError
+
+
+def _records(conv) -> list[dict]:
+    return [{"id": f"{conv.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+             "conversation": conv.sample_id} for t in conv.turns]
+
+
+def _bulk(mem: Memory, conv: str):
+    """The bulk reading of the conversation's records, as the Neo4j store reads them."""
+    (c,) = conversations([r for r in mem.records if r.conversation == conv])
+    return tuple(extract(c).claims)
+
+
+def test_claims_ingested_one_turn_at_a_time_are_the_bulk_reading(dataset):
+    mem = Memory()
+    for conv in dataset.conversations[:3]:
+        for r in _records(conv):
+            mem.ingest([r])
+    for conv in dataset.conversations[:3]:
+        claims = mem.claims(conv.sample_id)
+        assert claims and claims == _bulk(mem, conv.sample_id)
+
+
+def test_saved_claims_reopen_without_reading_and_read_on(dataset, tmp_path, monkeypatch):
+    conv = dataset.conversations[0]
+    records = _records(conv)
+    half = len(records) // 2
+    live = Memory()
+    live.ingest(records)
+    with Memory(path=tmp_path / "m.db") as mem:
+        for start in range(0, half, 25):
+            mem.ingest(records[start:min(start + 25, half)])
+    with Memory(path=tmp_path / "m.db") as mem:
+        with monkeypatch.context() as m:
+            m.setattr(stream, "read_turn", lambda *a: pytest.fail("a saved claim was read again"))
+            assert mem.claims(conv.sample_id) == _bulk(mem, conv.sample_id)
+        mem.ingest(records[half:])
+        assert mem.claims(conv.sample_id) == live.claims(conv.sample_id)
+    with Memory(path=tmp_path / "m.db") as mem:
+        assert mem.claims(conv.sample_id) == live.claims(conv.sample_id)
+
+
+def test_a_failed_save_keeps_neither_turns_nor_claims(tmp_path, monkeypatch):
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
+        before = mem.claims()
+
+        def broken(*a, **k):
+            raise OSError("disk full")
+
+        monkeypatch.setattr(type(mem._file), "save", broken)
+        with pytest.raises(OSError):
+            mem.ingest([{"id": "c", "speaker": "Ann", "text": "My son Max loves him."}])
+        monkeypatch.undo()
+        assert mem.claims() == before and len(mem) == 2
+    with Memory(path=path) as mem:
+        assert mem.claims() == before
+
+
+def test_a_conversation_of_three_speakers_keeps_its_turns_but_no_claims(tmp_path):
+    with Memory(path=tmp_path / "m.db") as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."},
+                    {"id": "b", "speaker": "Bob", "text": "I went hiking."}])
+        assert {c.subject for c in mem.claims()} == {"ann", "bob"}
+        mem.ingest([{"id": "c", "speaker": "Cy", "text": "I baked bread."}])
+        with pytest.raises(DataError, match="third speaker"):
+            mem.claims()
+        assert mem.search("Who baked bread?", k=1) == ["c"]
+    with Memory(path=tmp_path / "m.db") as mem:
+        with pytest.raises(DataError, match="third speaker"):
+            mem.claims()
+        with pytest.raises(DataError, match="holds no turn"):
+            mem.claims("elsewhere")
