@@ -27,12 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from graphmem.claims.extract import extract
 from graphmem.claims.people import fold
-from graphmem.claims.records import Claim
-from graphmem.data.locomo import Conversation, Session, Turn
 from graphmem.data.records import Record
 from graphmem.errors import DataError
+from graphmem.memory.claims import ClaimsChange, MemoryClaims
 from graphmem.memory.graphdb_rows import claim_rows, index_row, turn_key
 from graphmem.memory.live import LiveIndex
 from graphmem.memory.options import MemoryOptions
@@ -44,11 +42,12 @@ __all__ = ["Writer", "as_datetime"]
 
 @dataclass
 class _Held:
-    """A writer's reading of one conversation: the live index over its turns, their claims, and
-    the BM25 length each turn was last written with."""
+    """A writer's reading of one conversation: the live index over its turns, their claims read
+    turn by turn (:class:`graphmem.memory.claims.MemoryClaims`), and the BM25 length each turn
+    was last written with."""
 
     index: LiveIndex
-    claims: dict[str, tuple[Claim, ...]] = field(default_factory=dict)
+    claims: MemoryClaims = field(default_factory=MemoryClaims)
     lengths: list[float] = field(default_factory=list)
 
 
@@ -83,18 +82,18 @@ class Writer:
             raise
 
     def _work(self, tx: Transaction, records: Sequence[Record], convs: list[str]) -> None:
-        locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=convs)}
+        keys = [turn_key(r.conversation, r.id) for r in records]
+        locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=convs, keys=keys)}
         for conv in convs:
             if locked[conv]["source"] != "memory":
                 raise DataError(
                     f"conversation {conv!r} in Neo4j at {self.client.settings.where} was written by graphmem load:"
                     " the memory adds turns only to conversations it started, so a loaded one keeps its captions,"
                     " sessions and reading (ingest under another conversation id, or load the turns with graphmem load)")
-        keys = [turn_key(r.conversation, r.id) for r in records]
-        held = tx.run("memory_existing", keys=keys)
+        held = locked[convs[0]]["held"]
         if held:
-            first = held[0]
-            raise DataError(f"duplicate id {first['id']!r} in conversation {first['conversation']!r}:"
+            turn, conv = held[0]
+            raise DataError(f"duplicate id {turn!r} in conversation {conv!r}:"
                             f" Neo4j at {self.client.settings.where} holds it already")
         for conv in convs:
             new = [r for r in records if r.conversation == conv]
@@ -107,6 +106,7 @@ class Writer:
         first = len(index)
         index.changed.clear()
         index.add(new)
+        claims = held.claims.add(new)
         touched = set(range(first, len(index))) | set(index.changed)
         for d in index.changed:  # a turn read again: the turns replying to it carry its words
             touched |= index.children.get(d, set())
@@ -119,10 +119,10 @@ class Writer:
         for i, row in zip(sorted(touched), rows, strict=True):
             grown += row["fields"]["length"] - held.lengths[i]
             held.lengths[i] = row["fields"]["length"]
-        self._claims(tx, conv, held)
+        forget, rows = self._claims(conv, held, claims, {r.id for r in new})
         speakers = _speakers(index.records)
-        tx.run("memory_conversation", conversation=conv, added=len(new), length=grown, speakers=speakers,
-               lspeakers=[s.lower() for s in speakers])
+        tx.run("memory_write_claims", forget=forget, rows=rows, conversation=conv, added=len(new), length=grown,
+               speakers=speakers, lspeakers=[s.lower() for s in speakers])
 
     def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> _Held:
         """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
@@ -135,45 +135,25 @@ class Writer:
             held.index.add(missing)
             held.index.changed.clear()
             held.lengths.extend(held.index.fields(i)[1] for i in range(len(held.lengths), len(held.index)))
-            held.claims = _claims_of(held.index.records, conv)
+            held.claims.add(missing)
         return held
 
-    def _claims(self, tx: Transaction, conv: str, held: _Held) -> None:
-        """Write the claims of every turn whose claims are new or changed, and only those."""
-        now = _claims_of(held.index.records, conv)
-        changed = [d for d, c in now.items() if held.claims.get(d) != c]
-        gone = [d for d in changed if d in held.claims]
-        if gone:
-            tx.run("memory_forget_claims", keys=[turn_key(conv, d) for d in gone])
+    @staticmethod
+    def _claims(conv: str, held: _Held, change: ClaimsChange, new: set[str]) -> tuple[list[str], list[dict]]:
+        """The turns whose assertions go (earlier turns read again) and the claim rows to write:
+        every turn whose claims are new or changed, and only those (a conversation a third
+        speaker joined keeps no claims: the reader reads two-party dialogue)."""
+        earlier = [d for d in change.claims if d not in new]
+        if conv in change.dropped:
+            earlier = [r.id for r in held.index.records if r.id not in new]
         speakers = {fold(s): s for s in _speakers(held.index.records)}
-        rows = [row for d in changed for row in claim_rows(conv, d, now[d], speakers, {})]
-        if rows:
-            tx.run("memory_write_claims", rows=rows)
-        held.claims = now
-
-
-_EPOCH = datetime(1970, 1, 1)
+        rows = [row for d, claims in change.claims.items() for row in claim_rows(conv, d, claims, speakers, {})]
+        return [turn_key(conv, d) for d in earlier], rows
 
 
 def _speakers(records: Sequence[Record]) -> list[str]:
     """A conversation's speakers, in the order they first speak."""
     return list(dict.fromkeys(r.speaker for r in records))
-
-
-def _claims_of(records: Sequence[Record], conv: str) -> dict[str, tuple[Claim, ...]]:
-    """Each turn's claims, read by the bench's own extraction over the whole conversation (so
-    they equal a bulk read); none while it has fewer or more than two speakers (the reader reads
-    two-party dialogue)."""
-    speakers = _speakers(records)
-    if len(speakers) != 2:
-        return {}
-    turns = tuple(Turn(r.id, r.speaker, r.text, 1, r.date or _EPOCH) for r in records)
-    session = Session(1, turns[0].date, "", turns)
-    reading = extract(Conversation(conv, (speakers[0], speakers[1]), (session,), (), {t.dia_id: t for t in turns}))
-    out: dict[str, list[Claim]] = {r.id: [] for r in records}
-    for c in reading.claims:
-        out.setdefault(c.dia_id, []).append(c)
-    return {d: tuple(v) for d, v in out.items()}
 
 
 def _turn_row(r: Record, position: int) -> dict:

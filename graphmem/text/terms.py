@@ -19,7 +19,6 @@ from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 
 def _porter_class() -> type:
@@ -103,6 +102,8 @@ class Vocabulary:
     """
 
     def __init__(self, documents: Sequence[str]):
+        from sklearn.feature_extraction.text import TfidfVectorizer  # lazy: scikit-learn takes 1-3 s to import, and the live and Neo4j memories never fit a vocabulary
+
         self._tfidf = TfidfVectorizer(analyzer=analyse, norm="l2", sublinear_tf=True, dtype=np.float64)
         self._tfidf.fit(documents if documents else [""])
         self.index: dict[str, int] = self._tfidf.vocabulary_
