@@ -9,11 +9,11 @@ turns, 200 by default), and the memory re-scores those with its own arithmetic
 (:class:`graphmem.memory.postings.Postings`'s, operation for operation) from statistics the
 database keeps: the number of indexed turns and their total length (on the Conversation nodes),
 each stem's document frequency (on its Term node). A group of several stems and a date are
-counted by Lucene itself (``search_count.cypher``). The person scope is the graph's: the
+counted by Lucene itself, in the same statement (``search.cypher``). The person scope is the graph's: the
 conversations whose speakers the query names come first, as in the embedded memory.
 
-Nothing is held in the process: each search is three or four round trips whose cost is set by
-the query (its stems' postings in Lucene, its candidates), not by the size of the memory.
+Nothing is held in the process: a search is one round trip whose cost is set by the query (its
+stems' postings in Lucene, its candidates), not by the size of the memory.
 """
 
 from __future__ import annotations
@@ -99,62 +99,36 @@ class Searcher(Scoped):
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        candidates_of = query_groups(query, lambda s: True, variants)
+        """The k best turns, in one round trip (``search.cypher``) and a re-ranking here."""
+        alternatives = query_groups(query, lambda s: True, variants)  # an unknown stem matches nothing
         kind = answer_type(query)
-        typed = kind is not None and kind in self.options.answer_types
-        stems = [s for g in candidates_of for s in g] + ([mark_of(kind)] if typed else [])
-        stats = self._stats(stems, query)
-        if stats.n == 0:
-            return []
-        groups = query_groups(query, lambda s: stats.df.get(s, 0) > 0, variants)
+        mark = mark_of(kind) if kind is not None and kind in self.options.answer_types else None
         ranges = [((date(y, m, d),) * 2) if d else month_span(y, m) for y, m, d in dates_in(query)]
-        typed = typed and stats.df.get(mark_of(kind), 0) > 0
-        parts = _Parts(groups, ranges, mark_of(kind) if typed else None)
-        if parts.empty:
+        asked = _Parts(alternatives, ranges, mark)
+        if asked.empty:
             return []
-        first = stats.named if conversation is None and self.scope else set()
-        found = self._candidates(parts.lucene(self.options.context_weight), conversation, first)
-        if not found:
+        stems = [s for g in alternatives for s in g] + ([mark] if mark else [])
+        row = self.client.query("search", stems=stems, words=sorted(set(words(query))), scope=self.scope,
+                                conversation=conversation, counts=asked.counts(), body=asked.lucene(self.options.context_weight),
+                                limit=self.candidates)[0]
+        df = {s: int(d) for s, d, _ in row["dfs"]}
+        n, total = int(row["n"] or 0), float(row["total"] or 0.0)
+        found = {c["key"]: c for c in row["candidates"]}
+        if n == 0 or not found:
             return []
-        dfs = self._dfs(parts, stats)
-        scores = _score(found, parts, dfs, stats, self.options)
-        keys = _ranked(found, scores, k, first)
-        rows = {row["key"]: row for row in self.client.query("search_fetch", keys=keys)} if keys else {}
-        return [Record(key, rows[key]["speaker"], rows[key]["text"], as_datetime(rows[key]["date"]),
-                       rows[key]["conversation"], rows[key]["turn"]) for key in keys if key in rows]
-
-    def _candidates(self, body: str, conversation: str | None, first: set[str]) -> dict[str, dict]:
-        out: dict[str, dict] = {}
-        scopes = [[conversation]] if conversation is not None else [None] + ([sorted(first)] if first else [])
-        for scope in scopes:
-            lucene = body if scope is None else f"+scope:({' '.join(_phrase(c) for c in scope)}) +({body})"
-            for row in self.client.query("search_turns", lucene=lucene, limit=self.candidates):
-                out.setdefault(row["key"], row)
-        return out
-
-    def _dfs(self, parts: _Parts, stats: _Stats) -> list[int]:
-        """Each part's document frequency: a stem's from its Term node, the rest counted."""
-        counts, where = [], []
-        out = []
-        for g in parts.groups:
-            if len(g) == 1:
-                out.append(stats.df[g[0]])
-            else:
-                where.append(len(out))
-                out.append(0)
-                alts = " ".join(g)
-                counts.append({"lucene": f"terms:({alts}) context:({alts})", "lo": None, "hi": None})
-        for lo, hi in parts.ranges:
-            where.append(len(out))
-            out.append(0)
-            tokens = " ".join(f"mon_{y}_{m} smon_{y}_{m}" for y, m in months(lo, hi))
-            counts.append({"lucene": f"marks:({tokens})", "lo": lo.toordinal(), "hi": hi.toordinal()})
-        if parts.mark is not None:
-            out.append(stats.df[parts.mark])
-        if counts:
-            for at, row in zip(where, self.client.query("search_count", counts=counts), strict=True):
-                out[at] = int(row["df"])
-        return out
+        known = [g for g in (tuple(a for a in g if df.get(a, 0) > 0) for g in alternatives)]
+        counted = iter(row["counted"])
+        dfs, groups, seen = [], [], set()
+        for g, alts in zip(known, alternatives, strict=True):
+            d = next(counted) if len(alts) > 1 else df.get(alts[0], 0)  # a group's df: turns holding any
+            if g and frozenset(g) not in seen:  # query_groups' rule: a group kept once, by its known stems
+                seen.add(frozenset(g))
+                groups.append(g)
+                dfs.append(d)
+        parts = _Parts(groups, ranges, mark if mark and df.get(mark, 0) > 0 else None)
+        dfs += [next(counted) for _ in ranges] + ([df[mark]] if parts.mark else [])
+        scores = _score(found, parts, dfs, n, total, self.options)
+        return [_record(found[key]) for key in _ranked(found, scores, k, set(row["named"]))]
 
 
 @dataclass(frozen=True)
@@ -169,6 +143,16 @@ class _Parts:
     def empty(self) -> bool:
         return not self.groups and not self.ranges and self.mark is None
 
+    def counts(self) -> list[dict]:
+        """What Lucene counts for the document frequencies (``search.cypher``'s ``counts``): each
+        group of several stems, then each date."""
+        out = [{"lucene": f"terms:({' '.join(g)}) context:({' '.join(g)})", "lo": None, "hi": None}
+               for g in self.groups if len(g) > 1]
+        for lo, hi in self.ranges:
+            tokens = " ".join(f"mon_{y}_{m} smon_{y}_{m}" for y, m in months(lo, hi))
+            out.append({"lucene": f"marks:({tokens})", "lo": lo.toordinal(), "hi": hi.toordinal()})
+        return out
+
     def lucene(self, context_weight: float) -> str:
         clauses = [f"terms:{s} context:{s}^{context_weight}" for g in self.groups for s in g]
         for lo, hi in self.ranges:
@@ -182,10 +166,11 @@ def _phrase(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _score(found: dict[str, dict], parts: _Parts, dfs: list[int], stats: _Stats, options: MemoryOptions) -> np.ndarray:
+def _score(found: dict[str, dict], parts: _Parts, dfs: list[int], n: int, total: float,
+           options: MemoryOptions) -> np.ndarray:
     """BM25F of every candidate, with :class:`graphmem.memory.postings.Postings`'s arithmetic."""
-    n, k1, b, w = stats.n, options.k1, options.b, options.context_weight
-    avg = stats.total / n if n else 0.0
+    k1, b, w = options.k1, options.b, options.context_weight
+    avg = total / n if n else 0.0
     avg = avg if avg > 0 else 1.0
     idf = [math.log(1.0 + (n - df + 0.5) / (df + 0.5)) for df in dfs]
     out = np.zeros(len(found))
@@ -228,3 +213,7 @@ def _ranked(found: dict[str, dict], scores: np.ndarray, k: int, first: set[str])
         order = [i for i in order if rows[i]["conversation"] in first] + \
                 [i for i in order if rows[i]["conversation"] not in first]
     return [rows[i]["key"] for i in order[:k]]
+
+
+def _record(row: dict) -> Record:
+    return Record(row["key"], row["speaker"], row["text"], as_datetime(row["date"]), row["conversation"], row["number"])
