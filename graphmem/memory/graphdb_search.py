@@ -1,25 +1,27 @@
-"""Searching a Neo4j memory in the database: Lucene finds the candidates, BM25F ranks them.
+"""Searching a Neo4j memory in the database: Lucene proposes candidates, BM25F ranks them there.
 
 Why two steps: Neo4j's full-text index is Lucene, whose BM25 scores each field on its own, while
 the memory's ranking is BM25F (a turn's own stems and, at half weight, the stems of the turn it
 replies to, in one term frequency and one length; :class:`graphmem.memory.rank.Ranker`), with
 structured query groups and date and answer-type terms. So Lucene, over the pre-stemmed fields
-:mod:`graphmem.memory.graphdb_rows` writes, returns a bounded candidate set (``candidates``
-turns, 200 by default), and the memory re-scores those with its own arithmetic
-(:class:`graphmem.memory.postings.Postings`'s, operation for operation) from statistics the
-database keeps: the number of indexed turns and their total length (on the Conversation nodes),
-each stem's document frequency (on its Term node). A group of several stems and a date are
-counted by Lucene itself, in the same statement (``search.cypher``). The person scope is the graph's: the
+:mod:`graphmem.memory.graphdb_rows` writes, proposes a bounded candidate set (``candidates``
+turns, 100 by default, and as many again within the conversations of the people the query
+names), and ``search_ranked.cypher`` scores those by the memory's own arithmetic
+(:class:`graphmem.memory.postings.Postings`'s, operation for operation) and returns the k best.
+Its statistics come from what the database keeps (``search_stats.cypher``): the number of
+indexed turns and their total length (on the Conversation nodes), each stem's document
+frequency (on its Term node), and, counted by Lucene in the same round trip, the document
+frequency of a group of several stems or of a date. The person scope is the graph's: the
 conversations whose speakers the query names come first, as in the embedded memory.
 
-Nothing is held in the process: a search is one round trip whose cost is set by the query (its
-stems' postings in Lucene, its candidates), not by the size of the memory.
+Nothing is held in the process: a search is two round trips whose cost is set by the query (its
+stems' postings in Lucene, its candidates), not by the size of the memory, and only the k turns
+it returns travel.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -38,8 +40,11 @@ from graphmem.text.terms import analyse, words
 
 __all__ = ["CANDIDATES", "DbVocabulary", "Searcher"]
 
-CANDIDATES = 200
-"""How many turns Lucene proposes per search (and per person scope) for BM25F to re-rank."""
+CANDIDATES = 100
+"""How many turns Lucene proposes per search (and per person scope) for BM25F to re-rank. Chosen
+on LoCoMo (``python bench/neo4j_memory.py quality --candidates 200,100``): the same evidence
+hit@5 (0.713, the embedded memory's) at 100 and 200, identical top 5 for 1,973 and 1,978 of
+1,981 questions, and a search under half as long at 100 in that run."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,7 @@ class _Stats:
     vdf: dict[str, int]
     named: set[str]
     rarest: int | None
+    counted: list[int]
 
 
 class DbVocabulary:
@@ -80,26 +86,27 @@ class Searcher(Scoped):
         self.people = {}
 
     # ------------------------------------------------------------------ statistics
-    def _stats(self, stems: Sequence[str], query: str) -> _Stats:
-        row = self.client.query("search_stats", stems=list(dict.fromkeys(stems)),
-                                words=sorted(set(words(query))))[0]
+    def _stats(self, stems: Sequence[str], query: str = "", counts: Sequence[dict] = (), scope: bool = False) -> _Stats:
+        row = self.client.query("search_stats", stems=list(dict.fromkeys(stems)), words=sorted(set(words(query))),
+                                counts=list(counts), scope=scope)[0]
         df = {s: int(d) for s, d, _ in row["dfs"]}
         vdf = {s: int(v) for s, _, v in row["dfs"]}
-        return _Stats(int(row["n"] or 0), float(row["total"] or 0.0), df, vdf, set(row["named"]), row["rarest"])
+        return _Stats(int(row["n"] or 0), float(row["total"] or 0.0), df, vdf, set(row["named"]), row["rarest"],
+                      [int(c) for c in row["counted"]])
 
     def count(self) -> int:
         """How many turns the database indexes."""
-        return self._stats([], "").n
+        return self._stats([]).n
 
     def vocabulary(self, question: str, found: Sequence[Record]) -> DbVocabulary:
         """Weights for every term the reader may weigh: the question's and the found turns'."""
-        stems = analyse(question) + [s for r in found for s in analyse(r.text)]
-        stats = self._stats(stems, "")
+        stats = self._stats(analyse(question) + [s for r in found for s in analyse(r.text)])
         return DbVocabulary(stats.n, stats.vdf, stats.rarest)
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        """The k best turns, in one round trip (``search.cypher``) and a re-ranking here."""
+        """The k best turns: the statistics in one round trip, the ranking in a second
+        (``search_ranked.cypher``), which returns only those k."""
         alternatives = query_groups(query, lambda s: True, variants)  # an unknown stem matches nothing
         kind = answer_type(query)
         mark = mark_of(kind) if kind is not None and kind in self.options.answer_types else None
@@ -108,27 +115,42 @@ class Searcher(Scoped):
         if asked.empty:
             return []
         stems = [s for g in alternatives for s in g] + ([mark] if mark else [])
-        row = self.client.query("search", stems=stems, words=sorted(set(words(query))), scope=self.scope,
-                                conversation=conversation, counts=asked.counts(), body=asked.lucene(self.options.context_weight),
-                                limit=self.candidates)[0]
-        df = {s: int(d) for s, d, _ in row["dfs"]}
-        n, total = int(row["n"] or 0), float(row["total"] or 0.0)
-        found = {c["key"]: c for c in row["candidates"]}
-        if n == 0 or not found:
+        stats = self._stats(stems, query, asked.counts(), self.scope and conversation is None)
+        if stats.n == 0:
             return []
-        known = [g for g in (tuple(a for a in g if df.get(a, 0) > 0) for g in alternatives)]
-        counted = iter(row["counted"])
-        dfs, groups, seen = [], [], set()
-        for g, alts in zip(known, alternatives, strict=True):
-            d = next(counted) if len(alts) > 1 else df.get(alts[0], 0)  # a group's df: turns holding any
-            if g and frozenset(g) not in seen:  # query_groups' rule: a group kept once, by its known stems
-                seen.add(frozenset(g))
-                groups.append(g)
-                dfs.append(d)
-        parts = _Parts(groups, ranges, mark if mark and df.get(mark, 0) > 0 else None)
-        dfs += [next(counted) for _ in ranges] + ([df[mark]] if parts.mark else [])
-        scores = _score(found, parts, dfs, n, total, self.options)
-        return [_record(found[key]) for key in _ranked(found, scores, k, set(row["named"]))]
+        idf = _Idf(stats.n)
+        counted = iter(stats.counted)
+        groups, seen = [], set()
+        for alts in alternatives:
+            df = next(counted) if len(alts) > 1 else stats.df.get(alts[0], 0)  # a group's df: turns holding any
+            known = tuple(a for a in alts if stats.df.get(a, 0) > 0)
+            if known and frozenset(known) not in seen:  # query_groups' rule: a group kept once, by its known stems
+                seen.add(frozenset(known))
+                groups.append({"stems": list(known), "idf": idf(df)})
+        dates = [{"lo": lo.toordinal(), "hi": hi.toordinal(), "idf": idf(next(counted))} for lo, hi in ranges]
+        typed = {"type": kind, "idf": idf(stats.df[mark])} if mark and stats.df.get(mark, 0) > 0 else None
+        body = _Parts([tuple(g["stems"]) for g in groups], ranges, mark if typed else None).lucene(self.options.context_weight)
+        if not body:
+            return []
+        named = sorted(stats.named)
+        scopes = [[conversation]] if conversation is not None else [[], named] if named else [[]]
+        total = stats.total / stats.n if stats.n else 0.0
+        rows = self.client.query(
+            "search_ranked", scopes=scopes, body=body, limit=self.candidates, groups=groups, dates=dates, mark=typed,
+            named=named, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight,
+            avg=total if total > 0 else 1.0)
+        return [Record(r["key"], r["speaker"], r["text"], as_datetime(r["date"]), r["conversation"], r["number"])
+                for r in rows]
+
+
+class _Idf:
+    """BM25's idf over ``n`` turns, as :meth:`graphmem.memory.postings.Postings.idf` computes it."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __call__(self, df: int) -> float:
+        return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
 
 
 @dataclass(frozen=True)
@@ -164,56 +186,3 @@ class _Parts:
 
 def _phrase(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _score(found: dict[str, dict], parts: _Parts, dfs: list[int], n: int, total: float,
-           options: MemoryOptions) -> np.ndarray:
-    """BM25F of every candidate, with :class:`graphmem.memory.postings.Postings`'s arithmetic."""
-    k1, b, w = options.k1, options.b, options.context_weight
-    avg = total / n if n else 0.0
-    avg = avg if avg > 0 else 1.0
-    idf = [math.log(1.0 + (n - df + 0.5) / (df + 0.5)) for df in dfs]
-    out = np.zeros(len(found))
-    for row_n, row in enumerate(found.values()):
-        own, context = Counter((row["terms"] or "").split()), Counter((row["context"] or "").split())
-        score = 0.0
-        for g, weight in zip(parts.groups, idf, strict=False):
-            tf = 0.0
-            for s in g:
-                tf += own[s] * 1.0 + context[s] * w
-            if tf > 0:
-                norm = k1 * (1.0 - b + b * float(row["length"]) / avg)
-                score += weight * tf * (k1 + 1.0) / (tf + norm)
-        at = len(parts.groups)
-        for lo, hi in parts.ranges:
-            if _on(row, lo.toordinal(), hi.toordinal()):
-                score += idf[at]
-            at += 1
-        if parts.mark is not None and parts.mark[1:].replace("_", " ") in (row["types"] or []):
-            score += idf[at]
-        out[row_n] = score
-    return out
-
-
-def _on(row: dict, lo: int, hi: int) -> bool:
-    """Whether a turn was said in ``lo``..``hi`` or speaks of days overlapping it."""
-    if row["day"] is not None and lo <= row["day"] <= hi:
-        return True
-    return any(a <= hi and lo <= z for a, z in zip(row["span_lo"] or [], row["span_hi"] or [], strict=True))
-
-
-def _ranked(found: dict[str, dict], scores: np.ndarray, k: int, first: set[str]) -> list[str]:
-    """The keys of the k best candidates, the named people's conversations first; ties in the
-    order the turns were written (conversation, position), as the embedded memory breaks them
-    by ingest order."""
-    rows = list(found.values())
-    order = sorted((i for i in range(len(rows)) if scores[i] > 0),
-                   key=lambda i: (-scores[i], rows[i]["conversation"], rows[i]["position"]))
-    if first:
-        order = [i for i in order if rows[i]["conversation"] in first] + \
-                [i for i in order if rows[i]["conversation"] not in first]
-    return [rows[i]["key"] for i in order[:k]]
-
-
-def _record(row: dict) -> Record:
-    return Record(row["key"], row["speaker"], row["text"], as_datetime(row["date"]), row["conversation"], row["number"])

@@ -168,7 +168,9 @@ class Client:
         """One auto-commit statement (schema changes and ad-hoc reads, e.g. the Browser queries)."""
         with self.errors("a query"):
             try:
-                return [r.data() for r in self.session.run(text, params)]
+                rows = [r.data() for r in self.session.run(text, params)]
+                self.rows_read += len(rows)
+                return rows
             except BaseException:
                 self._reset()
                 raise
