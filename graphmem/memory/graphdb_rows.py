@@ -16,6 +16,10 @@ pre-stemmed into a full-text index with a whitespace analyser:
 
 ``bag`` and ``own`` are the distinct stems whose document frequencies the turn counts in (BM25's
 over both fields, the reader's over its own), kept on the Term nodes by ``index_turns.cypher``.
+``bag`` also holds tokens no stem can be, so a search reads every document frequency it needs
+off a Term node instead of counting: ``#when`` (the turns giving that answer type),
+``&go|goe|gone|...`` (holding any stem of an irregular family: a query group's df), ``@<ordinal>``
+(said that day) and ``@<y>_<m>`` (said in that month or speaking of days in it).
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ from datetime import date
 from graphmem.claims.records import Claim
 from graphmem.data.records import Record
 from graphmem.memory.live import LiveIndex
+from graphmem.memory.rank import family_sets
 
-__all__ = ["claim_rows", "index_row", "mark_of", "months", "turn_key"]
+__all__ = ["claim_rows", "family_token", "index_row", "mark_of", "month_token", "months", "said_token", "turn_key"]
 
 
 def turn_key(conversation: str, turn_id: str) -> str:
@@ -77,8 +82,35 @@ def index_row(index: LiveIndex, i: int) -> dict:
         "day": day.toordinal() if day is not None else None,
         "span_lo": [a.toordinal() for a, _ in spans], "span_hi": [b.toordinal() for _, b in spans],
     }
-    bag = sorted(set(own) | set(context) | {mark_of(kind) for kind in read.types})
+    stems = set(own) | set(context)
+    bag = sorted(stems | {mark_of(kind) for kind in read.types} | _family_tokens(stems) | _day_tokens(day, spans))
     return {"key": turn_key(r.conversation, r.id), "fields": fields, "bag": bag, "own": sorted(set(own))}
+
+
+def family_token(stems: frozenset[str]) -> str:
+    """The token whose document frequency is a query group's: the turns holding any of its stems."""
+    return "&" + "|".join(sorted(stems))
+
+
+def _family_tokens(stems: set[str]) -> set[str]:
+    families = family_sets()
+    return {family_token(f) for s in stems for f in families.get(s, ())}
+
+
+def said_token(day: date) -> str:
+    """The token counting the turns said on one day."""
+    return f"@{day.toordinal()}"
+
+
+def month_token(y: int, m: int) -> str:
+    """The token counting the turns a month query matches: said in that month, or speaking of
+    days in it."""
+    return f"@{y}_{m}"
+
+
+def _day_tokens(day: date | None, spans: list[tuple[date, date]]) -> set[str]:
+    out = {said_token(day), month_token(day.year, day.month)} if day is not None else set()
+    return out | {month_token(y, m) for a, b in spans for y, m in months(a, b)}
 
 
 def claim_rows(conversation: str, turn_id: str, claims: Iterable[Claim], speakers: dict[str, str],

@@ -24,16 +24,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 import numpy as np
 
 from graphmem.data.records import Record
-from graphmem.memory.graphdb_rows import mark_of, months
+from graphmem.memory.graphdb_rows import family_token, mark_of, month_token, months, said_token
 from graphmem.memory.graphdb_write import as_datetime
 from graphmem.memory.index import Scoped
 from graphmem.memory.options import MemoryOptions
-from graphmem.memory.rank import query_groups, variants
+from graphmem.memory.rank import family_sets, query_groups, variants
 from graphmem.neo4j.client import Client
 from graphmem.text.dates import answer_type, dates_in, month_span
 from graphmem.text.terms import analyse, words
@@ -115,19 +115,24 @@ class Searcher(Scoped):
         if asked.empty:
             return []
         stems = [s for g in alternatives for s in g] + ([mark] if mark else [])
-        stats = self._stats(stems, query, asked.counts(), self.scope and conversation is None)
+        ways, counts = _frequencies(alternatives, ranges)
+        stems += [way[1] for plan in ways for way in plan if way[0] == "df"]
+        stats = self._stats(stems, query, counts, self.scope and conversation is None)
         if stats.n == 0:
             return []
         idf = _Idf(stats.n)
-        counted = iter(stats.counted)
+
+        def df(plan: list[tuple]) -> int:
+            return sum(stats.df.get(way[1], 0) if way[0] == "df" else stats.counted[way[1]] for way in plan)
+
         groups, seen = [], set()
-        for alts in alternatives:
-            df = next(counted) if len(alts) > 1 else stats.df.get(alts[0], 0)  # a group's df: turns holding any
+        for alts, plan in zip(alternatives, ways[:len(alternatives)], strict=True):
             known = tuple(a for a in alts if stats.df.get(a, 0) > 0)
             if known and frozenset(known) not in seen:  # query_groups' rule: a group kept once, by its known stems
                 seen.add(frozenset(known))
-                groups.append({"stems": list(known), "idf": idf(df)})
-        dates = [{"lo": lo.toordinal(), "hi": hi.toordinal(), "idf": idf(next(counted))} for lo, hi in ranges]
+                groups.append({"stems": list(known), "idf": idf(df(plan))})
+        dates = [{"lo": lo.toordinal(), "hi": hi.toordinal(), "idf": idf(df(plan))}
+                 for (lo, hi), plan in zip(ranges, ways[len(alternatives):], strict=True)]
         typed = {"type": kind, "idf": idf(stats.df[mark])} if mark and stats.df.get(mark, 0) > 0 else None
         body = _Parts([tuple(g["stems"]) for g in groups], ranges, mark if typed else None).lucene(self.options.context_weight)
         if not body:
@@ -165,16 +170,6 @@ class _Parts:
     def empty(self) -> bool:
         return not self.groups and not self.ranges and self.mark is None
 
-    def counts(self) -> list[dict]:
-        """What Lucene counts for the document frequencies (``search.cypher``'s ``counts``): each
-        group of several stems, then each date."""
-        out = [{"lucene": f"terms:({' '.join(g)}) context:({' '.join(g)})", "lo": None, "hi": None}
-               for g in self.groups if len(g) > 1]
-        for lo, hi in self.ranges:
-            tokens = " ".join(f"mon_{y}_{m} smon_{y}_{m}" for y, m in months(lo, hi))
-            out.append({"lucene": f"marks:({tokens})", "lo": lo.toordinal(), "hi": hi.toordinal()})
-        return out
-
     def lucene(self, context_weight: float) -> str:
         clauses = [f"terms:{s} context:{s}^{context_weight}" for g in self.groups for s in g]
         for lo, hi in self.ranges:
@@ -182,6 +177,40 @@ class _Parts:
         if self.mark is not None:
             clauses.append(f"marks:{_phrase(self.mark)}")
         return " ".join(clauses)
+
+
+def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:
+    """How to get each part's document frequency: per group, then per date, a list of ways
+    summed, each ``("df", token)`` (a Term node's) or ``("count", i)`` (the i-th of the counts
+    returned, for Lucene to make). A stem's, an irregular family's, a day's said turns and a
+    month's are Terms; a day's spans, and a group that is no family (Chinese glosses), are
+    counted."""
+    families = {f for sets in family_sets().values() for f in sets}
+    ways: list[list[tuple]] = []
+    counts: list[dict] = []
+
+    def count(lucene: str, lo: date | None = None, hi: date | None = None, spans_only: bool = False) -> tuple:
+        counts.append({"lucene": lucene, "lo": lo.toordinal() if lo else None, "hi": hi.toordinal() if hi else None,
+                       "spans_only": spans_only})
+        return ("count", len(counts) - 1)
+
+    for g in groups:
+        if len(g) == 1:
+            ways.append([("df", g[0])])
+        elif frozenset(g) in families:
+            ways.append([("df", family_token(frozenset(g)))])
+        else:
+            ways.append([count(f"terms:({' '.join(g)}) context:({' '.join(g)})")])
+    for lo, hi in ranges:
+        spanned = " ".join(f"smon_{y}_{m}" for y, m in months(lo, hi))
+        if lo == hi:
+            ways.append([("df", said_token(lo)), count(f"marks:({spanned})", lo, hi, spans_only=True)])
+        elif (lo.day, (hi + timedelta(days=1)).day, lo.month, lo.year) == (1, 1, hi.month, hi.year):
+            ways.append([("df", month_token(lo.year, lo.month))])
+        else:
+            said = " ".join(f"mon_{y}_{m}" for y, m in months(lo, hi))
+            ways.append([count(f"marks:({said} {spanned})", lo, hi)])
+    return ways, counts
 
 
 def _phrase(text: str) -> str:

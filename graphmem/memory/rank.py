@@ -54,7 +54,7 @@ from graphmem.text.lemma import IRREGULAR
 from graphmem.text.lemma import lemma as lemma_of
 from graphmem.text.terms import analyse, content, stem, words
 
-__all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "query_groups", "variants"]
+__all__ = ["B", "CONTEXT_WEIGHT", "K1", "Ranker", "family_sets", "query_groups", "variants"]
 
 K1 = 1.2
 B = 0.75
@@ -70,6 +70,19 @@ def _families() -> dict[str, frozenset[str]]:
         if form.isalpha() and content(form) and content(lemma):
             fam.setdefault(lemma, {stem(lemma)}).add(stem(form))
     return {k: frozenset(v) for k, v in fam.items()}
+
+
+@lru_cache(maxsize=1)
+def family_sets() -> dict[str, tuple[frozenset[str], ...]]:
+    """Stem -> the stem sets of the irregular families it belongs to: each set is what
+    :func:`variants` gives for a word of that family (its lemma's stem and its forms'), so a
+    store that counts turns holding any stem of a set has that query group's document frequency."""
+    out: dict[str, list[frozenset[str]]] = {}
+    for lemma, fam in _families().items():
+        group = fam | {stem(lemma)}
+        for s in group:
+            out.setdefault(s, []).append(group)
+    return {s: tuple(dict.fromkeys(v)) for s, v in out.items()}
 
 
 @lru_cache(maxsize=None)

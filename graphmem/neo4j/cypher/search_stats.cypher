@@ -1,9 +1,11 @@
 // What a search (or the reader) needs before it ranks, in one round trip:
 // - n, total: how many turns are indexed and their total BM25 length (N and the average length);
 // - dfs: each stem's document frequencies, from its Term node (BM25's, the reader's);
-// - counted: document frequencies Term nodes cannot give, counted by Lucene: a query group of
-//   several stems (turns holding any), or a date (turns said in `lo`..`hi`, in day ordinals, or
-//   speaking of a span that overlaps it; null bounds count every hit);
+// - counted: what Term nodes cannot give, counted by Lucene: a query group of several stems that
+//   is no irregular family (turns holding any; null bounds count every hit), the turns speaking of
+//   a span that overlaps `lo`..`hi` (day ordinals) but not said then (`spans_only`: a day query,
+//   whose said-that-day count is a Term's), or, for any other run of days, the turns said in it
+//   or speaking of it;
 // - named: the conversations of every speaker the query names (the person scope), when `scope`;
 // - rarest: the smallest document frequency any stem has (the reader's weight for an unseen one).
 CALL () {
@@ -20,9 +22,11 @@ CALL () {
   WITH i, $counts[i] AS q
   CALL (q) {
     CALL db.index.fulltext.queryNodes('turn_terms', q.lucene) YIELD node AS t
+    WITH t, q, coalesce(t.day, -1) >= coalesce(q.lo, 0) AND coalesce(t.day, -1) <= coalesce(q.hi, 0) AS said
     WITH t WHERE q.lo IS NULL
-      OR (t.day >= q.lo AND t.day <= q.hi)
-      OR any(j IN range(0, size(coalesce(t.span_lo, [])) - 1) WHERE t.span_lo[j] <= q.hi AND q.lo <= t.span_hi[j])
+      OR (said AND NOT q.spans_only)
+      OR (NOT (said AND q.spans_only)
+          AND any(j IN range(0, size(coalesce(t.span_lo, [])) - 1) WHERE t.span_lo[j] <= q.hi AND q.lo <= t.span_hi[j]))
     RETURN count(t) AS df
   }
   WITH i, df ORDER BY i
