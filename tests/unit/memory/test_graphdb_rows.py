@@ -1,0 +1,44 @@
+"""What the Neo4j memory writes of a turn, and how a search finds each document frequency: the
+parts that need no server (tests/neo4j runs the rest against a real one)."""
+
+from datetime import date, datetime
+
+from graphmem.data.records import Record
+from graphmem.memory.graphdb_rows import family_token, index_row, month_token, said_token
+from graphmem.memory.graphdb_search import _frequencies
+from graphmem.memory.live import LiveIndex
+from graphmem.memory.options import MemoryOptions
+from graphmem.memory.rank import family_sets, variants
+
+
+def _index(*texts: tuple[str, str]) -> LiveIndex:
+    index = LiveIndex(MemoryOptions(), scope=False)
+    index.add([Record(f"t{i}", who, text, datetime(2023, 5, 8, 13, 56), "c") for i, (who, text) in enumerate(texts)])
+    return index
+
+
+def test_a_row_holds_the_live_index_fields_and_the_tokens_its_frequencies_need():
+    index = _index(("Ann", "Thanks, Bob! I went hiking yesterday."), ("Bob", "Where did you go?"))
+    first, reply = index_row(index, 0), index_row(index, 1)
+    assert first["key"] == "c/t0" and first["fields"]["scope"] == "c"
+    assert first["fields"]["terms"].split() == index.indexed_terms(0)  # vocative out: no "bob"
+    assert "bob" not in first["fields"]["terms"].split()
+    assert reply["fields"]["context"].split() == index.said_terms[0]  # the turn it replies to
+    assert first["fields"]["length"] == index.fields(0)[1]
+    assert set(first["own"]) == set(index.indexed_terms(0))
+    went = family_token(family_sets()["went"][0])
+    assert went in first["bag"] and went in reply["bag"]  # "go" in its own field, "went" in its context
+    assert said_token(date(2023, 5, 8)) in first["bag"] and month_token(2023, 5) in first["bag"]
+    assert month_token(2023, 5) in first["bag"] and first["fields"]["span_lo"] == [date(2023, 5, 7).toordinal()]
+
+
+def test_every_document_frequency_has_one_way_and_only_spans_are_counted():
+    groups = [variants("going"), variants("dog"), ("sens", "achiev")]
+    ranges = [(date(2023, 5, 8),) * 2, (date(2023, 5, 1), date(2023, 5, 31))]
+    ways, counts = _frequencies(groups, ranges)
+    assert ways[0] == [("df", family_token(frozenset(variants("going"))))]
+    assert ways[1] == [("df", "dog")]
+    assert ways[2] == [("count", 0)] and "terms:(sens achiev)" in counts[0]["lucene"]
+    assert ways[3] == [("df", said_token(date(2023, 5, 8))), ("count", 1)] and counts[1]["spans_only"]
+    assert ways[4] == [("df", month_token(2023, 5))]
+    assert len(counts) == 2
