@@ -61,6 +61,8 @@ class _State:
     keys: list[str] = field(default_factory=list)
     """The key of each turn's speaker."""
     candidates: set[str] = field(default_factory=set)
+    exact: bool = False
+    """Was every speaker's name known before it was looked up, when the people were last met?"""
     fresh: tuple[set[str], Counter[str]] = (set(), Counter())
     """The last growth's new capitalised words and its lower-case word counts."""
 
@@ -103,7 +105,7 @@ class _State:
             return False
         watch = {c.lower() for c in self.capitals}
         for w, c in lower.items():
-            if w in watch and (self.lower[w] == c or self.lower[w] - c <= 2 < self.lower[w]):
+            if w in watch and (self.lower[w] == c or self.lower[w] - c <= 2 < self.lower[w]) and not self._nameless(w):
                 return False
         names = self.people.names()
         # a new capitalised word names nobody, and learns nothing, when it is no known name and its
@@ -111,6 +113,16 @@ class _State:
         if any(c.lower() in names or c.lower() not in NOT_NAMES and self.lower[c.lower()] <= 2 for c in new_caps):
             return False
         return all(fold(t.speaker) in names for t in turns)
+
+    def _nameless(self, word: str) -> bool:
+        """Can it change nothing that ``word``, the lower case of capitalised words of the
+        conversation, is now written in lower case (for the first time, or past a candidate's
+        twice)? Yes when none of those capitalised words named anyone (every lookup of them
+        found no one and learnt nothing, so a lookup that now stops early finds no one too, and
+        a candidate that stops being one introduced nobody), and every speaker's name was known
+        before it was looked up (so no speaker was found by a spelling this word could block)."""
+        return self.exact and (word in NOT_NAMES or all(
+            self.surfaces.get(c) is None for c in self.capitals if c.lower() == word))
 
     def _holds(self, token: str, new: int) -> bool:
         """Does one of the last ``new`` turns hold ``token``?"""
@@ -121,6 +133,8 @@ class _State:
         candidates = candidates_of(frozenset(fold(s) for s in speakers), self.lower, self.capitals)
         holding = sorted({i for c in candidates for i in self.at.get(c, ())})
         people, surfaces = people_from(speakers, self.lower, self.capitals, sentence_tokens(self.parsed[i] for i in holding))
+        names = people.names()
+        self.exact = all(fold(who) in names for who in {t.speaker for t in turns})
         keys = [speaker_key(people, t) for t in turns]
         people.freeze()
         return people, surfaces, keys, candidates
