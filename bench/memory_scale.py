@@ -10,6 +10,7 @@ Each copy of LoCoMo gets its own ids (``r{j}/conv-26/D1:3``) and its own speaker
 her), so the person scope and the vocabulary grow as a bigger memory's would.
 
     python bench/memory_scale.py --r 1,4,16 [--trials 30] [--path]     # one process per r
+    python bench/memory_scale.py --claims                               # what claims cost an ingest
 
 Per r it prints: bulk ingest (turns per CPU second), one turn ingested then one search
 (p50 / p95 wall), warm search (p50 / p95), the same two for FTS5, the peak RSS, and with
@@ -149,6 +150,27 @@ def measure(data: str, r: int, trials: int, path: bool) -> dict:
     return out
 
 
+def claims_cost(data: str, trials: int) -> str:
+    """What reading claims costs an ingest (LoCoMo once, CPU): every turn's claims read at once,
+    as a bulk ingest reads them, and one turn at a time for the first ``trials`` conversations'
+    turns, as a program feeding the memory turn by turn makes it read them."""
+    from graphmem.data.records import validate
+    from graphmem.memory.claims import MemoryClaims
+
+    records = validate(copies(data, 1)[0], set())
+    cpu = time.process_time()
+    MemoryClaims().add(records)
+    bulk = time.process_time() - cpu
+    convs = list(dict.fromkeys(r.conversation for r in records))[:max(1, trials)]
+    fed = [r for r in records if r.conversation in convs]
+    claims, cpu = MemoryClaims(), time.process_time()
+    for r in fed:
+        claims.add([r])
+    one = (time.process_time() - cpu) / len(fed)
+    return (f"claims (LoCoMo, CPU): bulk {len(records) / bulk:.0f} turns/s ({1e6 * bulk / len(records):.0f} us a turn);"
+            f" one turn at a time {1000 * one:.2f} ms a turn ({len(fed)} turns of {len(convs)} conversations)")
+
+
 def _row(m: dict) -> str:
     ms = lambda key: f"{1000 * m[key]:.2f}"  # noqa: E731
     reopen = f"  reopen {m['reopen']:.2f} s ({m['reopen cpu']:.2f} s CPU)" if "reopen" in m else ""
@@ -165,7 +187,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trials", type=int, default=30)
     p.add_argument("--path", action="store_true", help="Memory(path=...) in a temporary file, not Memory()")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: measure one r
+    p.add_argument("--claims", action="store_true", help="only what reading claims costs an ingest (LoCoMo once)")
     args = p.parse_args(argv)
+    if args.claims:
+        print(claims_cost(args.data, 10))
+        return 0
     if args.one is not None:
         print(json.dumps(measure(args.data, args.one, args.trials, args.path)))
         return 0
