@@ -241,9 +241,9 @@ class ConversationClaims:
         except BaseException:
             undo()
             raise
-        was = state.candidates
+        was, first = state.candidates, n if state.people is not None else 0  # turns that waited were never pruned
         state.people, state.surfaces, state.keys, state.candidates = people, surfaces, keys, candidates
-        state.prune(n, was)
+        state.prune(first, was)
         self._speakers, self._turns, self._claims = speakers, every, claims
         return ClaimChange(changed, tuple(every[i].dia_id for i in again))
 
