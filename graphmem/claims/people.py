@@ -301,8 +301,10 @@ def people_from(
 
     # every capitalised word of the conversation that names someone, and whom
     surfaces: dict[str, str] = {}
+    known = people._names
     for c in sorted(capitals):  # sorted: which spellings are learnt must not hang on set order
-        if c.lower() not in NOT_NAMES:
+        low = c.lower()
+        if low not in NOT_NAMES and (low in known or low not in lower_words):  # else: no one, and nothing learnt
             k = people.key(c)
             if k is not None:
                 surfaces[c] = k

@@ -7,7 +7,8 @@ speakers introduce, and maps every capitalised word to a person. A name learnt i
 ("my son Max") can therefore change how turn 12 reads ("Max loves the park").
 
 :class:`ConversationClaims` keeps what that needs as running totals (the lower-case word counts
-and the capitalised words add up turn by turn; every turn is tokenised once) and, on each
+and the capitalised words add up turn by turn; each new turn is tokenised once, and only its
+sentences that may introduce someone are kept) and, on each
 ``add``, meets the conversation's people again from them. A turn's claims are a function of the
 turn, its speaker's key, and of what the conversation's people say of the capitalised words the
 turn itself contains (whom each names, and whether that person is a speaker or a third party:
@@ -24,7 +25,7 @@ sentences that hold a candidate name), not with anything else a memory holds.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from graphmem.claims.extract import Sentences, context, parse, read_turn, speaker_key
@@ -51,7 +52,10 @@ class ClaimChange:
 class _State:
     """What reading the conversation again needs, kept as running totals."""
 
-    parsed: list[Sentences]
+    kept: list[list[tuple[list[str], list[str]]] | None]
+    """Per turn, the (tokens, lower-cased tokens) of its sentences that hold a candidate third
+    party, else None: meeting the people reads only those, and a word once past a candidate's
+    twice never is one again, so the rest are forgotten (a turn read again is parsed again)."""
     lower: Counter[str]
     capitals: set[str]
     at: dict[str, list[int]]
@@ -61,28 +65,32 @@ class _State:
     keys: list[str] = field(default_factory=list)
     """The key of each turn's speaker."""
     candidates: set[str] = field(default_factory=set)
+    exact: bool = False
+    """Was every speaker's name known before it was looked up, when the people were last met?"""
     fresh: tuple[set[str], Counter[str]] = (set(), Counter())
     """The last growth's new capitalised words and its lower-case word counts."""
 
-    def grow(self, turns: Sequence[Turn]) -> Callable[[], None]:
-        """Add the totals of ``turns`` in place; return what takes them out again."""
-        n = len(self.parsed)
-        self.parsed.extend(parse(t) for t in turns)
+    def grow(self, turns: Sequence[Turn]) -> tuple[list[Sentences], Callable[[], None]]:
+        """Add the totals of ``turns`` in place; return their sentences, and what takes them out again."""
+        n = len(self.kept)
+        parsed = [parse(t) for t in turns]
+        self.kept.extend([(toks, low) for _s, toks, low, _st, _q in sents] for sents in parsed)
         lower, capitals = words_of("\n".join(t.text for t in turns))
         new_caps = capitals - self.capitals
         self.lower.update(lower)
         self.capitals |= new_caps
-        for i in range(n, len(self.parsed)):
-            for tok in {t for _s, toks, _l, _st, _q in self.parsed[i] for t in toks if t[:1].isupper()}:
+        named = [{t for _s, toks, _l, _st, _q in sents for t in toks if t[:1].isupper()} for sents in parsed]
+        for i, toks in enumerate(named, start=n):
+            for tok in toks:
                 self.at.setdefault(tok, []).append(i)
 
         def undo() -> None:
-            for i in range(len(self.parsed) - 1, n - 1, -1):
-                for tok in {t for _s, toks, _l, _st, _q in self.parsed[i] for t in toks if t[:1].isupper()}:
+            for toks in named:
+                for tok in toks:
                     self.at[tok].pop()
                     if not self.at[tok]:
                         del self.at[tok]
-            del self.parsed[n:]
+            del self.kept[n:]
             self.capitals -= new_caps
             for w, c in lower.items():
                 self.lower[w] -= c
@@ -90,7 +98,7 @@ class _State:
                     del self.lower[w]
 
         self.fresh = (new_caps, lower)
-        return undo
+        return parsed, undo
 
     def same_people(self, turns: Sequence[Turn]) -> bool:
         """Would meeting the people again give the people already met? Yes when the new turns
@@ -103,7 +111,7 @@ class _State:
             return False
         watch = {c.lower() for c in self.capitals}
         for w, c in lower.items():
-            if w in watch and (self.lower[w] == c or self.lower[w] - c <= 2 < self.lower[w]):
+            if w in watch and (self.lower[w] == c or self.lower[w] - c <= 2 < self.lower[w]) and not self._nameless(w):
                 return False
         names = self.people.names()
         # a new capitalised word names nobody, and learns nothing, when it is no known name and its
@@ -112,23 +120,40 @@ class _State:
             return False
         return all(fold(t.speaker) in names for t in turns)
 
+    def _nameless(self, word: str) -> bool:
+        """Can it change nothing that ``word``, the lower case of capitalised words of the
+        conversation, is now written in lower case (for the first time, or past a candidate's
+        twice)? Yes when none of those capitalised words named anyone (every lookup of them
+        found no one and learnt nothing, so a lookup that now stops early finds no one too, and
+        a candidate that stops being one introduced nobody), and every speaker's name was known
+        before it was looked up (so no speaker was found by a spelling this word could block)."""
+        return self.exact and (word in NOT_NAMES or all(
+            self.surfaces.get(c) is None for c in self.capitals if c.lower() == word))
+
+    def prune(self, first: int, was: set[str]) -> None:
+        """Forget the sentences that hold no candidate now, of the turns from ``first`` on and of
+        those that held one of the candidates ``was`` before."""
+        gone = was - self.candidates
+        for i in [*range(first, len(self.kept)), *sorted({i for c in gone for i in self.at.get(c, ()) if i < first})]:
+            sents = self.kept[i]
+            if sents is not None:
+                self.kept[i] = [pair for pair in sents if not self.candidates.isdisjoint(pair[0])] or None
+
     def _holds(self, token: str, new: int) -> bool:
         """Does one of the last ``new`` turns hold ``token``?"""
-        return self.at[token][-1] >= len(self.parsed) - new
+        return self.at[token][-1] >= len(self.kept) - new
 
     def meet(self, speakers: tuple[str, str], turns: Sequence[Turn]) -> tuple[People, dict[str, str], list[str], set[str]]:
         """The people met again over the totals: only the turns that hold a candidate are read."""
         candidates = candidates_of(frozenset(fold(s) for s in speakers), self.lower, self.capitals)
         holding = sorted({i for c in candidates for i in self.at.get(c, ())})
-        people, surfaces = people_from(speakers, self.lower, self.capitals, sentence_tokens(self.parsed[i] for i in holding))
+        people, surfaces = people_from(speakers, self.lower, self.capitals,
+                                       (pair for i in holding for pair in self.kept[i] or ()))
+        names = people.names()
+        self.exact = all(fold(who) in names for who in {t.speaker for t in turns})
         keys = [speaker_key(people, t) for t in turns]
         people.freeze()
         return people, surfaces, keys, candidates
-
-
-def sentence_tokens(parsed: Iterable[Sentences]) -> Iterator[tuple[list[str], list[str]]]:
-    """The (tokens, lower-cased tokens) of every sentence, in order: what ``people_from`` reads."""
-    return ((toks, low) for sents in parsed for _s, toks, low, _st, _q in sents)
 
 
 class ConversationClaims:
@@ -190,7 +215,7 @@ class ConversationClaims:
         speakers = self._who(turns)
         state = self._ready()
         n = len(self._turns)
-        undo = state.grow(turns)
+        parsed, undo = state.grow(turns)
         try:
             every = self._turns + list(turns)
             if len(speakers) < 2:  # no dialogue yet: the turns wait
@@ -208,14 +233,17 @@ class ConversationClaims:
             claims = self._claims + [()] * len(turns)
             changed: dict[str, tuple[Claim, ...]] = {}
             for i in [*again, *range(n, len(every))]:
-                read = tuple(read_turn(ctx, every[i], keys[i], state.parsed[i], self._captions))
+                sents = parsed[i - n] if i >= n else parse(every[i])  # an earlier turn is parsed again
+                read = tuple(read_turn(ctx, every[i], keys[i], sents, self._captions))
                 if i >= n or read != claims[i]:
                     changed[every[i].dia_id] = read
                 claims[i] = read
         except BaseException:
             undo()
             raise
+        was, first = state.candidates, n if state.people is not None else 0  # turns that waited were never pruned
         state.people, state.surfaces, state.keys, state.candidates = people, surfaces, keys, candidates
+        state.prune(first, was)
         self._speakers, self._turns, self._claims = speakers, every, claims
         return ClaimChange(changed, tuple(every[i].dia_id for i in again))
 
@@ -254,5 +282,6 @@ class ConversationClaims:
             if len(self._speakers) == 2:
                 state.people, state.surfaces, state.keys, state.candidates = state.meet(
                     (self._speakers[0], self._speakers[1]), self._turns)
+                state.prune(0, set())
             self._state = state
         return self._state

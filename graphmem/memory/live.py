@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from datetime import date
 
 import numpy as np
@@ -31,7 +32,7 @@ from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
 from graphmem.memory.index import Scoped, _encoder, need_dense, with_context
 from graphmem.memory.options import MemoryOptions
-from graphmem.memory.postings import Grow, Postings, top_k
+from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
 from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
 from graphmem.search import dense as embedding
@@ -66,10 +67,14 @@ class LiveVocabulary:
         self.n += 1
         self._move(terms, +1)
 
-    def restore(self, documents: Sequence[Sequence[str]]) -> None:
-        """Document frequencies of many documents at once (an empty vocabulary restored)."""
-        self.n = len(documents)
-        self.df = Counter(t for doc in documents for t in set(doc))
+    def restore(self, n: int, terms: Sequence[str], doc: np.ndarray, term: np.ndarray) -> None:
+        """Document frequencies of ``n`` documents at once (an empty vocabulary restored): each
+        occurrence's document and term number (a position in ``terms``)."""
+        self.n = n
+        key = np.sort(term * max(n, 1) + doc)
+        held = key[np.r_[True, key[1:] != key[:-1]]] // max(n, 1) if len(key) else key.astype(np.int64)
+        df = np.bincount(held, minlength=len(terms)).tolist()
+        self.df = Counter({t: df[j] for j, t in enumerate(terms) if df[j]})
         self._by_df = Counter(self.df.values())
 
     def replace(self, old: set[str], new: set[str]) -> None:
@@ -239,12 +244,40 @@ class LiveIndex(Scoped):
         for i, (r, saved) in enumerate(zip(records, readings, strict=True)):
             self.speakers.setdefault(r.conversation, set()).add(r.speaker)
             self._keep(r, saved, i)
-        indexed = [self._indexed_terms(i) for i in range(len(self.records))]
+        terms, text, context = self._fields()
+        self.postings = Postings.built(self.options.k1, self.options.b, len(self.records), terms,
+                                       [text] + ([context] if context is not None else []))
+        self.vocab.restore(len(self.records), terms, text[0], text[1])
+
+    def _fields(self) -> tuple[list[str], tuple[np.ndarray, np.ndarray, float], tuple | None]:
+        """Every term, and each BM25 field as (document, term number, weight) per occurrence:
+        ``"Speaker: utterance"`` (:meth:`_indexed_terms`), and the utterance replied to. Each
+        utterance's terms are numbered once and the reply field gathers them from the turn replied to."""
+        n = len(self.records)
+        speakers = {r.speaker: None for r in self.records} if self.options.speaker else {}
+        own = {who: analyse(f"{who}:") for who in speakers}
+        self._speaker_terms.update(own)
+        terms = sorted(set(chain.from_iterable(self.said_terms)).union(*own.values()))
+        index = {t: j for j, t in enumerate(terms)}
+        said, lens = term_ids(self.said_terms, index)
+        docs = np.arange(n, dtype=np.int64)
+        doc, term = np.repeat(docs, lens), said
+        if speakers:
+            ids = {who: [index[t] for t in ts] for who, ts in own.items()}
+            spoken = [ids[r.speaker] for r in self.records]
+            slen = np.fromiter(map(len, spoken), dtype=np.int64, count=n)
+            sid = np.fromiter(chain.from_iterable(spoken), dtype=np.int64, count=int(slen.sum()))
+            doc, term = np.concatenate([np.repeat(docs, slen), doc]), np.concatenate([sid, term])
         w = self.options.context_weight
-        context = ([self.said_terms[j] if j is not None else [] for j in self.replied]
-                   if self.options.context and w else None)
-        self.postings = Postings.built(self.options.k1, self.options.b, indexed, context, w)
-        self.vocab.restore(indexed)
+        if not (self.options.context and w):
+            return terms, (doc, term, 1.0), None
+        replied = np.fromiter((-1 if j is None else j for j in self.replied), dtype=np.int64, count=n)
+        has = np.flatnonzero(replied >= 0)
+        src = replied[has]
+        offsets = np.concatenate([[0], np.cumsum(lens)])
+        size = lens[src]
+        gather = np.repeat(offsets[src] - np.concatenate([[0], np.cumsum(size)[:-1]]), size) + np.arange(int(size.sum()))
+        return terms, (doc, term, 1.0), (np.repeat(has, size), said[gather], w)
 
     def add(self, new: Sequence[Record]) -> None:
         """Index each record in order, then re-read what it changed."""

@@ -32,7 +32,8 @@ from graphmem.memory.options import MemoryOptions
 __all__ = ["MemoryFile", "MemoryFileInUse"]
 
 SCHEMA_VERSION = "2"
-"""2: the claims read of each turn (table ``claims``)."""
+"""2: the claims read of each turn (table ``claims``); a turn's ``said`` is NULL when it is its text
+(no vocative taken out): the common case, read back without a second copy of the text."""
 READING_VERSION = "1"
 """The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
@@ -42,13 +43,17 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS turns (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
     " conversation TEXT NOT NULL, speaker TEXT NOT NULL, text TEXT NOT NULL, date TEXT, turn INTEGER,"
-    " said TEXT NOT NULL, terms TEXT NOT NULL, replied INTEGER, types TEXT NOT NULL, spans TEXT NOT NULL)",
+    " said TEXT, terms TEXT NOT NULL, replied INTEGER, types TEXT NOT NULL, spans TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation, n)",
     "CREATE TABLE IF NOT EXISTS claims (id TEXT NOT NULL, seq INTEGER NOT NULL, subject TEXT NOT NULL,"
     " predicate TEXT NOT NULL, object TEXT NOT NULL, negated INTEGER NOT NULL, sentence TEXT NOT NULL,"
     " date TEXT NOT NULL, mentions TEXT NOT NULL, topic TEXT NOT NULL, speaker TEXT NOT NULL,"
     " PRIMARY KEY (id, seq)) WITHOUT ROWID",
 )
+
+
+def _spans(saved: str) -> list[tuple[date, date]]:
+    return [(date.fromordinal(a), date.fromordinal(b)) for a, b in json.loads(saved)]
 
 
 class MemoryFileInUse(DataError):
@@ -107,12 +112,12 @@ class MemoryFile:
             return self._load(index)
 
     def _load(self, index: LiveIndex) -> list[Record]:
-        records, readings = [], []
-        for row in self.db.execute("SELECT id, conversation, speaker, text, date, turn, said, terms, replied, types, spans"
-                                   " FROM turns ORDER BY n"):
-            records.append(Record(row[0], row[2], row[3], datetime.fromisoformat(row[4]) if row[4] else None, row[1], row[5]))
-            spans = [(date.fromordinal(a), date.fromordinal(b)) for a, b in json.loads(row[10])] if row[10] != "[]" else []
-            readings.append(Reading(row[6], row[7].split(), row[8], tuple(row[9].split(",")) if row[9] else (), spans))
+        rows = self.db.execute("SELECT id, conversation, speaker, text, date, turn, said, terms, replied, types, spans"
+                               " FROM turns ORDER BY n").fetchall()
+        iso = datetime.fromisoformat
+        records = [Record(r[0], r[2], r[3], iso(r[4]) if r[4] else None, r[1], r[5]) for r in rows]
+        readings = [Reading(r[3] if r[6] is None else r[6], r[7].split(), r[8], tuple(r[9].split(",")) if r[9] else (),
+                            _spans(r[10]) if r[10] != "[]" else []) for r in rows]
         index.restore(records, readings)
         return records
 
@@ -156,7 +161,7 @@ class MemoryFile:
         r, read = index.records[i], index.reading(i)
         spans = json.dumps([[a.toordinal(), b.toordinal()] for a, b in read.spans])
         return (i, r.id, r.conversation, r.speaker, r.text, r.date.isoformat() if r.date else None, r.turn,
-                read.said, " ".join(read.terms), read.replied, ",".join(read.types), spans)
+                None if read.said == r.text else read.said, " ".join(read.terms), read.replied, ",".join(read.types), spans)
 
     def close(self) -> None:
         self.db.close()
