@@ -14,7 +14,7 @@ from graphmem.claims.people import People
 __all__ = ["Claim", "Piece", "Reading", "about", "pieces"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claim:
     """One assertion read from one clause: who it is about and what it says."""
 

@@ -64,7 +64,7 @@ CATEGORIES = {
 ADVERSARIAL = 5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Turn:
     """One utterance: who said it, in which session, on what date."""
 

@@ -19,7 +19,7 @@ from graphmem.errors import DataError
 DEFAULT_CONVERSATION = "default"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """One validated dialogue turn."""
 
