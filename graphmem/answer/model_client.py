@@ -249,10 +249,12 @@ class Tally:
 class ModelReader:
     """Tidied replies to many prompts: from disk where kept, else bought ``parallel`` at a time."""
 
-    def __init__(self, settings: ModelSettings, cache: AnswerCache, client: ModelClient | None = None):
+    def __init__(self, settings: ModelSettings, cache: AnswerCache, client: ModelClient | None = None,
+                 progress: Callable[[int, int], None] | None = None):
         self.settings = settings
         self.cache = cache
         self.client = client or ModelClient(settings)
+        self.progress = progress  # called with (done, to buy) after each bought or failed reply
         self._name: str | None = None
 
     @property
@@ -280,7 +282,7 @@ class ModelReader:
             tally.completion_tokens += kept.completion_tokens
         if missing:
             start = time.perf_counter()
-            self._buy(missing, got, tally, progress)
+            self._buy(missing, got, tally, progress or self.progress)
             tally.seconds = time.perf_counter() - start
         return [got.get(p) for p in prompts], tally
 
@@ -313,6 +315,8 @@ class ModelReader:
                         tally.failed += 1
                         tally.last_error = str(exc)
                         got[prompt] = None
+                        if progress is not None:
+                            progress(tally.bought + tally.failed, len(prompts))
                         continue
                     in_a_row = 0
                     self.cache.put(Cached(name, self.settings.max_tokens, prompt, reply.text,
