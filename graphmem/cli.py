@@ -136,7 +136,6 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     from graphmem.arms.registry import parse_arms  # likewise
     from graphmem.bench import report  # likewise
     from graphmem.bench import run as b  # likewise
-    from graphmem.bench import model_arms  # likewise
     from graphmem.bench import sample as sampling  # likewise
 
     wall = (time.perf_counter(), _cpu())
@@ -162,7 +161,11 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         return
     found = b.retrieve(prep, k)
     answers = b.answer(prep, found, settings, confidence)
-    run = model_arms.add_model_arms(prep, answers, floor, reader) if reader is not None else None
+    run = None
+    if reader is not None:
+        from graphmem.bench.model_arms import add_model_arms  # the model client (urllib, threads) only with --model
+
+        run = add_model_arms(prep, answers, floor, reader)
     names = prep.arms
     scored = b.score(prep, answers, floor)
     table = scored.table(names)
@@ -397,16 +400,20 @@ def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, j
     """What the table cannot show, read back off a predictions file written by bench --out."""
     from graphmem.bench import stats as st  # only this command reads predictions back (numpy, scikit-learn): keeps --help fast
     from graphmem.bench import closed  # likewise
-    from graphmem.bench import judge as jg  # likewise
 
     preds = st.load_predictions(file)
     reader = _model_reader(judge_url, judge_name, judge_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
-    judged = jg.judge(preds, jg.judged_arms(preds, judge_arms), reader) if reader is not None else None
+    judged: dict[str, Any] = {}
+    section = ""
+    if reader is not None:
+        from graphmem.bench import judge as jg  # the judge's client (urllib, threads) only with --judge
+
+        result = jg.judge(preds, jg.judged_arms(preds, judge_arms), reader)
+        judged, section = jg.as_json(result), jg.render(result)
     if as_json:
-        payload = {**st.as_json(preds, by_category), **closed.as_json(preds), **jg.as_json(judged)}
-        click.echo(json.dumps(payload, indent=1))
+        click.echo(json.dumps({**st.as_json(preds, by_category), **closed.as_json(preds), **judged}, indent=1))
     else:
-        click.echo(st.report(preds, by_category) + "".join("\n" + t for t in (closed.render(preds), jg.render(judged)) if t))
+        click.echo(st.report(preds, by_category) + "".join("\n" + t for t in (closed.render(preds), section) if t))
 
 
 @main.command()
