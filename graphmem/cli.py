@@ -75,6 +75,28 @@ def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+def model_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--model-name/--model-parallel/--model-cache, shared by bench (--model) and stats (--judge)."""
+    for option in reversed([
+        click.option("--model-name", default=None, envvar="GRAPHMEM_MODEL_NAME",
+                     help="The model's name [$GRAPHMEM_MODEL_NAME, else the one the endpoint serves]; part of the cache key."),
+        click.option("--model-parallel", type=click.IntRange(min=1), default=1, show_default=True,
+                     help="Requests in flight at once."),
+        click.option("--model-cache", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="Where replies are kept [~/.cache/graphmem/model]: a repeated run asks nothing."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path | None, env: str) -> Any:
+    """A model reader when the option was given (alone: the URL in ``env``), else None."""
+    from graphmem.bench.model_arms import KEY_ENV, make_reader  # the model client only when a model is asked for
+
+    return None if url is None else make_reader(url or os.environ.get(env, ""), name, parallel, cache,
+                                                os.environ.get(KEY_ENV), env)
+
+
 @main.command()
 @data_option
 @click.option("--arms", default="default", show_default=True, help="A named set (default, factor, walk, hops, read) or a comma list.")
@@ -96,24 +118,38 @@ def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
               help="Where the path arms' hops run: the networkx mirror, or Cypher against Neo4j (run graphmem load first).")
 @neo4j_options
+@click.option("--model", "model_url", is_flag=False, flag_value="", default=None, metavar="URL",
+              help="Add a <memory>+model column per memory and the closed-book control, read by this "
+                   "OpenAI-compatible endpoint (--model alone: $GRAPHMEM_MODEL_URL; key: $GRAPHMEM_MODEL_KEY).")
+@model_options
+@click.option("--sample", type=click.IntRange(min=1), default=None, help="Ask N questions, stratified by category.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The sample's seed (printed with it).")
 @friendly
 def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
-          confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+          confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None,
+          model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
+          sample: int | None, seed: int) -> None:
     """Run the LoCoMo benchmark and print the table."""
     # only this command needs the bench (scikit-learn, nltk, networkx): imported here to keep --help fast
     from graphmem.answer.reader import ReaderSettings
     from graphmem.arms.registry import parse_arms  # likewise
     from graphmem.bench import report  # likewise
     from graphmem.bench import run as b  # likewise
+    from graphmem.bench import sample as sampling  # likewise
 
     wall = (time.perf_counter(), _cpu())
     timer = b.Timer()
     names = parse_arms(arms)
     t = time.process_time()
-    dataset = locomo.load_dataset(data)
+    dataset = full = locomo.load_dataset(data)
+    if sample is not None:
+        dataset = sampling.stratified(full, sample, seed)
     timer.add("load", t)
     settings = ReaderSettings(span, band, parts)
+    reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
+    if reader is not None and sweep:
+        raise click.UsageError("--model reads one run; it does not combine with --sweep")
     client = None
     if backend == "neo4j":
         client = gn.connect(uri, user, password, database)
@@ -125,9 +161,17 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         return
     found = b.retrieve(prep, k)
     answers = b.answer(prep, found, settings, confidence)
+    run = None
+    if reader is not None:
+        from graphmem.bench.model_arms import add_model_arms  # the model client (urllib, threads) only with --model
+
+        run = add_model_arms(prep, answers, floor, reader)
+    names = prep.arms
     scored = b.score(prep, answers, floor)
     table = scored.table(names)
     click.echo(dataset.report.summary())
+    if sample is not None:
+        click.echo(sampling.describe(dataset, full, seed))
     subjects = report.render_subjects(prep)
     if subjects:
         click.echo(subjects)
@@ -138,6 +182,9 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     click.echo()
     click.echo(report.render_table(names, table))
     click.echo("session hit@1 " + "  ".join(f"{a} {v:.3f}" for a, v in report.session_hits(prep, answers).items()))
+    if run is not None:
+        click.echo(run.line())
+        click.echo(run.cost())
     if k >= max(len(c.conv.turns) for c in prep.contexts):
         click.echo()
         click.echo(report.render_reach(names, table))
@@ -341,16 +388,34 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
 @click.option("--by-category", is_flag=True, help="Paired differences per answerable category too, not only per half.")
+@click.option("--judge", "judge_url", is_flag=False, flag_value="", default=None, metavar="URL",
+              help="Grade replies with an LLM judge at this OpenAI-compatible endpoint (J, apart from F1; "
+                   "--judge alone: $GRAPHMEM_JUDGE_URL).")
+@click.option("--judge-name", default=None, help="The judge model's name [the one the endpoint serves]; part of the cache key.")
+@click.option("--judge-arms", default=None, help="Comma list of arms to judge [the model columns, else every arm].")
+@click.option("--judge-parallel", type=click.IntRange(min=1), default=1, show_default=True, help="Judge requests in flight.")
+@click.option("--model-cache", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where verdicts are kept [~/.cache/graphmem/model]: a repeated run asks nothing.")
 @friendly
-def stats(file: Path, as_json: bool, by_category: bool) -> None:
+def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, judge_name: str | None,
+          judge_arms: str | None, judge_parallel: int, model_cache: Path | None) -> None:
     """What the table cannot show, read back off a predictions file written by bench --out."""
     from graphmem.bench import stats as st  # only this command reads predictions back (numpy, scikit-learn): keeps --help fast
+    from graphmem.bench import closed  # likewise
 
     preds = st.load_predictions(file)
+    reader = _model_reader(judge_url, judge_name, judge_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
+    judged: dict[str, Any] = {}
+    section = ""
+    if reader is not None:
+        from graphmem.bench import judge as jg  # the judge's client (urllib, threads) only with --judge
+
+        result = jg.judge(preds, jg.judged_arms(preds, judge_arms), reader)
+        judged, section = jg.as_json(result), jg.render(result)
     if as_json:
-        click.echo(json.dumps(st.as_json(preds, by_category), indent=1))
+        click.echo(json.dumps({**st.as_json(preds, by_category), **closed.as_json(preds), **judged}, indent=1))
     else:
-        click.echo(st.report(preds, by_category))
+        click.echo(st.report(preds, by_category) + "".join("\n" + t for t in (closed.render(preds), section) if t))
 
 
 @main.command()

@@ -15,3 +15,8 @@ class DataError(GraphmemError):
 
 class Neo4jUnavailable(GraphmemError):
     """Neo4j cannot be reached or refuses us: the message names the URI and what to do."""
+
+
+class ModelUnavailable(GraphmemError):
+    """A chat-model endpoint cannot be reached or answers nonsense: the message names its URL
+    (never the key), so a user sees which endpoint to start or fix."""

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from graphmem.answer.reader import ReaderSettings
 from graphmem.arms.scope import resolution
+from graphmem.bench.model_columns import CLOSED
 from graphmem.bench.run import Answers, Cell, Prepared
 from graphmem.data.locomo import CATEGORIES
 
@@ -120,7 +121,8 @@ def predictions(prep: Prepared, answers: Answers, floor: float) -> list[dict]:
                 a = answers[arm][c][q.index]
                 row[f"{arm}_prediction"] = a.at(floor)
                 row[f"{arm}_prediction_context"] = list(a.context)
-                row[f"{arm}_confidence"] = round(a.confidence, 6)
+                if arm != CLOSED:  # the closed book has no confidence: its 1.0 only says "no floor"
+                    row[f"{arm}_confidence"] = round(a.confidence, 6)
             qa.append(row)
         out.append({"sample_id": ctx.conv.sample_id, "qa": qa})
     return out
