@@ -9,24 +9,31 @@ in corpus order), as the memory returns only what matched.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from graphmem.errors import GraphmemError
+
+
+def _bm25s() -> Any:
+    try:
+        import bm25s  # optional extra (graphmem[longmemeval]): only the LongMemEval baseline needs it
+    except ImportError:
+        raise GraphmemError("the BM25 baseline needs bm25s: pip install 'graphmem[longmemeval]'") from None
+    return bm25s
+
 
 def _tokens(texts: Sequence[str]) -> list[list[str]]:
-    import bm25s  # optional extra (graphmem[longmemeval]): only the LongMemEval baseline needs it
-
-    return bm25s.tokenize(list(texts), return_ids=False, show_progress=False)
+    return _bm25s().tokenize(list(texts), return_ids=False, show_progress=False)
 
 
 class BM25:
     """One bm25s index over a list of documents, ranking their ids for a query."""
 
     def __init__(self, ids: Sequence[str], texts: Sequence[str]):
-        import bm25s  # optional extra (graphmem[longmemeval]): only the LongMemEval baseline needs it
-
         self.ids = list(ids)
-        self._model = bm25s.BM25()
+        self._model = _bm25s().BM25()
         self._model.index(_tokens(texts), show_progress=False)
 
     def rank(self, query: str) -> list[str]:
