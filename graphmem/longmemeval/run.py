@@ -57,6 +57,8 @@ class Settings:
     options: MemoryOptions = MemoryOptions()
     floor: float = FLOOR
     views: tuple[str, ...] = VIEWS
+    baseline: bool = True
+    """Also run BM25 (False: the memory alone, for comparing memories on the same questions)."""
 
 
 def evidence_turns(q: Question, view: str) -> set[str]:
@@ -92,15 +94,21 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
             answer = clock.time("memory_search", lambda: mem.answer_from(q.question, found[:5]))
             result.reply, result.confidence, result.quiet = answer.reply, float(answer.confidence), answer.quiet
             result.f1 = 0.0 if q.abstention else token_f1(answer.reply, q.answer)
-        turns = clock.time("bm25_index", lambda: BM25([r["id"] for r in records], [r["text"] for r in records]))
-        sessions = _session_index(q, records, clock)
-        rankings = {"memory": [r.id for r in found],
-                    "bm25": clock.time("bm25_search", lambda: turns.rank(q.question)),
-                    "bm25-sessions": clock.time("bm25_search", lambda: sessions.rank(q.question))}
+        rankings = {"memory": [r.id for r in found]}
+        if settings.baseline:
+            rankings.update(_baseline(q, records, clock))
         result.top.update({f"{view}/{name}": ranking[:10] for name, ranking in rankings.items()})
         if not q.abstention:
             _score(result, view, rankings, evidence_turns(q, view), q.evidence_sessions, session_of)
     return result
+
+
+def _baseline(q: Question, records: Sequence[dict], clock: _Clock) -> dict[str, list[str]]:
+    """BM25's rankings: over the view's turns, and over its sessions."""
+    turns = clock.time("bm25_index", lambda: BM25([r["id"] for r in records], [r["text"] for r in records]))
+    sessions = _session_index(q, records, clock)
+    return {"bm25": clock.time("bm25_search", lambda: turns.rank(q.question)),
+            "bm25-sessions": clock.time("bm25_search", lambda: sessions.rank(q.question))}
 
 
 def _session_index(q: Question, records: Sequence[dict], clock: _Clock) -> BM25:
@@ -119,10 +127,13 @@ def _score(result: Result, view: str, rankings: dict[str, list[str]], turns: set
     if view == "official" and not turns:
         return  # the official view has nothing to find here: left out, as its own scores leave it out
     for name in ("memory", "bm25"):
+        if name not in rankings:
+            continue
         if turns:
             result.retrieval[f"{view}/turn/{name}"] = scores(rankings[name], turns)
         result.retrieval[f"{view}/session/{name}"] = scores(sessions_of(rankings[name], session_of), wanted)
-    result.retrieval[f"{view}/session/bm25-sessions"] = scores(rankings["bm25-sessions"], wanted)
+    if "bm25-sessions" in rankings:
+        result.retrieval[f"{view}/session/bm25-sessions"] = scores(rankings["bm25-sessions"], wanted)
 
 
 def run(questions: Sequence[Question], settings: Settings = Settings(),

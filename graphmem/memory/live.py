@@ -33,6 +33,7 @@ from graphmem.memory.index import Scoped, _encoder, need_dense, with_context
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.postings import Grow, Postings, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
+from graphmem.memory.shape import reads_reply
 from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
 from graphmem.search import dense as embedding
 from graphmem.text.sentences import sentences
@@ -241,7 +242,7 @@ class LiveIndex(Scoped):
             self._keep(r, saved, i)
         indexed = [self._indexed_terms(i) for i in range(len(self.records))]
         w = self.options.context_weight
-        context = ([self.said_terms[j] if j is not None else [] for j in self.replied]
+        context = ([self.said_terms[j] if self._reads(i, j) else [] for i, j in enumerate(self.replied)]
                    if self.options.context and w else None)
         self.postings = Postings.built(self.options.k1, self.options.b, indexed, context, w)
         self.vocab.restore(indexed)
@@ -342,7 +343,7 @@ class LiveIndex(Scoped):
         """The BM25 fields of record i, weighted as :class:`graphmem.memory.rank.Ranker` weighs them."""
         w = self.options.context_weight
         j = self.replied[i]
-        context = self.said_terms[j] if j is not None else []
+        context = self.said_terms[j] if self._reads(i, j) else []
         fields = [(self._indexed_terms(i), 1.0)] + ([(context, w)] if self.options.context and w else [])
         counts: dict[str, float] = {}
         length = 0.0
@@ -351,6 +352,10 @@ class LiveIndex(Scoped):
             for t in terms:
                 counts[t] = counts.get(t, 0.0) + weight
         return counts, length
+
+    def _reads(self, i: int, j: int | None) -> bool:
+        """Whether record i reads record j, the one it replies to, as its second field."""
+        return j is not None and reads_reply(self.options.shape, self.records[i], self.records[j])
 
     def _relink_after(self, r: Record) -> None:
         """The numbered turns just after ``r`` may now reply to it (or to a later duplicate)."""
