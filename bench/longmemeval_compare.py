@@ -125,6 +125,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         start = time.process_time()
         results = run(questions, settings)
         runs[name] = (results, summary(results, {}), time.process_time() - start)
+        got = ", ".join(f"{label} {v:.3f}" for label, v in _figures(runs[name][1], views) if v is not None)
+        print(f"{name} ({runs[name][2]:.1f} s CPU): {got}", flush=True)  # as each run ends: a long run is not all lost
+        if name != "shipped" and "all" in views:
+            print(f"  all turn any@1 won / lost against shipped: {_wins(runs['shipped'][0], results)}", flush=True)
     print(f"{len(questions)} questions ({args.variant}); CPU of each whole run: "
           + ", ".join(f"{n} {c:.1f} s" for n, (_, _, c) in runs.items()))
     rows = {n: _figures(s, views) for n, (_, s, _) in runs.items()}
