@@ -7,8 +7,8 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
 
 ``top1``      the first turn's coverage of the question (what ``ask`` abstains by)
 ``max5``      the best coverage among the first five
-``user1``     the first user turn's coverage (the assistant restates, the user tells)
-``usermax``   the best coverage among the user turns of the first five
+``user1``     the first user turn's coverage, among the first ten (the assistant restates, the user tells)
+``usermax``   the best coverage among the first five user turns of the first ten
 ``union5`` / ``union3``  the coverage of the first five (three) turns taken together
 ``session``   the coverage of the first turn's whole session
 
@@ -41,10 +41,10 @@ def confidences(mem: Memory, question: str) -> dict[str, float]:
     index = mem._built()  # the memory's own vocabulary and query reading, as ask uses them
     asked = index.english(question)
     cover = [coverage(index.vocab, asked, r.text) for r in found]
-    users = [c for c, r in zip(cover[:5], found) if not is_assistant(r.speaker)]
+    users = [c for c, r in zip(cover, found) if not is_assistant(r.speaker)]  # user turns of the first ten
     session = " ".join(r.text for r in mem.records if r.conversation == found[0].conversation)
     return {"top1": cover[0], "max5": max(cover[:5]), "user1": users[0] if users else 0.0,
-            "usermax": max(users, default=0.0),
+            "usermax": max(users[:5], default=0.0),
             "union5": coverage(index.vocab, asked, " ".join(r.text for r in found[:5])),
             "union3": coverage(index.vocab, asked, " ".join(r.text for r in found[:3])),
             "session": coverage(index.vocab, asked, session)}
