@@ -53,6 +53,11 @@ step done by an implementation of this file (``VARIANTS``). Variants:
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``MemoryOptions.context_weight``, ``graphmem.memory.rank.CONTEXT_WEIGHT``).
+``shape-off``
+    person-assistant dialogue not told apart (``MemoryOptions.shape``; LoCoMo has no assistant:
+    the same figures, a check that the rule stays out of two-party dialogue).
+``phrase-always`` (with ``--ask``)
+    the reader quotes one phrase of a sentence in two-party dialogue too (``MemoryOptions.phrase``).
 ``sure-with-context`` (with ``--ask``)
     the confidence ``ask`` abstains by read over the first turn together with the turn it
     replies to, not over the turn alone (the bench's Sure).
@@ -296,6 +301,8 @@ VARIANTS: dict[str, MemoryOptions] = {
     "b-0.3": MemoryOptions(b=0.3),
     "b-0.5": MemoryOptions(b=0.5),
     "b-0.9": MemoryOptions(b=0.9),
+    "shape-off": MemoryOptions(shape=False),
+    "phrase-always": MemoryOptions(phrase="always"),
 }
 """Each variant: the memory's options with the one choice it measures changed."""
 SHIPPED = MemoryOptions()

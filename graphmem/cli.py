@@ -1,4 +1,4 @@
-"""The ``graphmem`` command: bench, stats, load, search, ask, bench6.
+"""The ``graphmem`` command: bench, stats, load, search, ask, bench6, longmemeval.
 
 Every failure a user can cause arrives here as a ``GraphmemError`` and leaves as one
 ``click.ClickException`` line with a non-zero exit, never a traceback.
@@ -434,6 +434,23 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool) -> None:
 
     adapter = Adapter(dense=True) if dense else None
     click.echo(main_report(resolve_dir(data), lang, k, adapter=adapter))
+
+
+@main.command()
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The release's JSON or .json.gz (default: $GRAPHMEM_LONGMEMEVAL, else the shared development half).")
+@click.option("--variant", type=click.Choice(["s", "oracle"]), default="s", show_default=True,
+              help="Which shared development file when --data is not given: _S haystacks, or evidence sessions only.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every question's reply, scores, top turns and CPU time as JSON.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
+@friendly
+def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None, limit: int | None) -> None:
+    """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
+    from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
+
+    click.echo(lme(data, variant, limit, as_json, out))
 
 
 def _write_json(path: Path, payload: Any) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+from graphmem.answer.phrase import phrase
 from graphmem.text.dates import is_when, resolve_date
 from graphmem.text.sentences import sentences
 from graphmem.text.terms import Vocabulary, analyse, content, stem
@@ -45,6 +46,9 @@ class ReaderSettings:
     span: int = 4
     band: float = 0.90
     parts: int = 2
+    phrase: bool = False
+    """Quote one stretch of the chosen sentence (:mod:`graphmem.answer.phrase`), one piece
+    only, instead of its ``span`` rarest words in order."""
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
@@ -89,10 +93,14 @@ class Reader:
         else:
             top = max(s[0] for s in scored)
             ranked = sorted(scored, key=lambda s: -s[0])
-            chosen = [s for s in ranked if s[0] >= self.settings.band * top][: self.settings.parts]
+            most = 1 if self.settings.phrase else self.settings.parts
+            chosen = [s for s in ranked if s[0] >= self.settings.band * top][:most]
         parts: list[str] = []
         for _, sentence, _ in chosen:
-            part = self.trim(sentence, asked)
+            if self.settings.phrase:
+                part = phrase(sentence, asked, self.vocab.weight, self.settings.span)
+            else:
+                part = self.trim(sentence, asked)
             if part and part not in parts:
                 parts.append(part)
         return ", ".join(parts) if parts else ABSTAIN

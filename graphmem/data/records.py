@@ -6,6 +6,7 @@ the memory validated, and neither should import the other to know what a turn is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,11 +34,33 @@ class Record:
     between two records' numbers says the turn before is missing (see ``_contexts``)."""
 
 
-_DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%I:%M %p on %A %d %B, %Y")
+_DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%I:%M %p on %A %d %B, %Y",
+                 "%Y/%m/%d %H:%M", "%Y/%m/%d")
+
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_WEEKDAY = re.compile(r"^(\d{4}/\d{1,2}/\d{1,2}) \((" + "|".join(_DAYS) + r")\)( \d{1,2}:\d{2})?$")
+"""LongMemEval's ``2023/05/20 (Sat) 02:21``: the weekday in brackets is read apart (``%a`` would
+follow the locale) and must be the date's own, so a garbled date is refused, not misread."""
+
+
+def _longmemeval(text: str, where: str, value: str) -> datetime | None:
+    """The release's date with its weekday checked, or None when ``text`` is not of that form."""
+    m = _WEEKDAY.match(text)
+    if m is None:
+        return None
+    try:
+        when = datetime.strptime(m.group(1) + (m.group(3) or ""), "%Y/%m/%d %H:%M" if m.group(3) else "%Y/%m/%d")
+    except ValueError:
+        raise DataError(f"{where}: cannot read the date {value!r}") from None
+    day = _DAYS[when.weekday()]
+    if day != m.group(2):
+        raise DataError(f"{where}: the date {value!r} says {m.group(2)}, but that day is a {day}")
+    return when
 
 
 def parse_date(value: Any, where: str) -> datetime | None:
-    """A record's date: ISO 8601, LoCoMo's ``1:56 pm on 8 May, 2023``, or bench6's long form."""
+    """A record's date: ISO 8601, LoCoMo's ``1:56 pm on 8 May, 2023``, bench6's long form, or
+    LongMemEval's ``2023/05/20 (Sat) 02:21``."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -45,6 +68,9 @@ def parse_date(value: Any, where: str) -> datetime | None:
     if not isinstance(value, str):
         raise DataError(f"{where}: 'date' must be a string, not {type(value).__name__}")
     text = " ".join(value.split())
+    when = _longmemeval(text, where, value)
+    if when is not None:
+        return when
     for fmt in _DATE_FORMATS:
         try:
             return datetime.strptime(text, fmt)

@@ -53,6 +53,7 @@ from graphmem.memory.live import LiveIndex, supports
 from graphmem.memory.index import _Index
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.saved import MemoryFile
+from graphmem.memory.shape import reader_settings
 
 RANKINGS = ("bm25", "tfidf")
 """How turns are scored: ``bm25`` (default: BM25 with structured queries and the dates a
@@ -249,7 +250,8 @@ class Memory:
                     first = f"{index.said_before[found[0].id]} {first}"
             confidence = sure(vocab, english, first)
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-            reply = Reader(vocab, self.settings).read(english, hits) if confidence >= self.floor else ABSTAIN
+            settings = reader_settings(self.options.phrase, self.settings, found)
+            reply = Reader(vocab, settings).read(english, hits) if confidence >= self.floor else ABSTAIN
             return Answer(reply, tuple(r.id for r in found), confidence)
 
     def build(self) -> None:

@@ -56,12 +56,8 @@ def months(a: date, b: date) -> list[tuple[int, int]]:
 
 def _fields(index: LiveIndex, i: int) -> tuple[list[str], list[str], float]:
     """Record i's two BM25 fields and its weighted length, as the live index counts them."""
-    own = index.indexed_terms(i)
-    j = index.replied[i]
-    weighted = index.options.context and index.options.context_weight
-    context = index.said_terms[j] if (j is not None and weighted) else []
     _, length = index.fields(i)
-    return own, list(context), length
+    return index.indexed_terms(i), index.reply_field(i), length
 
 
 def index_row(index: LiveIndex, i: int) -> dict:

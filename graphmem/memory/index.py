@@ -22,6 +22,7 @@ from graphmem.data.records import Record
 from graphmem.errors import DataError
 from graphmem.memory import rank
 from graphmem.memory.options import MemoryOptions, Scorer
+from graphmem.memory.shape import shaped_fields
 from graphmem.search import dense as embedding
 from graphmem.search.store import ALL, Filter, Store
 from graphmem.text import zh as lingo
@@ -69,7 +70,8 @@ class _Index(Scoped):
         said = _utterances(self.records) if options.unaddressed else [r.text for r in self.records]
         # one rule for the lexical context and the embedding's
         self.replied = _replied_to(self.records, options.context_reach)
-        self.contexts = (options.contexts or _contexts)(self.records, said, self.replied)
+        self.contexts = shaped_fields(options.shape, self.records,
+                                      (options.contexts or _contexts)(self.records, said, self.replied), self.replied)
         texts = _indexed(self.records, said, options.speaker)
         self.vocab = Vocabulary(texts)
         self.ranker = _ranker(self.records, texts, self.contexts, options) if ranking == "bm25" else None

@@ -34,6 +34,7 @@ from graphmem.memory.index import Scoped, _encoder, need_dense, with_context
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
+from graphmem.memory.shape import reads_reply
 from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
 from graphmem.search import dense as embedding
 from graphmem.text.sentences import sentences
@@ -271,7 +272,8 @@ class LiveIndex(Scoped):
         w = self.options.context_weight
         if not (self.options.context and w):
             return terms, (doc, term, 1.0), None
-        replied = np.fromiter((-1 if j is None else j for j in self.replied), dtype=np.int64, count=n)
+        # the shape rule (graphmem.memory.shape) decides which replies are read as a second field
+        replied = np.fromiter((j if self._reads(i, j) else -1 for i, j in enumerate(self.replied)), dtype=np.int64, count=n)
         has = np.flatnonzero(replied >= 0)
         src = replied[has]
         offsets = np.concatenate([[0], np.cumsum(lens)])
@@ -350,6 +352,12 @@ class LiveIndex(Scoped):
         """Record i's weighted BM25 term counts and length, as its postings hold them."""
         return self._counts(i)
 
+    def reply_field(self, i: int) -> list[str]:
+        """Record i's second field: the terms of the utterance it replies to, when it reads it."""
+        j = self.replied[i]
+        weighted = self.options.context and self.options.context_weight
+        return list(self.said_terms[j]) if weighted and self._reads(i, j) else []
+
     def _utterance(self, r: Record) -> str:
         return unaddressed(r.text, self.speakers[r.conversation]) if self.options.unaddressed else r.text
 
@@ -383,7 +391,7 @@ class LiveIndex(Scoped):
         """The BM25 fields of record i, weighted as :class:`graphmem.memory.rank.Ranker` weighs them."""
         w = self.options.context_weight
         j = self.replied[i]
-        context = self.said_terms[j] if j is not None else []
+        context = self.said_terms[j] if self._reads(i, j) else []
         fields = [(self._indexed_terms(i), 1.0)] + ([(context, w)] if self.options.context and w else [])
         counts: dict[str, float] = {}
         length = 0.0
@@ -392,6 +400,10 @@ class LiveIndex(Scoped):
             for t in terms:
                 counts[t] = counts.get(t, 0.0) + weight
         return counts, length
+
+    def _reads(self, i: int, j: int | None) -> bool:
+        """Whether record i reads record j, the one it replies to, as its second field."""
+        return j is not None and reads_reply(self.options.shape, self.records[i], self.records[j])
 
     def _relink_after(self, r: Record) -> None:
         """The numbered turns just after ``r`` may now reply to it (or to a later duplicate)."""

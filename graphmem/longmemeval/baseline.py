@@ -1,0 +1,47 @@
+"""The BM25 baseline LongMemEval's memory is measured against: bm25s over turns and over sessions.
+
+Plain lexical retrieval as a newcomer would run it: bm25s's own tokenizer (lower case, words of
+two letters or more, its English stop words, no stemming) and its defaults (Lucene's BM25,
+k1 = 1.5, b = 0.75). Only documents sharing a word with the query are ranked, best first (ties
+in corpus order), as the memory returns only what matched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from graphmem.errors import GraphmemError
+
+
+def _bm25s() -> Any:
+    try:
+        import bm25s  # optional extra (graphmem[longmemeval]): only the LongMemEval baseline needs it
+    except ImportError:
+        raise GraphmemError("the BM25 baseline needs bm25s: pip install 'graphmem[longmemeval]'") from None
+    return bm25s
+
+
+def _tokens(texts: Sequence[str]) -> list[list[str]]:
+    return _bm25s().tokenize(list(texts), return_ids=False, show_progress=False)
+
+
+class BM25:
+    """One bm25s index over a list of documents, ranking their ids for a query."""
+
+    def __init__(self, ids: Sequence[str], texts: Sequence[str]):
+        self.ids = list(ids)
+        self._model = _bm25s().BM25()
+        self._model.index(_tokens(texts), show_progress=False)
+
+    def rank(self, query: str) -> list[str]:
+        """The ids of the documents that match the query, best first."""
+        vocab = self._model.vocab_dict
+        words = [w for w in _tokens([query])[0] if w in vocab]
+        if not words or not self.ids:
+            return []
+        scores = np.asarray(self._model.get_scores(words))
+        order = np.argsort(-scores, kind="stable")
+        return [self.ids[i] for i in order if scores[i] > 0]

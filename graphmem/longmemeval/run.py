@@ -1,0 +1,147 @@
+"""One LongMemEval run: per question a fresh memory over its haystack, searched and asked, and the
+BM25 baseline over the same turns and sessions, all scored as :mod:`graphmem.longmemeval.metrics`
+defines.
+
+Each view (all turns; user turns only) gets its own memory and its own BM25 index, since the
+official view indexes user turns alone (an assistant turn is not there to be found, nor to lend
+its words to the turn after it). The answer is read from the all-turns memory: ``ask``'s reader
+over the turns its search found, so the search is done once per view. CPU time is measured per
+phase (``time.process_time``), so the index build can be set against BM25's in the same run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from graphmem.longmemeval.baseline import BM25
+from graphmem.longmemeval.load import Question
+from graphmem.longmemeval.metrics import VIEWS, scores, sessions_of, token_f1
+from graphmem.memory.api import FLOOR, Memory
+from graphmem.memory.options import MemoryOptions
+
+SYSTEMS = ("memory", "bm25", "bm25-sessions")
+"""memory: graphmem's turns (sessions by their best turn); bm25: bm25s over turns (sessions the
+same way); bm25-sessions: bm25s over whole sessions (session level only)."""
+
+ROLES = {"all": None, "official": ("user",)}
+"""The roles each view indexes (None: every turn)."""
+
+
+@dataclass
+class Result:
+    """What one question gave: the scores per (view, level, system), the answer, the CPU spent."""
+
+    id: str
+    type: str
+    abstention: bool
+    question: str = ""
+    answer: str = ""
+    retrieval: dict[str, dict[str, float]] = field(default_factory=dict)
+    """``view/level/system`` -> ``metric@k`` -> score; absent when that view has no evidence."""
+    reply: str = ""
+    confidence: float = 0.0
+    quiet: bool = False
+    f1: float = 0.0
+    top: dict[str, list[str]] = field(default_factory=dict)
+    """``view/system`` -> the first ten turn ids (sessions for bm25-sessions)."""
+    cpu: dict[str, float] = field(default_factory=dict)
+    """Seconds of CPU: ``memory_index``, ``memory_search`` (search and read), ``bm25_index``, ``bm25_search``."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The memory's settings for a run: what ``Memory(...)`` is given, nothing patched."""
+
+    options: MemoryOptions = MemoryOptions()
+    floor: float = FLOOR
+    views: tuple[str, ...] = VIEWS
+    baseline: bool = True
+    """Also run BM25 (False: the memory alone, for comparing memories on the same questions)."""
+
+
+def evidence_turns(q: Question, view: str) -> set[str]:
+    """The turns marked ``has_answer`` that the view indexes."""
+    roles = ROLES[view]
+    return {t.id for s in q.sessions for t in s.turns if t.has_answer and (roles is None or t.role in roles)}
+
+
+class _Clock:
+    """CPU seconds per phase, added up."""
+
+    def __init__(self, cpu: dict[str, float]):
+        self.cpu = cpu
+
+    def time(self, phase: str, fn: Callable[[], object]) -> object:
+        start = time.process_time()
+        out = fn()
+        self.cpu[phase] = self.cpu.get(phase, 0.0) + time.process_time() - start
+        return out
+
+
+def run_question(q: Question, settings: Settings = Settings()) -> Result:
+    """One question: each view's memory and BM25 built, searched and scored; the answer read."""
+    result = Result(q.id, q.type, q.abstention, q.question, q.answer)
+    clock = _Clock(result.cpu)
+    session_of = {t.id: s.id for s in q.sessions for t in s.turns}
+    for view in settings.views:
+        records = q.records(ROLES[view])
+        mem = Memory(floor=settings.floor, options=settings.options)
+        clock.time("memory_index", lambda: mem.ingest(records))
+        found = clock.time("memory_search", lambda: mem.records_for(q.question, k=len(records)))
+        if view == "all":
+            answer = clock.time("memory_search", lambda: mem.answer_from(q.question, found[:5]))
+            result.reply, result.confidence, result.quiet = answer.reply, float(answer.confidence), answer.quiet
+            result.f1 = 0.0 if q.abstention else token_f1(answer.reply, q.answer)
+        rankings = {"memory": [r.id for r in found]}
+        if settings.baseline:
+            rankings.update(_baseline(q, records, clock))
+        result.top.update({f"{view}/{name}": ranking[:10] for name, ranking in rankings.items()})
+        if not q.abstention:
+            _score(result, view, rankings, evidence_turns(q, view), q.evidence_sessions, session_of)
+    return result
+
+
+def _baseline(q: Question, records: Sequence[dict], clock: _Clock) -> dict[str, list[str]]:
+    """BM25's rankings: over the view's turns, and over its sessions."""
+    turns = clock.time("bm25_index", lambda: BM25([r["id"] for r in records], [r["text"] for r in records]))
+    sessions = _session_index(q, records, clock)
+    return {"bm25": clock.time("bm25_search", lambda: turns.rank(q.question)),
+            "bm25-sessions": clock.time("bm25_search", lambda: sessions.rank(q.question))}
+
+
+def _session_index(q: Question, records: Sequence[dict], clock: _Clock) -> BM25:
+    """BM25 over whole sessions (the view's turns of each, joined), keyed by the release's id."""
+    texts: dict[str, list[str]] = {}
+    key_to_id = {s.key: s.id for s in q.sessions}
+    for r in records:
+        texts.setdefault(key_to_id[r["conversation"]], []).append(r["text"])
+    return clock.time("bm25_index", lambda: BM25(list(texts), ["\n".join(t) for t in texts.values()]))
+
+
+def _score(result: Result, view: str, rankings: dict[str, list[str]], turns: set[str], sessions: Iterable[str],
+           session_of: dict[str, str]) -> None:
+    """Turn and session scores of each system under one view (turn level only with evidence turns)."""
+    wanted = frozenset(sessions)
+    if view == "official" and not turns:
+        return  # the official view has nothing to find here: left out, as its own scores leave it out
+    for name in ("memory", "bm25"):
+        if name not in rankings:
+            continue
+        if turns:
+            result.retrieval[f"{view}/turn/{name}"] = scores(rankings[name], turns)
+        result.retrieval[f"{view}/session/{name}"] = scores(sessions_of(rankings[name], session_of), wanted)
+    if "bm25-sessions" in rankings:
+        result.retrieval[f"{view}/session/bm25-sessions"] = scores(rankings["bm25-sessions"], wanted)
+
+
+def run(questions: Sequence[Question], settings: Settings = Settings(),
+        progress: Callable[[Result], None] | None = None) -> list[Result]:
+    """Every question in turn, each in its own memory."""
+    out = []
+    for q in questions:
+        out.append(run_question(q, settings))
+        if progress is not None:
+            progress(out[-1])
+    return out

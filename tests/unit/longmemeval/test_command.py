@@ -1,0 +1,67 @@
+"""``graphmem longmemeval`` through click's CliRunner: a tiny file end to end, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from graphmem.cli import main
+
+
+def _one_line_error(result, *needles):
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+    for needle in needles:
+        assert needle in result.output, result.output
+
+
+def test_tiny_file_end_to_end(tiny, tmp_path):
+    out = tmp_path / "answers.json"
+    result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "2 questions" in text
+    assert "retrieval, turn level, all turns" in text and "retrieval, session level, official view (user turns)" in text
+    assert "bm25-sessions" in text and "index build:" in text
+    rows = json.loads(out.read_text())["questions"]
+    q1, q2 = rows
+    assert q2["abstention"] and "all/turn/memory" not in q2["retrieval"]  # _abs: nothing to find
+    assert set(q1["retrieval"]["all/turn/memory"]) >= {"recall_any@1", "recall_all@10", "ndcg@5"}
+    assert q1["retrieval"]["all/session/memory"]["recall_any@1"] == 1.0  # the hamster session comes first
+    assert q1["top"]["all/memory"][0].startswith("e1/")
+
+
+def test_json_summary(tiny):
+    result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--json", "--limit", "1"])
+    assert result.exit_code == 0, result.output
+    s = json.loads(result.output)
+    assert s["questions"] == 1
+    assert s["retrieval"]["all/turn"]["all"]["memory"]["n"] == 1
+    assert s["answers"]["all"]["answerable"] == 1
+
+
+def test_missing_file_is_one_line(tmp_path):
+    missing = tmp_path / "nope.json"
+    result = CliRunner().invoke(main, ["longmemeval", "--data", str(missing)])
+    _one_line_error(result, str(missing), "no such file", "longmemeval_s_cleaned.json")
+
+
+def test_no_data_anywhere_says_where_to_get_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("GRAPHMEM_LONGMEMEVAL", raising=False)
+    monkeypatch.setenv("GRAPHMEM_SHARED", str(tmp_path))
+    result = CliRunner().invoke(main, ["longmemeval"])
+    _one_line_error(result, "no LongMemEval data", "xiaowu0162/longmemeval-cleaned")
+
+
+def test_malformed_files_are_one_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[{not json")
+    _one_line_error(CliRunner().invoke(main, ["longmemeval", "--data", str(bad)]), str(bad), "not JSON")
+    bad.write_text(json.dumps([{"question_id": "q9"}]))
+    _one_line_error(CliRunner().invoke(main, ["longmemeval", "--data", str(bad)]), str(bad),
+                    "question 0 (id 'q9'): missing 'question_type'")
+    gz = tmp_path / "bad.json.gz"
+    gz.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    _one_line_error(CliRunner().invoke(main, ["longmemeval", "--data", str(gz)]), str(gz))
