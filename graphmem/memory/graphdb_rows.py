@@ -31,8 +31,9 @@ from graphmem.claims.records import Claim
 from graphmem.data.records import Record
 from graphmem.memory.live import LiveIndex
 from graphmem.memory.rank import family_sets
+from graphmem.text.dates import months_touched as months
 
-__all__ = ["claim_rows", "family_token", "index_row", "mark_of", "month_token", "months", "said_token", "turn_key"]
+__all__ = ["claim_rows", "family_token", "index_row", "mark_of", "month_token", "said_token", "turn_key"]
 
 
 def turn_key(conversation: str, turn_id: str) -> str:
@@ -44,14 +45,6 @@ def mark_of(kind: str) -> str:
     """The token an answer type is indexed as (``how long`` -> ``#how_long``): never a stem."""
     return "#" + kind.replace(" ", "_")
 
-
-def months(a: date, b: date) -> list[tuple[int, int]]:
-    """The (year, month) buckets a run of days touches."""
-    out, (y, m) = [], (a.year, a.month)
-    while (y, m) <= (b.year, b.month):
-        out.append((y, m))
-        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
-    return out
 
 
 def _fields(index: LiveIndex, i: int) -> tuple[list[str], list[str], float]:

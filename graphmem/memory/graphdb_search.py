@@ -29,13 +29,13 @@ from datetime import date, timedelta
 import numpy as np
 
 from graphmem.data.records import Record
-from graphmem.memory.graphdb_rows import family_token, mark_of, month_token, months, said_token
+from graphmem.memory.graphdb_rows import family_token, mark_of, month_token, said_token
 from graphmem.memory.graphdb_write import as_datetime
 from graphmem.memory.index import Scoped
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.rank import family_sets, query_groups, variants
 from graphmem.neo4j.client import Client
-from graphmem.text.dates import answer_type, dates_in, month_span
+from graphmem.text.dates import answer_type, dates_in, month_span, months_touched as months
 from graphmem.text.terms import analyse, words
 
 __all__ = ["CANDIDATES", "DbVocabulary", "Searcher"]

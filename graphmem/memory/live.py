@@ -35,7 +35,7 @@ from graphmem.memory.options import MemoryOptions
 from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
 from graphmem.memory.shape import reads_reply
-from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
+from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span, months_touched
 from graphmem.search import dense as embedding
 from graphmem.text.sentences import sentences
 from graphmem.text.terms import analyse
@@ -127,24 +127,15 @@ class _Days:
         if said is not None:
             self.said.setdefault(said.toordinal(), []).append(doc)
         for a, b in spans:
-            for key in _months(a, b):
+            for key in months_touched(a, b):
                 self.spans.setdefault(key, []).append((doc, a.toordinal(), b.toordinal()))
 
     def overlapping(self, lo: date, hi: date) -> list[int]:
         out = [d for day in range(lo.toordinal(), hi.toordinal() + 1) for d in self.said.get(day, ())]
         lo_n, hi_n = lo.toordinal(), hi.toordinal()
-        for key in _months(lo, hi):
+        for key in months_touched(lo, hi):
             out.extend(doc for doc, a, b in self.spans.get(key, ()) if a <= hi_n and lo_n <= b)
         return out
-
-
-def _months(a: date, b: date) -> list[tuple[int, int]]:
-    """The (year, month) buckets a run of days touches."""
-    out, (y, m) = [], (a.year, a.month)
-    while (y, m) <= (b.year, b.month):
-        out.append((y, m))
-        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
-    return out
 
 
 @dataclass(frozen=True)

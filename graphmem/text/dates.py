@@ -229,6 +229,15 @@ def month_span(year: int, month: int) -> Span:
     return first, nxt - timedelta(days=1)
 
 
+def months_touched(a: date, b: date) -> list[tuple[int, int]]:
+    """The (year, month) buckets a run of days touches, in order."""
+    out, (y, m) = [], (a.year, a.month)
+    while (y, m) <= (b.year, b.month):
+        out.append((y, m))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
 def says_when(text: str) -> bool:
     """Does the text place something in time? One of the expressions :func:`resolve_date`
     reads ("yesterday", "two weeks ago", "next month", "last Friday", "back in May",
