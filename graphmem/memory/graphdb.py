@@ -51,7 +51,7 @@ class GraphMemory:
         self.writer = Writer(self.client, options)
 
     def ingest(self, records: Sequence[Record]) -> None:
-        self.writer.write(records)
+        self.writer.ingest(records)
 
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
         return self.searcher.search(query, k, conversation)

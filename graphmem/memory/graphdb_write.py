@@ -58,7 +58,7 @@ class Writer:
         self.client, self.options = client, options
         self.held: dict[str, _Held] = {}
 
-    def write(self, records: Sequence[Record]) -> None:
+    def ingest(self, records: Sequence[Record]) -> None:
         """Write validated records in one transaction (``DataError`` before anything is written
         for a duplicate id within its conversation, or a conversation ``graphmem load`` wrote)."""
         convs = sorted({r.conversation for r in records})
