@@ -49,6 +49,13 @@ class _Held:
     index: LiveIndex
     claims: MemoryClaims = field(default_factory=MemoryClaims)
     lengths: list[float] = field(default_factory=list)
+    speakers: dict[str, None] = field(default_factory=dict)
+    """The conversation's speakers in the order they first spoke (kept, not rescanned per write)."""
+
+    def grow(self, records: Sequence[Record]) -> None:
+        """Read ``records`` into the index, then note their speakers."""
+        self.index.add(records)
+        self.speakers.update(dict.fromkeys(r.speaker for r in records))
 
 
 class Writer:
@@ -105,7 +112,7 @@ class Writer:
         index = held.index
         first = len(index)
         index.changed.clear()
-        index.add(new)
+        held.grow(new)
         claims = held.claims.add(new)
         touched = set(range(first, len(index))) | set(index.changed)
         for d in index.changed:  # a turn read again: the turns replying to it carry its words
@@ -120,7 +127,7 @@ class Writer:
             grown += row["fields"]["length"] - held.lengths[i]
             held.lengths[i] = row["fields"]["length"]
         forget, rows = self._claims(conv, held, claims, {r.id for r in new})
-        speakers = _speakers(index.records)
+        speakers = list(held.speakers)
         tx.run("memory_write_claims", forget=forget, rows=rows, conversation=conv, added=len(new), length=grown,
                speakers=speakers, lspeakers=[s.lower() for s in speakers])
 
@@ -132,7 +139,7 @@ class Writer:
         if len(held.index) < indexed:
             rows = tx.run("memory_tail", conversation=conv, **{"from": len(held.index)})
             missing = [Record(r["id"], r["speaker"], r["text"], as_datetime(r["date"]), conv, r["turn"]) for r in rows]
-            held.index.add(missing)
+            held.grow(missing)
             held.index.changed.clear()
             held.lengths.extend(held.index.fields(i)[1] for i in range(len(held.lengths), len(held.index)))
             held.claims.add(missing)
@@ -146,14 +153,9 @@ class Writer:
         earlier = [d for d in change.claims if d not in new]
         if conv in change.dropped:
             earlier = [r.id for r in held.index.records if r.id not in new]
-        speakers = {fold(s): s for s in _speakers(held.index.records)}
+        speakers = {fold(s): s for s in held.speakers}
         rows = [row for d, claims in change.claims.items() for row in claim_rows(conv, d, claims, speakers, {})]
         return [turn_key(conv, d) for d in earlier], rows
-
-
-def _speakers(records: Sequence[Record]) -> list[str]:
-    """A conversation's speakers, in the order they first speak."""
-    return list(dict.fromkeys(r.speaker for r in records))
 
 
 def _turn_row(r: Record, position: int) -> dict:
