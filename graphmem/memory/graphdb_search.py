@@ -6,24 +6,23 @@ replies to, in one term frequency and one length; :class:`graphmem.memory.rank.R
 structured query groups and date and answer-type terms. So Lucene, over the pre-stemmed fields
 :mod:`graphmem.memory.graphdb_rows` writes, proposes a bounded candidate set (``candidates``
 turns, 100 by default, and as many again within the conversations of the people the query
-names), and ``search_ranked.cypher`` scores those by the memory's own arithmetic
+names), and the same query scores those by the memory's own arithmetic
 (:class:`graphmem.memory.postings.Postings`'s, operation for operation) and returns the k best.
-Its statistics come from what the database keeps (``search_stats.cypher``): the number of
-indexed turns and their total length (on the Conversation nodes), each stem's document
-frequency (on its Term node), and, counted by Lucene in the same round trip, the document
-frequency of a group of several stems or of a date. The person scope is the graph's: the
-conversations whose speakers the query names come first, as in the embedded memory.
+Its statistics come from what the database keeps: the number of indexed turns and their total
+length (on the Conversation nodes), each stem's document frequency (on its Term node), and,
+counted by Lucene, the document frequency of a group of several stems or of a date. The person
+scope is the graph's: the conversations whose speakers the query names come first, as in the
+embedded memory.
 
-Nothing is held in the process: a search is two round trips whose cost is set by the query (its
-stems' postings in Lucene, its candidates), not by the size of the memory, and only the k turns
-it returns travel.
+Nothing is held in the process: a search is ONE round trip (``search.cypher``; two cost about
+5 ms more at 100,000 turns) whose cost is set by the query (its stems' postings in Lucene, its
+candidates), not by the size of the memory, and only the k turns it returns travel. Python
+parses the query into its parts and says how each part's document frequency is made.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 import numpy as np
@@ -45,17 +44,6 @@ CANDIDATES = 100
 on LoCoMo (``python bench/neo4j_memory.py quality --candidates 200,100``): the same evidence
 hit@5 (0.713, the embedded memory's) at 100 and 200, identical top 5 for 1,973 and 1,978 of
 1,981 questions, and a search under half as long at 100 in that run."""
-
-
-@dataclass(frozen=True)
-class _Stats:
-    n: int
-    total: float
-    df: dict[str, int]
-    vdf: dict[str, int]
-    named: set[str]
-    rarest: int | None
-    counted: list[int]
 
 
 class DbVocabulary:
@@ -85,108 +73,43 @@ class Searcher(Scoped):
         self.client, self.options, self.scope, self.candidates = client, options, scope, candidates
         self.people = {}
 
-    # ------------------------------------------------------------------ statistics
-    def _stats(self, stems: Sequence[str], query: str = "", counts: Sequence[dict] = (), scope: bool = False) -> _Stats:
-        row = self.client.query("search_stats", stems=list(dict.fromkeys(stems)), words=sorted(set(words(query))),
-                                counts=list(counts), scope=scope)[0]
-        df = {s: int(d) for s, d, _ in row["dfs"]}
-        vdf = {s: int(v) for s, _, v in row["dfs"]}
-        return _Stats(int(row["n"] or 0), float(row["total"] or 0.0), df, vdf, set(row["named"]), row["rarest"],
-                      [int(c) for c in row["counted"]])
-
     def count(self) -> int:
         """How many turns the database indexes."""
-        return self._stats([]).n
+        return int(self.client.query("reader_stats", stems=[])[0]["n"] or 0)
 
     def vocabulary(self, question: str, found: Sequence[Record]) -> DbVocabulary:
         """Weights for every term the reader may weigh: the question's and the found turns'."""
-        stats = self._stats(analyse(question) + [s for r in found for s in analyse(r.text)])
-        return DbVocabulary(stats.n, stats.vdf, stats.rarest)
+        stems = analyse(question) + [s for r in found for s in analyse(r.text)]
+        row = self.client.query("reader_stats", stems=list(dict.fromkeys(stems)))[0]
+        return DbVocabulary(int(row["n"] or 0), {s: int(v) for s, v in row["vdfs"]}, row["rarest"])
 
-    # ------------------------------------------------------------------ search
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        """The k best turns: the statistics in one round trip, the ranking in a second
-        (``search_ranked.cypher``), which returns only those k."""
+        """The k best turns, in one round trip (``search.cypher``): the statistics, each part's
+        idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
+        best travel back. Python only parses the query into its parts."""
         alternatives = query_groups(query, lambda s: True, variants)  # an unknown stem matches nothing
         kind = answer_type(query)
         mark = mark_of(kind) if kind is not None and kind in self.options.answer_types else None
         ranges = [((date(y, m, d),) * 2) if d else month_span(y, m) for y, m, d in dates_in(query)]
-        asked = _Parts(alternatives, ranges, mark)
-        if asked.empty:
+        if not alternatives and not ranges and mark is None:
             return []
-        stems = [s for g in alternatives for s in g] + ([mark] if mark else [])
         ways, counts = _frequencies(alternatives, ranges)
+        stems = [s for g in alternatives for s in g] + ([mark] if mark else [])
         stems += [way[1] for plan in ways for way in plan if way[0] == "df"]
-        stats = self._stats(stems, query, counts, self.scope and conversation is None)
-        if stats.n == 0:
-            return []
-        idf = _Idf(stats.n)
 
-        def df(plan: list[tuple]) -> int:
-            return sum(stats.df.get(way[1], 0) if way[0] == "df" else stats.counted[way[1]] for way in plan)
+        def plan(p: list[tuple]) -> list[dict]:
+            return [{"df": v} if kind_ == "df" else {"count": v} for kind_, v in p]
 
-        groups, seen = [], set()
-        for alts, plan in zip(alternatives, ways[:len(alternatives)], strict=True):
-            known = tuple(a for a in alts if stats.df.get(a, 0) > 0)
-            if known and frozenset(known) not in seen:  # query_groups' rule: a group kept once, by its known stems
-                seen.add(frozenset(known))
-                groups.append({"stems": list(known), "idf": idf(df(plan))})
-        dates = [{"lo": lo.toordinal(), "hi": hi.toordinal(), "idf": idf(df(plan))}
-                 for (lo, hi), plan in zip(ranges, ways[len(alternatives):], strict=True)]
-        typed = {"type": kind, "idf": idf(stats.df[mark])} if mark and stats.df.get(mark, 0) > 0 else None
-        parts = _Parts([tuple(g["stems"]) for g in groups], ranges, mark if typed else None)
-        body = parts.lucene(self.options.context_weight, [g["idf"] for g in groups], [d["idf"] for d in dates],
-                            typed["idf"] if typed else 0.0)
-        if not body:
-            return []
-        named = sorted(stats.named)
-        scopes = [[conversation]] if conversation is not None else [[], named] if named else [[]]
-        total = stats.total / stats.n if stats.n else 0.0
+        groups = [{"stems": list(g), "ways": plan(p)} for g, p in zip(alternatives, ways[:len(alternatives)], strict=True)]
+        dates = [{"lo": lo.toordinal(), "hi": hi.toordinal(), "months": [f"{y}_{m}" for y, m in months(lo, hi)],
+                  "ways": plan(p)} for (lo, hi), p in zip(ranges, ways[len(alternatives):], strict=True)]
         rows = self.client.query(
-            "search_ranked", scopes=scopes, body=body, limit=self.candidates, groups=groups, dates=dates, mark=typed,
-            named=named, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight,
-            avg=total if total > 0 else 1.0)
+            "search", stems=list(dict.fromkeys(stems)), counts=counts, words=sorted(set(words(query))),
+            scope=self.scope, conversation=conversation, groups=groups, dates=dates,
+            mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
+            limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
         return [Record(r["key"], r["speaker"], r["text"], as_datetime(r["date"]), r["conversation"], r["number"])
                 for r in rows]
-
-
-class _Idf:
-    """BM25's idf over ``n`` turns, as :meth:`graphmem.memory.postings.Postings.idf` computes it."""
-
-    def __init__(self, n: int):
-        self.n = n
-
-    def __call__(self, df: int) -> float:
-        return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
-
-
-@dataclass(frozen=True)
-class _Parts:
-    """A query's scored parts, in the embedded index's order: word groups, dates, answer type."""
-
-    groups: list[tuple[str, ...]]
-    ranges: list[tuple[date, date]]
-    mark: str | None
-
-    @property
-    def empty(self) -> bool:
-        return not self.groups and not self.ranges and self.mark is None
-
-    def lucene(self, context_weight: float, idf: Sequence[float] = (), dated: Sequence[float] = (),
-               typed: float = 0.0) -> str:
-        """The candidates' Lucene query, each clause boosted by the part's BM25 idf: Lucene then
-        ranks much as BM25F will (a turn holding only a rare word of the query, or holding it only
-        in its reply field, is proposed before turns holding only a common one)."""
-        def boost(w: float) -> str:
-            return f"^{w:.4f}" if w > 0 else ""
-
-        clauses = [f"terms:{s}{boost(w)} context:{s}{boost(w * context_weight) if w else f'^{context_weight}'}"
-                   for g, w in zip(self.groups, list(idf) or [0.0] * len(self.groups), strict=True) for s in g]
-        for (lo, hi), w in zip(self.ranges, list(dated) or [0.0] * len(self.ranges), strict=True):
-            clauses += [f"marks:mon_{y}_{m}{boost(w)} marks:smon_{y}_{m}{boost(w)}" for y, m in months(lo, hi)]
-        if self.mark is not None:
-            clauses.append(f"marks:{_phrase(self.mark)}{boost(typed)}")
-        return " ".join(clauses)
 
 
 def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:

@@ -1,0 +1,18 @@
+// What the reader weighs a question's and its evidence's words by, and how many turns are indexed:
+// - n: the number of indexed turns (the Conversation nodes' counters);
+// - vdfs: each stem's document frequency over the turns' own words, from its Term node;
+// - rarest: the smallest such frequency any stem has (the weight of a stem never seen).
+CALL () {
+  MATCH (c:Conversation)
+  RETURN sum(coalesce(c.indexed, 0)) AS n
+}
+CALL () {
+  UNWIND $stems AS s
+  OPTIONAL MATCH (x:Term {stem: s})
+  RETURN collect([s, coalesce(x.vdf, 0)]) AS vdfs
+}
+CALL () {
+  MATCH (x:Term) WHERE x.vdf > 0
+  RETURN x.vdf AS rarest ORDER BY x.vdf LIMIT 1
+}
+RETURN n, vdfs, rarest
