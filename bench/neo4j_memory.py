@@ -142,11 +142,13 @@ def quality(args: argparse.Namespace) -> None:
     from graphmem.data.locomo import load_file
 
     dataset = load_file(args.data)
-    here = _held()  # the embedded memory over exactly what the database searches: the same statistics
-    print(f"turns searched: {len(here)} (LoCoMo's: {sum(len(c.turns) for c in dataset.conversations)})")
+    here = _held(args.dense)  # the embedded memory over exactly what the database searches: the same statistics
+    print(f"turns searched: {len(here)} (LoCoMo's: {sum(len(c.turns) for c in dataset.conversations)})"
+          + (f"; dense, {args.nearest} nearest sentences" if args.dense else ""))
     for candidates in args.candidates:
-        db = Memory(backend="neo4j")
+        db = Memory(backend="neo4j", dense=args.dense)
         db._graph.searcher.candidates = candidates
+        db._graph.searcher.nearest = args.nearest
         n = same = hit_db = hit_here = 0
         times = []
         for c in dataset.conversations:
@@ -167,7 +169,7 @@ def quality(args: argparse.Namespace) -> None:
               f" search p50 {_pct(times, 50) * 1000:.1f} ms")
 
 
-def _held():
+def _held(dense: bool = False):
     """An embedded Memory over every turn the database searches, in the database's order."""
     from graphmem import Memory
     from graphmem.neo4j.client import connect
@@ -176,7 +178,7 @@ def _held():
         rows = client.run("MATCH (t:Turn) WHERE t.bag IS NOT NULL RETURN t.key AS id, t.speaker AS speaker,"
                           " t.text AS text, t.date AS date, t.conversation AS conversation, t.number AS turn"
                           " ORDER BY conversation, t.position")
-    mem = Memory()
+    mem = Memory(dense=dense)
     mem.ingest([{**r, "date": r["date"].to_native().isoformat() if r["date"] else None} for r in rows])
     return mem
 
@@ -229,7 +231,10 @@ def main() -> None:
     sub = ap.add_subparsers(dest="what", required=True)
     sub.add_parser("load").add_argument("--r", type=int, required=True)
     sub.add_parser("measure").add_argument("--trials", type=int, default=60)
-    sub.add_parser("quality").add_argument("--candidates", type=lambda s: [int(x) for x in s.split(",")], default=[100])
+    q = sub.add_parser("quality")
+    q.add_argument("--candidates", type=lambda s: [int(x) for x in s.split(",")], default=[100])
+    q.add_argument("--dense", action="store_true", help="the fused search (a database loaded with graphmem load --dense)")
+    q.add_argument("--nearest", type=int, default=100, help="with --dense: sentences the vector index proposes")
     w = sub.add_parser("writers")
     w.add_argument("--writers", type=lambda s: [int(x) for x in s.split(",")], default=[2, 4])
     w.add_argument("--turns", type=int, default=100)

@@ -230,14 +230,19 @@ def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: ReaderS
 @click.option("--batch", type=click.IntRange(min=1), default=2000, show_default=True, help="Rows per UNWIND write transaction.")
 @click.option("--replace", is_flag=True, help="Delete each conversation's subgraph first (needed after the reader changes).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option("--dense", is_flag=True, help="Also embed every sentence into the vector index (the dense extra).")
 @neo4j_options
 @friendly
-def load(data: Path | None, conversations: str | None, batch: int, replace: bool, quiet: bool,
+def load(data: Path | None, conversations: str | None, batch: int, replace: bool, quiet: bool, dense: bool,
          uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror."""
     from graphmem.neo4j import load as gl  # the load reads claims (networkx): only for this command
     from graphmem.memory import graphdb  # the memory's search fields, written after the graph: likewise
 
+    if dense:  # before anything is written: the embedding model is an optional extra
+        from graphmem.memory.index import need_dense
+
+        need_dense()
     records = _turn_file(data)
     chosen = gl.select(_dialogue(data, records), conversations)
     with gn.connect(uri, user, password, database) as client:
@@ -247,10 +252,12 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
         searchable = ([r for r in records if r.conversation in kept] if records
                       else [r for c in chosen for r in graphdb.loaded_records(c)])
         indexed = graphdb.index_loaded(client, searchable, batch=batch)
+        embedded = graphdb.embed_loaded(client, searchable) if dense else 0
     for counts in report.counts:
         click.echo(counts.line())
     click.echo(f"{report.rows} rows in {report.seconds:.2f}s ({report.rows_per_second:.0f} rows/s)"
-               f" into {client.settings.where}; counts match the mirror; {indexed} turns searchable")
+               f" into {client.settings.where}; counts match the mirror; {indexed} turns searchable"
+               + (f", {embedded} sentences embedded" if dense else ""))
 
 
 def _turn_file(data: Path | None) -> list[Record] | None:
@@ -424,16 +431,31 @@ def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, j
 @click.option("--lang", type=click.Choice(["zh", "en", "both"]), default="both", show_default=True)
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option("--dense", is_flag=True, help="Fuse the optional multilingual embedding (extra 'dense') with lexical scores.")
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="neo4j: ingest the pool into the database, search there, delete the pool after.")
+@neo4j_options
 @friendly
-def bench6(data: Path | None, lang: str, k: int, dense: bool) -> None:
+def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str,
+           uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
     """bench6: 100 questions asked in Chinese and in English of 137 LoCoMo turns; hit@1, hit@k, MRR."""
     # only this command needs bench6 (and through it the memory): imported here to keep --help fast
     from graphmem.bench6.adapter import Adapter
     from graphmem.bench6.files import resolve_dir  # likewise
     from graphmem.bench6.report import main_report  # likewise
 
-    adapter = Adapter(dense=True) if dense else None
-    click.echo(main_report(resolve_dir(data), lang, k, adapter=adapter))
+    if backend == "memory":
+        click.echo(main_report(resolve_dir(data), lang, k, adapter=Adapter(dense=True) if dense else None))
+        return
+    from graphmem.bench6.database import DatabaseAdapter  # likewise
+
+    adapter = DatabaseAdapter(dense=dense, uri=uri, user=user, password=password, database=database)
+    try:
+        report = main_report(resolve_dir(data), lang, k, adapter=adapter)
+    finally:
+        adapter.close()
+    click.echo(report)
+    click.echo(f"searched in Neo4j: {adapter.searched} turns (the database's statistics are over all of them;"
+               " the pool alone is 137)")
 
 
 @main.command()

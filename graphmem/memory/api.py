@@ -112,12 +112,12 @@ class Memory:
         if path is not None:
             self._open(path, backend)
         if backend == "neo4j":
-            if dense or ranking != "bm25" or not supports(options, False, ranking):
-                raise DataError("Memory(backend='neo4j') searches in the database with the shipped lexical ranking:"
-                                " not with dense=True, ranking='tfidf' or a research strategy")
+            if ranking != "bm25" or not supports(options, False, ranking):
+                raise DataError("Memory(backend='neo4j') searches in the database with the shipped ranking:"
+                                " not with ranking='tfidf' or a research strategy")
             from graphmem.memory import graphdb  # the driver and the claim reader: this backend only
 
-            self._graph = graphdb.GraphMemory(options, scope, **neo4j)
+            self._graph = graphdb.GraphMemory(options, scope, dense=dense, **neo4j)
 
     def _open(self, path: str | os.PathLike, backend: str) -> None:
         """A saved memory: its turns and their reading restored, nothing read again."""
@@ -255,7 +255,10 @@ class Memory:
             return Answer(reply, tuple(r.id for r in found), confidence)
 
     def build(self) -> None:
-        """Build the search index now (otherwise the first search does)."""
+        """Build the search index now (otherwise the first search does); in Neo4j the index
+        is the database's, searchable at each ingest's commit, so there is nothing to build."""
+        if self._graph is not None:
+            return
         with self._lock:
             self._built()
 

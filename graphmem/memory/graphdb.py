@@ -15,14 +15,15 @@ from typing import Any
 
 from graphmem.data.locomo import Conversation
 from graphmem.data.records import Record
-from graphmem.memory.graphdb_rows import index_row
+from graphmem.memory.graphdb_rows import index_row, sentence_rows
 from graphmem.memory.graphdb_search import CANDIDATES, DbVocabulary, Searcher
 from graphmem.memory.graphdb_write import Writer
+from graphmem.memory.index import _encoder, need_dense
 from graphmem.memory.live import LiveIndex
 from graphmem.memory.options import MemoryOptions
 from graphmem.neo4j.client import Client, connect
 
-__all__ = ["GraphMemory", "index_loaded", "loaded_records"]
+__all__ = ["GraphMemory", "embed_loaded", "index_loaded", "loaded_records"]
 
 _SCHEMA_DONE: set[str] = set()
 """The databases whose schema this process has made sure of (an explicit, idempotent step,
@@ -40,15 +41,19 @@ class GraphMemory:
 
     def __init__(self, options: MemoryOptions, scope: bool = True, candidates: int = CANDIDATES,
                  uri: str | None = None, user: str | None = None, password: str | None = None,
-                 database: str | None = None, **_: Any):
+                 database: str | None = None, dense: bool = False, **_: Any):
+        encoder = None
+        if dense:  # the embedding model before the connection: a missing extra says so first
+            need_dense()
+            encoder = _encoder(options.dense_engine)
         self.client = connect(uri, user, password, database)
         try:
             ensure_schema(self.client)
         except BaseException:
             self.client.close()
             raise
-        self.searcher = Searcher(self.client, options, scope, candidates)
-        self.writer = Writer(self.client, options)
+        self.searcher = Searcher(self.client, options, scope, candidates, encoder)
+        self.writer = Writer(self.client, options, encoder)
 
     def ingest(self, records: Sequence[Record]) -> None:
         self.writer.ingest(records)
@@ -94,4 +99,19 @@ def index_loaded(client: Client, records: Sequence[Record], options: MemoryOptio
         speakers = list(dict.fromkeys(r.speaker.lower() for r in rows))
         client.write("conversation_index", conversation=conv, lspeakers=speakers)
         done += len(out)
+    return done
+
+
+def embed_loaded(client: Client, records: Sequence[Record], options: MemoryOptions = MemoryOptions(),
+                 batch: int = 512) -> int:
+    """Write the sentence embeddings of turns ``graphmem load`` wrote (``graphmem load --dense``),
+    in batches (idempotent: a sentence's vector is replaced). Returns the sentences written."""
+    need_dense()
+    ensure_schema(client)
+    encoder = _encoder(options.dense_engine)
+    done = 0
+    for start in range(0, len(records), batch):
+        rows = sentence_rows(records[start:start + batch], encoder)
+        client.write("write_vectors", rows=rows)
+        done += len(rows)
     return done

@@ -12,7 +12,8 @@ pre-stemmed into a full-text index with a whitespace analyser:
 - ``marks``: ``#when``/``#how_long`` (answer types), ``day_<ordinal>`` and ``mon_<y>_<m>`` (the
   day it was said), ``smon_<y>_<m>`` (each month a day span it speaks of touches) -- what a
   query's answer type and dates look up, re-checked exactly on the candidates;
-- ``scope``: the conversation id, so a search can be limited to some conversations in Lucene.
+- ``scope``: the conversation id, so a search can be limited to some conversations in Lucene;
+- ``replied``: the key of the turn it replies to (the dense side shares that turn's cosine).
 
 ``bag`` and ``own`` are the distinct stems whose document frequencies the turn counts in (BM25's
 over both fields, the reader's over its own), kept on the Term nodes by ``index_turns.cypher``.
@@ -24,16 +25,25 @@ off a Term node instead of counting: ``#when`` (the turns giving that answer typ
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
 from graphmem.claims.records import Claim
 from graphmem.data.records import Record
+from graphmem.errors import DataError
 from graphmem.memory.live import LiveIndex
 from graphmem.memory.rank import family_sets
 from graphmem.text.dates import months_touched as months
+from graphmem.text.sentences import sentences
 
-__all__ = ["claim_rows", "family_token", "index_row", "mark_of", "month_token", "said_token", "turn_key"]
+if TYPE_CHECKING:  # a type only: the embedding is an optional extra
+    from graphmem.search.dense import Encoder
+
+DIMENSIONS = 384
+"""The vector index's dimensions (``schema.cypher``): multilingual-e5-small's, every engine's."""
+
+__all__ = ["DIMENSIONS", "claim_rows", "sentence_rows", "family_token", "index_row", "mark_of", "month_token", "said_token", "turn_key"]
 
 
 def turn_key(conversation: str, turn_id: str) -> str:
@@ -70,6 +80,7 @@ def index_row(index: LiveIndex, i: int) -> dict:
         "scope": r.conversation, "length": length, "types": list(read.types),
         "day": day.toordinal() if day is not None else None,
         "span_lo": [a.toordinal() for a, _ in spans], "span_hi": [b.toordinal() for _, b in spans],
+        "replied": None if index.replied[i] is None else turn_key(r.conversation, index.records[index.replied[i]].id),
     }
     stems = set(own) | set(context)
     bag = sorted(stems | {mark_of(kind) for kind in read.types} | _family_tokens(stems) | _day_tokens(day, spans))
@@ -121,3 +132,21 @@ def claim_rows(conversation: str, turn_id: str, claims: Iterable[Claim], speaker
             "date": c.date, "mentions": [person(m) for m in c.mentions if m != c.subject],
         })
     return rows
+
+
+def sentence_rows(records: Sequence[Record], encoder: Encoder) -> list[dict]:
+    """The ``write_vectors.cypher`` rows of turns: one per sentence, ``"Speaker: sentence"``
+    embedded as the embedded memory embeds it (:class:`graphmem.search.dense.Turns`), all the
+    turns' sentences in one encoding."""
+    keys, pieces = [], []
+    for r in records:
+        for n, sentence in enumerate(sentences(r.text) or [r.text]):
+            keys.append((turn_key(r.conversation, r.id), n, r.conversation))
+            pieces.append(f"{r.speaker}: {sentence}")
+    if not pieces:
+        return []
+    block = encoder.encode(pieces)
+    if block.shape[1] != DIMENSIONS:
+        raise DataError(f"the embedding has {block.shape[1]} dimensions; the Neo4j vector index takes {DIMENSIONS}")
+    return [{"key": f"{key}#s{n}", "turn": key, "conversation": conv, "embedding": [float(x) for x in vec]}
+            for (key, n, conv), vec in zip(keys, block, strict=True)]

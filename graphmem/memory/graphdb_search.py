@@ -14,16 +14,20 @@ counted by Lucene, the document frequency of a group of several stems or of a da
 scope is the graph's: the conversations whose speakers the query names come first, as in the
 embedded memory.
 
-Nothing is held in the process: a search is ONE round trip (``search.cypher``; two cost about
-5 ms more at 100,000 turns) whose cost is set by the query (its stems' postings in Lucene, its
-candidates), not by the size of the memory, and only the k turns it returns travel. Python
-parses the query into its parts and says how each part's document frequency is made.
+Nothing is held in the process: a search is ONE round trip (``search_parts.cypher`` then
+``search_lexical.cypher``, one statement; two round trips cost about 5 ms more at 100,000
+turns) whose cost is set by the query (its stems' postings in Lucene, its candidates), not by
+the size of the memory, and only the k turns it returns travel. Python parses the query into
+its parts and says how each part's document frequency is made. With ``dense=True`` the second
+half is ``search_dense.cypher``: the vector index's nearest sentences join the candidates, and
+the two sides are fused over the candidates (:func:`graphmem.search.dense.fuse`'s rule).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,13 +41,22 @@ from graphmem.neo4j.client import Client
 from graphmem.text.dates import answer_type, dates_in, month_span, months_touched as months
 from graphmem.text.terms import analyse, words
 
-__all__ = ["CANDIDATES", "DbVocabulary", "Searcher"]
+__all__ = ["CANDIDATES", "DbVocabulary", "NEAREST", "Searcher"]
 
 CANDIDATES = 100
 """How many turns Lucene proposes per search (and per person scope) for BM25F to re-rank. Chosen
 on LoCoMo (``python bench/neo4j_memory.py quality --candidates 200,100``): the same evidence
 hit@5 (0.713, the embedded memory's) at 100 and 200, identical top 5 for 1,973 and 1,978 of
 1,981 questions, and a search under half as long at 100 in that run."""
+
+
+NEAREST = 100
+"""With ``dense=True``, how many sentences the vector index proposes (their turns, and the turns
+replying to them, join Lucene's candidates). The same order of size as ``CANDIDATES``; measured
+in docs/neo4j.md (``python bench/neo4j_memory.py quality --dense``)."""
+
+if TYPE_CHECKING:  # a type only: the embedding is an optional extra
+    from graphmem.search.dense import Encoder
 
 
 class DbVocabulary:
@@ -69,8 +82,10 @@ class DbVocabulary:
 class Searcher(Scoped):
     """Search, and the reader's vocabulary, over whatever the database holds now."""
 
-    def __init__(self, client: Client, options: MemoryOptions, scope: bool = True, candidates: int = CANDIDATES):
+    def __init__(self, client: Client, options: MemoryOptions, scope: bool = True, candidates: int = CANDIDATES,
+                 encoder: Encoder | None = None, nearest: int = NEAREST):
         self.client, self.options, self.scope, self.candidates = client, options, scope, candidates
+        self.encoder, self.nearest = encoder, nearest
         self.people = {}
 
     def count(self) -> int:
@@ -91,7 +106,7 @@ class Searcher(Scoped):
         kind = answer_type(query)
         mark = mark_of(kind) if kind is not None and kind in self.options.answer_types else None
         ranges = [((date(y, m, d),) * 2) if d else month_span(y, m) for y, m, d in dates_in(query)]
-        if not alternatives and not ranges and mark is None:
+        if not alternatives and not ranges and mark is None and self.encoder is None:
             return []
         ways, counts = _frequencies(alternatives, ranges)
         stems = [s for g in alternatives for s in g] + ([mark] if mark else [])
@@ -103,11 +118,17 @@ class Searcher(Scoped):
         groups = [{"stems": list(g), "ways": plan(p)} for g, p in zip(alternatives, ways[:len(alternatives)], strict=True)]
         dates = [{"lo": lo.toordinal(), "hi": hi.toordinal(), "months": [f"{y}_{m}" for y, m in months(lo, hi)],
                   "ways": plan(p)} for (lo, hi), p in zip(ranges, ways[len(alternatives):], strict=True)]
-        rows = self.client.query(
-            "search", stems=list(dict.fromkeys(stems)), counts=counts, words=sorted(set(words(query))),
+        params = dict(
+            stems=list(dict.fromkeys(stems)), counts=counts, words=sorted(set(words(query))),
             scope=self.scope, conversation=conversation, groups=groups, dates=dates,
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
             limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
+        if self.encoder is None:
+            rows = self.client.query("search_parts+search_lexical", **params)
+        else:  # the fused search: the vector index's nearest sentences are candidates too
+            vector = [float(x) for x in self.encoder.encode([query], query=True)[0]]
+            rows = self.client.query("search_parts+search_dense", **params, vector=vector, nearest=self.nearest,
+                                     dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
         return [Record(r["key"], r["speaker"], r["text"], as_datetime(r["date"]), r["conversation"], r["number"])
                 for r in rows]
 

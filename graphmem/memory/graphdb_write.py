@@ -11,7 +11,9 @@ database holds, never from a process's snapshot. What it writes:
   an earlier turn reads (the turn replying to it; turns naming a speaker met only now), those
   turns' fields, with the document frequencies they move;
 - the claims of the new turns, and of the earlier turns whose claims a new turn changed;
-- the conversation's counters (turns, total BM25 length, speakers).
+- the conversation's counters (turns, total BM25 length, speakers);
+- with ``dense=True``, the embeddings of the new turns' sentences (encoded once, before the
+  transaction, so a retried attempt writes the same vectors without encoding again).
 
 Reading a turn needs its conversation (its speakers, the turn it replies to, the people named
 in it), so a writer keeps a reading of each conversation it writes (:class:`_Held`) and, under
@@ -26,16 +28,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from graphmem.claims.people import fold
 from graphmem.data.records import Record
 from graphmem.errors import DataError
 from graphmem.memory.claims import ClaimsChange, MemoryClaims
-from graphmem.memory.graphdb_rows import claim_rows, index_row, turn_key
+from graphmem.memory.graphdb_rows import claim_rows, index_row, sentence_rows, turn_key
 from graphmem.memory.live import LiveIndex
 from graphmem.memory.options import MemoryOptions
 from graphmem.neo4j.client import Client, Transaction
 from graphmem.neo4j.plan import check_id
+
+if TYPE_CHECKING:  # a type only: the embedding is an optional extra
+    from graphmem.search.dense import Encoder
 
 __all__ = ["Writer", "as_datetime"]
 
@@ -61,8 +67,8 @@ class _Held:
 class Writer:
     """The memory's one-turn write path into Neo4j (``graphmem load`` keeps the bulk one)."""
 
-    def __init__(self, client: Client, options: MemoryOptions):
-        self.client, self.options = client, options
+    def __init__(self, client: Client, options: MemoryOptions, encoder: Encoder | None = None):
+        self.client, self.options, self.encoder = client, options, encoder
         self.held: dict[str, _Held] = {}
 
     def ingest(self, records: Sequence[Record]) -> None:
@@ -72,6 +78,7 @@ class Writer:
         for conv in convs:
             check_id(conv)
         attempts = 0
+        vectors = sentence_rows(records, self.encoder) if self.encoder is not None else []
 
         def work(tx: Transaction) -> None:
             nonlocal attempts
@@ -80,6 +87,8 @@ class Writer:
                     self.held.pop(conv, None)
             attempts += 1
             self._work(tx, records, convs)
+            if vectors:
+                tx.run("write_vectors", rows=vectors)
 
         try:
             self.client.transaction(work, "an ingest")

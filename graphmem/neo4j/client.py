@@ -44,7 +44,7 @@ START_HINT = "start it with `docker compose up -d` or `scripts/neo4j-local start
 
 T = TypeVar("T")
 
-_SCHEMA_NAME = re.compile(r"^CREATE (?:CONSTRAINT|INDEX|FULLTEXT INDEX) (\w+) IF NOT EXISTS", re.MULTILINE)
+_SCHEMA_NAME = re.compile(r"^CREATE (?:CONSTRAINT|INDEX|FULLTEXT INDEX|VECTOR INDEX) (\w+) IF NOT EXISTS", re.MULTILINE)
 
 _SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 

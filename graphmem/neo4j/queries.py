@@ -27,7 +27,12 @@ def _cypher_dir() -> Traversable:
 
 @lru_cache(maxsize=None)
 def query(name: str) -> str:
-    """The text of ``cypher/<name>.cypher`` (a single statement, without its final ``;``)."""
+    """The text of ``cypher/<name>.cypher`` (a single statement, without its final ``;``).
+
+    ``"a+b"`` names one statement written in two files, ``a.cypher`` then ``b.cypher``: the
+    search's first half (its statistics) is shared by its lexical and its fused second halves."""
+    if "+" in name:
+        return "\n".join(query(part) for part in name.split("+"))
     path = _cypher_dir() / f"{name}.cypher"
     if not path.is_file():
         raise GraphmemError(f"no Cypher query named {name!r} in {_cypher_dir()}")

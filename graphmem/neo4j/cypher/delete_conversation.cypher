@@ -4,6 +4,8 @@ CALL {
   UNION ALL
   MATCH (n:Turn {conversation: $conversation}) RETURN n
   UNION ALL
+  MATCH (n:Sentence {conversation: $conversation}) RETURN n
+  UNION ALL
   MATCH (n:Person {conversation: $conversation}) RETURN n
   UNION ALL
   MATCH (n:Session {conversation: $conversation}) RETURN n

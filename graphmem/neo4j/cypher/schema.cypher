@@ -17,3 +17,10 @@ CREATE INDEX assertion_ref IF NOT EXISTS FOR (a:Assertion) ON (a.conversation, a
 CREATE CONSTRAINT term_stem IF NOT EXISTS FOR (x:Term) REQUIRE x.stem IS UNIQUE;
 CREATE INDEX term_vdf IF NOT EXISTS FOR (x:Term) ON (x.vdf);
 CREATE FULLTEXT INDEX turn_terms IF NOT EXISTS FOR (t:Turn) ON EACH [t.terms, t.context, t.marks, t.scope] OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}};
+// The dense side (Memory(backend="neo4j", dense=True), graphmem load --dense): one Sentence node
+// per sentence of a turn, its embedding ("Speaker: sentence", multilingual-e5-small, 384
+// dimensions) in a native vector index; a turn's `replied` is the key of the turn it replies to.
+CREATE CONSTRAINT sentence_key IF NOT EXISTS FOR (s:Sentence) REQUIRE s.key IS UNIQUE;
+CREATE INDEX sentence_turn IF NOT EXISTS FOR (s:Sentence) ON (s.turn);
+CREATE INDEX turn_replied IF NOT EXISTS FOR (t:Turn) ON (t.replied);
+CREATE VECTOR INDEX sentence_vectors IF NOT EXISTS FOR (s:Sentence) ON (s.embedding) OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};

@@ -3,12 +3,17 @@ parts that need no server (tests/neo4j runs the rest against a real one)."""
 
 from datetime import date, datetime
 
+import numpy as np
+import pytest
+
 from graphmem.data.records import Record
-from graphmem.memory.graphdb_rows import family_token, index_row, month_token, said_token
+from graphmem.errors import DataError
+from graphmem.memory.graphdb_rows import family_token, index_row, month_token, said_token, sentence_rows
 from graphmem.memory.graphdb_search import _frequencies
 from graphmem.memory.live import LiveIndex
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.rank import family_sets, variants
+from graphmem.neo4j.queries import query
 
 
 def _index(*texts: tuple[str, str]) -> LiveIndex:
@@ -42,3 +47,33 @@ def test_every_document_frequency_has_one_way_and_only_spans_are_counted():
     assert ways[3] == [("df", said_token(date(2023, 5, 8))), ("count", 1)] and counts[1]["spans_only"]
     assert ways[4] == [("df", month_token(2023, 5))]
     assert len(counts) == 2
+
+
+def test_a_row_names_the_turn_it_replies_to_for_the_dense_side():
+    index = _index(("Ann", "I went hiking yesterday."), ("Bob", "Where did you go?"))
+    assert index_row(index, 0)["fields"]["replied"] is None
+    assert index_row(index, 1)["fields"]["replied"] == "c/t0"
+
+
+def test_a_search_in_two_files_is_one_statement_loaded_by_name():
+    both = query("search_parts+search_lexical")
+    assert both == query("search_parts") + "\n" + query("search_lexical")
+    assert both.count("db.index.fulltext.queryNodes") == 2  # the counts' and the candidates'
+    assert "db.index.vector.queryNodes" in query("search_parts+search_dense")
+
+
+def test_sentence_rows_embed_each_sentence_with_its_speaker():
+    class Fake:  # the encoder's interface: a vector per piece
+        def __init__(self, dims):
+            self.dims, self.seen = dims, []
+
+        def encode(self, pieces):
+            self.seen += pieces
+            return np.ones((len(pieces), self.dims), dtype=np.float32)
+
+    enc = Fake(384)
+    rows = sentence_rows([Record("t0", "Ann", "I went hiking. It rained!", None, "c")], enc)
+    assert [r["key"] for r in rows] == ["c/t0#s0", "c/t0#s1"] and {r["turn"] for r in rows} == {"c/t0"}
+    assert enc.seen == ["Ann: I went hiking.", "Ann: It rained!"]
+    with pytest.raises(DataError, match="384"):
+        sentence_rows([Record("t0", "Ann", "Hi.", None, "c")], Fake(12))

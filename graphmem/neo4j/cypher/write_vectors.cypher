@@ -1,0 +1,7 @@
+// The embeddings of turns' sentences (the dense side), idempotent: a turn's sentences are
+// keyed `<turn key>#s<n>`, and writing them again replaces their vectors. Turns whose reading
+// changed keep their sentences: a sentence's words, and so its vector, never change.
+UNWIND $rows AS row
+MERGE (s:Sentence {key: row.key})
+SET s.turn = row.turn, s.conversation = row.conversation, s.embedding = row.embedding
+RETURN count(*) AS sentences

