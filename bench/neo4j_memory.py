@@ -6,7 +6,7 @@ honest way to show that is to grow the database and measure, beside Neo4j's own 
 on the same index in the same run.
 
     python bench/neo4j_memory.py load --r 4               # LoCoMo x 4 as a turn file, through graphmem load
-    python bench/neo4j_memory.py measure [--trials 60]    # start-up, first search, RSS, warm search, one-turn ingest
+    python bench/neo4j_memory.py measure [--trials 60] [--dense]  # start-up, first search, RSS, warm search, one-turn ingest
     python bench/neo4j_memory.py quality [--candidates 100]  # LoCoMo evidence hit@5 through the database
     python bench/neo4j_memory.py writers --writers 2,4 --turns 100
 
@@ -94,7 +94,7 @@ def measure(args: argparse.Namespace) -> None:
     starts = [json.loads(subprocess.run([sys.executable, "-c", STARTUP, q], capture_output=True, text=True, cwd=ROOT,
                                         check=True).stdout) for q in asked[:3]]
     best = min(starts, key=lambda s: s["start"])
-    mem = Memory(backend="neo4j")
+    mem = Memory(backend="neo4j", dense=args.dense)
     n = len(mem)
     warm, anchor = [], []
     client = mem._graph.client
@@ -107,7 +107,7 @@ def measure(args: argparse.Namespace) -> None:
         anchor.append(time.perf_counter() - t)
     _base(mem, args.data)
     one, first = [], None
-    fresh = Memory(backend="neo4j")  # a process that has not read the conversation yet pays the catch-up once
+    fresh = Memory(backend="neo4j", dense=args.dense)  # a process that has not read the conversation yet pays the catch-up once
     for i in range(args.trials):
         t = time.perf_counter()
         fresh.ingest([{"id": f"new-{time.time_ns()}-{i}", "speaker": "Caroline", "conversation": BASE,
@@ -117,7 +117,7 @@ def measure(args: argparse.Namespace) -> None:
             first = dt
         else:
             one.append(dt)
-    print(f"turns in the database: {n}")
+    print(f"turns in the database: {n}" + ("; dense: the fused search, ingests embedded" if args.dense else ""))
     print(f"fresh process: start-up {best['start']:.2f} s (imports included), first search {best['first'] * 1000:.0f} ms,"
           f" RSS {best['rss_mb']:.0f} MB, rows read {best['rows']}")
     print(f"warm search p50 {_pct(warm, 50) * 1000:.1f} ms, p95 {_pct(warm, 95) * 1000:.1f} ms"
@@ -230,7 +230,9 @@ def main() -> None:
     ap.add_argument("--data", default=DEFAULT_DATA)
     sub = ap.add_subparsers(dest="what", required=True)
     sub.add_parser("load").add_argument("--r", type=int, required=True)
-    sub.add_parser("measure").add_argument("--trials", type=int, default=60)
+    m = sub.add_parser("measure")
+    m.add_argument("--trials", type=int, default=60)
+    m.add_argument("--dense", action="store_true", help="the fused search and embedding ingests (graphmem load --dense)")
     q = sub.add_parser("quality")
     q.add_argument("--candidates", type=lambda s: [int(x) for x in s.split(",")], default=[100])
     q.add_argument("--dense", action="store_true", help="the fused search (a database loaded with graphmem load --dense)")
