@@ -239,8 +239,8 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
     from graphmem.neo4j import load as gl  # the load reads claims (networkx): only for this command
     from graphmem.memory import graphdb  # the memory's search fields, written after the graph: likewise
 
-    if dense:  # before anything is written: the embedding model is an optional extra
-        from graphmem.memory.index import need_dense
+    if dense:
+        from graphmem.memory.index import need_dense  # before anything is written: the embedding is an extra
 
         need_dense()
     records = _turn_file(data)
@@ -446,16 +446,10 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str,
     if backend == "memory":
         click.echo(main_report(resolve_dir(data), lang, k, adapter=Adapter(dense=True) if dense else None))
         return
-    from graphmem.bench6.database import DatabaseAdapter  # likewise
+    from graphmem.bench6.database import database_report  # likewise
 
-    adapter = DatabaseAdapter(dense=dense, uri=uri, user=user, password=password, database=database)
-    try:
-        report = main_report(resolve_dir(data), lang, k, adapter=adapter)
-    finally:
-        adapter.close()
-    click.echo(report)
-    click.echo(f"searched in Neo4j: {adapter.searched} turns (the database's statistics are over all of them;"
-               " the pool alone is 137)")
+    click.echo(database_report(resolve_dir(data), lang, k, dense, uri=uri, user=user, password=password,
+                               database=database))
 
 
 @main.command()

@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graphmem.bench6.adapter import Adapter, conversation_of
+from graphmem.bench6.report import main_report
 from graphmem.errors import DataError
 
-__all__ = ["DatabaseAdapter"]
+__all__ = ["DatabaseAdapter", "database_report"]
 
 
 class DatabaseAdapter(Adapter):
@@ -29,7 +30,7 @@ class DatabaseAdapter(Adapter):
         self.name += " [neo4j]"
         self.neo4j = neo4j
         self.written: list[str] = []
-        self.searched = 0
+        self.searched = self.pool = 0
 
     def _database_memory(self) -> Any:
         from graphmem.memory.api import Memory  # lazy, as the adapter's own memory is
@@ -49,7 +50,7 @@ class DatabaseAdapter(Adapter):
         self.written = convs
         self._factory = lambda: memory
         super().ingest(records)
-        self.searched = len(memory)
+        self.searched, self.pool = len(memory), len(records)
 
     def search(self, query: str, k: int) -> list[str]:
         """The memory's ``conversation/id`` keys back as the pool's own ids."""
@@ -68,3 +69,15 @@ class DatabaseAdapter(Adapter):
         finally:
             self.memory.close()
             self.memory = None
+
+
+def database_report(data_dir: Any, lang: str, k: int, dense: bool = False, **neo4j: Any) -> str:
+    """What ``graphmem bench6 --backend neo4j`` prints: the report, and how many turns the
+    database searched (its statistics are over all of them)."""
+    adapter = DatabaseAdapter(dense=dense, **neo4j)
+    try:
+        report = main_report(data_dir, lang, k, adapter=adapter)
+    finally:
+        adapter.close()
+    return (f"{report}\nsearched in Neo4j: {adapter.searched} turns (the database's statistics are over all"
+            f" of them; the pool is {adapter.pool})")

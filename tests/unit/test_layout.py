@@ -35,6 +35,8 @@ LAZY = {
     ("graphmem.memory.api", "graphmem"): "the Neo4j memory (the driver's modules, the claim reader) only for "
                                          "Memory(backend='neo4j')",
     ("graphmem.bench6.adapter", "graphmem"): "Adapter.load times the memory's import as bench6's loading",
+    ("graphmem.bench6.database", "graphmem"): "as the adapter's: the memory's import is bench6's loading; and the "
+                                              "loader's delete pulls in networkx, needed only when the run ends",
     ("graphmem.text.terms", "nltk"): "nltk.stem.porter runs under placeholder packages: a plain import runs nltk's "
                                      "__init__ (1.4 s of CPU)",
 }
