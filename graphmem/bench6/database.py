@@ -41,7 +41,11 @@ class DatabaseAdapter(Adapter):
         convs = sorted({str(r.get("conversation") or conversation_of(str(r["id"]))) for r in records})
         memory = self._database_memory()
         client = memory._graph.client
-        present = [row["conversation"] for row in client.query("conversations_present", conversations=convs)]
+        try:
+            present = [row["conversation"] for row in client.query("conversations_present", conversations=convs)]
+        except BaseException:
+            memory.close()
+            raise
         if present:
             memory.close()
             raise DataError(f"Neo4j at {client.settings.where} holds bench6's conversation {present[0]!r} already:"

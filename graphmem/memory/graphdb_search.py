@@ -15,8 +15,7 @@ scope is the graph's: the conversations whose speakers the query names come firs
 embedded memory.
 
 Nothing is held in the process: a search is ONE round trip (``search_parts.cypher`` then
-``search_lexical.cypher``, one statement; two round trips cost about 5 ms more at 100,000
-turns) whose cost is set by the query (its stems' postings in Lucene, its candidates), not by
+``search_lexical.cypher``, one statement) whose cost is set by the query (its stems' postings in Lucene, its candidates), not by
 the size of the memory, and only the k turns it returns travel. Python parses the query into
 its parts and says how each part's document frequency is made. With ``dense=True`` the second
 half is ``search_dense.cypher``: the vector index's nearest sentences join the candidates, and
@@ -99,7 +98,7 @@ class Searcher(Scoped):
         return DbVocabulary(int(row["n"] or 0), {s: int(v) for s, v in row["vdfs"]}, row["rarest"])
 
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        """The k best turns, in one round trip (``search.cypher``): the statistics, each part's
+        """The k best turns, in one round trip (``search_parts.cypher`` then ``search_lexical.cypher``): the statistics, each part's
         idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
         best travel back. Python only parses the query into its parts."""
         alternatives = query_groups(query, lambda s: True, variants)  # an unknown stem matches nothing

@@ -45,11 +45,25 @@ def test_dense_ingest_embeds_each_sentence_and_search_finds_by_meaning(clean):
     rows = _sentences(clean)
     assert [r["turn"] for r in rows] == [f"{CONV}/d1", f"{CONV}/d1", f"{CONV}/d2", f"{CONV}/d2", f"{CONV}/d3"]
     assert {r["dims"] for r in rows} == {384}
-    # no word of the question is in the turn: only the embedding can find it
+    # no word of the question is in the turn: only the embedding can find it (searching one
+    # conversation, every sentence it holds is a candidate, however many the database holds)
     assert mem.search("Who got a new puppy?", k=1, conversation=CONV) == [f"{CONV}/d1"]
     lexical = Memory(backend="neo4j")
     assert lexical.search("Who got a new puppy?", k=1, conversation=CONV) != [f"{CONV}/d1"]
-    assert mem.search("hiking Alps", k=1, conversation=CONV) == [f"{CONV}/d2"]  # the lexical side still counts
+    assert mem.search("hiking Alps", k=1, conversation=CONV) == [f"{CONV}/d2"]
+    mem.close()
+    lexical.close()
+
+
+def test_load_dense_embeds_a_loaded_conversation(clean, tmp_path):
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("".join(json.dumps({**t, "conversation": CONV}) + "\n" for t in TURNS), encoding="utf-8")
+    result = CliRunner().invoke(main, ["load", "--data", str(turns), "--dense", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "3 turns searchable, 5 sentences embedded" in result.output
+    assert len(_sentences(clean)) == 5
+    again = CliRunner().invoke(main, ["load", "--data", str(turns), "--dense", "--quiet"])
+    assert again.exit_code == 0 and len(_sentences(clean)) == 5  # idempotent: the same sentences, not more
 
 
 def test_a_refused_dense_ingest_writes_no_vector_and_delete_removes_them(clean):
@@ -59,6 +73,7 @@ def test_a_refused_dense_ingest_writes_no_vector_and_delete_removes_them(clean):
     with pytest.raises(DataError, match="duplicate id"):
         mem.ingest([{**TURNS[2], "conversation": CONV}, {**TURNS[0], "conversation": CONV}])
     assert len(_sentences(clean)) == before
+    mem.close()
     delete(clean, CONV)
     assert _sentences(clean) == []
 
@@ -75,7 +90,8 @@ def test_bench6_through_the_database_deletes_its_pool_and_refuses_a_held_one():
         assert "searched in Neo4j:" in result.output
         held = client.run("MATCH (c:Conversation) WHERE c.id IN $c RETURN count(c) AS n", c=convs)[0]["n"]
         assert held == 0  # the run deleted the pool it wrote
-        Memory(backend="neo4j").ingest([{"id": "x", "speaker": "Ann", "text": "hello", "conversation": convs[0]}])
+        with Memory(backend="neo4j") as mem:
+            mem.ingest([{"id": "x", "speaker": "Ann", "text": "hello", "conversation": convs[0]}])
         refused = CliRunner().invoke(main, ["bench6", "--backend", "neo4j", "--data", str(data), "--lang", "en"])
         assert refused.exit_code != 0
         assert f"holds bench6's conversation {convs[0]!r} already" in refused.output

@@ -13,6 +13,7 @@ CALL () {
 }
 CALL () {
   MATCH (x:Term) WHERE x.vdf > 0
-  RETURN x.vdf AS rarest ORDER BY x.vdf LIMIT 1
+  WITH x.vdf AS v ORDER BY v LIMIT 1
+  RETURN collect(v)[0] AS rarest
 }
 RETURN n, vdfs, rarest

@@ -22,5 +22,6 @@ CREATE FULLTEXT INDEX turn_terms IF NOT EXISTS FOR (t:Turn) ON EACH [t.terms, t.
 // dimensions) in a native vector index; a turn's `replied` is the key of the turn it replies to.
 CREATE CONSTRAINT sentence_key IF NOT EXISTS FOR (s:Sentence) REQUIRE s.key IS UNIQUE;
 CREATE INDEX sentence_turn IF NOT EXISTS FOR (s:Sentence) ON (s.turn);
+CREATE INDEX sentence_conversation IF NOT EXISTS FOR (s:Sentence) ON (s.conversation);
 CREATE INDEX turn_replied IF NOT EXISTS FOR (t:Turn) ON (t.replied);
 CREATE VECTOR INDEX sentence_vectors IF NOT EXISTS FOR (s:Sentence) ON (s.embedding) OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};

@@ -1,13 +1,16 @@
 // A fused search's second half (after search_parts.cypher), the database's form of
 // graphmem.search.dense.fuse: candidates are Lucene's (as search_lexical.cypher proposes them)
-// and the vector index's (the turns of the `$nearest` sentences nearest `$vector`, and the turns
-// replying to those, which share in their score), each scored exactly on both sides:
+// and the vector index's (the turns of the `$nearest` sentences nearest `$vector`, or, searching
+// one conversation, of every sentence it holds; and the turns replying to those, which share in
+// their score), each scored exactly on both sides:
 // - lexical: the memory's BM25F, as search_lexical.cypher computes it;
 // - dense: the turn's best sentence's cosine, (own + w x replied-to's) / (1 + w) when it replies
-//   to a turn (graphmem.memory.index.with_context); a turn with no sentence stored scores as the
-//   lowest cosine there is. Neo4j's cosine is (1 + cos) / 2, an affine map min-max undoes.
+//   to a turn (graphmem.memory.index.with_context). Neo4j's cosine is (1 + cos) / 2, an affine
+//   map min-max undoes.
 // Each side is min-max normalised over the candidates (the lexical floor is 0, as over all turns,
-// where nearly every turn scores 0) and summed, `$dense_weight` on the dense side. The named
+// where nearly every turn scores 0; the dense side over the candidates with sentences stored, a
+// turn without any, written by a memory without dense=True, scoring 0 there) and summed,
+// `$dense_weight` on the dense side. The named
 // conversations' turns come first, then the rest; ties in writing order; the k best return.
 WHERE body <> '' OR $vector IS NOT NULL
 CALL (body, named) {
@@ -20,8 +23,14 @@ CALL (body, named) {
   RETURN collect(node) AS lexical
 }
 CALL () {
-  CALL db.index.vector.queryNodes('sentence_vectors', $nearest, $vector) YIELD node AS s
-  WITH s WHERE $conversation IS NULL OR s.conversation = $conversation
+  CALL () {
+    CALL db.index.vector.queryNodes('sentence_vectors', $nearest, $vector) YIELD node AS s
+    WITH s WHERE $conversation IS NULL
+    RETURN s
+    UNION
+    MATCH (s:Sentence {conversation: $conversation})
+    RETURN s
+  }
   MATCH (t:Turn {key: s.turn})
   OPTIONAL MATCH (r:Turn {replied: t.key})
   RETURN collect(t) + collect(r) AS near
@@ -41,17 +50,18 @@ WITH t, named, typed, reduce(score = words, d IN dates |
 WITH t, named, dated + CASE WHEN typed IS NOT NULL AND typed.type IN coalesce(t.types, []) THEN typed.idf ELSE 0.0 END AS lex,
      COLLECT { MATCH (s:Sentence {turn: t.key}) RETURN vector.similarity.cosine(s.embedding, $vector) } AS mine,
      COLLECT { MATCH (s:Sentence {turn: t.replied}) RETURN vector.similarity.cosine(s.embedding, $vector) } AS theirs
-WITH t, named, lex, reduce(m = 0.0, x IN mine | CASE WHEN x > m THEN x ELSE m END) AS own,
+WITH t, named, lex, size(mine) > 0 AS embedded, reduce(m = 0.0, x IN mine | CASE WHEN x > m THEN x ELSE m END) AS own,
      CASE WHEN t.replied IS NULL THEN null ELSE reduce(m = 0.0, x IN theirs | CASE WHEN x > m THEN x ELSE m END) END AS replied
-WITH named, collect({t: t, lex: lex,
+WITH named, collect({t: t, lex: lex, embedded: embedded,
                      dense: CASE WHEN replied IS NULL OR NOT $dense_context THEN own ELSE (own + $w * replied) / (1 + $w) END}) AS cands
-WITH named, cands, reduce(m = 0.0, c IN cands | CASE WHEN c.lex > m THEN c.lex ELSE m END) AS lmax,
-     reduce(m = 0.0, c IN cands | CASE WHEN c.dense > m THEN c.dense ELSE m END) AS dmax,
-     reduce(m = 1.0, c IN cands | CASE WHEN c.dense < m THEN c.dense ELSE m END) AS dmin
+WITH named, cands, [c IN cands WHERE c.embedded | c.dense] AS cosines,
+     reduce(m = 0.0, c IN cands | CASE WHEN c.lex > m THEN c.lex ELSE m END) AS lmax
+WITH named, cands, lmax, reduce(m = 0.0, x IN cosines | CASE WHEN x > m THEN x ELSE m END) AS dmax,
+     reduce(m = 1.0, x IN cosines | CASE WHEN x < m THEN x ELSE m END) AS dmin
 UNWIND cands AS c
 WITH c.t AS t, named,
      (1.0 - $dense_weight) * CASE WHEN lmax > 0 THEN c.lex / lmax ELSE 0.0 END
-     + $dense_weight * CASE WHEN dmax > dmin THEN (c.dense - dmin) / (dmax - dmin) ELSE 0.0 END AS score
+     + $dense_weight * CASE WHEN c.embedded AND dmax > dmin THEN (c.dense - dmin) / (dmax - dmin) ELSE 0.0 END AS score
 WHERE score > 0
 WITH t, score, t.conversation IN named AS inside
 ORDER BY inside DESC, score DESC, t.conversation, t.position
