@@ -29,8 +29,9 @@ the lexical ones.
 
 With ``backend="neo4j"`` the database is the memory (:mod:`graphmem.memory.graphdb`): each
 ingest is one transaction writing the new turns, their claims and search fields; a search runs
-in Neo4j's full-text index and is re-ranked by the same BM25F; nothing is held in the process,
-so any number of processes share one database. Ids are scoped there: ``conversation/id``.
+in Neo4j's full-text index and is re-ranked by the same BM25F (with ``dense=True`` its vector
+index proposes too, and the two sides are fused there); nothing is held in the process, so any
+number of processes share one database. Ids are scoped there: ``conversation/id``.
 """
 
 from __future__ import annotations
