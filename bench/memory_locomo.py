@@ -336,13 +336,9 @@ def ranks(dataset: locomo.Dataset, k: int, dense: bool = False,
     """(category, rank) per question with evidence; rank 0 when no evidence id is in the top k."""
     mem = _memory(dataset, dense, options)
     out = []
-    for c in dataset.conversations:
-        for q in c.questions:
-            if not q.evidence:
-                continue
-            wanted = {f"{c.sample_id}/{e}" for e in q.evidence}
-            got = mem.search(q.text, k)
-            out.append((q.category, next((i for i, g in enumerate(got, 1) if g in wanted), 0)))
+    for _, q, wanted in dataset.with_evidence():
+        got = mem.search(q.text, k)
+        out.append((q.category, next((i for i, g in enumerate(got, 1) if g in wanted), 0)))
     return out
 
 

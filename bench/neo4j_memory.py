@@ -151,19 +151,15 @@ def quality(args: argparse.Namespace) -> None:
         db._graph.searcher.nearest = args.nearest
         n = same = hit_db = hit_here = 0
         times = []
-        for c in dataset.conversations:
-            for q in c.questions:
-                if not q.evidence:
-                    continue
-                want = {f"{c.sample_id}/{e}" for e in q.evidence}
-                t = time.perf_counter()
-                got = db.search(q.text, 5)
-                times.append(time.perf_counter() - t)
-                ref = here.search(q.text, 5)
-                n += 1
-                same += got == ref
-                hit_db += bool(want & set(got))
-                hit_here += bool(want & set(ref))
+        for _, q, want in dataset.with_evidence():
+            t = time.perf_counter()
+            got = db.search(q.text, 5)
+            times.append(time.perf_counter() - t)
+            ref = here.search(q.text, 5)
+            n += 1
+            same += got == ref
+            hit_db += bool(want & set(got))
+            hit_here += bool(want & set(ref))
         print(f"candidates {candidates}: LoCoMo evidence hit@5 over all turns {hit_db / n:.3f} through Neo4j,"
               f" {hit_here / n:.3f} embedded; identical top 5 for {same} of {n} questions;"
               f" search p50 {_pct(times, 50) * 1000:.1f} ms")

@@ -35,6 +35,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -133,6 +134,14 @@ class Dataset:
     @property
     def questions(self) -> int:
         return sum(len(c.questions) for c in self.conversations)
+
+    def with_evidence(self) -> Iterator[tuple[Conversation, Question, set[str]]]:
+        """Every question that names evidence, with that evidence as the ids a memory holding
+        every conversation returns (``conversation/turn``): what a retrieval hit@k counts."""
+        for c in self.conversations:
+            for q in c.questions:
+                if q.evidence:
+                    yield c, q, {f"{c.sample_id}/{e}" for e in q.evidence}
 
 
 # ---------------------------------------------------------------------------------------

@@ -358,3 +358,12 @@ def test_cache_dir(tmp_path, monkeypatch):
 def test_constants():
     assert fetch.LOCOMO_URL == "https://raw.githubusercontent.com/snap-research/LoCoMo/main/data/locomo10.json"
     assert fetch.LOCOMO_SHA256 == "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"
+
+
+def test_questions_with_evidence_carry_their_scoped_ids(dataset):
+    rows = list(dataset.with_evidence())
+    assert len(rows) == sum(bool(q.evidence) for c in dataset.conversations for q in c.questions)
+    assert 0 < len(rows) < dataset.questions  # some questions (the empty-context ones) name no evidence
+    for c, q, wanted in rows:
+        assert wanted == {f"{c.sample_id}/{e}" for e in q.evidence}
+        assert all(w.split("/", 1)[1] in c.turn_by_id for w in wanted)
