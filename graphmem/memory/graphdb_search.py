@@ -14,12 +14,13 @@ counted by Lucene, the document frequency of a group of several stems or of a da
 scope is the graph's: the conversations whose speakers the query names come first, as in the
 embedded memory.
 
-Nothing is held in the process: a search is ONE round trip (``search_parts.cypher`` then
-``search_lexical.cypher``, one statement) whose cost is set by the query (its stems' postings in Lucene, its candidates), not by
+Nothing is held in the process: a search is ONE round trip, one statement written in parts
+(``search_parts``, its candidates ``search_lexical``, ``search_bm25f``, ``search_top``) whose
+cost is set by the query (its stems' postings in Lucene, its candidates), not by
 the size of the memory, and only the k turns it returns travel. Python parses the query into
-its parts and says how each part's document frequency is made. With ``dense=True`` the second
-half is ``search_dense.cypher``: the vector index's nearest sentences join the candidates, and
-the two sides are fused over the candidates (:func:`graphmem.search.dense.fuse`'s rule).
+its parts and says how each part's document frequency is made. With ``dense=True`` the
+candidates are ``search_fused``'s (the vector index's nearest sentences join Lucene's) and
+``search_fuse`` fuses the two sides over them (:func:`graphmem.search.dense.fuse`'s rule).
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ class Searcher(Scoped):
         return DbVocabulary(int(row["n"] or 0), {s: int(v) for s, v in row["vdfs"]}, row["rarest"])
 
     def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        """The k best turns, in one round trip (``search_parts.cypher`` then ``search_lexical.cypher``): the statistics, each part's
+        """The k best turns, in one round trip (the parts named below): the statistics, each part's
         idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
         best travel back. Python only parses the query into its parts."""
         alternatives = query_groups(query, lambda s: True, variants)  # an unknown stem matches nothing
@@ -123,10 +124,11 @@ class Searcher(Scoped):
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
             limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
         if self.encoder is None:
-            rows = self.client.query("search_parts+search_lexical", **params)
+            rows = self.client.query("search_parts+search_lexical+search_bm25f+search_top", **params)
         else:  # the fused search: the vector index's nearest sentences are candidates too
             vector = [float(x) for x in self.encoder.encode([query], query=True)[0]]
-            rows = self.client.query("search_parts+search_dense", **params, vector=vector, nearest=self.nearest,
+            rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top", **params,
+                                     vector=vector, nearest=self.nearest,
                                      dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
         return [Record(r["key"], r["speaker"], r["text"], as_datetime(r["date"]), r["conversation"], r["number"])
                 for r in rows]

@@ -1,33 +1,5 @@
-// A lexical search's second half (after search_parts.cypher): Lucene proposes `$limit` turns in
-// each scope (everywhere, and again within the named conversations; or only `$conversation`),
-// and each is scored by the memory's BM25F (graphmem.memory.postings' arithmetic, operation for
-// operation): per group, tf = its stems' count in the turn's own field plus `$w` times their count
-// in the reply field, idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)); plus each date's
-// idf for a turn said then or speaking of it; plus the answer type's idf for a turn that gives one.
-// The named conversations' turns come first, then the rest; ties in writing order; the k best return.
-WHERE body <> ''
-UNWIND CASE WHEN $conversation IS NOT NULL THEN [[$conversation]]
-            WHEN size(named) > 0 THEN [[], named] ELSE [[]] END AS scope
-WITH total / n AS avg, named, groups, dates, typed,
-     CASE WHEN size(scope) = 0 THEN body
-          ELSE '+scope:(' + reduce(s = '', c IN scope | s + ' "' + replace(replace(c, '\\', '\\\\'), '"', '\\"') + '"')
-               + ') +(' + body + ')' END AS lucene
+// A lexical search's candidates (after search_parts.cypher): the `$limit` turns Lucene proposes
+// for each of `lucenes`, once each.
+UNWIND lucenes AS lucene
 CALL db.index.fulltext.queryNodes('turn_terms', lucene, {limit: $limit}) YIELD node
-WITH DISTINCT node AS t, CASE WHEN avg > 0 THEN avg ELSE 1.0 END AS avg, named, groups, dates, typed
-WITH t, named, groups, dates, typed, split(coalesce(t.terms, ''), ' ') AS own, split(coalesce(t.context, ''), ' ') AS ctx,
-     $k1 * (1.0 - $b + $b * t.length / avg) AS norm
-WITH t, named, dates, typed, norm, groups, [g IN groups | reduce(tf = 0.0, s IN g.stems |
-        tf + size([x IN own WHERE x = s]) * 1.0 + size([x IN ctx WHERE x = s]) * $w)] AS tfs
-WITH t, named, dates, typed, reduce(score = 0.0, i IN range(0, size(tfs) - 1) |
-        score + CASE WHEN tfs[i] > 0 THEN groups[i].idf * tfs[i] * ($k1 + 1.0) / (tfs[i] + norm) ELSE 0.0 END) AS words
-WITH t, named, typed, reduce(score = words, d IN dates |
-        score + CASE WHEN (t.day >= d.lo AND t.day <= d.hi)
-                       OR any(j IN range(0, size(coalesce(t.span_lo, [])) - 1) WHERE t.span_lo[j] <= d.hi AND d.lo <= t.span_hi[j])
-                     THEN d.idf ELSE 0.0 END) AS dated
-WITH t, named, dated + CASE WHEN typed IS NOT NULL AND typed.type IN coalesce(t.types, []) THEN typed.idf ELSE 0.0 END AS score
-WHERE score > 0
-WITH t, score, t.conversation IN named AS inside
-ORDER BY inside DESC, score DESC, t.conversation, t.position
-LIMIT $k
-RETURN t.key AS key, t.id AS id, t.speaker AS speaker, t.text AS text, t.date AS date, t.number AS number,
-       t.conversation AS conversation, score
+WITH DISTINCT node AS t, avg, named, groups, dates, typed

@@ -1,5 +1,5 @@
-// The first half of every search (search_lexical.cypher or search_dense.cypher follows it, in
-// the same query: one round trip): the statistics, each query part's idf and Lucene's query.
+// The first part of every search, one statement in several files (graphmem.memory.graphdb_search
+// names them; one round trip): the statistics, each query part's idf and Lucene's queries.
 // Statistics: n and the total BM25 length off the Conversation nodes; each token's document
 // frequency off its Term node; what no Term holds (a group of several stems that is no irregular
 // family, a day's span-only turns, any other run of days) counted by Lucene (`$counts`); the
@@ -7,7 +7,9 @@
 // Each part's document frequency is the sum of its `ways`: {df: token} a Term's, {count: i} the
 // i-th count. A word group keeps only its known stems (df > 0) and is kept once per set of them.
 // Lucene's query boosts each clause by its part's idf (scaled by 10^4 and rounded, as Lucene's
-// boost syntax takes no exponent: the same ratios, so the same order).
+// boost syntax takes no exponent: the same ratios, so the same order), and is asked once per scope
+// (`lucenes`: everywhere, and again within the named conversations; or only `$conversation`; none
+// when the query has no part Lucene can match).
 CALL () {
   MATCH (c:Conversation)
   RETURN sum(coalesce(c.indexed, 0)) AS n, sum(coalesce(c.length, 0.0)) AS total
@@ -63,3 +65,9 @@ WITH n, total, named, groups, dates, typed,
           + ' marks:smon_' + m + '^' + toString(toInteger(round(d.idf * 10000)))))
      + CASE WHEN typed IS NULL THEN ''
             ELSE ' marks:' + typed.phrase + '^' + toString(toInteger(round(typed.idf * 10000))) END AS body
+WITH total / n AS avg, named, groups, dates, typed,
+     [scope IN CASE WHEN body = '' THEN [] WHEN $conversation IS NOT NULL THEN [[$conversation]]
+                    WHEN size(named) > 0 THEN [[], named] ELSE [[]] END |
+      CASE WHEN size(scope) = 0 THEN body
+           ELSE '+scope:(' + reduce(s = '', c IN scope | s + ' "' + replace(replace(c, '\\', '\\\\'), '"', '\\"') + '"')
+                + ') +(' + body + ')' END] AS lucenes

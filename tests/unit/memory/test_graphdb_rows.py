@@ -59,7 +59,7 @@ def test_a_search_in_two_files_is_one_statement_loaded_by_name():
     both = query("search_parts+search_lexical")
     assert both == query("search_parts") + "\n" + query("search_lexical")
     assert both.count("db.index.fulltext.queryNodes") == 2  # the counts' and the candidates'
-    assert "db.index.vector.queryNodes" in query("search_parts+search_dense")
+    assert "db.index.vector.queryNodes" in query("search_parts+search_fused+search_bm25f+search_fuse+search_top")
 
 
 def test_sentence_rows_embed_each_sentence_with_its_speaker():

@@ -1,0 +1,24 @@
+// A fused search's candidates (after search_parts.cypher): Lucene's, as search_lexical.cypher
+// proposes them, and the vector index's: the turns of the `$nearest` sentences nearest `$vector`
+// (or, searching one conversation, of every sentence it holds: the index's nearest are
+// database-wide), and the turns replying to those, which share in their score.
+CALL (lucenes) {
+  UNWIND lucenes AS lucene
+  CALL db.index.fulltext.queryNodes('turn_terms', lucene, {limit: $limit}) YIELD node
+  RETURN collect(node) AS lexical
+}
+CALL () {
+  CALL () {
+    CALL db.index.vector.queryNodes('sentence_vectors', $nearest, $vector) YIELD node AS s
+    WITH s WHERE $conversation IS NULL
+    RETURN s
+    UNION
+    MATCH (s:Sentence {conversation: $conversation})
+    RETURN s
+  }
+  MATCH (t:Turn {key: s.turn})
+  OPTIONAL MATCH (r:Turn {replied: t.key})
+  RETURN collect(t) + collect(r) AS near
+}
+UNWIND lexical + near AS t
+WITH DISTINCT t, avg, named, groups, dates, typed
