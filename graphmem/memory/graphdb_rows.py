@@ -148,5 +148,5 @@ def sentence_rows(records: Sequence[Record], encoder: Encoder) -> list[dict]:
     block = encoder.encode(pieces)
     if block.shape[1] != DIMENSIONS:
         raise DataError(f"the embedding has {block.shape[1]} dimensions; the Neo4j vector index takes {DIMENSIONS}")
-    return [{"key": f"{key}#s{n}", "turn": key, "conversation": conv, "embedding": [float(x) for x in vec]}
-            for (key, n, conv), vec in zip(keys, block, strict=True)]
+    return [{"key": f"{key}#s{n}", "turn": key, "conversation": conv, "embedding": vec}
+            for (key, n, conv), vec in zip(keys, block.astype(float).tolist(), strict=True)]

@@ -126,7 +126,7 @@ class Searcher(Scoped):
         if self.encoder is None:
             rows = self.client.query("search_parts+search_lexical+search_bm25f+search_top", **params)
         else:  # the fused search: the vector index's nearest sentences are candidates too
-            vector = [float(x) for x in self.encoder.encode([query], query=True)[0]]
+            vector = self.encoder.encode([query], query=True)[0].astype(float).tolist()
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top", **params,
                                      vector=vector, nearest=self.nearest,
                                      dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
