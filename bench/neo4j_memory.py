@@ -76,11 +76,12 @@ def _questions(data: str) -> list[str]:
 
 
 def _base(mem, data: str) -> None:
-    """The 419-turn memory conversation, made once (conv-26 under its own id, one ingest)."""
+    """The 419-turn memory conversation, made afresh on every run (conv-26 under its own id, one
+    ingest): each run's one-turn ingests add to it, and the target names a 419-turn conversation."""
     from graphmem.data.locomo import load_file
+    from graphmem.neo4j.load import delete
 
-    if mem.search("Caroline", k=1, conversation=BASE):
-        return
+    delete(mem._graph.client, BASE)
     conv = load_file(data).conversations[0]
     mem.ingest([{"id": t.dia_id, "speaker": t.speaker, "text": t.text, "date": t.date.isoformat(), "conversation": BASE}
                 for t in conv.turns])
