@@ -61,7 +61,7 @@ if TYPE_CHECKING:  # a type only: the embedding is an optional extra
 
 class DbVocabulary:
     """The reader's term weights from the database's document frequencies, for the terms
-    asked about: scikit-learn's smoothed idf, as :class:`graphmem.memory.live.LiveVocabulary`
+    asked about: scikit-learn's smoothed idf, as :class:`graphmem.memory.vocabulary.LiveVocabulary`
     computes it over the same turns."""
 
     def __init__(self, n: int, vdf: dict[str, int], rarest: int | None):

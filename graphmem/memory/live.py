@@ -19,7 +19,6 @@ query (:func:`graphmem.memory.rank.query_groups`), the same tie order (ingest or
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -30,17 +29,19 @@ import numpy as np
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
+from graphmem.memory.days import Days
 from graphmem.memory.index import Scoped, _encoder, need_dense, with_context
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
-from graphmem.memory.shape import reads_reply
-from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span, months_touched
+from graphmem.memory.shape import reads_replies, reads_reply
+from graphmem.memory.vocabulary import LiveVocabulary
+from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
 from graphmem.search import dense as embedding
 from graphmem.text.sentences import sentences
 from graphmem.text.terms import analyse
 
-__all__ = ["LiveIndex", "LiveVocabulary", "supports"]
+__all__ = ["LiveIndex", "Reading", "Readings", "supports"]
 
 
 def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
@@ -48,94 +49,6 @@ def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
     replace a step with bench code, tf-idf ranking) use the bulk index."""
     strategies = (options.contexts, options.extra_scores, options.rerank, options.embedding)
     return ranking == "bm25" and all(s is None for s in strategies) and options.ranker is Ranker
-
-
-class LiveVocabulary:
-    """Inverse document frequencies that follow the turns: scikit-learn's smoothed idf,
-    ``ln((1 + n) / (1 + df)) + 1``, computed with the same float operations as
-    :class:`graphmem.text.terms.Vocabulary` fitted on the same texts, so the confidence and
-    the reader weigh words exactly as the bulk index's vocabulary does."""
-
-    def __init__(self) -> None:
-        self.df: Counter[str] = Counter()
-        self._by_df: Counter[int] = Counter()  # how many terms have each document frequency
-        self.n = 0
-
-    def __len__(self) -> int:
-        return len(self.df)
-
-    def add(self, terms: set[str]) -> None:
-        self.n += 1
-        self._move(terms, +1)
-
-    def restore(self, n: int, terms: Sequence[str], doc: np.ndarray, term: np.ndarray) -> None:
-        """Document frequencies of ``n`` documents at once (an empty vocabulary restored): each
-        occurrence's document and term number (a position in ``terms``)."""
-        self.n = n
-        key = np.sort(term * max(n, 1) + doc)
-        held = key[np.r_[True, key[1:] != key[:-1]]] // max(n, 1) if len(key) else key.astype(np.int64)
-        df = np.bincount(held, minlength=len(terms)).tolist()
-        self.df = Counter({t: df[j] for j, t in enumerate(terms) if df[j]})
-        self._by_df = Counter(self.df.values())
-
-    def replace(self, old: set[str], new: set[str]) -> None:
-        self._move(old - new, -1)
-        self._move(new - old, +1)
-
-    def _move(self, terms: set[str], step: int) -> None:
-        for t in terms:
-            was = self.df[t]
-            if was:
-                self._by_df[was] -= 1
-            if was + step:
-                self.df[t] = was + step
-                self._by_df[was + step] += 1
-            else:
-                del self.df[t]
-
-    def _idf(self, dfs: Sequence[int]) -> np.ndarray:
-        df = np.asarray(dfs, dtype=np.float64) + 1.0
-        idf = np.full_like(df, fill_value=self.n + 1, dtype=np.float64)
-        idf /= df
-        np.log(idf, out=idf)
-        idf += 1.0
-        return idf
-
-    @property
-    def unseen(self) -> float:
-        present = [d for d, count in self._by_df.items() if count > 0]
-        return float(self._idf([min(present)])[0]) if present else 1.0
-
-    def weight(self, term: str) -> float:
-        df = self.df.get(term)
-        return float(self._idf([df])[0]) if df else self.unseen
-
-    def weights(self, terms) -> dict[str, float]:
-        known = [t for t in dict.fromkeys(terms) if t in self.df]
-        return dict(zip(known, (float(w) for w in self._idf([self.df[t] for t in known])), strict=True))
-
-
-class _Days:
-    """Which turns were said on, or speak of, a run of days: said days by day, spans by month,
-    so a question naming a date touches the turns of that date, not every turn."""
-
-    def __init__(self) -> None:
-        self.said: dict[int, list[int]] = {}
-        self.spans: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-
-    def add(self, doc: int, said: date | None, spans: Sequence[tuple[date, date]]) -> None:
-        if said is not None:
-            self.said.setdefault(said.toordinal(), []).append(doc)
-        for a, b in spans:
-            for key in months_touched(a, b):
-                self.spans.setdefault(key, []).append((doc, a.toordinal(), b.toordinal()))
-
-    def overlapping(self, lo: date, hi: date) -> list[int]:
-        out = [d for day in range(lo.toordinal(), hi.toordinal() + 1) for d in self.said.get(day, ())]
-        lo_n, hi_n = lo.toordinal(), hi.toordinal()
-        for key in months_touched(lo, hi):
-            out.extend(doc for doc, a, b in self.spans.get(key, ()) if a <= hi_n and lo_n <= b)
-        return out
 
 
 @dataclass(frozen=True)
@@ -149,6 +62,18 @@ class Reading:
     replied: int | None
     types: tuple[str, ...]
     spans: list[tuple[date, date]]
+
+
+@dataclass(frozen=True)
+class Readings:
+    """What the index read of many records, column by column: the form a saved memory restores
+    in, with no object per record (``spans`` holds only the records that speak of days)."""
+
+    said: list[str]
+    terms: list[list[str]]
+    replied: list[int | None]
+    types: list[tuple[str, ...]]
+    spans: dict[int, list[tuple[date, date]]]
 
 
 class _LiveDense:
@@ -209,7 +134,7 @@ class LiveIndex(Scoped):
         self.postings = Postings(options.k1, options.b)
         self.vocab = LiveVocabulary()
         self.types = {kind: Grow(np.int64) for kind in ANSWER_TYPES if kind in options.answer_types}
-        self.days = _Days()
+        self.days = Days()
         self.conv_of = Grow(np.int64, 1024)
         self.conv_ids: dict[str, int] = {}
         self.people: dict[str, set[str]] = {}
@@ -227,19 +152,50 @@ class LiveIndex(Scoped):
         return len(self.records)
 
     # ------------------------------------------------------------------ ingest
-    def restore(self, records: Sequence[Record], readings: Sequence[Reading]) -> None:
+    def restore(self, records: Sequence[Record], readings: Readings) -> None:
         """Index records as a saved memory read them: nothing is read again, and the postings
         and document frequencies are built at once from the saved stems (the same counts a
         record-by-record build gives, in arrays rather than one term at a time)."""
         if len(self.records):
             raise ValueError("restore fills an empty index")
-        for i, (r, saved) in enumerate(zip(records, readings, strict=True)):
-            self.speakers.setdefault(r.conversation, set()).add(r.speaker)
-            self._keep(r, saved, i)
+        if not len(records) == len(readings.said) == len(readings.terms) == len(readings.replied) == len(readings.types):
+            raise ValueError("restore needs one reading per record")
+        self._keep_all(records, readings)
         terms, text, context = self._fields()
         self.postings = Postings.built(self.options.k1, self.options.b, len(self.records), terms,
                                        [text] + ([context] if context is not None else []))
         self.vocab.restore(len(self.records), terms, text[0], text[1])
+
+    def _keep_all(self, records: Sequence[Record], readings: Readings) -> None:
+        """What :meth:`_keep` keeps, for every record at once and column by column: the same
+        lists and maps, in the same order, without one call per record."""
+        self.records.extend(records)
+        self.said.extend(readings.said)
+        self.said_terms.extend(readings.terms)
+        self.replied.extend(readings.replied)
+        self._saved_types.extend(readings.types)
+        self._spans.update(readings.spans)
+        for i, j in enumerate(readings.replied):
+            if j is not None:
+                self.children.setdefault(j, set()).add(i)
+        for i, kinds in enumerate(readings.types):
+            for kind in kinds:
+                if kind in self.types:
+                    self.types[kind].append(i)
+        self.days.restore([r.date.date() if r.date is not None else None for r in records], readings.spans)
+        convs = [r.conversation for r in records]
+        for c in convs:
+            self.conv_ids.setdefault(c, len(self.conv_ids))
+        self.conv_of.extend(np.fromiter(map(self.conv_ids.__getitem__, convs), dtype=np.int64, count=len(convs)))
+        for c, who in dict.fromkeys((r.conversation, r.speaker) for r in records):
+            self.speakers.setdefault(c, set()).add(who)
+            self.people.setdefault(who.lower(), set()).add(c)
+        for i, c in enumerate(convs):
+            self.by_conv.setdefault(c, []).append(i)
+        for i, r in enumerate(records):
+            if r.turn is not None:
+                self.numbered.setdefault((r.conversation, r.date, r.turn), []).append(i)
+        self.last.update(zip(convs, range(len(convs))))
 
     def _fields(self) -> tuple[list[str], tuple[np.ndarray, np.ndarray, float], tuple | None]:
         """Every term, and each BM25 field as (document, term number, weight) per occurrence:
@@ -264,7 +220,8 @@ class LiveIndex(Scoped):
         if not (self.options.context and w):
             return terms, (doc, term, 1.0), None
         # the shape rule (graphmem.memory.shape) decides which replies are read as a second field
-        replied = np.fromiter((j if self._reads(i, j) else -1 for i, j in enumerate(self.replied)), dtype=np.int64, count=n)
+        reads = reads_replies(self.options.shape, self.records, self.replied)
+        replied = np.fromiter((j if read else -1 for j, read in zip(self.replied, reads)), dtype=np.int64, count=n)
         has = np.flatnonzero(replied >= 0)
         src = replied[has]
         offsets = np.concatenate([[0], np.cumsum(lens)])

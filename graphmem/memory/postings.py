@@ -37,6 +37,14 @@ class Grow:
         self._data = np.zeros(capacity, dtype=dtype)
         self.size = 0
 
+    @classmethod
+    def of(cls, values: np.ndarray) -> Grow:
+        """A Grow holding ``values`` as they are, no copy (a view of a larger array is fine: the
+        first append past its end moves it into an array of its own)."""
+        grown = cls.__new__(cls)
+        grown._data, grown.size = values, len(values)
+        return grown
+
     def append(self, value: float | int) -> int:
         if self.size == len(self._data):
             self._grow(self.size + 1)
@@ -98,8 +106,6 @@ class Postings:
         length: each field's weight times its size), so a restored memory scores bit for bit as
         the one that was saved. One sort of every occurrence, no Python step per document."""
         p = cls(k1, b)
-        for t in terms:
-            p._term(t)
         p.n = n
         nn, many = max(n, 1), len(fields)
         lengths = np.zeros(n)
@@ -121,14 +127,14 @@ class Postings:
             count[run_pair[field == f]] = runs[field == f]
             for k in range(int(count.max()) if len(count) else 0):
                 tf += np.where(count > k, w, 0.0)  # one weight at a time, as add() sums them
-        owner, holder = pairs // nn, pairs % nn
-        cuts = np.flatnonzero(np.diff(owner)) + 1
-        for ids, at, tfs in zip(np.split(owner, cuts), np.split(holder, cuts), np.split(tf, cuts)):
-            if len(ids):
-                j = int(ids[0])
-                p._docs[j].extend(at)
-                p._tfs[j].extend(tfs)
-                p.df[j] = len(at)
+        owner, holder = pairs // nn, pairs % nn  # ordered by term, then document
+        m = len(terms)
+        p.index = {t: j for j, t in enumerate(terms)}
+        df = np.bincount(owner, minlength=m)
+        bounds = np.r_[0, np.cumsum(df)].tolist()
+        p._docs = [Grow.of(holder[a:z]) for a, z in zip(bounds[:-1], bounds[1:])]
+        p._tfs = [Grow.of(tf[a:z]) for a, z in zip(bounds[:-1], bounds[1:])]
+        p._sorted, p._tail, p.df = [True] * m, [[] for _ in range(m)], df.tolist()
         return p
 
     def known(self, term: str) -> bool:

@@ -26,7 +26,7 @@ from graphmem.claims.records import Claim
 from graphmem.data.records import Record
 from graphmem.errors import DataError
 from graphmem.memory.claims import ClaimsChange
-from graphmem.memory.live import LiveIndex, Reading
+from graphmem.memory.live import LiveIndex, Readings
 from graphmem.memory.options import MemoryOptions
 
 __all__ = ["MemoryFile", "MemoryFileInUse"]
@@ -114,11 +114,12 @@ class MemoryFile:
     def _load(self, index: LiveIndex) -> list[Record]:
         rows = self.db.execute("SELECT id, conversation, speaker, text, date, turn, said, terms, replied, types, spans"
                                " FROM turns ORDER BY n").fetchall()
-        iso = datetime.fromisoformat
-        records = [Record(r[0], r[2], r[3], iso(r[4]) if r[4] else None, r[1], r[5]) for r in rows]
-        readings = [Reading(r[3] if r[6] is None else r[6], r[7].split(), r[8], tuple(r[9].split(",")) if r[9] else (),
-                            _spans(r[10]) if r[10] != "[]" else []) for r in rows]
-        index.restore(records, readings)
+        when = {d: datetime.fromisoformat(d) for d in {r[4] for r in rows} if d}  # a session's turns share a date
+        records = [Record(r[0], r[2], r[3], when.get(r[4]), r[1], r[5]) for r in rows]
+        index.restore(records, Readings(said=[r[3] if r[6] is None else r[6] for r in rows],
+                                        terms=[r[7].split() for r in rows], replied=[r[8] for r in rows],
+                                        types=[tuple(r[9].split(",")) if r[9] else () for r in rows],
+                                        spans={i: _spans(r[10]) for i, r in enumerate(rows) if r[10] != "[]"}))
         return records
 
     def save(self, index: LiveIndex, first: int, claims: ClaimsChange = ClaimsChange({})) -> None:

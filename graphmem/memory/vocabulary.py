@@ -1,0 +1,81 @@
+"""The reader's term weights, following the turns as they are ingested.
+
+Why its own arithmetic: the confidence and the reader weigh a question's words by idf, and the
+bulk index fits scikit-learn's :class:`~sklearn.feature_extraction.text.TfidfVectorizer` over
+every turn; a live memory cannot refit on every ingest, so it keeps the document frequencies and
+computes the same smoothed idf with the same float operations.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["LiveVocabulary"]
+
+
+class LiveVocabulary:
+    """Inverse document frequencies that follow the turns: scikit-learn's smoothed idf,
+    ``ln((1 + n) / (1 + df)) + 1``, computed with the same float operations as
+    :class:`graphmem.text.terms.Vocabulary` fitted on the same texts, so the confidence and
+    the reader weigh words exactly as the bulk index's vocabulary does."""
+
+    def __init__(self) -> None:
+        self.df: Counter[str] = Counter()
+        self._by_df: Counter[int] = Counter()  # how many terms have each document frequency
+        self.n = 0
+
+    def __len__(self) -> int:
+        return len(self.df)
+
+    def add(self, terms: set[str]) -> None:
+        self.n += 1
+        self._move(terms, +1)
+
+    def restore(self, n: int, terms: Sequence[str], doc: np.ndarray, term: np.ndarray) -> None:
+        """Document frequencies of ``n`` documents at once (an empty vocabulary restored): each
+        occurrence's document and term number (a position in ``terms``)."""
+        self.n = n
+        key = np.sort(term * max(n, 1) + doc)
+        held = key[np.r_[True, key[1:] != key[:-1]]] // max(n, 1) if len(key) else key.astype(np.int64)
+        df = np.bincount(held, minlength=len(terms)).tolist()
+        self.df = Counter({t: df[j] for j, t in enumerate(terms) if df[j]})
+        self._by_df = Counter(self.df.values())
+
+    def replace(self, old: set[str], new: set[str]) -> None:
+        self._move(old - new, -1)
+        self._move(new - old, +1)
+
+    def _move(self, terms: set[str], step: int) -> None:
+        for t in terms:
+            was = self.df[t]
+            if was:
+                self._by_df[was] -= 1
+            if was + step:
+                self.df[t] = was + step
+                self._by_df[was + step] += 1
+            else:
+                del self.df[t]
+
+    def _idf(self, dfs: Sequence[int]) -> np.ndarray:
+        df = np.asarray(dfs, dtype=np.float64) + 1.0
+        idf = np.full_like(df, fill_value=self.n + 1, dtype=np.float64)
+        idf /= df
+        np.log(idf, out=idf)
+        idf += 1.0
+        return idf
+
+    @property
+    def unseen(self) -> float:
+        present = [d for d, count in self._by_df.items() if count > 0]
+        return float(self._idf([min(present)])[0]) if present else 1.0
+
+    def weight(self, term: str) -> float:
+        df = self.df.get(term)
+        return float(self._idf([df])[0]) if df else self.unseen
+
+    def weights(self, terms) -> dict[str, float]:
+        known = [t for t in dict.fromkeys(terms) if t in self.df]
+        return dict(zip(known, (float(w) for w in self._idf([self.df[t] for t in known])), strict=True))
