@@ -141,7 +141,7 @@ class LiveIndex(Scoped):
         self.speakers: dict[str, set[str]] = {}
         self.by_conv: dict[str, list[int]] = {}
         self.numbered: dict[tuple, list[int]] = {}
-        self.children: dict[int, set[int]] = {}
+        self.children: dict[int, list[int]] = {}  # a list, not a set: most turns have one reply
         self.last: dict[str, int] = {}
         self._saved_types: list[tuple[str, ...]] = []
         self._spans: dict[int, list[tuple[date, date]]] = {}
@@ -177,7 +177,7 @@ class LiveIndex(Scoped):
         self._spans.update(readings.spans)
         for i, j in enumerate(readings.replied):
             if j is not None:
-                self.children.setdefault(j, set()).add(i)
+                self.children.setdefault(j, []).append(i)
         for i, kinds in enumerate(readings.types):
             for kind in kinds:
                 if kind in self.types:
@@ -265,7 +265,7 @@ class LiveIndex(Scoped):
         self.said_terms.append(saved.terms)
         self.replied.append(saved.replied)
         if saved.replied is not None:
-            self.children.setdefault(saved.replied, set()).add(i)
+            self.children.setdefault(saved.replied, []).append(i)
         self._saved_types.append(saved.types)
         for kind in saved.types:
             if kind in self.types:
@@ -284,6 +284,7 @@ class LiveIndex(Scoped):
     def read(self, r: Record, i: int) -> Reading:
         """What the index reads of a new record: everything a saved memory keeps of it."""
         said = self._utterance(r)
+        said = r.text if said == r.text else said  # no vocative taken out: the text itself, not an equal copy
         spans = days_spoken_of(r.text, r.date) if r.date is not None and self.options.spans else []
         types = tuple(kind for kind in self.types if ANSWER_TYPES[kind](r.text))
         return Reading(said, analyse(said), self._reply_of(r, i), types, spans)
@@ -382,9 +383,9 @@ class LiveIndex(Scoped):
     def _relink(self, d: int, j: int | None) -> None:
         self.changed.add(d)
         if self.replied[d] is not None:
-            self.children[self.replied[d]].discard(d)
+            self.children[self.replied[d]].remove(d)
         if j is not None:
-            self.children.setdefault(j, set()).add(d)
+            self.children.setdefault(j, []).append(d)
         self.replied[d] = j
 
     def _resay(self, d: int, said: str) -> None:

@@ -109,7 +109,7 @@ def _held(index) -> dict:
     p = index.postings
     return {
         "records": index.records, "said": index.said, "terms": index.said_terms, "replied": index.replied,
-        "children": index.children, "types": {k: g.view().tolist() for k, g in index.types.items()},
+        "children": {j: sorted(c) for j, c in index.children.items() if c}, "types": {k: g.view().tolist() for k, g in index.types.items()},
         "saved_types": index._saved_types, "spans": index._spans, "days": (index.days.said, index.days.spans),
         "conv": (index.conv_ids, index.conv_of.view().tolist()), "people": index.people, "speakers": index.speakers,
         "by_conv": index.by_conv, "numbered": index.numbered, "last": index.last,
