@@ -52,11 +52,10 @@ class ClaimChange:
 class _State:
     """What reading the conversation again needs, kept as running totals."""
 
-    kept: list[list[list[str]] | None]
-    """Per turn, the tokens of its sentences that hold a candidate third party, else None: meeting
-    the people reads only those, and a word once past a candidate's twice never is one again, so
-    the rest are forgotten (a turn read again is parsed again). Their lower case is made again
-    when they are read, rather than kept beside them: half the memory, for a few sentences."""
+    kept: list[list[tuple[list[str], list[str]]] | None]
+    """Per turn, the (tokens, lower-cased tokens) of its sentences that hold a candidate third
+    party, else None: meeting the people reads only those, and a word once past a candidate's
+    twice never is one again, so the rest are forgotten (a turn read again is parsed again)."""
     lower: Counter[str]
     capitals: set[str]
     at: dict[str, list[int]]
@@ -75,7 +74,7 @@ class _State:
         """Add the totals of ``turns`` in place; return their sentences, and what takes them out again."""
         n = len(self.kept)
         parsed = [parse(t) for t in turns]
-        self.kept.extend([toks for _s, toks, _low, _st, _q in sents] for sents in parsed)
+        self.kept.extend([(toks, low) for _s, toks, low, _st, _q in sents] for sents in parsed)
         lower, capitals = words_of("\n".join(t.text for t in turns))
         new_caps = capitals - self.capitals
         self.lower.update(lower)
@@ -138,7 +137,7 @@ class _State:
         for i in [*range(first, len(self.kept)), *sorted({i for c in gone for i in self.at.get(c, ()) if i < first})]:
             sents = self.kept[i]
             if sents is not None:
-                self.kept[i] = [toks for toks in sents if not self.candidates.isdisjoint(toks)] or None
+                self.kept[i] = [pair for pair in sents if not self.candidates.isdisjoint(pair[0])] or None
 
     def _holds(self, token: str, new: int) -> bool:
         """Does one of the last ``new`` turns hold ``token``?"""
@@ -149,7 +148,7 @@ class _State:
         candidates = candidates_of(frozenset(fold(s) for s in speakers), self.lower, self.capitals)
         holding = sorted({i for c in candidates for i in self.at.get(c, ())})
         people, surfaces = people_from(speakers, self.lower, self.capitals,
-                                       ((toks, [t.lower() for t in toks]) for i in holding for toks in self.kept[i] or ()))
+                                       (pair for i in holding for pair in self.kept[i] or ()))
         names = people.names()
         self.exact = all(fold(who) in names for who in {t.speaker for t in turns})
         keys = [speaker_key(people, t) for t in turns]
