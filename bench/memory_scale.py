@@ -23,6 +23,7 @@ the wall time waits for other jobs).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -130,6 +131,8 @@ def measure(data: str, r: int, trials: int, path: bool) -> dict:
     out.update({"one p50": _pct(one, 50), "one p95": _pct(one, 95), "warm p50": _pct(warm, 50), "warm p95": _pct(warm, 95)})
     if where:
         mem.close()
+        del mem  # one memory in the process at a time: the reopened one is measured alone
+        gc.collect()
         t, cpu = time.perf_counter(), time.process_time()
         again = Memory(path=str(where))
         again.search(asked[0], k=5)

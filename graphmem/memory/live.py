@@ -174,7 +174,7 @@ class LiveIndex(Scoped):
         self.said_terms.extend(readings.terms)
         self.replied.extend(readings.replied)
         self._saved_types.extend(readings.types)
-        self._spans.update(readings.spans)
+        self._spans.update((i, spans) for i, spans in readings.spans.items() if spans)  # as _keep: only turns that speak of days
         for i, j in enumerate(readings.replied):
             if j is not None:
                 self.children.setdefault(j, []).append(i)
@@ -246,13 +246,10 @@ class LiveIndex(Scoped):
             if fresh and self.options.unaddressed:
                 self._reread_naming(r.conversation, r.speaker, i)
 
-    def _append(self, r: Record, saved: Reading | None = None) -> int:
-        """Index one record; ``saved`` is what a saved memory read of it before (reopening
-        reads no dialogue again)."""
+    def _append(self, r: Record) -> int:
+        """Index one new record: read it, keep what was read, add its postings."""
         i = len(self.records)
-        if saved is None:
-            saved = self.read(r, i)
-        self._keep(r, saved, i)
+        self._keep(r, self.read(r, i), i)
         counts, length = self._counts(i)
         self.postings.add(counts, length)
         self.vocab.add(set(self._indexed_terms(i)))
