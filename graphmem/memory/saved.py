@@ -114,12 +114,16 @@ class MemoryFile:
     def _load(self, index: LiveIndex) -> list[Record]:
         rows = self.db.execute("SELECT id, conversation, speaker, text, date, turn, said, terms, replied, types, spans"
                                " FROM turns ORDER BY n").fetchall()
-        when = {d: datetime.fromisoformat(d) for d in {r[4] for r in rows} if d}  # a session's turns share a date
-        records = [Record(r[0], r[2], r[3], when.get(r[4]), r[1], r[5]) for r in rows]
-        index.restore(records, Readings(said=[r[3] if r[6] is None else r[6] for r in rows],
-                                        terms=[r[7].split() for r in rows], replied=[r[8] for r in rows],
-                                        types=[tuple(r[9].split(",")) if r[9] else () for r in rows],
-                                        spans={i: _spans(r[10]) for i, r in enumerate(rows) if r[10] != "[]"}))
+        if not rows:
+            index.restore([], Readings([], [], [], [], {}))
+            return []
+        ids, convs, speakers, texts, dates, turns, said, terms, replied, types, spans = zip(*rows)  # columns
+        when = {d: datetime.fromisoformat(d) for d in set(dates) if d}  # a session's turns share a date
+        records = list(map(Record, ids, speakers, texts, map(when.get, dates), convs, turns))
+        index.restore(records, Readings(said=[t if s is None else s for t, s in zip(texts, said)],
+                                        terms=[t.split() for t in terms], replied=list(replied),
+                                        types=[tuple(t.split(",")) if t else () for t in types],
+                                        spans={i: _spans(s) for i, s in enumerate(spans) if s != "[]"}))
         return records
 
     def save(self, index: LiveIndex, first: int, claims: ClaimsChange = ClaimsChange({})) -> None:
