@@ -35,7 +35,7 @@ from graphmem.errors import DataError
 from graphmem.memory.live import LiveIndex
 from graphmem.memory.rank import family_sets
 from graphmem.text.dates import months_touched as months
-from graphmem.text.sentences import sentences
+from graphmem.search.dense import passages
 
 if TYPE_CHECKING:  # a type only: the embedding is an optional extra
     from graphmem.search.dense import Encoder
@@ -138,11 +138,11 @@ def sentence_rows(records: Sequence[Record], encoder: Encoder) -> list[dict]:
     """The ``write_vectors.cypher`` rows of turns: one per sentence, ``"Speaker: sentence"``
     embedded as the embedded memory embeds it (:class:`graphmem.search.dense.Turns`), all the
     turns' sentences in one encoding."""
-    keys, pieces = [], []
-    for r in records:
-        for n, sentence in enumerate(sentences(r.text) or [r.text]):
-            keys.append((turn_key(r.conversation, r.id), n, r.conversation))
-            pieces.append(f"{r.speaker}: {sentence}")
+    owner, pieces = passages([(r.speaker, r.text) for r in records])
+    keys, first = [], {}
+    for at, i in enumerate(owner):  # a turn's sentences are numbered from its first
+        r = records[i]
+        keys.append((turn_key(r.conversation, r.id), at - first.setdefault(i, at), r.conversation))
     if not pieces:
         return []
     block = encoder.encode(pieces)

@@ -38,7 +38,6 @@ from graphmem.memory.shape import reads_replies, reads_reply
 from graphmem.memory.vocabulary import LiveVocabulary
 from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
 from graphmem.search import dense as embedding
-from graphmem.text.sentences import sentences
 from graphmem.text.terms import analyse
 
 __all__ = ["LiveIndex", "Reading", "Readings", "supports"]
@@ -91,11 +90,8 @@ class _LiveDense:
         self.owner = Grow(np.intp, 1024)
 
     def add(self, first: int, turns: Sequence[tuple[str, str]]) -> None:
-        pieces = []
-        for i, (speaker, text) in enumerate(turns, start=first):
-            for sentence in sentences(text) or [text]:
-                self.owner.append(i)
-                pieces.append(f"{speaker}: {sentence}")
+        owner, pieces = embedding.passages(turns)
+        self.owner.extend(np.asarray(owner, dtype=np.intp) + first)
         if not pieces:
             return
         block = self.encoder.encode(pieces)

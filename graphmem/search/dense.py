@@ -44,7 +44,7 @@ from graphmem.text.sentences import sentences
 from graphmem.errors import GraphmemError
 from graphmem.search import e5
 
-__all__ = ["Encoder", "Turns", "available", "fuse", "shared"]
+__all__ = ["Encoder", "Turns", "available", "fuse", "passages", "shared"]
 
 DIM = 384
 
@@ -180,6 +180,20 @@ class _Cache:
             self._db.executemany("INSERT OR REPLACE INTO vec (key, v) VALUES (?, ?)", rows)
 
 
+def passages(turns: Sequence[tuple[str, str]]) -> tuple[list[int], list[str]]:
+    """What the embedding reads of (speaker, text) turns: each sentence as ``"Speaker: sentence"``
+    (a text without one, whole), and the position of the turn each belongs to. One rule for every
+    memory that embeds turns (:class:`Turns`, the live index, the Neo4j vector index), so their
+    cosines are the same numbers."""
+    owner: list[int] = []
+    pieces: list[str] = []
+    for i, (speaker, text) in enumerate(turns):
+        for sentence in sentences(text) or [text]:
+            owner.append(i)
+            pieces.append(f"{speaker}: {sentence}")
+    return owner, pieces
+
+
 class Turns:
     """Dialogue turns embedded sentence by sentence; a turn scores as its best sentence.
 
@@ -199,12 +213,7 @@ class Turns:
     """
 
     def __init__(self, encoder: Encoder, turns: Sequence[tuple[str, str]]):
-        owner: list[int] = []
-        pieces: list[str] = []
-        for i, (speaker, text) in enumerate(turns):
-            for sentence in sentences(text) or [text]:
-                owner.append(i)
-                pieces.append(f"{speaker}: {sentence}")
+        owner, pieces = passages(turns)
         self.encoder = encoder
         self.n = len(turns)
         self.owner = np.asarray(owner, dtype=np.intp)
