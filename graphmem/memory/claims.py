@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim
 from graphmem.claims.stream import ConversationClaims
 from graphmem.data.locomo import Turn
@@ -50,6 +51,10 @@ class MemoryClaims:
 
     def add(self, records: Sequence[Record]) -> ClaimsChange:
         """Read the new records' claims, conversation by conversation, in the order given."""
+        with paused_gc():  # tokens, sentences and claims: many small acyclic objects, as the bulk reader pauses for
+            return self._add(records)
+
+    def _add(self, records: Sequence[Record]) -> ClaimsChange:
         grouped: dict[str, list[Record]] = {}
         for r in records:
             grouped.setdefault(r.conversation, []).append(r)
