@@ -113,6 +113,8 @@ _WEEKDAY = re.compile(rf"\b(?:last|this past|on|this) ({_WEEKDAY_NAMES})\b")
 _IN_MONTH = re.compile(rf"\b(?:in|back in|since|during|last) ({MONTH_NAMES})\b(?! \d)")
 _IN_YEAR = re.compile(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b")
 _AHEAD = re.compile(r"\b(tomorrow|tonight)\b")
+_RELATIVE = re.compile("|".join(f"(?:{p.pattern})" for p in (_YESTERDAY, _AGO, _NEAR, _WEEKDAY, _IN_MONTH, _IN_YEAR, _AHEAD)))
+"""Any one of the seven: one scan of a text rather than seven, and most texts hold none of them."""
 _BARE_THIS = re.compile(r"this (?!past )")
 _DURATION = re.compile(rf"\b(?:{_NUM}|several) (?:day|week|month|year|hour|minute)s?\b")
 
@@ -178,6 +180,8 @@ def days_spoken_of(text: str, said: datetime) -> list[Span]:
     number word up to ten. Seasons are left out (no agreed days).
     """
     s = text.lower()
+    if _RELATIVE.search(s) is None:
+        return []
     d = said.date()
     out: list[Span] = []
     for _ in _YESTERDAY.finditer(s):
@@ -242,8 +246,7 @@ def says_when(text: str) -> bool:
     """Does the text place something in time? One of the expressions :func:`resolve_date`
     reads ("yesterday", "two weeks ago", "next month", "last Friday", "back in May",
     "in 2022"), or "tomorrow" / "tonight"."""
-    s = text.lower()
-    return any(p.search(s) for p in (_YESTERDAY, _AGO, _NEAR, _WEEKDAY, _IN_MONTH, _IN_YEAR, _AHEAD))
+    return _RELATIVE.search(text.lower()) is not None
 
 
 def says_how_long(text: str) -> bool:
