@@ -10,7 +10,9 @@ search index a turn without the names it is said *to*.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from graphmem.text.lexicon import (
     FRAGMENT_ADJ, GREET, ING_ADJ, INTERJ, OTHER_POSS, OTHER_PRON, PUNCT, SPEAKER_POSS, SPEAKER_PRON,
@@ -57,10 +59,11 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
         return low in names or (len(tok) >= 3 and tok[0].isupper() and any(n.startswith(low) for n in names))
 
     out = []
-    stems = {n[:3] for n in names}  # every name or short form of one holds its first three letters
+    naming = _naming(frozenset(names))
+    if not names or naming.search(text.lower()) is None:  # no word can name a speaker: nothing to drop
+        return " ".join(sentences(text) or [text])
     for sentence in sentences(text) or [text]:
-        folded = sentence.lower()
-        if not any(s in folded for s in stems):  # no token can name a speaker: nothing to drop
+        if naming.search(sentence.lower()) is None:
             out.append(sentence)
             continue
         toks, low, _ = tokens(sentence)
@@ -71,6 +74,16 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
             sentence = " ".join(t for t, d in zip(toks, drop) if not d) if any(drop) else sentence
         out.append(sentence)
     return " ".join(out)
+
+
+@lru_cache(maxsize=256)
+def _naming(names: frozenset[str]) -> re.Pattern[str]:
+    """A whole word of lower-case text that may be a token :func:`unaddressed` reads as a speaker:
+    a name, or its first three letters or more. Looked for before a sentence is tokenised, since
+    most sentences hold none (the speakers "user" and "assistant" share their first three letters
+    with "because" and "class", so a test of the three letters alone tokenises most sentences)."""
+    forms = names | {n[:k] for n in names for k in range(3, len(n) + 1)}
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?!\w)")
 
 
 # Clauses with "you" that are formulas of conversation, not claims about the other person.
