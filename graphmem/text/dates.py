@@ -113,7 +113,8 @@ _WEEKDAY = re.compile(rf"\b(?:last|this past|on|this) ({_WEEKDAY_NAMES})\b")
 _IN_MONTH = re.compile(rf"\b(?:in|back in|since|during|last) ({MONTH_NAMES})\b(?! \d)")
 _IN_YEAR = re.compile(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b")
 _AHEAD = re.compile(r"\b(tomorrow|tonight)\b")
-_RELATIVE = re.compile("|".join(f"(?:{p.pattern})" for p in (_YESTERDAY, _AGO, _NEAR, _WEEKDAY, _IN_MONTH, _IN_YEAR, _AHEAD)))
+_RELATIVE = re.compile("|".join(f"(?:{p.pattern})"
+                                for p in (_YESTERDAY, _AGO, _NEAR, _WEEKDAY, _IN_MONTH, _IN_YEAR, _AHEAD)))
 """Any one of the seven: one scan of a text rather than seven, and most texts hold none of them."""
 _BARE_THIS = re.compile(r"this (?!past )")
 _DURATION = re.compile(rf"\b(?:{_NUM}|several) (?:day|week|month|year|hour|minute)s?\b")

@@ -130,6 +130,20 @@ def test_unaddressed_takes_out_vocatives_and_keeps_mentions():
     assert unaddressed("no names here", speakers) == "no names here"
 
 
+def test_unaddressed_finds_every_word_that_may_name_a_speaker_before_it_tokenises():
+    """The whole-word test that spares most sentences their tokens must miss no name: a short
+    form, a hyphenated name, a name of two letters, curly quotes, no speakers at all. The
+    expected strings are what the earlier rule (the first three letters anywhere) gave."""
+    chat = ["user", "assistant"]
+    assert unaddressed("Because the class uses it, User! Use it.", chat) == "Because the class uses it Use it."
+    assert unaddressed("Thanks, Mary-Jane!  See you,\nMary.", ["Mary-Jane", "Tom"]) == "Thanks See you, "
+    assert unaddressed("Thanks, Bo! Hi Cal. Calvin's here, Calv.", ["Calvin", "Bo"]) == "Thanks Hi Calvin 's here"
+    curly = "\u201cGreat,\u201d said Ann\u2019s friend, Ann."
+    assert unaddressed(curly, ["Ann", "Tom"]) == "\" Great , \" said Ann 's friend"
+    assert unaddressed("   ", ["Tom", "Ann"]) == "   "
+    assert unaddressed("Hi, Tom. Ok.", []) == "Hi, Tom. Ok."
+
+
 def test_interjections_claim_nothing_and_fragments_are_the_speakers():
     assert claims_of(("Caroline", "Thanks!"), ("Melanie", "So cool!"), ("Caroline", "Wow, Melanie!")) == []
     c = one(("Caroline", "Such a cute pup!"))
