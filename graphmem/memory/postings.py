@@ -147,13 +147,16 @@ class Postings:
         self.n += 1
         self.length.append(length)
         self.total += length
+        index, tails, df = self.index, self._tail, self.df
         for term, tf in counts.items():
-            j = self._term(term)
-            tail = self._tail[j]
+            j = index.get(term)
+            if j is None:
+                j = self._term(term)
+            tail = tails[j]
             tail.append((doc, tf))
             if len(tail) >= TAIL:
                 self._flush(j)
-            self.df[j] += 1
+            df[j] += 1
         return doc
 
     def _flush(self, j: int) -> None:

@@ -49,15 +49,17 @@ class LiveVocabulary:
         self._move(new - old, +1)
 
     def _move(self, terms: set[str], step: int) -> None:
+        df, by_df = self.df, self._by_df  # dict.get, not Counter's missing-key call: once per term of every turn
         for t in terms:
-            was = self.df[t]
+            was = df.get(t, 0)
             if was:
-                self._by_df[was] -= 1
-            if was + step:
-                self.df[t] = was + step
-                self._by_df[was + step] += 1
+                by_df[was] -= 1
+            now = was + step
+            if now:
+                df[t] = now
+                by_df[now] = by_df.get(now, 0) + 1
             else:
-                del self.df[t]
+                del df[t]
 
     def _idf(self, dfs: Sequence[int]) -> np.ndarray:
         df = np.asarray(dfs, dtype=np.float64) + 1.0

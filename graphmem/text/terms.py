@@ -90,7 +90,14 @@ def content(word: str) -> bool:
 
 def analyse(text: str) -> list[str]:
     """The terms of a text: content words, stemmed. Repeats are kept (they are term frequency)."""
-    return [stem(w) for w in words(text) if content(w)]
+    return [t for t in map(_term, words(text)) if t is not None]
+
+
+@lru_cache(maxsize=None)
+def _term(word: str) -> str | None:
+    """A lower-case word's term, or None when it carries no topic: cached as :func:`stem` is, so a
+    word seen before costs one lookup (every turn ingested is analysed)."""
+    return stem(word) if content(word) else None
 
 
 class Vocabulary:

@@ -6,7 +6,7 @@ import pytest
 
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
 from graphmem.answer.sure import Ceiling, coverage, sure
-from graphmem.text.dates import answer_type, days_spoken_of, is_when, resolve_date, says_how_long, says_when
+from graphmem.text.dates import ANSWER_TYPES, answer_type, days_spoken_of, is_when, resolve_date, says_how_long, says_when
 from graphmem.text.terms import Vocabulary
 
 MAY8 = datetime(2023, 5, 8, 13, 56)
@@ -63,6 +63,18 @@ def test_a_turn_may_speak_of_several_days_or_none():
     assert days_spoken_of("I am doing great", MAY8) == []
     assert days_spoken_of("The party was last summer", MAY8) == []  # seasons have no agreed days
     assert days_spoken_of("Pyramids rose 5000 years ago, 99999999 days ago", MAY8) == []  # before year 1: no day
+
+
+@pytest.mark.parametrize("sentence", [
+    "I went bowling yesterday", "We met 3 weeks ago", "last weekend we hiked", "This Friday we hike.",
+    "I went back in October", "I was there in 2019", "See you tonight!", "I am doing great", "last summer",
+    "Pyramids rose 5000 years ago", "in May 2020", "on Fridays", "",
+])
+def test_a_text_speaks_of_a_day_only_when_it_says_when(sentence):
+    """The live index reads a turn's days only when :func:`says_when` holds (one scan of the text
+    for both): so every day read must come with ``says_when``, and "when" must be that test."""
+    assert says_when(sentence) or days_spoken_of(sentence, MAY8) == []
+    assert ANSWER_TYPES["when"] is says_when
 
 
 def test_weekdays_gone_by_and_numbers_up_to_ten():
