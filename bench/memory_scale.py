@@ -9,13 +9,14 @@ Each copy of LoCoMo gets its own ids (``r{j}/conv-26/D1:3``) and its own speaker
 (``Caroline`` becomes ``Carolineb`` in copy 1, in the speaker field and wherever the text names
 her), so the person scope and the vocabulary grow as a bigger memory's would.
 
-    python bench/memory_scale.py --r 1,4,16 [--trials 30] [--path]     # one process per r
+    python bench/memory_scale.py --r 1,4,16 [--trials 30] [--path] [--stream]   # one process per r
     python bench/memory_scale.py --claims                               # what claims cost an ingest
 
 Per r it prints: bulk ingest (turns per CPU second), one turn ingested then one search
 (p50 / p95 wall), warm search (p50 / p95), the same two for FTS5, the peak RSS before the FTS5
-reference is built (the memory, the imports and the input records the bench holds) and after it
-(the whole process), and with
+reference is built (the memory, the imports and the input records the bench holds: all r copies,
+or with ``--stream`` one copy at a time, as a program feeding the memory from a file holds its
+input) and after it (the whole process), and with
 ``--path`` the file memory's reopen time in a fresh process, its imports done first (wall, and
 the CPU time it took: on a shared machine the wall time waits for other jobs).
 """
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -56,12 +58,20 @@ def _suffix(j: int) -> str:
 
 def copies(data: str, r: int) -> tuple[list[dict], list[str]]:
     """LoCoMo's turns r times as memory records, and the questions (copy 0's, as written)."""
+    batches = copy_batches(data, r)
+    questions = next(batches)
+    return [rec for batch in batches for rec in batch], questions
+
+
+def copy_batches(data: str, r: int) -> Iterator:
+    """The questions first, then each copy's records, one list per copy, made as they are asked
+    for: a bench that feeds them in turn need not hold the r copies (``--stream``)."""
     from graphmem.data.locomo import load_file
 
     dataset = load_file(data)
-    records: list[dict] = []
+    yield [q.text for conv in dataset.conversations for q in conv.questions]
     for j in range(r):
-        tail = _suffix(j)
+        tail, records = _suffix(j), []
         for conv in dataset.conversations:
             names = {s: s + tail for s in conv.speakers}
             rename = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b") if tail else None
@@ -69,8 +79,7 @@ def copies(data: str, r: int) -> tuple[list[dict], list[str]]:
                 text = rename.sub(lambda m: names[m.group(1)], t.text) if rename else t.text
                 records.append({"id": f"r{j}/{conv.sample_id}/{t.dia_id}", "speaker": names[t.speaker],
                                 "text": text, "date": t.date.isoformat(), "conversation": f"r{j}/{conv.sample_id}"})
-    questions = [q.text for conv in dataset.conversations for q in conv.questions]
-    return records, questions
+        yield records
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -113,20 +122,29 @@ print(json.dumps({"reopen": time.perf_counter() - t, "reopen cpu": time.process_
 """A saved memory opened in a fresh process (its imports done first) and searched once."""
 
 
-def measure(data: str, r: int, trials: int, path: bool) -> dict:
-    """One r, in this process: every figure the module docstring names."""
+def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) -> dict:
+    """One r, in this process: every figure the module docstring names. ``stream``: the memory is
+    fed one copy per ingest and the bench keeps only copy 0's records (the new turns' models)."""
     from graphmem import Memory
 
-    records, questions = copies(data, r)
+    batches = copy_batches(data, r)
+    questions = next(batches)
     rng = random.Random(0)
     asked = [rng.choice(questions) for _ in range(trials)]
-    out: dict = {"r": r, "turns": len(records)}
     where = Path(tempfile.mkdtemp()) / "memory.db" if path else None
     mem = Memory(path=str(where)) if where else Memory()
+    records: list[dict] = []
     cpu = time.process_time()
-    mem.ingest(records)
+    if stream:
+        for j, batch in enumerate(batches):
+            mem.ingest(batch)
+            records = batch if j == 0 else records
+    else:
+        records = [rec for batch in batches for rec in batch]
+        mem.ingest(records)
     mem.search(asked[0], k=5)  # the first search (an index built lazily is built here)
-    out["bulk turns/s"] = len(records) / max(time.process_time() - cpu, 1e-9)
+    out: dict = {"r": r, "turns": len(mem)}
+    out["bulk turns/s"] = len(mem) / max(time.process_time() - cpu, 1e-9)
     one = []
     for n, q in enumerate(asked):
         t = time.perf_counter()
@@ -145,7 +163,7 @@ def measure(data: str, r: int, trials: int, path: bool) -> dict:
                               check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         out.update(json.loads(done.stdout))
     out["rss MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before FTS5's index joins the process
-    db = _fts5(records)
+    db = _fts5(records if not stream else [rec for batch in list(copy_batches(data, r))[1:] for rec in batch])
     fone, fwarm = [], []
     for n, q in enumerate(asked):
         t = time.perf_counter()
@@ -199,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--r", default="1,4,16", help="comma-separated copy counts, one process each")
     p.add_argument("--trials", type=int, default=30)
     p.add_argument("--path", action="store_true", help="Memory(path=...) in a temporary file, not Memory()")
+    p.add_argument("--stream", action="store_true",
+                   help="feed the memory one copy per ingest, holding no other copy's input records")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: measure one r
     p.add_argument("--claims", action="store_true", help="only what reading claims costs an ingest (LoCoMo once)")
     args = p.parse_args(argv)
@@ -206,12 +226,14 @@ def main(argv: list[str] | None = None) -> int:
         print(claims_cost(args.data, 10))
         return 0
     if args.one is not None:
-        print(json.dumps(measure(args.data, args.one, args.trials, args.path)))
+        print(json.dumps(measure(args.data, args.one, args.trials, args.path, args.stream)))
         return 0
-    print(f"{'Memory(path=...)' if args.path else 'Memory()'}, {args.trials} trials per figure, LoCoMo x r")
+    fed = ", one copy per ingest (no other copy's input held)" if args.stream else ""
+    print(f"{'Memory(path=...)' if args.path else 'Memory()'}, {args.trials} trials per figure, LoCoMo x r{fed}")
     for r in (int(x) for x in args.r.split(",")):
         argv_child = [sys.executable, __file__, "--data", args.data, "--trials", str(args.trials), "--one", str(r)]
-        done = subprocess.run(argv_child + (["--path"] if args.path else []), capture_output=True, text=True)
+        flags = (["--path"] if args.path else []) + (["--stream"] if args.stream else [])
+        done = subprocess.run(argv_child + flags, capture_output=True, text=True)
         if done.returncode:
             print(f"r={r}: failed\n{done.stderr}", file=sys.stderr)
             return 1
