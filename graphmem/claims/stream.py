@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from sys import intern
 
 from graphmem.claims.extract import Sentences, context, parse, read_turn, speaker_key
 from graphmem.claims.people import People, candidates_of, fold, people_from, words_of
@@ -77,9 +78,10 @@ class _State:
         self.kept.extend([(toks, low) for _s, toks, low, _st, _q in sents] for sents in parsed)
         lower, capitals = words_of("\n".join(t.text for t in turns))
         new_caps = capitals - self.capitals
+        lower = Counter({intern(w): c for w, c in lower.items()})  # a word new to the totals is kept once
         self.lower.update(lower)
-        self.capitals |= new_caps
-        named = [{t for _s, toks, _l, _st, _q in sents for t in toks if t[:1].isupper()} for sents in parsed]
+        self.capitals |= {intern(c) for c in new_caps}
+        named = [{intern(t) for _s, toks, _l, _st, _q in sents for t in toks if t[:1].isupper()} for sents in parsed]
         for i, toks in enumerate(named, start=n):
             for tok in toks:
                 self.at.setdefault(tok, []).append(i)
@@ -132,12 +134,15 @@ class _State:
 
     def prune(self, first: int, was: set[str]) -> None:
         """Forget the sentences that hold no candidate now, of the turns from ``first`` on and of
-        those that held one of the candidates ``was`` before."""
+        those that held one of the candidates ``was`` before. The tokens kept are interned: a
+        conversation says the same words again and again, and a memory keeps them for as long as
+        it lives, so each is kept once rather than once per sentence."""
         gone = was - self.candidates
         for i in [*range(first, len(self.kept)), *sorted({i for c in gone for i in self.at.get(c, ()) if i < first})]:
             sents = self.kept[i]
             if sents is not None:
-                self.kept[i] = [pair for pair in sents if not self.candidates.isdisjoint(pair[0])] or None
+                self.kept[i] = [(list(map(intern, toks)), list(map(intern, low)))
+                                for toks, low in sents if not self.candidates.isdisjoint(toks)] or None
 
     def _holds(self, token: str, new: int) -> bool:
         """Does one of the last ``new`` turns hold ``token``?"""
@@ -241,6 +246,8 @@ class ConversationClaims:
         except BaseException:
             undo()
             raise
+        finally:
+            state.fresh = (set(), Counter())  # this add's alone: kept, a bulk add's would be a second copy of the totals
         was, first = state.candidates, n if state.people is not None else 0  # turns that waited were never pruned
         state.people, state.surfaces, state.keys, state.candidates = people, surfaces, keys, candidates
         state.prune(first, was)
@@ -279,6 +286,7 @@ class ConversationClaims:
         if self._state is None:
             state = _State([], Counter(), set(), {})
             state.grow(self._turns)
+            state.fresh = (set(), Counter())  # no add asks what this growth brought
             if len(self._speakers) == 2:
                 state.people, state.surfaces, state.keys, state.candidates = state.meet(
                     (self._speakers[0], self._speakers[1]), self._turns)

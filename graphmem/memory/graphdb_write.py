@@ -125,7 +125,7 @@ class Writer:
         claims = held.claims.add(new)
         touched = set(range(first, len(index))) | set(index.changed)
         for d in index.changed:  # a turn read again: the turns replying to it carry its words
-            touched.update(index.children.get(d, ()))
+            touched.update(index.children.get(d))
         index.changed.clear()
         tx.run("memory_write_turns", rows=[_turn_row(r, first + k) for k, r in enumerate(new)])
         rows = [index_row(index, i) for i in sorted(touched)]

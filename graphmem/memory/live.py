@@ -29,6 +29,7 @@ import numpy as np
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
+from graphmem.memory.children import Children
 from graphmem.memory.days import Days
 from graphmem.memory.index import Scoped, _encoder, need_dense, with_context
 from graphmem.memory.options import MemoryOptions
@@ -137,7 +138,7 @@ class LiveIndex(Scoped):
         self.speakers: dict[str, set[str]] = {}
         self.by_conv: dict[str, list[int]] = {}
         self.numbered: dict[tuple, list[int]] = {}
-        self.children: dict[int, list[int]] = {}  # a list, not a set: most turns have one reply
+        self.children = Children()
         self.last: dict[str, int] = {}
         self._saved_types: list[tuple[str, ...]] = []
         self._spans: dict[int, list[tuple[date, date]]] = {}
@@ -173,7 +174,7 @@ class LiveIndex(Scoped):
         self._spans.update((i, spans) for i, spans in readings.spans.items() if spans)  # as _keep: only turns that speak of days
         for i, j in enumerate(readings.replied):
             if j is not None:
-                self.children.setdefault(j, []).append(i)
+                self.children.add(j, i)
         for i, kinds in enumerate(readings.types):
             for kind in kinds:
                 if kind in self.types:
@@ -258,7 +259,7 @@ class LiveIndex(Scoped):
         self.said_terms.append(saved.terms)
         self.replied.append(saved.replied)
         if saved.replied is not None:
-            self.children.setdefault(saved.replied, []).append(i)
+            self.children.add(saved.replied, i)
         self._saved_types.append(saved.types)
         for kind in saved.types:
             if kind in self.types:
@@ -366,7 +367,7 @@ class LiveIndex(Scoped):
                 continue
             said = self._utterance(self.records[d])
             if said != self.said[d]:
-                replies = sorted(self.children.get(d, ()))
+                replies = sorted(self.children.get(d))
                 old = [self._counts(c)[0] for c in replies]
                 old_terms = set(self._indexed_terms(d))
                 self._refield(d, lambda d=d, said=said: self._resay(d, said))
@@ -377,9 +378,9 @@ class LiveIndex(Scoped):
     def _relink(self, d: int, j: int | None) -> None:
         self.changed.add(d)
         if self.replied[d] is not None:
-            self.children[self.replied[d]].remove(d)
+            self.children.remove(self.replied[d], d)
         if j is not None:
-            self.children.setdefault(j, []).append(d)
+            self.children.add(j, d)
         self.replied[d] = j
 
     def _resay(self, d: int, said: str) -> None:

@@ -1,0 +1,29 @@
+"""Children keeps a turn's replies as the dict of lists it replaced did: same members, same order."""
+
+import pytest
+
+from graphmem.memory.children import Children
+
+
+def test_replies_come_back_in_the_order_added_whatever_is_removed():
+    kids = Children()
+    for j, i in [(0, 1), (0, 2), (3, 4), (0, 5)]:
+        kids.add(j, i)
+    assert kids.get(0) == [1, 2, 5] and kids.get(3) == [4] and kids.get(1) == [] and kids.get(99) == []
+    kids.remove(0, 1)  # the first goes: the next becomes first
+    assert kids.get(0) == [2, 5]
+    kids.remove(0, 5)
+    kids.remove(3, 4)
+    assert kids.get(0) == [2] and kids.get(3) == []
+    assert list(kids.items()) == [(0, [2])]
+    kids.add(0, 7)
+    assert kids.get(0) == [2, 7]
+
+
+def test_removing_a_reply_that_is_not_there_says_so():
+    kids = Children()
+    kids.add(2, 3)
+    with pytest.raises(ValueError):
+        kids.remove(2, 4)
+    with pytest.raises(ValueError):
+        kids.remove(5, 6)
