@@ -22,7 +22,7 @@ from itertools import chain
 
 import numpy as np
 
-__all__ = ["DOC", "Grow", "Postings", "term_ids", "top_k"]
+__all__ = ["DOC", "Grow", "Postings", "Weights", "term_ids", "top_k"]
 
 TAIL = 32
 """A term's postings wait in a Python list (cheap to append to) until there are this many,
@@ -32,7 +32,7 @@ ingest leaves no long list for the first query to pay for."""
 
 DOC = np.int32
 """A posting's document number: half an int64's bytes, for a memory of up to 2**31 turns. Term
-frequencies stay float64, so the arithmetic stays the bulk ranker's."""
+frequencies are :class:`Weights`, read as float64, so the arithmetic stays the bulk ranker's."""
 
 
 class Grow:
@@ -82,6 +82,39 @@ class Grow:
         return self._data[i]
 
 
+class Weights(Grow):
+    """Term frequencies as float32 while every one is exactly a float32 (sums of halves and
+    wholes, the default fields' weights, are), widened to float64 for good at the first that is
+    not: half the bytes, the same values. Read them as float64 (:meth:`Postings.group` does)."""
+
+    def __init__(self, capacity: int = 4):
+        super().__init__(np.float32, capacity)
+
+    def _fits(self, values: float | Sequence[float] | np.ndarray) -> bool:
+        if self._data.dtype != np.float32:
+            return True
+        wide = np.asarray(values, dtype=np.float64)
+        return bool(np.array_equal(wide.astype(np.float32), wide))
+
+    def _widen(self) -> None:
+        self._data = self._data.astype(np.float64)
+
+    def append(self, value: float | int) -> int:
+        if not self._fits(value):
+            self._widen()
+        return super().append(value)
+
+    def extend(self, values: Sequence[float | int] | np.ndarray) -> None:
+        if not self._fits(values):
+            self._widen()
+        super().extend(values)
+
+    def __setitem__(self, i: int, value: float | int) -> None:
+        if not self._fits(value):
+            self._widen()
+        super().__setitem__(i, value)
+
+
 class Postings:
     """Per term, the documents holding it and how often (weighted); per document, its length.
 
@@ -93,7 +126,7 @@ class Postings:
         self.k1, self.b = k1, b
         self.index: dict[str, int] = {}
         self._docs: list[Grow] = []
-        self._tfs: list[Grow] = []
+        self._tfs: list[Weights] = []
         self._sorted: list[bool] = []
         self._tail: list[list[tuple[int, float]]] = []
         self.df: list[int] = []
@@ -141,7 +174,9 @@ class Postings:
         df = np.bincount(owner, minlength=m)
         bounds = np.r_[0, np.cumsum(df)].tolist()
         p._docs = [Grow.of(holder[a:z]) for a, z in zip(bounds[:-1], bounds[1:])]
-        p._tfs = [Grow.of(tf[a:z]) for a, z in zip(bounds[:-1], bounds[1:])]
+        narrow = tf.astype(np.float32)
+        tf = narrow if np.array_equal(narrow, tf) else tf  # as Weights keeps them
+        p._tfs = [Weights.of(tf[a:z]) for a, z in zip(bounds[:-1], bounds[1:])]
         p._sorted, p._tail, p.df = [True] * m, [[] for _ in range(m)], df.tolist()
         return p
 
@@ -190,7 +225,7 @@ class Postings:
         if j is None:
             j = self.index[term] = len(self._docs)
             self._docs.append(Grow(DOC))
-            self._tfs.append(Grow(np.float64))
+            self._tfs.append(Weights())
             self._sorted.append(True)
             self._tail.append([])
             self.df.append(0)
@@ -238,7 +273,7 @@ class Postings:
             docs, inverse = np.unique(both, return_inverse=True)
             tf = np.bincount(inverse, weights=np.concatenate([self._tfs[c].view() for c in cols]), minlength=len(docs))
         keep = tf > 0
-        docs, tf = docs[keep], tf[keep]
+        docs, tf = docs[keep], tf[keep].astype(np.float64)  # Weights may hold float32: the arithmetic is float64
         if not len(docs):
             return docs, tf
         norm = self.k1 * (1.0 - self.b + self.b * self.length.view()[docs] / self._avg())

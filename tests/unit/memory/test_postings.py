@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from graphmem.memory.postings import Postings, top_k
+from graphmem.memory.postings import Postings, Weights, top_k
 from graphmem.memory.rank import B, K1, Ranker
 from graphmem.text.terms import analyse
 
@@ -47,6 +47,15 @@ def test_scores_are_bitwise_the_bulk_rankers():
     for query in ("dog in the park", "who drew the lake", "painting music guitar city", "beach"):
         groups = bulk.groups(query)
         assert np.array_equal(_scores(p, groups), bulk.scores(query, dates=False))
+
+
+def test_frequencies_are_kept_narrow_only_while_exact():
+    w = Weights()
+    w.extend([1.0, 0.5, 2.5])
+    assert w.view().dtype == np.float32
+    w.append(0.3)  # no float32 is 0.3: every value is kept as float64 from here on, the earlier ones too
+    w[0] = 1.7
+    assert w.view().dtype == np.float64 and w.view().tolist() == [1.7, 0.5, 2.5, 0.3]
 
 
 def test_a_replaced_document_scores_as_if_built_that_way():
