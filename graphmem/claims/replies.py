@@ -60,11 +60,13 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
 
     out = []
     naming = _naming(frozenset(names))
-    if not names or naming.search(text.lower()) is None:  # no word can name a speaker: nothing to drop
+    if not names or naming is not None and naming.search(text.lower()) is None:  # no word can name a speaker
         return " ".join(sentences(text) or [text])
+    stems = {n[:3] for n in names}  # every name or short form of one holds its first three letters
     for sentence in sentences(text) or [text]:
-        if naming.search(sentence.lower()) is None:
-            out.append(sentence)
+        folded = sentence.lower()
+        if naming.search(folded) is None if naming is not None else not any(s in folded for s in stems):
+            out.append(sentence)  # no token can name a speaker: nothing to drop
             continue
         toks, low, _ = tokens(sentence)
         drop = [False] * len(toks)
@@ -77,11 +79,17 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
 
 
 @lru_cache(maxsize=256)
-def _naming(names: frozenset[str]) -> re.Pattern[str]:
+def _naming(names: frozenset[str]) -> re.Pattern[str] | None:
     """A whole word of lower-case text that may be a token :func:`unaddressed` reads as a speaker:
     a name, or its first three letters or more. Looked for before a sentence is tokenised, since
     most sentences hold none (the speakers "user" and "assistant" share their first three letters
-    with "because" and "class", so a test of the three letters alone tokenises most sentences)."""
+    with "because" and "class", so a test of the three letters alone tokenises most sentences).
+
+    None, and the three letters are looked for instead, unless every name is ASCII and starts and
+    ends with a letter or digit: only then is such a token a whole word of the lower-cased text
+    (Python lower-cases a Greek capital sigma by its context, and a name of punctuation is no word)."""
+    if not all(n.isascii() and n[:1].isalnum() and n[-1:].isalnum() for n in names):
+        return None
     forms = names | {n[:k] for n in names for k in range(3, len(n) + 1)}
     return re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?!\w)")
 

@@ -69,7 +69,8 @@ class _State:
     exact: bool = False
     """Was every speaker's name known before it was looked up, when the people were last met?"""
     fresh: tuple[set[str], Counter[str]] = (set(), Counter())
-    """The last growth's new capitalised words and its lower-case word counts."""
+    """The growth of the add under way: its new capitalised words and its lower-case word counts
+    (empty between adds)."""
 
     def grow(self, turns: Sequence[Turn]) -> tuple[list[Sentences], Callable[[], None]]:
         """Add the totals of ``turns`` in place; return their sentences, and what takes them out again."""

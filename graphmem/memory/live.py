@@ -279,7 +279,7 @@ class LiveIndex(Scoped):
         """What the index reads of a new record: everything a saved memory keeps of it."""
         said = self._utterance(r)
         said = r.text if said == r.text else said  # no vocative taken out: the text itself, not an equal copy
-        when = says_when(r.text)  # a text that places nothing in time speaks of no day: one scan for both
+        when = says_when(r.text)  # a text that places nothing in time speaks of no day: its days are not looked for
         spans = days_spoken_of(r.text, r.date) if when and r.date is not None and self.options.spans else []
         types = tuple(kind for kind in self.types if (when if kind == "when" else ANSWER_TYPES[kind](r.text)))
         return Reading(said, analyse(said), self._reply_of(r, i), types, spans)

@@ -142,6 +142,9 @@ def test_unaddressed_finds_every_word_that_may_name_a_speaker_before_it_tokenise
     assert unaddressed(curly, ["Ann", "Tom"]) == "\" Great , \" said Ann 's friend"
     assert unaddressed("   ", ["Tom", "Ann"]) == "   "
     assert unaddressed("Hi, Tom. Ok.", []) == "Hi, Tom. Ok."
+    # Greek capital sigma lowers by its context, a name of punctuation is no word: the three letters are looked for
+    assert unaddressed("Hey \u039d\u038a\u039a\u039f\u03a3's here.", ["\u039d\u03af\u03ba\u03bf\u03c2"]) == "Hey 's here ."
+    assert unaddressed("Hey -x", ["-"]) == "Hey x"
 
 
 def test_interjections_claim_nothing_and_fragments_are_the_speakers():
