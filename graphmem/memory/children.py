@@ -10,7 +10,7 @@ further replies go in a dict of lists. The order is the order they were added, a
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 __all__ = ["Children"]
 
@@ -32,6 +32,18 @@ class Children:
             first[j] = i
         else:
             self._more.setdefault(j, []).append(i)
+
+    def restore(self, replied: Sequence[int | None]) -> None:
+        """Fill an empty Children from every turn's replied-to turn, as :meth:`add` would one turn
+        at a time in turn order (a reopened memory restores some hundred thousand at once)."""
+        first = [-1] * len(replied)
+        for i, j in enumerate(replied):
+            if j is not None:
+                if first[j] < 0:
+                    first[j] = i
+                else:
+                    self._more.setdefault(j, []).append(i)
+        self._first = array("i", first)
 
     def remove(self, j: int, i: int) -> None:
         """Turn ``i`` no longer replies to turn ``j`` (``ValueError`` if it did not)."""

@@ -172,9 +172,7 @@ class LiveIndex(Scoped):
         self.replied.extend(readings.replied)
         self._saved_types.extend(readings.types)
         self._spans.update((i, spans) for i, spans in readings.spans.items() if spans)  # as _keep: only turns that speak of days
-        for i, j in enumerate(readings.replied):
-            if j is not None:
-                self.children.add(j, i)
+        self.children.restore(readings.replied)
         for i, kinds in enumerate(readings.types):
             for kind in kinds:
                 if kind in self.types:

@@ -27,3 +27,13 @@ def test_removing_a_reply_that_is_not_there_says_so():
         kids.remove(2, 4)
     with pytest.raises(ValueError):
         kids.remove(5, 6)
+
+
+def test_a_restore_holds_what_adding_one_turn_at_a_time_holds():
+    replied = [None, 0, 0, None, 3, 1, 0, None]
+    one, bulk = Children(), Children()
+    for i, j in enumerate(replied):
+        if j is not None:
+            one.add(j, i)
+    bulk.restore(replied)
+    assert list(bulk.items()) == list(one.items()) == [(0, [1, 2, 6]), (1, [5]), (3, [4])]
