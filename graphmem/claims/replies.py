@@ -18,7 +18,7 @@ from graphmem.text.lexicon import (
     FRAGMENT_ADJ, GREET, ING_ADJ, INTERJ, OTHER_POSS, OTHER_PRON, PUNCT, SPEAKER_POSS, SPEAKER_PRON,
     wordset,
 )
-from graphmem.text.sentences import sentences, tokens
+from graphmem.text.sentences import joined, sentences, tokens
 
 __all__ = ["addressed", "filed", "formula", "mark_vocatives", "reply", "unaddressed"]
 
@@ -61,7 +61,7 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
     out = []
     naming = _naming(frozenset(names))
     if not names or naming is not None and naming.search(text.lower()) is None:  # no word can name a speaker
-        return " ".join(sentences(text) or [text])
+        return joined(text)  # " ".join(sentences(text) or [text]), without cutting it
     stems = {n[:3] for n in names}  # every name or short form of one holds its first three letters
     for sentence in sentences(text) or [text]:
         folded = sentence.lower()

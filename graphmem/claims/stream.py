@@ -82,10 +82,14 @@ class _State:
         lower = Counter({intern(w): c for w, c in lower.items()})  # a word new to the totals is kept once
         self.lower.update(lower)
         self.capitals |= {intern(c) for c in new_caps}
-        named = [{intern(t) for _s, toks, _l, _st, _q in sents for t in toks if t[:1].isupper()} for sents in parsed]
+        named = [{t for _s, toks, _l, _st, _q in sents for t in toks if t[0].isupper()} for sents in parsed]
+        at = self.at
         for i, toks in enumerate(named, start=n):
             for tok in toks:
-                self.at.setdefault(tok, []).append(i)
+                held = at.get(tok)
+                if held is None:
+                    held = at[intern(tok)] = []  # a word new to the conversation is kept once
+                held.append(i)
 
         def undo() -> None:
             for toks in named:

@@ -10,7 +10,7 @@ import re
 
 from graphmem.text.lexicon import wordset
 
-__all__ = ["Offsets", "QUOTES", "sentences", "tokens"]
+__all__ = ["Offsets", "QUOTES", "joined", "sentences", "tokens"]
 
 # Abbreviations after which a full stop does not end a sentence.
 _ABBREV = wordset("mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie approx dept est fig no vol mt ft")
@@ -43,6 +43,18 @@ def sentences(text: str) -> list[str]:
         if buf:
             out.append(buf)
     return out
+
+
+_BREAKS = re.compile(r"\s*\n\s*|(?<=[.!?…])\s+|(?<=[.!?…][\"')\]])\s+")
+"""Every run of white space :func:`sentences` may cut at: across a line break, or after a sentence's end."""
+
+
+def joined(text: str) -> str:
+    """``" ".join(sentences(text))`` (``text`` itself when it has none), in one pass: wherever
+    :func:`sentences` may cut, it cuts at white space, and cut or joined again the run of white
+    space becomes one space; so no rule of where a sentence ends need be asked."""
+    flat = text.translate(QUOTES).strip()
+    return _BREAKS.sub(" ", flat) if flat else text
 
 
 def _abbreviated(chunk: str) -> bool:

@@ -1,0 +1,18 @@
+"""joined: the sentences of a text joined by one space, without asking where each ends."""
+
+import pytest
+
+from graphmem.text.sentences import joined, sentences
+
+
+@pytest.mark.parametrize("text", [
+    "", "  ", "a.  b", "Hi.\n\n  there", "x. \u2018y\u2019 z!  \t w", "e.g.  this", "Mr.  Smith", 'end."  Next',
+    "so...  anyway", " lead", "\u2026  next", "one line\r\nand another", "No end  but  spaces",
+])
+def test_joined_is_the_sentences_joined(text):
+    assert joined(text) == " ".join(sentences(text) or [text])
+
+
+def test_joined_on_every_locomo_turn(dataset):
+    texts = [t.text for conv in dataset.conversations for t in conv.turns]
+    assert [joined(t) for t in texts] == [" ".join(sentences(t) or [t]) for t in texts]
