@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from graphmem.text.lexicon import NAMING_VERBS, NOT_NAMES, OWNERS, RELATIONS, wordset
 from graphmem.text.sentences import QUOTES
@@ -199,7 +199,7 @@ def _one_apart(a: str, b: str) -> bool:
 _END_NP = frozenset(",.!;:-–—)\"'") | wordset("and who which that")
 
 
-def _introduced(toks: list[str], low: list[str], i: int, named: set[int]) -> bool:
+def _introduced(toks: Sequence[str], low: Sequence[str], i: int, named: set[int]) -> bool:
     """Is the capitalised token at ``i`` introduced as a person or a pet by its context?"""
     n = len(toks)
     p1 = low[i - 1] if i >= 1 else ""
@@ -280,7 +280,7 @@ def candidates_of(speakers: frozenset[str], lower_words: Counter[str], capitals:
 
 def people_from(
     speakers: tuple[str, str], lower_words: Counter[str], capitals: set[str],
-    sentences: Iterable[tuple[list[str], list[str]]],
+    sentences: Iterable[tuple[Sequence[str], Sequence[str]]],
 ) -> tuple[People, dict[str, str]]:
     """:func:`people_of` from the counts :func:`words_of` takes of the conversation's text
     (``sentences`` may leave out those holding no :func:`candidates_of` word: they are skipped)."""

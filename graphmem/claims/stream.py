@@ -53,7 +53,7 @@ class ClaimChange:
 class _State:
     """What reading the conversation again needs, kept as running totals."""
 
-    kept: list[list[tuple[list[str], list[str]]] | None]
+    kept: list[list[tuple[Sequence[str], Sequence[str]]] | None]
     """Per turn, the (tokens, lower-cased tokens) of its sentences that hold a candidate third
     party, else None: meeting the people reads only those, and a word once past a candidate's
     twice never is one again, so the rest are forgotten (a turn read again is parsed again)."""
@@ -146,7 +146,7 @@ class _State:
         for i in [*range(first, len(self.kept)), *sorted({i for c in gone for i in self.at.get(c, ()) if i < first})]:
             sents = self.kept[i]
             if sents is not None:
-                self.kept[i] = [(list(map(intern, toks)), list(map(intern, low)))
+                self.kept[i] = [(tuple(map(intern, toks)), tuple(map(intern, low)))  # tuples: no spare room
                                 for toks, low in sents if not self.candidates.isdisjoint(toks)] or None
 
     def _holds(self, token: str, new: int) -> bool:
