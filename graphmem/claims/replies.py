@@ -59,13 +59,11 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
         return low in names or (len(tok) >= 3 and tok[0].isupper() and any(n.startswith(low) for n in names))
 
     out = []
-    naming = _naming(frozenset(names))
-    if not names or naming is not None and naming.search(text.lower()) is None:  # no word can name a speaker
+    may_name = _naming(frozenset(names))
+    if not names or may_name.whole and not may_name(text.lower()):  # no word can name a speaker
         return joined(text)  # " ".join(sentences(text) or [text]), without cutting it
-    stems = {n[:3] for n in names}  # every name or short form of one holds its first three letters
     for sentence in sentences(text) or [text]:
-        folded = sentence.lower()
-        if naming.search(folded) is None if naming is not None else not any(s in folded for s in stems):
+        if not may_name(sentence.lower()):
             out.append(sentence)  # no token can name a speaker: nothing to drop
             continue
         toks, low, _ = tokens(sentence)
@@ -78,20 +76,29 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
     return " ".join(out)
 
 
-@lru_cache(maxsize=256)
-def _naming(names: frozenset[str]) -> re.Pattern[str] | None:
-    """A whole word of lower-case text that may be a token :func:`unaddressed` reads as a speaker:
-    a name, or its first three letters or more. Looked for before a sentence is tokenised, since
-    most sentences hold none (the speakers "user" and "assistant" share their first three letters
-    with "because" and "class", so a test of the three letters alone tokenises most sentences).
+class _MayName:
+    """Could a lower-case text hold a token :func:`unaddressed` reads as a speaker? Most hold none,
+    and this is asked before a sentence is tokenised. ``whole``: the test is for a whole word, a
+    name or its first three letters or more, so a text without one has none in any sentence. Else
+    (a name not ASCII, or not bounded by letters or digits: Python lower-cases a Greek capital sigma
+    by its context, and a name of punctuation is no word) it is the three letters anywhere."""
 
-    None, and the three letters are looked for instead, unless every name is ASCII and starts and
-    ends with a letter or digit: only then is such a token a whole word of the lower-cased text
-    (Python lower-cases a Greek capital sigma by its context, and a name of punctuation is no word)."""
-    if not all(n.isascii() and n[:1].isalnum() and n[-1:].isalnum() for n in names):
-        return None
-    forms = names | {n[:k] for n in names for k in range(3, len(n) + 1)}
-    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?!\w)")
+    def __init__(self, names: frozenset[str]):
+        self.whole = all(n.isascii() and n[:1].isalnum() and n[-1:].isalnum() for n in names)
+        forms = names | {n[:k] for n in names for k in range(3, len(n) + 1)}
+        self._word = re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?!\w)")
+        self._stems = {n[:3] for n in names}  # every name or short form of one holds its first three letters
+
+    def __call__(self, folded: str) -> bool:
+        if self.whole:  # "user" and "assistant" share three letters with "because" and "class": a whole word is rarer
+            return self._word.search(folded) is not None
+        return any(s in folded for s in self._stems)
+
+
+@lru_cache(maxsize=256)
+def _naming(names: frozenset[str]) -> _MayName:
+    """The test for the speakers ``names``, made once per set of speakers."""
+    return _MayName(names)
 
 
 # Clauses with "you" that are formulas of conversation, not claims about the other person.

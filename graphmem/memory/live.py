@@ -37,7 +37,7 @@ from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
 from graphmem.memory.shape import reads_replies, reads_reply
 from graphmem.memory.vocabulary import LiveVocabulary
-from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span, says_when
+from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
 from graphmem.search import dense as embedding
 from graphmem.text.terms import analyse
 
@@ -277,9 +277,8 @@ class LiveIndex(Scoped):
         """What the index reads of a new record: everything a saved memory keeps of it."""
         said = self._utterance(r)
         said = r.text if said == r.text else said  # no vocative taken out: the text itself, not an equal copy
-        when = says_when(r.text)  # a text that places nothing in time speaks of no day: its days are not looked for
-        spans = days_spoken_of(r.text, r.date) if when and r.date is not None and self.options.spans else []
-        types = tuple(kind for kind in self.types if (when if kind == "when" else ANSWER_TYPES[kind](r.text)))
+        spans = days_spoken_of(r.text, r.date) if r.date is not None and self.options.spans else []
+        types = tuple(kind for kind in self.types if ANSWER_TYPES[kind](r.text))
         return Reading(said, analyse(said), self._reply_of(r, i), types, spans)
 
     def reading(self, i: int) -> Reading:

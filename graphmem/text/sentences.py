@@ -45,7 +45,7 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-_BREAKS = re.compile(r"\s*\n\s*|(?<=[.!?…])\s+|(?<=[.!?…][\"')\]])\s+")
+_BREAKS = re.compile(f"{_LINES.pattern}|{_SPLIT.pattern}")
 """Every run of white space :func:`sentences` may cut at: across a line break, or after a sentence's end."""
 
 
