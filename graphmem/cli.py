@@ -284,11 +284,13 @@ memory_options = [
                  help="A saved memory file (graphmem ingest --memory PATH FILE), instead of --data."),
     click.option("--conversation", default=None, help="Search this conversation only (e.g. conv-26)."),
     click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns to return."),
+    click.option("--asked-on", default=None, metavar="DATE",
+                 help="When it is asked (e.g. 2023-05-20), so 'last week' or '10 days ago' names days."),
 ]
 
 
 def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--data/--backend/--conversation/-k and the Neo4j connection options, for search and ask."""
+    """--data/--backend/--memory/--conversation/-k/--asked-on and the Neo4j connection options, for search and ask."""
     for option in reversed(memory_options):
         fn = option(fn)
     return neo4j_options(fn)
@@ -342,10 +344,10 @@ def _cite(records: Sequence[Record]) -> str:
 @with_memory_options
 @friendly
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-           uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+           asked_on: str | None, **neo4j: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
-    with _memory(data, backend, 0.30, dict(uri=uri, user=user, password=password, database=database), saved) as mem:
-        click.echo(_cite(mem.records_for(query, k, conversation)))
+    with _memory(data, backend, 0.30, neo4j, saved) as mem:
+        click.echo(_cite(mem.records_for(query, k, conversation, asked_on)))
 
 
 @main.command()
@@ -355,10 +357,10 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
               help="Below this confidence reply 'No information available'.")
 @friendly
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-        floor: float, uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+        asked_on: str | None, floor: float, **neo4j: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
-    with _memory(data, backend, floor, dict(uri=uri, user=user, password=password, database=database), saved) as mem:
-        found = mem.records_for(question, k, conversation)
+    with _memory(data, backend, floor, neo4j, saved) as mem:
+        found = mem.records_for(question, k, conversation, asked_on)
         answer = mem.answer_from(question, found)
     click.echo(f"reply: {answer.reply}")
     click.echo(f"confidence: {answer.confidence:.3f} (floor {floor:.2f})")
@@ -435,8 +437,7 @@ def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, j
               help="neo4j: ingest the pool into the database, search there, delete the pool after.")
 @neo4j_options
 @friendly
-def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str,
-           uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **neo4j: str | None) -> None:
     """bench6: 100 questions asked in Chinese and in English of 137 LoCoMo turns; hit@1, hit@k, MRR."""
     # only this command needs bench6 (and through it the memory): imported here to keep --help fast
     from graphmem.bench6.adapter import Adapter
@@ -448,8 +449,7 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str,
         return
     from graphmem.bench6.database import database_report  # likewise
 
-    click.echo(database_report(resolve_dir(data), lang, k, dense, uri=uri, user=user, password=password,
-                               database=database))
+    click.echo(database_report(resolve_dir(data), lang, k, dense, **neo4j))
 
 
 @main.command()

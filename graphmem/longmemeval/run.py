@@ -59,6 +59,9 @@ class Settings:
     views: tuple[str, ...] = VIEWS
     baseline: bool = True
     """Also run BM25 (False: the memory alone, for comparing memories on the same questions)."""
+    dated: bool = True
+    """Search as of the question's ``question_date`` (``asked_on``), so "10 days ago" names a day
+    (False: as of no date, when relative dates name none)."""
 
 
 def evidence_turns(q: Question, view: str) -> set[str]:
@@ -89,7 +92,8 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
         records = q.records(ROLES[view])
         mem = Memory(floor=settings.floor, options=settings.options)
         clock.time("memory_index", lambda: mem.ingest(records))
-        found = clock.time("memory_search", lambda: mem.records_for(q.question, k=len(records)))
+        asked_on = q.date if settings.dated else None
+        found = clock.time("memory_search", lambda: mem.records_for(q.question, k=len(records), asked_on=asked_on))
         if view == "all":
             answer = clock.time("memory_search", lambda: mem.answer_from(q.question, found[:5]))
             result.reply, result.confidence, result.quiet = answer.reply, float(answer.confidence), answer.quiet

@@ -40,7 +40,7 @@ import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,9 @@ from graphmem.memory.index import _Index
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.saved import MemoryFile
 from graphmem.memory.shape import reader_settings
+
+When = datetime | date | str | None
+"""When a query is asked (``asked_on``): a datetime, a day, or a date string as records take."""
 
 RANKINGS = ("bm25", "tfidf")
 """How turns are scored: ``bm25`` (default: BM25 with structured queries and the dates a
@@ -221,18 +224,20 @@ class Memory:
             self._open_or_raise()
             return self._claims.claims(conversation)
 
-    def search(self, query: str, k: int = 5, conversation: str | None = None) -> list[str]:
-        """Turn ids best first (at most k)."""
-        return [r.id for r in self._search(query, k, conversation)]
+    def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> list[str]:
+        """Turn ids best first (at most k). ``asked_on`` (a datetime, a date, or a date string
+        as records take): when the query is asked, so its relative dates ("10 days ago", "last
+        week") name days, as the dates it names ("in May 2023") always do; without it they name none."""
+        return [r.id for r in self._search(query, k, conversation, asked_on)]
 
-    def records_for(self, query: str, k: int = 5, conversation: str | None = None) -> list[Record]:
+    def records_for(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> list[Record]:
         """The turns ``search`` returns, as records (speaker, text, date, conversation), best first."""
-        return self._search(query, k, conversation)
+        return self._search(query, k, conversation, asked_on)
 
-    def ask(self, question: str, k: int = 5, conversation: str | None = None) -> Answer:
+    def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
         with self._lock:  # searched and read against the same turns
-            return self.answer_from(question, self._search(question, k, conversation))
+            return self.answer_from(question, self._search(question, k, conversation, asked_on))
 
     def answer_from(self, question: str, found: Sequence[Record]) -> Answer:
         """The answer read off turns already found (``records_for``), best first: what
@@ -270,15 +275,26 @@ class Memory:
             self._index = _Index(self.records, self._dense, self._scope, self.ranking, self.options)
         return self._index
 
-    def _search(self, query: str, k: int, conversation: str | None) -> list[Record]:
+    def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None) -> list[Record]:
         if not isinstance(query, str):
             raise DataError(f"a query must be a string, not {type(query).__name__}")
+        when = _moment(asked_on)
         with self._lock:
             self._open_or_raise()
             if k <= 0:
                 return []
             if self._graph is not None:
-                return self._graph.search(query, k, conversation)
+                return self._graph.search(query, k, conversation, when)
             if not self.records:
                 return []
-            return self._built().search(query, k, conversation)
+            return self._built().search(query, k, conversation, when)
+
+
+def _moment(asked_on: When) -> datetime | None:
+    """The moment a query is asked, from what a caller may hold: a datetime, a day (its start),
+    or a date string in any form a record's date takes."""
+    if isinstance(asked_on, date) and not isinstance(asked_on, datetime):
+        return datetime(asked_on.year, asked_on.month, asked_on.day)
+    if asked_on is not None and not isinstance(asked_on, (str, datetime)):
+        raise DataError(f"asked_on must be a datetime, a date or a date string, not {type(asked_on).__name__}")
+    return parse_date(asked_on, "asked_on")

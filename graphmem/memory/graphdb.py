@@ -11,6 +11,7 @@ alike once their search fields are written (:func:`index_loaded`, which the load
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from graphmem.data.locomo import Conversation
@@ -58,8 +59,8 @@ class GraphMemory:
     def ingest(self, records: Sequence[Record]) -> None:
         self.writer.ingest(records)
 
-    def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        return self.searcher.search(query, k, conversation)
+    def search(self, query: str, k: int, conversation: str | None, asked_on: datetime | None = None) -> list[Record]:
+        return self.searcher.search(query, k, conversation, asked_on)
 
     def vocabulary(self, question: str, found: Sequence[Record]) -> DbVocabulary:
         return self.searcher.vocabulary(question, found)

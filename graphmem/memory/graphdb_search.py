@@ -26,7 +26,7 @@ candidates are ``search_fused``'s (the vector index's nearest sentences join Luc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,7 +38,7 @@ from graphmem.memory.index import Scoped
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.rank import family_sets, query_groups, variants
 from graphmem.neo4j.client import Client
-from graphmem.text.dates import answer_type, dates_in, month_span, months_touched as months
+from graphmem.text.dates import answer_type, days_asked_about, months_touched as months
 from graphmem.text.terms import analyse, words
 
 __all__ = ["CANDIDATES", "DbVocabulary", "NEAREST", "Searcher"]
@@ -98,14 +98,14 @@ class Searcher(Scoped):
         row = self.client.query("reader_stats", stems=list(dict.fromkeys(stems)))[0]
         return DbVocabulary(int(row["n"] or 0), {s: int(v) for s, v in row["vdfs"]}, row["rarest"])
 
-    def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
+    def search(self, query: str, k: int, conversation: str | None, asked_on: datetime | None = None) -> list[Record]:
         """The k best turns, in one round trip (the parts named below): the statistics, each part's
         idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
         best travel back. Python only parses the query into its parts."""
         alternatives = query_groups(query, lambda s: True, variants)  # an unknown stem matches nothing
         kind = answer_type(query)
         mark = mark_of(kind) if kind is not None and kind in self.options.answer_types else None
-        ranges = [((date(y, m, d),) * 2) if d else month_span(y, m) for y, m, d in dates_in(query)]
+        ranges = days_asked_about(query, asked_on)
         if not alternatives and not ranges and mark is None and self.encoder is None:
             return []
         ways, counts = _frequencies(alternatives, ranges)

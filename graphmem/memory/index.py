@@ -11,6 +11,7 @@ was chosen is in :mod:`graphmem.memory.api`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -88,9 +89,9 @@ class _Index(Scoped):
         """What each turn replies to, by id (``MemoryOptions.sure_context``)."""
         return dict(zip((r.id for r in self.records), self.contexts, strict=True))
 
-    def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
+    def search(self, query: str, k: int, conversation: str | None, asked_on: datetime | None = None) -> list[Record]:
         if self.ranker is not None:
-            scores = self.ranker.scores(query)
+            scores = self.ranker.scores(query, asked_on=asked_on)
             if self.extra is not None:
                 scores = scores + self.extra(query)
         else:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from datetime import date
+from datetime import date, datetime
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
 from graphmem.memory.shape import reads_replies, reads_reply
 from graphmem.memory.vocabulary import LiveVocabulary
-from graphmem.text.dates import ANSWER_TYPES, answer_type, dates_in, days_spoken_of, month_span
+from graphmem.text.dates import ANSWER_TYPES, answer_type, days_asked_about, days_spoken_of
 from graphmem.search import dense as embedding
 from graphmem.text.terms import analyse
 
@@ -405,13 +405,12 @@ class LiveIndex(Scoped):
         docs = np.flatnonzero(fused > 0)
         return docs, fused[docs]
 
-    def scores(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+    def scores(self, query: str, asked_on: datetime | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The turns the query matches and their BM25 scores (the bulk ranker's ``scores``,
-        at only the turns it makes non-zero)."""
+        at only the turns it makes non-zero; ``asked_on`` reads its relative dates)."""
         known = self.postings.known
         parts = [self.postings.group(g) for g in query_groups(query, known, variants)]
-        for y, m, d in dates_in(query):
-            lo, hi = ((date(y, m, d),) * 2) if d else month_span(y, m)
+        for lo, hi in days_asked_about(query, asked_on):
             parts.append(self.postings.flat(self.days.overlapping(lo, hi)))
         kind = answer_type(query)
         if kind in self.types:
@@ -420,8 +419,8 @@ class LiveIndex(Scoped):
         keep = scores > 0
         return docs[keep], scores[keep]
 
-    def search(self, query: str, k: int, conversation: str | None) -> list[Record]:
-        docs, scores = self.scores(query)
+    def search(self, query: str, k: int, conversation: str | None, asked_on: datetime | None = None) -> list[Record]:
+        docs, scores = self.scores(query, asked_on)
         if self.dense is not None:  # fusion normalises over every turn: the whole row it is
             docs, scores = self._fused(query, docs, scores)
         convs = self.conv_of.view()[docs]

@@ -27,6 +27,8 @@ A date the query names (:func:`graphmem.text.dates.dates_in`: "in May 2023", "on
 2023") is one more query term, matched by the turns said on that day or in that month
 and weighted by its BM25 idf like a word occurring once in a turn of average length;
 given ``spans`` (the days each turn speaks of), a turn that speaks of that day matches too.
+Given the moment a question is asked (``asked_on``), so do its relative dates ("10 days ago",
+"last Saturday": :func:`graphmem.text.dates.days_asked_about`).
 So is the type of answer a question asks for (:func:`graphmem.text.dates.answer_type`: when,
 how long), given ``types``: matched by the turns that give one
 (:data:`graphmem.text.dates.ANSWER_TYPES`: "yesterday", "next month", "for three years").
@@ -49,7 +51,7 @@ import numpy as np
 from scipy import sparse
 
 from graphmem.text import zh as lingo
-from graphmem.text.dates import answer_type, dates_in, month_span
+from graphmem.text.dates import answer_type, days_asked_about
 from graphmem.text.lemma import IRREGULAR
 from graphmem.text.lemma import lemma as lemma_of
 from graphmem.text.terms import analyse, content, stem, words
@@ -215,21 +217,22 @@ class Ranker:
             return np.zeros(self.n)
         return self.idf(df) * tf * (self.k1 + 1.0) / (tf + self.norm)
 
-    def date_mask(self, query: str) -> list[np.ndarray]:
-        """Per date the query names, which turns were said then (that day, or that month)
-        or speak of it (``spans``: "yesterday" said the day after). A span counts when it
+    def date_mask(self, query: str, asked_on: datetime | None = None) -> list[np.ndarray]:
+        """Per run of days the query asks about (:func:`days_asked_about`: the dates it names,
+        and with ``asked_on`` the days its "last week" speaks of), which turns were said then or
+        speak of it (``spans``: "yesterday" said the day after). A span counts when it
         overlaps the date: "last year" speaks of every day of that year, as it may."""
         owner, first, last = self._days
         masks = []
-        for y, m, d in dates_in(query):
-            lo, hi = ((date(y, m, d),) * 2) if d else month_span(y, m)
+        for lo, hi in days_asked_about(query, asked_on):
             mask = np.zeros(self.n, dtype=bool)
             mask[owner[(first <= hi.toordinal()) & (lo.toordinal() <= last)]] = True
             masks.append(mask)
         return masks
 
-    def scores(self, query: str, dates: bool = True) -> np.ndarray:
-        """BM25 score per text for ``query`` (0 where nothing matches)."""
+    def scores(self, query: str, dates: bool = True, asked_on: datetime | None = None) -> np.ndarray:
+        """BM25 score per text for ``query`` (0 where nothing matches); ``asked_on``: when it
+        is asked, which reads its relative dates."""
         out = np.zeros(self.n)
         if self.n == 0:
             return out
@@ -237,7 +240,7 @@ class Ranker:
             cols = [self.index[a] for a in group]
             tf = np.asarray(self.tf[:, cols].sum(axis=1)).ravel()
             out += self._term(tf)
-        masks = self.date_mask(query) if dates else []
+        masks = self.date_mask(query, asked_on) if dates else []
         kind = answer_type(query)
         if kind in self.types:
             masks.append(self.types[kind])

@@ -43,6 +43,7 @@ __all__ = [
     "answer_type",
     "dates_in",
     "day",
+    "days_asked_about",
     "days_spoken_of",
     "is_when",
     "month_span",
@@ -365,3 +366,19 @@ def _valid(y: int, mo: int, d: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+def days_asked_about(query: str, asked_on: datetime | None = None) -> list[Span]:
+    """The runs of days a query asks about: each date it names (that day, or that whole month),
+    and, when the moment it is asked is known, the days its relative expressions speak of
+    ("10 days ago", "last Saturday", "a month ago"), read as :func:`days_spoken_of` reads a
+    turn. Why the moment: "last week" is a different week for each asker, so without it a
+    relative expression names no day at all (and is no date here).
+
+    >>> days_asked_about("What did I buy 10 days ago?", datetime(2023, 3, 25))
+    [(datetime.date(2023, 3, 15), datetime.date(2023, 3, 15))]
+    """
+    spans = [((date(y, m, d),) * 2) if d else month_span(y, m) for y, m, d in dates_in(query)]
+    if asked_on is not None:  # a day both named and spoken of ("in May", asked in June) counts once
+        spans += [s for s in dict.fromkeys(days_spoken_of(query, asked_on)) if s not in spans]
+    return spans

@@ -76,6 +76,10 @@ def test_the_database_ranks_as_the_embedded_memory(clean):
     assert len(here) == len(db)
     for q in ("How did it turn out?", "ice cream", "Nate coconut", "What happened on 8 May 2023?", "When did the turtles eat?"):
         assert db.search(q, k=4, conversation=CONV) == here.search(q, k=4, conversation=CONV), q
+    for q in ("What did Jo ask on Monday?", "turtles ice cream a day ago"):  # relative dates, as of 10 May
+        dated = db.search(q, k=4, conversation=CONV, asked_on="2023-05-10")
+        assert dated == here.search(q, k=4, conversation=CONV, asked_on="2023-05-10"), q
+        assert dated != db.search(q, k=4, conversation=CONV), q
 
 
 def test_ids_are_scoped_by_conversation(clean):

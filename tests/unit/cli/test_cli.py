@@ -76,6 +76,18 @@ def test_search_prints_the_returned_turns_best_first(tmp_path):
     assert result.output.strip() == "c1/d2  Bob (8 May 2023): Congrats! I went hiking in the Alps last week."
 
 
+def test_search_asked_on_reads_the_querys_relative_dates(tmp_path):
+    rows = TURNS + [{"id": "d3", "speaker": "Ann", "text": "Rex and I went to the park.", "date": "2023-04-17", "conversation": "c1"}]
+    data = str(_turns_file(tmp_path, rows))
+    plain = CliRunner().invoke(main, ["search", "Where did we go last Monday?", "--data", data, "-k", "1"])
+    assert plain.exit_code == 0 and plain.output.startswith("  c1/d2"), plain.output  # "go" alone
+    dated = CliRunner().invoke(main, ["search", "Where did we go last Monday?", "--data", data, "-k", "1",
+                                      "--asked-on", "2023-04-20"])
+    assert dated.exit_code == 0 and dated.output.startswith("  c1/d3"), dated.output  # Monday 17 April
+    bad = CliRunner().invoke(main, ["ask", "Where did we go?", "--data", data, "--asked-on", "someday"])
+    assert bad.exit_code == 1 and bad.output.strip() == "Error: asked_on: cannot read the date 'someday'", bad.output
+
+
 def test_ask_prints_reply_confidence_and_citations(tmp_path):
     data = str(_turns_file(tmp_path))
     result = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--data", data])

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import date, datetime
 
 import pytest
 
@@ -19,6 +20,7 @@ from graphmem.errors import DataError
 from graphmem.memory.index import _Index
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.saved import MemoryFileInUse
+from graphmem.text.dates import says_when
 from tests.conftest import REPO, shared_or_need
 
 
@@ -253,3 +255,37 @@ def test_a_closed_memory_refuses_work_and_a_refused_open_keeps_no_lock(tmp_path)
         Memory(path=path, options=MemoryOptions(context_reach=3))
     with Memory(path=path) as again:  # the refused opener released the file
         assert [r.id for r in again.records] == ["a"]
+
+
+def test_asked_on_lets_a_relative_date_find_that_days_turns_in_every_index(tmp_path):
+    """"10 days ago" names a day only as of when it is asked: the live index, the bulk one and a
+    saved memory all find that day's turns given ``asked_on``, and none without it."""
+    turns = [{"id": "b", "speaker": "user", "text": "I bought soap.", "date": "2023/03/20 (Mon) 10:00"},
+             {"id": "a", "speaker": "user", "text": "I bought a blender this morning.", "date": "2023/03/15 (Wed) 10:00"},
+             {"id": "c", "speaker": "user", "text": "Yesterday I bought a new toaster.", "date": "2023/03/16 (Thu) 09:00"}]
+    turns += [{"id": f"f{i}", "speaker": "user", "text": f"Filler number {i}.", "date": f"2023-03-0{i}"} for i in range(1, 7)]
+    q = "What appliance did I buy 10 days ago?"
+    mem = Memory()
+    mem.ingest(turns)
+    assert mem.search(q) == ["b", "a", "c"]  # "buy" alone: the shortest turn first
+    for when in ("2023/03/25 (Sat) 18:26", "2023-03-25", date(2023, 3, 25), datetime(2023, 3, 25, 18, 26)):
+        assert mem.search(q, asked_on=when) == ["a", "c", "b"], when  # said that day, or "yesterday" the day after
+    bulk = _bulk(mem)
+    assert [r.id for r in bulk.search(q, 5, None, datetime(2023, 3, 25))] == ["a", "c", "b"]
+    with Memory(path=tmp_path / "m.db") as saved:
+        saved.ingest(turns)
+    with Memory(path=tmp_path / "m.db") as saved:
+        assert saved.search(q, asked_on="2023-03-25") == ["a", "c", "b"]
+    assert mem.ask(q, asked_on="2023-03-25").cited[0] == "a"
+    with pytest.raises(DataError, match="asked_on must be"):
+        mem.search(q, asked_on=20230325)
+    with pytest.raises(DataError, match="asked_on: cannot read the date 'soon'"):
+        mem.search(q, asked_on="soon")
+
+
+def test_asked_on_changes_nothing_for_a_question_without_relative_dates(dataset):
+    mem = Memory()
+    mem.ingest(_records(dataset)[:3000])
+    for q in _questions(dataset)[:300]:
+        if not says_when(q):
+            assert mem.search(q, asked_on="2030-01-01") == mem.search(q), q

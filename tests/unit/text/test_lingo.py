@@ -255,3 +255,17 @@ def test_structured_query_weighs_a_word_with_many_glosses_as_one_word(tiny):
     r = Ranker(["Ann: happy happy music", "Bob: pottery music", "Cy: nothing here", "Dee: still nothing"])
     s = r.scores("乐 陶")
     assert s[1] > s[0] > 0 and s[2] == 0
+
+
+def test_days_asked_about_reads_relative_dates_only_given_when_asked():
+    from datetime import date, datetime
+
+    from graphmem.text.dates import days_asked_about
+
+    q = "What did I buy 10 days ago, and on 19 August, 2023?"
+    assert days_asked_about(q) == [(date(2023, 8, 19),) * 2]  # "10 days ago" of no moment names no day
+    assert days_asked_about(q, datetime(2023, 3, 25, 18, 26)) == [(date(2023, 8, 19),) * 2, (date(2023, 3, 15),) * 2]
+    assert days_asked_about("Who came last Saturday?", datetime(2023, 4, 22)) == [(date(2023, 4, 15),) * 2]
+    # a month both named and spoken of counts once; a named month with its year is not read as a bare "in May"
+    assert days_asked_about("What did I do in May 2023?", datetime(2023, 6, 2)) == [(date(2023, 5, 1), date(2023, 5, 31))]
+    assert days_asked_about("last week and last week?", datetime(2023, 6, 2)) == [(date(2023, 5, 23), date(2023, 5, 29))]
