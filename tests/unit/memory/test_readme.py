@@ -29,6 +29,8 @@ def test_readme_memory_example_runs_and_prints_what_it_says(path: Path, heading:
     answer = namespace["answer"]
     assert (answer.reply, answer.cited) == ("7 May 2023", ("d1", "d2"))
     assert mem.ask("What is the capital of Mongolia?").reply == "No information available"
+    assert mem.search("What happened two days ago?", asked_on="2023-05-09") == ["d1"]
+    assert mem.search("What happened two days ago?") == []  # "two days ago" of no moment names no day
 
 
 def test_docs_quote_the_readme_example_byte_for_byte():
