@@ -37,6 +37,10 @@ class Record:
 _DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%I:%M %p on %A %d %B, %Y",
                  "%Y/%m/%d %H:%M", "%Y/%m/%d")
 
+_ISO_FORM = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?)?$")
+"""Exactly the ISO forms of ``_DATE_FORMATS`` with two-digit fields, which ``datetime.fromisoformat``
+reads as ``strptime`` does (a zone or a fraction of a second is not of this form: still refused)."""
+
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _WEEKDAY = re.compile(r"^(\d{4}/\d{1,2}/\d{1,2}) \((" + "|".join(_DAYS) + r")\)( \d{1,2}:\d{2})?$")
 """LongMemEval's ``2023/05/20 (Sat) 02:21``: the weekday in brackets is read apart (``%a`` would
@@ -68,6 +72,11 @@ def parse_date(value: Any, where: str) -> datetime | None:
     if not isinstance(value, str):
         raise DataError(f"{where}: 'date' must be a string, not {type(value).__name__}")
     text = " ".join(value.split())
+    if _ISO_FORM.match(text):  # the common form, read in C; a form it refuses falls through to the formats below
+        try:
+            return datetime.fromisoformat(text)
+        except ValueError:
+            pass
     when = _longmemeval(text, where, value)
     if when is not None:
         return when
