@@ -24,6 +24,9 @@ changed, or one step done by an implementation here (``VARIANTS``):
 ``phrase-never`` / ``phrase-always``
     the reader's reply as the chosen sentence's rarest words in order, or always as one
     phrase of it (``MemoryOptions.phrase``; shipped: a phrase when an assistant's turn was found).
+``asker-off``
+    a first-person question's matched turns count alike whoever said them
+    (``MemoryOptions.asker``; shipped: the person's own count one more term).
 ``undated``
     the question searched as of no date (no ``asked_on``), so its relative dates ("10 days ago")
     name no day; shipped: as of its ``question_date``.
@@ -74,6 +77,7 @@ def _variants() -> dict[str, Settings]:
         "phrase-never": replace(SHIPPED, options=replace(opts, phrase="never")),
         "phrase-always": replace(SHIPPED, options=replace(opts, phrase="always")),
         "undated": replace(SHIPPED, dated=False),
+        "asker-off": replace(SHIPPED, options=replace(opts, asker=False)),
         "floor-0.4": replace(SHIPPED, floor=0.4),
         "floor-0.5": replace(SHIPPED, floor=0.5),
     }

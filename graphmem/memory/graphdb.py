@@ -98,7 +98,7 @@ def index_loaded(client: Client, records: Sequence[Record], options: MemoryOptio
         for start in range(0, len(out), batch):
             client.write("index_turns", rows=out[start:start + batch])
         speakers = list(dict.fromkeys(r.speaker.lower() for r in rows))
-        client.write("conversation_index", conversation=conv, lspeakers=speakers)
+        client.write("conversation_index", conversation=conv, lspeakers=speakers, askers=index.askers.count)
         done += len(out)
     return done
 

@@ -32,11 +32,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from graphmem.data.records import Record
+from graphmem.memory.askers import asks_of_self
 from graphmem.memory.graphdb_rows import family_token, mark_of, month_token, said_token
 from graphmem.memory.graphdb_write import as_datetime
 from graphmem.memory.index import Scoped
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.rank import family_sets, query_groups, variants
+from graphmem.memory.shape import ASSISTANT_ROLES
 from graphmem.neo4j.client import Client
 from graphmem.text.dates import answer_type, days_asked_about, months_touched as months
 from graphmem.text.terms import analyse, words
@@ -120,7 +122,8 @@ class Searcher(Scoped):
                   "ways": plan(p)} for (lo, hi), p in zip(ranges, ways[len(alternatives):], strict=True)]
         params = dict(
             stems=list(dict.fromkeys(stems)), counts=counts, words=sorted(set(words(query))),
-            scope=self.scope, conversation=conversation, groups=groups, dates=dates,
+            scope=self.scope, conversation=conversation, groups=groups, dates=dates, roles=sorted(ASSISTANT_ROLES),
+            asker=self.options.shape and self.options.asker and asks_of_self(query),
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
             limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
         if self.encoder is None:

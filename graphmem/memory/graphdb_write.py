@@ -138,7 +138,7 @@ class Writer:
         forget, rows = self._claims(conv, held, claims, {r.id for r in new})
         speakers = list(held.speakers)
         tx.run("memory_write_claims", forget=forget, rows=rows, conversation=conv, added=len(new), length=grown,
-               speakers=speakers, lspeakers=[s.lower() for s in speakers])
+               speakers=speakers, lspeakers=[s.lower() for s in speakers], askers=index.askers.count)
 
     def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> _Held:
         """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""

@@ -22,6 +22,7 @@ from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
 from graphmem.errors import DataError
 from graphmem.memory import rank
+from graphmem.memory.askers import Askers
 from graphmem.memory.options import MemoryOptions, Scorer
 from graphmem.memory.shape import shaped_fields
 from graphmem.search import dense as embedding
@@ -83,6 +84,8 @@ class _Index(Scoped):
         for r in self.records:
             self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
         self.dense = _dense_scores(self.records, self.replied, options) if dense else None
+        self.askers = Askers()
+        self.askers.restore(self.records)
 
     @cached_property
     def said_before(self) -> dict[str, str]:
@@ -94,6 +97,9 @@ class _Index(Scoped):
             scores = self.ranker.scores(query, asked_on=asked_on)
             if self.extra is not None:
                 scores = scores + self.extra(query)
+            if self.options.shape and self.options.asker:  # as the live index: the person's own matched turns
+                docs = np.flatnonzero(scores > 0)
+                scores[docs] = self.askers.boost(query, docs, scores[docs], self.ranker.idf)
         else:
             qvec = self.vocab.vectors([self.english(query)])
             scores = (qvec @ self.store.vectors.T).toarray()[0]

@@ -29,6 +29,7 @@ import numpy as np
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
+from graphmem.memory.askers import Askers
 from graphmem.memory.children import Children
 from graphmem.memory.days import Days
 from graphmem.memory.index import Scoped, _encoder, need_dense, with_context
@@ -139,6 +140,7 @@ class LiveIndex(Scoped):
         self.by_conv: dict[str, list[int]] = {}
         self.numbered: dict[tuple, list[int]] = {}
         self.children = Children()
+        self.askers = Askers()
         self.last: dict[str, int] = {}
         self._saved_types: list[tuple[str, ...]] = []
         self._spans: dict[int, list[tuple[date, date]]] = {}
@@ -187,6 +189,7 @@ class LiveIndex(Scoped):
             self.people.setdefault(who.lower(), set()).add(c)
         for i, c in enumerate(convs):
             self.by_conv.setdefault(c, []).append(i)
+        self.askers.restore(records)
         for i, r in enumerate(records):
             if r.turn is not None:
                 self.numbered.setdefault((r.conversation, r.date, r.turn), []).append(i)
@@ -268,7 +271,8 @@ class LiveIndex(Scoped):
         conv = self.conv_ids.setdefault(r.conversation, len(self.conv_ids))
         self.conv_of.append(conv)
         self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
-        self.by_conv.setdefault(r.conversation, []).append(i)
+        self.askers.add(r, self.by_conv.setdefault(r.conversation, []), self.records)
+        self.by_conv[r.conversation].append(i)
         if r.turn is not None:
             self.numbered.setdefault((r.conversation, r.date, r.turn), []).append(i)
         self.last[r.conversation] = i
@@ -416,6 +420,8 @@ class LiveIndex(Scoped):
         if kind in self.types:
             parts.append(self.postings.flat(self.types[kind].view()))
         docs, scores = Postings.combine(parts)
+        if self.options.shape and self.options.asker:  # the person's own turns, for a question in the first person
+            scores = self.askers.boost(query, docs, scores, self.postings.idf)
         keep = scores > 0
         return docs[keep], scores[keep]
 

@@ -82,6 +82,11 @@ class MemoryOptions:
     (:mod:`graphmem.memory.shape`): in an exchange with an assistant a turn does not read the
     turn it replies to as its second field. False: every dialogue is read as two people's."""
 
+    asker: bool = True
+    """In an exchange with an assistant (the shape told), a first-person question ("What book am
+    I reading?") asks about the person: among the turns it matches, the person's own count one
+    more term (:mod:`graphmem.memory.askers`). False: every speaker's turns alike."""
+
     phrase: str = "assistant"
     """When ``ask``'s reader quotes one phrase of a sentence instead of its rarest words
     (:func:`graphmem.memory.shape.reader_settings`): ``assistant`` (when the turns found include

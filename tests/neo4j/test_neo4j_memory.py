@@ -11,6 +11,7 @@ from dataclasses import asdict
 import pytest
 
 from graphmem import Memory
+from graphmem.memory.options import MemoryOptions
 from graphmem.neo4j.load import delete
 from graphmem.errors import DataError, Neo4jUnavailable
 from graphmem.answer.reader import ABSTAIN
@@ -80,6 +81,34 @@ def test_the_database_ranks_as_the_embedded_memory(clean):
         dated = db.search(q, k=4, conversation=CONV, asked_on="2023-05-10")
         assert dated == here.search(q, k=4, conversation=CONV, asked_on="2023-05-10"), q
         assert dated != db.search(q, k=4, conversation=CONV), q
+
+
+def test_the_database_prefers_the_askers_turns_as_the_embedded_memory(clean):
+    """A person-assistant exchange: a first-person question's matched turns by the person count one
+    more term there as here; the assistant speaks first in OTHER only after its person has."""
+    chat = [
+        {"id": "u1", "speaker": "user", "text": "I am reading a book called Dune and love it.", "conversation": CONV},
+        {"id": "a1", "speaker": "assistant", "conversation": CONV,
+         "text": "Reading is great! A good book before bed helps. Book apps for reading: Goodreads tracks every book."},
+        {"id": "u2", "speaker": "user", "text": "My sister lent me a book about reading faster.", "conversation": OTHER},
+        {"id": "a2", "speaker": "assistant", "text": "Speed reading books are popular.", "conversation": OTHER},
+    ]
+    db = Memory(backend="neo4j")
+    for t in chat:
+        db.ingest([t])
+    askers = clean.run("MATCH (c:Conversation) WHERE c.id IN [$a, $b] RETURN c.id AS id, c.askers AS n ORDER BY id",
+                       a=CONV, b=OTHER)
+    assert [r["n"] for r in askers] == [1, 1]
+    # the embedded memory over every turn the database searches, so the same BM25 statistics
+    held = clean.run("MATCH (t:Turn) WHERE t.bag IS NOT NULL RETURN t.key AS id, t.speaker AS speaker, t.text AS text,"
+                     " t.date AS date, t.conversation AS conversation, t.number AS turn ORDER BY conversation, t.position")
+    here = Memory()
+    here.ingest([{**r, "date": r["date"].to_native().isoformat() if r["date"] else None} for r in held])
+    for q in ("What book am I currently reading?", "Which book is good for reading?", "my reading book"):
+        assert db.search(q, k=4) == here.search(q, k=4), q
+    assert db.search("What book am I currently reading?", k=1, conversation=CONV) == [f"{CONV}/u1"]
+    assert Memory(backend="neo4j", options=MemoryOptions(asker=False)).search(
+        "What book am I currently reading?", k=1, conversation=CONV) == [f"{CONV}/a1"]
 
 
 def test_ids_are_scoped_by_conversation(clean):

@@ -1,7 +1,8 @@
 // The last statement of an ingest, per conversation: the assertions of turns read again are
 // removed (`forget`), the claims of the new and changed turns written (each an Assertion about
 // its subject, mentioning the others, read from its turn), and the conversation's counters
-// moved: turns indexed, their total BM25 length, its speakers (the person scope reads them).
+// moved: turns indexed, their total BM25 length, its speakers (the person scope reads them), and
+// how many of its turns are an asker's (graphmem.memory.askers: a person's, when an assistant speaks).
 CALL () {
   UNWIND $forget AS key
   MATCH (a:Assertion)-[:READ_FROM]->(:Turn {key: key})
@@ -26,4 +27,5 @@ CALL () {
   MERGE (a)-[:MENTIONS]->(q)
 }
 MATCH (c:Conversation {id: $conversation})
-SET c.indexed = c.indexed + $added, c.length = c.length + $length, c.speakers = $speakers, c.lspeakers = $lspeakers
+SET c.indexed = c.indexed + $added, c.length = c.length + $length, c.speakers = $speakers, c.lspeakers = $lspeakers,
+    c.askers = $askers

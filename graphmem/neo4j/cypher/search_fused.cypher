@@ -21,4 +21,4 @@ CALL () {
   RETURN collect(t) + collect(r) AS near
 }
 UNWIND lexical + near AS t
-WITH DISTINCT t, avg, named, groups, dates, typed
+WITH DISTINCT t, avg, named, asker, groups, dates, typed

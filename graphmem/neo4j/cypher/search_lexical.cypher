@@ -2,4 +2,4 @@
 // for each of `lucenes`, once each.
 UNWIND lucenes AS lucene
 CALL db.index.fulltext.queryNodes('turn_terms', lucene, {limit: $limit}) YIELD node
-WITH DISTINCT node AS t, avg, named, groups, dates, typed
+WITH DISTINCT node AS t, avg, named, asker, groups, dates, typed

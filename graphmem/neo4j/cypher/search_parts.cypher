@@ -9,7 +9,9 @@
 // Lucene's query boosts each clause by its part's idf (scaled by 10^4 and rounded, as Lucene's
 // boost syntax takes no exponent: the same ratios, so the same order), and is asked once per scope
 // (`lucenes`: everywhere, and again within the named conversations; or only `$conversation`; none
-// when the query has no part Lucene can match).
+// when the query has no part Lucene can match). The asker's turns (graphmem.memory.askers), when
+// `$asker` (a first-person question): the conversations where an assistant speaks, each counting
+// its people's turns (`askers`), and the idf of those turns over all.
 CALL () {
   MATCH (c:Conversation)
   RETURN sum(coalesce(c.indexed, 0)) AS n, sum(coalesce(c.length, 0.0)) AS total
@@ -39,8 +41,15 @@ CALL () {
   WHERE $scope AND $conversation IS NULL AND any(w IN coalesce(c.lspeakers, []) WHERE w IN $words)
   RETURN collect(c.id) AS named
 }
-WITH n, total, named, counted, dfs WHERE n > 0
+CALL () {
+  MATCH (c:Conversation)
+  WHERE $asker AND coalesce(c.askers, 0) > 0
+  RETURN collect(c.id) AS assisted, sum(c.askers) AS askers
+}
+WITH n, total, named, counted, dfs, assisted, askers WHERE n > 0
 WITH n, total, named,
+     CASE WHEN askers > 0 THEN {conversations: assisted, idf: log(1.0 + (n - askers + 0.5) / (askers + 0.5))}
+          ELSE null END AS asker,
      [g IN $groups | {stems: [s IN g.stems WHERE coalesce(head([p IN dfs WHERE p[0] = s | p[1]]), 0) > 0],
                       df: reduce(d = 0, way IN g.ways | d + CASE WHEN way.count IS NULL
                             THEN coalesce(head([p IN dfs WHERE p[0] = way.df | p[1]]), 0) ELSE counted[way.count] END)}] AS raw,
@@ -48,7 +57,7 @@ WITH n, total, named,
                      df: reduce(x = 0, way IN d.ways | x + CASE WHEN way.count IS NULL
                            THEN coalesce(head([p IN dfs WHERE p[0] = way.df | p[1]]), 0) ELSE counted[way.count] END)}] AS spans,
      CASE WHEN $mark IS NULL THEN 0 ELSE coalesce(head([p IN dfs WHERE p[0] = $mark.token | p[1]]), 0) END AS mdf
-WITH n, total, named,
+WITH n, total, named, asker,
      [i IN range(0, size(raw) - 1) WHERE size(raw[i].stems) > 0
         AND NOT any(j IN range(0, i - 1) WHERE size(raw[j].stems) = size(raw[i].stems)
                     AND all(x IN raw[j].stems WHERE x IN raw[i].stems))
@@ -56,7 +65,7 @@ WITH n, total, named,
      [d IN spans | {lo: d.lo, hi: d.hi, months: d.months, idf: log(1.0 + (n - d.df + 0.5) / (d.df + 0.5))}] AS dates,
      CASE WHEN mdf > 0 THEN {type: $mark.type, phrase: $mark.phrase, idf: log(1.0 + (n - mdf + 0.5) / (mdf + 0.5))}
           ELSE null END AS typed
-WITH n, total, named, groups, dates, typed,
+WITH n, total, named, asker, groups, dates, typed,
      reduce(s = '', g IN groups | reduce(q = s, x IN g.stems |
         q + ' terms:' + x + '^' + toString(toInteger(round(g.idf * 10000)))
           + ' context:' + x + '^' + toString(toInteger(round(g.idf * $w * 10000)))))
@@ -65,7 +74,7 @@ WITH n, total, named, groups, dates, typed,
           + ' marks:smon_' + m + '^' + toString(toInteger(round(d.idf * 10000)))))
      + CASE WHEN typed IS NULL THEN ''
             ELSE ' marks:' + typed.phrase + '^' + toString(toInteger(round(typed.idf * 10000))) END AS body
-WITH total / n AS avg, named, groups, dates, typed,
+WITH total / n AS avg, named, asker, groups, dates, typed,
      [scope IN CASE WHEN body = '' THEN [] WHEN $conversation IS NOT NULL THEN [[$conversation]]
                     WHEN size(named) > 0 THEN [[], named] ELSE [[]] END |
       CASE WHEN size(scope) = 0 THEN body

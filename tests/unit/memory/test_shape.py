@@ -55,3 +55,55 @@ def test_the_bulk_index_reads_the_shape_as_the_live_one_does():
     assert live._live is not None and bulk._live is None
     assert bulk.search(QUESTION, k=4) == live.search(QUESTION, k=4)
     assert bulk.search(QUESTION, k=1) == ["u"]
+
+
+BOOK = [{"id": "u1", "speaker": "user", "text": "I am reading a book called Dune and love it.", "conversation": "s1"},
+        {"id": "a1", "speaker": "assistant", "conversation": "s1",
+         "text": "Reading is great! A good book before bed helps. Book apps for reading: Goodreads tracks every book you read."},
+        {"id": "u2", "speaker": "user", "text": "Thanks for the tips on sleep.", "conversation": "s2"}]
+
+
+def test_a_first_person_question_prefers_the_askers_own_turn():
+    on, off = Memory(), Memory(options=MemoryOptions(asker=False))
+    on.ingest(BOOK)
+    off.ingest(BOOK)
+    assert off.search("What book am I currently reading?") == ["a1", "u1"]  # the assistant's many "book"s
+    assert on.search("What book am I currently reading?") == ["u1", "a1"]
+    for q in ("Which book is good for reading?", "What book do you recommend?"):  # no first person: alike
+        assert on.search(q) == off.search(q), q
+    two = Memory()  # two people: no asker's turns, whoever speaks
+    two.ingest([{**t, "speaker": "Ann" if t["speaker"] == "user" else "Bob"} for t in BOOK])
+    assert two._live.askers.count == 0
+
+
+def _as_chat(dataset) -> tuple[list[dict], list[str]]:
+    """LoCoMo as person-assistant chat: each conversation's first speaker the user, the other the
+    assistant; its questions about the user asked in the first person."""
+    records, questions = [], []
+    for c in dataset.conversations:
+        user = c.speakers[0]
+        records += [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": "user" if t.speaker == user else "assistant",
+                     "text": t.text, "date": t.date, "conversation": c.sample_id} for t in c.turns]
+        questions += [q.text.replace(user, "I") for q in c.questions if user in q.text][:40]
+    return records, questions
+
+
+def test_askers_are_kept_live_as_the_bulk_index_and_a_reopened_file_keep_them(dataset, tmp_path):
+    records, questions = _as_chat(dataset)
+    # users' turns first, the assistants' later: each conversation's first assistant turn marks its earlier ones
+    order = sorted(range(len(records)), key=lambda i: (records[i]["speaker"] == "assistant", i))[:4000]
+    live = Memory(path=tmp_path / "chat.db")
+    for start in range(0, len(order), 50):
+        live.ingest([records[i] for i in order[start:start + 50]])
+    fed = [records[i] for i in order]
+    bulk = Memory(options=MemoryOptions(rerank=lambda found, named: found))  # a strategy: the bulk index
+    bulk.ingest(fed)
+    assert bulk._live is None and live._live.askers.count == int(live._live.askers.mine.view().sum()) > 0
+    for q in questions:
+        assert live.search(q) == bulk.search(q), q
+    live.close()
+    with Memory(path=tmp_path / "chat.db") as again:
+        assert [again.search(q) for q in questions] == [bulk.search(q) for q in questions]
+    plain = Memory(options=MemoryOptions(asker=False))
+    plain.ingest(fed)
+    assert sum(bulk.search(q) != plain.search(q) for q in questions) > 0  # the rule does reorder
