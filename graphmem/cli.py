@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import resource
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -36,7 +35,7 @@ from graphmem.neo4j import client as gn  # noqa: E402  (the connection only: the
 # of 5; still about 1.1 s with scikit-learn imported lazily). These names are for type hints only.
 if TYPE_CHECKING:
     from graphmem.answer.reader import ReaderSettings
-    from graphmem.bench.run import Prepared, Timer
+    from graphmem.bench.run import Prepared
     from graphmem.memory.api import Memory
 
 
@@ -76,7 +75,7 @@ def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def model_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--model-name/--model-parallel/--model-cache, shared by bench (--model) and stats (--judge)."""
+    """--model-name/--model-parallel/--model-cache, shared by bench and longmemeval (--model)."""
     for option in reversed([
         click.option("--model-name", default=None, envvar="GRAPHMEM_MODEL_NAME",
                      help="The model's name [$GRAPHMEM_MODEL_NAME, else the one the endpoint serves]; part of the cache key."),
@@ -138,8 +137,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     from graphmem.bench import run as b  # likewise
     from graphmem.bench import sample as sampling  # likewise
 
-    wall = (time.perf_counter(), _cpu())
-    timer = b.Timer()
+    timer = b.Timer()  # its clock starts here: a launcher's own time is not counted
     names = parse_arms(arms)
     t = time.process_time()
     dataset = full = locomo.load_dataset(data)
@@ -157,7 +155,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     if sweep:
         _sweep(prep, sweep, k, floor, settings, plot, confidence)
         click.echo()
-        click.echo(_timing(timer, wall))
+        click.echo(timer.line())
         return
     found = b.retrieve(prep, k)
     answers = b.answer(prep, found, settings, confidence)
@@ -200,7 +198,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         _write_json(out, report.predictions(prep, answers, floor))
         click.echo(f"\nwrote {out}")
     click.echo()
-    click.echo(_timing(timer, wall))
+    click.echo(timer.line())
 
 
 def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: ReaderSettings, plot: Path | None,
@@ -461,12 +459,23 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every question's reply, scores, top turns and CPU time as JSON.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
+@click.option("--model", "model_url", is_flag=False, flag_value="", default=None, metavar="URL",
+              help="A model at this OpenAI-compatible endpoint reads each question's top 5 too "
+                   "(--model alone: $GRAPHMEM_MODEL_URL; key: $GRAPHMEM_MODEL_KEY).")
+@model_options
+@click.option("--judge", "judge_url", is_flag=False, flag_value="", default=None, metavar="URL",
+              help="Grade the model's replies with a judge at this endpoint (J; --judge alone: $GRAPHMEM_JUDGE_URL).")
+@click.option("--judge-name", default=None, help="The judge model's name [the one the endpoint serves].")
 @friendly
-def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None, limit: int | None) -> None:
+def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None, limit: int | None,
+                model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
+                judge_url: str | None, judge_name: str | None) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
     from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
 
-    click.echo(lme(data, variant, limit, as_json, out))
+    reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
+    judge = _model_reader(judge_url, judge_name, model_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
+    click.echo(lme(data, variant, limit, as_json, out, reader=reader, judge=judge))
 
 
 def _write_json(path: Path, payload: Any) -> None:
@@ -475,23 +484,6 @@ def _write_json(path: Path, payload: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(tmp, path)
-
-
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _timing(timer: Timer, start: tuple[float, float]) -> str:
-    """CPU (all threads) and wall seconds since the command started, then CPU per stage.
-
-    Measured from the command's start rather than the process's, so a launcher's own
-    time (a pyenv shim execs bash and pyenv in the same process) is not counted;
-    ``bench/perf.py`` measures whole processes.
-    """
-    wall, cpu = start
-    stages = "  ".join(f"{name} {sec:.2f}s" for name, sec in timer.stages.items())
-    return f"cpu {_cpu() - cpu:.2f}s wall {time.perf_counter() - wall:.2f}s  ({stages})"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,10 +6,11 @@ figure. Why apart from F1: a judge is a model with its own leniency, and J moves
 the official token F1 does not. So J is printed in its own section, with the judge model's name
 beside it, never in place of F1.
 
-The judge prompt (:data:`PROMPT`) is this repository's own: the question, the reference, the
-reply, and a one-word verdict, CORRECT or WRONG, lenient on wording and length, strict on facts
-and dates. The first of those two words in the judge's tidied reply is the verdict; a reply with
-neither is counted wrong and counted as unreadable, in the open. Only answerable questions are
+The judge prompt (:data:`graphmem.answer.judging.PROMPT`, shared with ``graphmem longmemeval
+--judge``) is this repository's own: the question, the reference, the reply, and a one-word
+verdict, CORRECT or WRONG, lenient on wording and length, strict on facts and dates. The first of
+those two words in the judge's tidied reply is the verdict; a reply with neither is counted wrong
+and counted as unreadable, in the open. Only answerable questions are
 graded (adversarial ones have no reference to hold a reply against; F1 scores them). A reply
 that declines (the official scorer's abstention phrases) cannot be a correct answer to an
 answerable question and is graded wrong without asking. Verdicts are kept on disk like answers
@@ -18,45 +19,17 @@ answerable question and is graded wrong without asking. Verdicts are kept on dis
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from graphmem.answer.judging import PROMPT, declines, judge_prompt, verdict
 from graphmem.answer.model_client import ModelReader, Tally
 from graphmem.bench.model_columns import CLOSED, SUFFIX
 from graphmem.bench.stats import Predictions
 from graphmem.errors import GraphmemError
 
 __all__ = ["PROMPT", "judge_prompt", "verdict", "JudgedArm", "Judged", "judge", "judged_arms", "render", "as_json"]
-
-PROMPT = (
-    "You are grading a reply to a question about a conversation, against the reference answer.\n\n"
-    "Question: {question}\n"
-    "Reference answer: {reference}\n"
-    "Reply: {reply}\n\n"
-    "The reply is CORRECT if it states what the reference states (other words, more or fewer words, "
-    "or extra detail that does not contradict it are fine; for a date, the same date, even written "
-    "another way). It is WRONG if it states something else, misses the point, or declines to answer.\n"
-    "Write one word: CORRECT or WRONG."
-)
-
-_VERDICT = re.compile(r"\b(correct|wrong|incorrect)\b", re.IGNORECASE)
-_DECLINES = ("no information available", "not mentioned")  # the official scorer's abstention phrases
-
-
-def judge_prompt(question: str, reference: str, reply: str) -> str:
-    """The judge's prompt for one reply."""
-    return PROMPT.format(question=question.strip(), reference=reference.strip(), reply=reply.strip())
-
-
-def verdict(reply: str | None) -> bool | None:
-    """True for CORRECT, False for WRONG (or INCORRECT), None when the judge wrote neither."""
-    if reply is None:
-        return None
-    found = _VERDICT.search(reply)
-    return None if found is None else found.group(1).lower() == "correct"
-
 
 @dataclass
 class JudgedArm:
@@ -107,7 +80,7 @@ def judge(preds: Predictions, arms: Sequence[str], reader: ModelReader,
         for arm in arms:
             reply = q.replies[arm]
             out.arms[arm].n += 1
-            if not reply.strip() or any(p in reply.lower() for p in _DECLINES):
+            if declines(reply):
                 out.arms[arm].declined += 1
             else:
                 asks.append((arm, judge_prompt(q.text, q.answer, reply)))

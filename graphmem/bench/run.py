@@ -8,6 +8,7 @@ official metric). A sweep over the floor or the reader's settings reuses retriev
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,12 +29,27 @@ from graphmem.answer.sure import Ceiling, sure
 
 @dataclass
 class Timer:
-    """CPU seconds per stage, in the order the stages first ran."""
+    """CPU seconds per stage, in the order the stages first ran, and the CPU (all threads) and wall
+    seconds since it was made: made when a command starts rather than read off the process's own
+    clock, so a launcher's time (a pyenv shim execs bash and pyenv in the same process) is not
+    counted; ``bench/perf.py`` measures whole processes."""
 
     stages: dict[str, float] = field(default_factory=dict)
+    started: tuple[float, float] = field(default_factory=lambda: (time.perf_counter(), _cpu()))
 
     def add(self, stage: str, start: float) -> None:
         self.stages[stage] = self.stages.get(stage, 0.0) + time.process_time() - start
+
+    def line(self) -> str:
+        """The command's closing line: CPU and wall seconds since it started, then CPU per stage."""
+        wall, cpu = self.started
+        stages = "  ".join(f"{name} {sec:.2f}s" for name, sec in self.stages.items())
+        return f"cpu {_cpu() - cpu:.2f}s wall {time.perf_counter() - wall:.2f}s  ({stages})"
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 @dataclass

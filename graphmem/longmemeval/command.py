@@ -5,27 +5,36 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from graphmem.errors import DataError
+from graphmem.answer.model_client import ModelReader
+from graphmem.errors import DataError, GraphmemError
 from graphmem.longmemeval import load as loader
+from graphmem.longmemeval import model
 from graphmem.longmemeval.report import format_tables, per_question, summary
 from graphmem.longmemeval.run import Result, Settings, run
 
 
 def longmemeval(data: str | Path | None, variant: str = "s", limit: int | None = None, as_json: bool = False,
                 out: Path | None = None, settings: Settings = Settings(),
-                progress: Callable[[Result], None] | None = None) -> str:
-    """Read the release, run every question, and return the report (tables, or JSON)."""
+                progress: Callable[[Result], None] | None = None,
+                reader: ModelReader | None = None, judge: ModelReader | None = None) -> str:
+    """Read the release, run every question, and return the report (tables, or JSON); with
+    ``reader`` a model reads each question's evidence too, and with ``judge`` its replies are graded."""
+    if judge is not None and reader is None:
+        raise GraphmemError("--judge grades the model's replies: give --model too")
     path = loader.locate(data, variant)
     questions = loader.load(path, variant, limit)
     if not questions:
         raise DataError(f"{path}: no questions to run")
     wall = time.perf_counter()
-    results = run(questions, settings, progress)
-    header: dict[str, Any] = {"data": str(path), "variant": variant, "floor": settings.floor,
-                              "wall_seconds": time.perf_counter() - wall}
+    results = run(questions, replace(settings, prompts=reader is not None), progress)
+    header: dict[str, Any] = {"data": str(path), "variant": variant, "floor": settings.floor}
+    if reader is not None:
+        header["model_run"] = _model_run(results, reader, judge)
+    header["wall_seconds"] = time.perf_counter() - wall
     s = summary(results, header)
     if out is not None:
         try:
@@ -33,3 +42,14 @@ def longmemeval(data: str | Path | None, variant: str = "s", limit: int | None =
         except OSError as exc:
             raise DataError(f"{out}: cannot write it ({exc.strerror})") from None
     return json.dumps(s, indent=1) if as_json else format_tables(s)
+
+
+def _model_run(results: list[Result], reader: ModelReader, judge: ModelReader | None) -> dict[str, Any]:
+    """Ask the model (and the judge) and say who they were and what they cost."""
+    read = model.read(results, reader)
+    out: dict[str, Any] = {"model": reader.name, "model_url": reader.client.chat_url,
+                           "model_cost": f"{read.line()}; {read.cost()}"}
+    if judge is not None:
+        graded = model.judge(results, judge)
+        out.update({"judge": judge.name, "judge_url": judge.client.chat_url, "judge_cost": f"{graded.line()}; {graded.cost()}"})
+    return out

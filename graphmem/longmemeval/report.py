@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from statistics import mean
 from typing import Any
 
+from graphmem.longmemeval import model
 from graphmem.longmemeval.metrics import KS, METRICS, VIEWS
 from graphmem.longmemeval.run import SYSTEMS, Result
 
@@ -79,10 +80,11 @@ def _cpu(results: Sequence[Result]) -> dict[str, Any]:
 
 
 def summary(results: Sequence[Result], header: dict[str, Any]) -> dict[str, Any]:
-    """Everything the tables print, as one JSON-ready dict."""
+    """Everything the tables print, as one JSON-ready dict (the model's answers when it read them)."""
     total = sum(sum(r.cpu.values()) for r in results)
+    read = {"model": model.summary(results, _types(results), _of)} if any(r.model_reply is not None for r in results) else {}
     return {**header, "questions": len(results), "cpu_seconds": total,
-            "retrieval": _retrieval(results), "answers": _answers(results), "cpu": _cpu(results)}
+            "retrieval": _retrieval(results), "answers": _answers(results), **read, "cpu": _cpu(results)}
 
 
 def _cell(value: float | None, width: int = 6) -> str:
@@ -112,6 +114,8 @@ def format_tables(s: dict[str, Any]) -> str:
     for qtype, a in s["answers"].items():
         lines.append(f"  {qtype:<26} {a['n']:>4} {a['abstention']:>4}  {_cell(a['quiet_answerable'], 9)}  "
                      f"{_cell(a['quiet_abstention'], 9)}  {_cell(a['f1'])}  {_cell(a['auc'])}")
+    if "model" in s:
+        lines += [""] + model.render(s, _cell)
     lines += ["", "CPU seconds per question (every view)",
               f"  {'type':<26} {'n':>4}  {'memory index':>12}  {'memory search':>13}  {'bm25 index':>10}  {'bm25 search':>11}"]
     for qtype, c in s["cpu"].items():
@@ -128,4 +132,5 @@ def per_question(results: Sequence[Result]) -> list[dict[str, Any]]:
     return [{"question_id": r.id, "question_type": r.type, "abstention": r.abstention, "question": r.question,
              "answer": r.answer, "reply": r.reply,
              "confidence": r.confidence, "quiet": r.quiet, "f1": r.f1, "retrieval": r.retrieval,
-             "top": r.top, "cpu": r.cpu} for r in results]
+             "top": r.top, "cpu": r.cpu, **({"model_reply": r.model_reply, "model_f1": r.model_f1, "verdict": r.verdict}
+                                            if r.model_reply is not None else {})} for r in results]

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from graphmem.answer.model import evidence_prompt
 from graphmem.longmemeval.baseline import BM25
 from graphmem.longmemeval.load import Question
 from graphmem.longmemeval.metrics import VIEWS, scores, sessions_of, token_f1
@@ -48,6 +49,13 @@ class Result:
     """``view/system`` -> the first ten turn ids (sessions for bm25-sessions)."""
     cpu: dict[str, float] = field(default_factory=dict)
     """Seconds of CPU: ``memory_index``, ``memory_search`` (search and read), ``bm25_index``, ``bm25_search``."""
+    prompt: str = ""
+    """With ``Settings.prompts``: the model reader's prompt over the turns the extractive reader read
+    ("" where the memory's confidence is below the floor: the model is not asked)."""
+    model_reply: str | None = None
+    model_f1: float = 0.0
+    verdict: str = ""
+    """The judge's grade of ``model_reply``: correct, wrong, declined, unreadable or failed ("" not judged)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,8 @@ class Settings:
     views: tuple[str, ...] = VIEWS
     baseline: bool = True
     """Also run BM25 (False: the memory alone, for comparing memories on the same questions)."""
+    prompts: bool = False
+    """Also keep each question's model prompt (``graphmem longmemeval --model``)."""
     dated: bool = True
     """Search as of the question's ``question_date`` (``asked_on``), so "10 days ago" names a day
     (False: as of no date, when relative dates name none)."""
@@ -98,6 +108,8 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
             answer = clock.time("memory_search", lambda: mem.answer_from(q.question, found[:5]))
             result.reply, result.confidence, result.quiet = answer.reply, float(answer.confidence), answer.quiet
             result.f1 = 0.0 if q.abstention else token_f1(answer.reply, q.answer)
+            if settings.prompts and found and answer.confidence >= settings.floor:
+                result.prompt = evidence_prompt(q.question, found[:5])
         rankings = {"memory": [r.id for r in found]}
         if settings.baseline:
             rankings.update(_baseline(q, records, clock))
