@@ -473,6 +473,8 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
     from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
 
+    if judge_url is not None and model_url is None:
+        raise click.ClickException("--judge grades the model's replies: give --model too")
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
     judge = _model_reader(judge_url, judge_name, model_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
     click.echo(lme(data, variant, limit, as_json, out, reader=reader, judge=judge))

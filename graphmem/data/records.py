@@ -37,7 +37,7 @@ class Record:
 _DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%I:%M %p on %A %d %B, %Y",
                  "%Y/%m/%d %H:%M", "%Y/%m/%d")
 
-_ISO_FORM = re.compile(r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?)?$")
+_ISO_FORM = re.compile(r"\d{4}-\d\d-\d\d(?:T\d\d:\d\d(?::\d\d)?| \d\d:\d\d:\d\d)?$")
 """Exactly the ISO forms of ``_DATE_FORMATS`` with two-digit fields, which ``datetime.fromisoformat``
 reads as ``strptime`` does (a zone or a fraction of a second is not of this form: still refused)."""
 

@@ -99,6 +99,7 @@ class _Index(Scoped):
                 scores = scores + self.extra(query)
             if self.options.shape and self.options.asker:  # as the live index: the person's own matched turns
                 docs = np.flatnonzero(scores > 0)
+                scores = scores.copy()  # a ranker's own array is never written into
                 scores[docs] = self.askers.boost(query, docs, scores[docs], self.ranker.idf)
         else:
             qvec = self.vocab.vectors([self.english(query)])

@@ -3,10 +3,12 @@ verdicts (the endpoint itself is tests/model's), and --judge refused without --m
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from graphmem.answer.reader import ABSTAIN
 from graphmem.cli import main
+from graphmem.errors import GraphmemError
 from graphmem.longmemeval import model
 from graphmem.longmemeval.report import _cell, _of, _types
 from graphmem.longmemeval.run import Result
@@ -38,6 +40,10 @@ def test_the_section_counts_quiet_f1_and_j_by_type():
 
 
 def test_judge_without_a_model_is_one_line(tiny):
-    result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--judge", "http://127.0.0.1:9/v1"])
-    assert result.exit_code == 1 and "Traceback" not in result.output
-    assert result.output.strip() == "Error: --judge grades the model's replies: give --model too", result.output
+    for judge in (["--judge", "http://127.0.0.1:9/v1"], ["--judge"]):  # alone: no $GRAPHMEM_JUDGE_URL either
+        result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), *judge], env={"GRAPHMEM_JUDGE_URL": ""})
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert result.output.strip() == "Error: --judge grades the model's replies: give --model too", result.output
+    from graphmem.longmemeval.command import longmemeval
+    with pytest.raises(GraphmemError, match="give --model too"):  # the API refuses it too
+        longmemeval(tiny, judge=object())
