@@ -48,9 +48,11 @@ class Askers:
         self.count = 0
         self._assisted: set[str] = set()
 
-    def add(self, r: Record, earlier: Sequence[int], records: Sequence[Record]) -> None:
-        """The turn after the last, ``r``; ``earlier``: its conversation's turns before it."""
+    def add(self, r: Record, earlier: Sequence[int], records: Sequence[Record]) -> list[int]:
+        """The turn after the last, ``r``; ``earlier``: its conversation's turns before it.
+        Returns the earlier turns it made the asker's (a store that keeps the mark rewrites them)."""
         assistant = is_assistant(r.speaker)
+        people: list[int] = []
         if assistant and r.conversation not in self._assisted:
             self._assisted.add(r.conversation)
             people = [i for i in earlier if not is_assistant(records[i].speaker)]
@@ -59,6 +61,7 @@ class Askers:
         own = not assistant and r.conversation in self._assisted
         self.mine.append(own)
         self.count += own
+        return people
 
     def restore(self, records: Sequence[Record]) -> None:
         """Every record's mark at once (an empty index restored), as :meth:`add` leaves them."""

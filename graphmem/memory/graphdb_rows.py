@@ -9,9 +9,10 @@ pre-stemmed into a full-text index with a whitespace analyser:
 
 - ``terms``: the stems of ``"Speaker: utterance"`` (vocatives out), the first field;
 - ``context``: the stems of the utterance it replies to, the second field;
-- ``marks``: ``#when``/``#how_long`` (answer types), ``day_<ordinal>`` and ``mon_<y>_<m>`` (the
-  day it was said), ``smon_<y>_<m>`` (each month a day span it speaks of touches) -- what a
-  query's answer type and dates look up, re-checked exactly on the candidates;
+- ``marks``: ``#when``/``#how_long`` (answer types), ``#asker`` (the asker's turn,
+  :mod:`graphmem.memory.askers`), ``day_<ordinal>`` and ``mon_<y>_<m>`` (the day it was said),
+  ``smon_<y>_<m>`` (each month a day span it speaks of touches) -- what a query's answer type,
+  first person and dates look up, re-checked exactly on the candidates;
 - ``scope``: the conversation id, so a search can be limited to some conversations in Lucene;
 - ``replied``: the key of the turn it replies to (the dense side shares that turn's cosine).
 
@@ -40,10 +41,13 @@ from graphmem.search.dense import passages
 if TYPE_CHECKING:  # a type only: the embedding is an optional extra
     from graphmem.search.dense import Encoder
 
+ASKER = "#asker"
+"""The mark of an asker's turn, so Lucene's candidates weigh it as the ranking does."""
+
 DIMENSIONS = 384
 """The vector index's dimensions (``schema.cypher``): multilingual-e5-small's, every engine's."""
 
-__all__ = ["DIMENSIONS", "claim_rows", "sentence_rows", "family_token", "index_row", "mark_of", "month_token", "said_token", "turn_key"]
+__all__ = ["ASKER", "DIMENSIONS", "claim_rows", "sentence_rows", "family_token", "index_row", "mark_of", "month_token", "said_token", "turn_key"]
 
 
 def turn_key(conversation: str, turn_id: str) -> str:
@@ -69,7 +73,7 @@ def index_row(index: LiveIndex, i: int) -> dict:
     own, context, length = _fields(index, i)
     read = index.reading(i)
     day = r.date.date() if r.date is not None else None
-    marks = [mark_of(kind) for kind in read.types]
+    marks = [mark_of(kind) for kind in read.types] + ([ASKER] if index.askers.mine.view()[i] else [])
     if day is not None:
         marks += [f"day_{day.toordinal()}", f"mon_{day.year}_{day.month}"]
     spans = list(read.spans)

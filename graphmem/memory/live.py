@@ -271,7 +271,7 @@ class LiveIndex(Scoped):
         conv = self.conv_ids.setdefault(r.conversation, len(self.conv_ids))
         self.conv_of.append(conv)
         self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
-        self.askers.add(r, self.by_conv.setdefault(r.conversation, []), self.records)
+        self.changed.update(self.askers.add(r, self.by_conv.setdefault(r.conversation, []), self.records))
         self.by_conv[r.conversation].append(i)
         if r.turn is not None:
             self.numbered.setdefault((r.conversation, r.date, r.turn), []).append(i)

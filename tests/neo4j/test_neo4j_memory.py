@@ -11,6 +11,7 @@ from dataclasses import asdict
 import pytest
 
 from graphmem import Memory
+from graphmem.memory.graphdb import GraphMemory
 from graphmem.memory.options import MemoryOptions
 from graphmem.neo4j.load import delete
 from graphmem.errors import DataError, Neo4jUnavailable
@@ -109,6 +110,25 @@ def test_the_database_prefers_the_askers_turns_as_the_embedded_memory(clean):
     assert db.search("What book am I currently reading?", k=1, conversation=CONV) == [f"{CONV}/u1"]
     assert Memory(backend="neo4j", options=MemoryOptions(asker=False)).search(
         "What book am I currently reading?", k=1, conversation=CONV) == [f"{CONV}/a1"]
+
+
+def test_lucene_proposes_the_askers_turns_as_the_ranking_weighs_them(clean):
+    """With one candidate a search, Lucene's own choice decides: its query weighs the asker's mark,
+    so the person's turn, which the boost puts first, is the one proposed; a conversation that
+    meets its assistant late has its earlier person turns re-marked."""
+    chat = [{"id": "u1", "speaker": "user", "text": "My book is Dune.", "conversation": CONV},
+            {"id": "u2", "speaker": "user", "text": "I like sleep.", "conversation": CONV},
+            {"id": "a1", "speaker": "assistant", "text": "Dune is a great book! A book a week, a book a day.", "conversation": CONV}]
+    Memory(backend="neo4j").ingest(chat[:2])
+    Memory(backend="neo4j").ingest(chat[2:])  # the assistant speaks: u1 and u2 become the asker's
+    marks = clean.run("MATCH (t:Turn {conversation: $c}) RETURN t.id AS id, t.marks AS marks ORDER BY id", c=CONV)
+    assert {r["id"]: "#asker" in (r["marks"] or "").split() for r in marks} == {"a1": False, "u1": True, "u2": True}
+    one = GraphMemory(MemoryOptions(), candidates=1)
+    try:
+        assert one.search("What book am I reading?", 1, CONV)[0].id == f"{CONV}/u1"
+        assert one.search("Which book is good?", 1, CONV)[0].id == f"{CONV}/a1"  # no first person: the assistant's many "book"s
+    finally:
+        one.close()
 
 
 def test_ids_are_scoped_by_conversation(clean):

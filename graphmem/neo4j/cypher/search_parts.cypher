@@ -11,7 +11,8 @@
 // (`lucenes`: everywhere, and again within the named conversations; or only `$conversation`; none
 // when the query has no part Lucene can match). The asker's turns (graphmem.memory.askers), when
 // `$asker` (a first-person question): the conversations where an assistant speaks, each counting
-// its people's turns (`askers`), and the idf of those turns over all.
+// its people's turns (`askers`), and the idf of those turns over all; Lucene weighs their `#asker`
+// mark by it (`lift`), only in turns its query matches otherwise (`+(...)`), as the ranking does.
 CALL () {
   MATCH (c:Conversation)
   RETURN sum(coalesce(c.indexed, 0)) AS n, sum(coalesce(c.length, 0.0)) AS total
@@ -73,10 +74,12 @@ WITH n, total, named, asker, groups, dates, typed,
         q + ' marks:mon_' + m + '^' + toString(toInteger(round(d.idf * 10000)))
           + ' marks:smon_' + m + '^' + toString(toInteger(round(d.idf * 10000)))))
      + CASE WHEN typed IS NULL THEN ''
-            ELSE ' marks:' + typed.phrase + '^' + toString(toInteger(round(typed.idf * 10000))) END AS body
+            ELSE ' marks:' + typed.phrase + '^' + toString(toInteger(round(typed.idf * 10000))) END AS body,
+     CASE WHEN asker IS NULL THEN '' ELSE ' marks:"#asker"^' + toString(toInteger(round(asker.idf * 10000))) END AS lift
 WITH total / n AS avg, named, asker, groups, dates, typed,
      [scope IN CASE WHEN body = '' THEN [] WHEN $conversation IS NOT NULL THEN [[$conversation]]
                     WHEN size(named) > 0 THEN [[], named] ELSE [[]] END |
-      CASE WHEN size(scope) = 0 THEN body
+      CASE WHEN size(scope) = 0 AND lift = '' THEN body
+           WHEN size(scope) = 0 THEN '+(' + body + ')' + lift
            ELSE '+scope:(' + reduce(s = '', c IN scope | s + ' "' + replace(replace(c, '\\', '\\\\'), '"', '\\"') + '"')
-                + ') +(' + body + ')' END] AS lucenes
+                + ') +(' + body + ')' + lift END] AS lucenes
