@@ -20,7 +20,7 @@ comparable across graphmem's runs and benchmarks, not with the paper's figures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from statistics import mean
 from typing import Any
 
@@ -69,12 +69,12 @@ def _mean(values: list[float]) -> float | None:
     return mean(values) if values else None
 
 
-def summary(results: Sequence[Result], types: Sequence[str], of: Any) -> dict[str, Any]:
-    """Per question type (``of(results, type)`` picks them): quiet rates, token F1 and J of the
-    model's replies, and how many verdicts each grade got."""
+def summary(by_type: Mapping[str, Sequence[Result]]) -> dict[str, Any]:
+    """Per question type (its results, ``by_type``): quiet rates, token F1 and J of the model's
+    replies, and how many verdicts each grade got."""
     out = {}
-    for qtype in types:
-        rows = [r for r in of(results, qtype) if r.model_reply is not None]
+    for qtype, results in by_type.items():
+        rows = [r for r in results if r.model_reply is not None]
         answerable = [r for r in rows if not r.abstention]
         judged = [r for r in answerable if r.verdict]
         out[qtype] = {
@@ -88,7 +88,7 @@ def summary(results: Sequence[Result], types: Sequence[str], of: Any) -> dict[st
     return out
 
 
-def render(s: dict[str, Any], cell: Any) -> list[str]:
+def render(s: dict[str, Any], cell: Callable[..., str]) -> list[str]:
     """The model's answers table (``cell`` formats a figure or a dash)."""
     who = s["model_run"]
     judged = f"; judged by {who['judge']}" if who.get("judge") else ""

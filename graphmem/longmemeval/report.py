@@ -82,7 +82,8 @@ def _cpu(results: Sequence[Result]) -> dict[str, Any]:
 def summary(results: Sequence[Result], header: dict[str, Any]) -> dict[str, Any]:
     """Everything the tables print, as one JSON-ready dict (the model's answers when it read them)."""
     total = sum(sum(r.cpu.values()) for r in results)
-    read = {"model": model.summary(results, _types(results), _of)} if any(r.model_reply is not None for r in results) else {}
+    by_type = {qtype: _of(results, qtype) for qtype in _types(results)}
+    read = {"model": model.summary(by_type)} if any(r.model_reply is not None for r in results) else {}
     return {**header, "questions": len(results), "cpu_seconds": total,
             "retrieval": _retrieval(results), "answers": _answers(results), **read, "cpu": _cpu(results)}
 

@@ -123,7 +123,7 @@ class Searcher(Scoped):
         params = dict(
             stems=list(dict.fromkeys(stems)), counts=counts, words=sorted(set(words(query))),
             scope=self.scope, conversation=conversation, groups=groups, dates=dates, roles=sorted(ASSISTANT_ROLES),
-            asker=self.options.shape and self.options.asker and asks_of_self(query),
+            asker=self.options.weighs_askers and asks_of_self(query),
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
             limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
         if self.encoder is None:

@@ -97,7 +97,7 @@ class _Index(Scoped):
             scores = self.ranker.scores(query, asked_on=asked_on)
             if self.extra is not None:
                 scores = scores + self.extra(query)
-            if self.options.shape and self.options.asker:  # as the live index: the person's own matched turns
+            if self.options.weighs_askers:  # as the live index: the person's own matched turns
                 docs = np.flatnonzero(scores > 0)
                 scores = scores.copy()  # a ranker's own array is never written into
                 scores[docs] = self.askers.boost(query, docs, scores[docs], self.ranker.idf)

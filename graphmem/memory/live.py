@@ -420,7 +420,7 @@ class LiveIndex(Scoped):
         if kind in self.types:
             parts.append(self.postings.flat(self.types[kind].view()))
         docs, scores = Postings.combine(parts)
-        if self.options.shape and self.options.asker:  # the person's own turns, for a question in the first person
+        if self.options.weighs_askers:  # the person's own turns, for a question in the first person
             scores = self.askers.boost(query, docs, scores, self.postings.idf)
         keep = scores > 0
         return docs[keep], scores[keep]

@@ -114,3 +114,8 @@ class MemoryOptions:
     embedding: Callable[[Sequence[Record], Encoder], Scorer] | None = None
     """(records, encoder) -> each record's own embedding score, before it is mixed with the
     turn it replies to; None: its best sentence's cosine (``_turn_scores``)."""
+
+    @property
+    def weighs_askers(self) -> bool:
+        """Whether the asker's turns count one more term: the rule, and the shape it needs told."""
+        return self.shape and self.asker

@@ -26,7 +26,8 @@ def _results() -> list[Result]:
 
 
 def test_the_section_counts_quiet_f1_and_j_by_type():
-    s = model.summary(_results(), _types(_results()), _of)
+    results = _results()
+    s = model.summary({qtype: _of(results, qtype) for qtype in _types(results)})
     user, every = s["single-session-user"], s["all"]
     assert (user["n"], user["abstention"], user["quiet_answerable"], user["quiet_abstention"]) == (3, 1, 0.0, 1.0)
     assert user["f1"] == 0.5 and user["j"] == 0.5
