@@ -192,14 +192,15 @@ class Memory:
         self.records.extend(new)
         self._ids.update(r.id for r in new)
         if self._live is None:
-            self._claims.add(new)
+            self._claims.defer(new)
             self._index = None
             return
         try:
             self._live.add(new)
-            claims = self._claims.add(new)
-            if self._file is not None and new:
-                self._file.save(self._live, first, claims)
+            if self._file is not None and new:  # its claims written with its turns, in one transaction
+                self._file.save(self._live, first, self._claims.add(new))
+            else:  # read when asked for (MemoryClaims.defer)
+                self._claims.defer(new)
             self._live.changed.clear()
         except BaseException:  # the memory goes back to what it held (and its file holds) before
             self._rewind(first)
@@ -215,7 +216,7 @@ class Memory:
             del self.records[first:]
             self._live.add(self.records)
             self._claims = MemoryClaims()
-            self._claims.add(self.records)
+            self._claims.defer(self.records)
         self._ids = {r.id for r in self.records}
 
     def claims(self, conversation: str = DEFAULT_CONVERSATION) -> tuple[Claim, ...]:

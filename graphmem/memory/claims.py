@@ -1,9 +1,12 @@
 """The claims a memory keeps: each conversation's, read turn by turn as its turns are ingested.
 
 Why here and not at search time: a claim is read from a turn in the light of its whole
-conversation (whom its names denote), so reading them once per ingest, through
-:class:`graphmem.claims.stream.ConversationClaims`, costs what the new turns cost (and the rare
-earlier turn a name learnt later changes), never the memory. A saved memory keeps them in its
+conversation (whom its names denote), so reading them through
+:class:`graphmem.claims.stream.ConversationClaims` costs what the new turns cost (and the rare
+earlier turn a name learnt later changes), never the memory. A store that writes claims with
+its turns (a saved memory, Neo4j) reads them in the ingest (:meth:`MemoryClaims.add`); a memory
+in RAM keeps its new turns waiting (:meth:`MemoryClaims.defer`) and reads them the first time
+that conversation's claims are asked for, since no search or answer reads claims. A saved memory keeps them in its
 file (:mod:`graphmem.memory.saved`), and a reopened one restores a conversation's claims from
 there, without reading it again, the first time that conversation is asked for or added to.
 
@@ -48,17 +51,40 @@ class MemoryClaims:
         self._convs: dict[str, ConversationClaims] = {}
         self._days: dict[str, dict[date | None, int]] = {}
         self._refused: dict[str, str] = {}
+        self._pending: dict[str, list[tuple[Record, datetime]]] = {}
 
     def add(self, records: Sequence[Record]) -> ClaimsChange:
-        """Read the new records' claims, conversation by conversation, in the order given."""
-        with paused_gc():  # tokens, sentences and claims: many small acyclic objects, as the bulk reader pauses for
-            return self._add(records)
-
-    def _add(self, records: Sequence[Record]) -> ClaimsChange:
-        grouped: dict[str, list[Record]] = {}
+        """Read the new records' claims now, conversation by conversation, in the order given
+        (after any turns of those conversations still waiting, :meth:`defer`): what a store that
+        writes the claims with the turns, in one transaction, needs."""
+        grouped: dict[str, list[tuple[Record, datetime]]] = {}
+        now = _now()
         for r in records:
-            grouped.setdefault(r.conversation, []).append(r)
-        now = datetime.now().replace(microsecond=0)
+            rows = grouped.get(r.conversation)
+            if rows is None:
+                rows = grouped[r.conversation] = self._pending.pop(r.conversation, [])
+            rows.append((r, now))
+        with paused_gc():  # tokens, sentences and claims: many small acyclic objects, as the bulk reader pauses for
+            return self._read(grouped)
+
+    def defer(self, records: Sequence[Record]) -> None:
+        """Keep the new records to read when their conversation's claims are first asked for.
+
+        Why: nothing a search or an answer does reads claims, and reading them is about half
+        of what an ingest would cost; a memory in RAM that is never asked for claims never pays
+        for them. Read later in one batch, they are the claims read turn by turn
+        (:class:`graphmem.claims.stream.ConversationClaims` equals the bulk reading whatever the
+        batches), and a turn without a date is dated when it was ingested, not when read."""
+        now = _now()
+        for r in records:
+            self._pending.setdefault(r.conversation, []).append((r, now))
+
+    @property
+    def waiting(self) -> int:
+        """How many ingested turns wait for their claims to be read."""
+        return sum(map(len, self._pending.values()))
+
+    def _read(self, grouped: Mapping[str, Sequence[tuple[Record, datetime]]]) -> ClaimsChange:
         out: dict[str, tuple[Claim, ...]] = {}
         dropped = []
         for conv, rows in grouped.items():
@@ -67,7 +93,7 @@ class MemoryClaims:
                 continue
             days = dict(self._days.get(conv, {}))
             try:
-                change = cc.add([_turn(r, days, now) for r in rows])
+                change = cc.add([_turn(r, days, now) for r, now in rows])
             except DataError as e:  # a third speaker: no claims for this conversation
                 self._refuse(conv, str(e))
                 dropped.append(conv)
@@ -77,7 +103,12 @@ class MemoryClaims:
         return ClaimsChange(out, tuple(dropped))
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
-        """The conversation's claims in turn order (``DataError`` for one unknown, or of three speakers)."""
+        """The conversation's claims in turn order (``DataError`` for one unknown, or of three speakers),
+        its turns still waiting (:meth:`defer`) read first."""
+        pending = self._pending.pop(conversation, None)
+        if pending:
+            with paused_gc():
+                self._read({conversation: pending})
         cc = self._conversation(conversation)
         if cc is None:
             raise DataError(f"conversation {conversation!r}: no claims ({self._refused[conversation]})")
@@ -95,7 +126,7 @@ class MemoryClaims:
             return cc
         rows, claims = self._saved(conv) if self._saved is not None else ((), {})
         days: dict[date | None, int] = {}
-        turns = [_turn(r, days, datetime.now().replace(microsecond=0)) for r in rows]
+        turns = [_turn(r, days, _now()) for r in rows]
         try:
             cc = ConversationClaims.restore(None, turns, [claims.get(t.dia_id, ()) for t in turns])
         except DataError as e:
@@ -108,6 +139,11 @@ class MemoryClaims:
         self._refused[conv] = why
         self._convs.pop(conv, None)
         self._days.pop(conv, None)
+
+
+def _now() -> datetime:
+    """The moment a turn without a date is dated: when it is ingested, to the second."""
+    return datetime.now().replace(microsecond=0)
 
 
 def _turn(r: Record, days: dict[date | None, int], now: datetime) -> Turn:

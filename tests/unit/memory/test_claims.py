@@ -3,6 +3,9 @@ same turns, saved with the turns, restored on reopening without reading the dial
 
 from __future__ import annotations
 
+import time
+from datetime import datetime
+
 import pytest
 
 import graphmem.claims.stream as stream
@@ -28,9 +31,38 @@ def test_claims_ingested_one_turn_at_a_time_are_the_bulk_reading(dataset):
     for conv in dataset.conversations[:3]:
         for r in _records(conv):
             mem.ingest([r])
+            mem.claims(conv.sample_id)  # asked for after every turn: read one turn at a time
     for conv in dataset.conversations[:3]:
         claims = mem.claims(conv.sample_id)
         assert claims and claims == _bulk(mem, conv.sample_id)
+
+
+def test_a_memory_in_ram_reads_a_conversations_claims_when_first_asked_for(dataset, monkeypatch):
+    calls = []
+    read = stream.read_turn
+    monkeypatch.setattr(stream, "read_turn", lambda *a: calls.append(a[1].dia_id) or read(*a))
+    a, b = dataset.conversations[:2]
+    mem = Memory()
+    for start in range(0, len(a.turns), 100):
+        mem.ingest(_records(a)[start:start + 100])
+    mem.ingest(_records(b))
+    assert mem.search("adoption agency") and calls == []  # searching reads no claims
+    assert mem.claims(a.sample_id) == _bulk(mem, a.sample_id)
+    assert set(calls) == {f"{a.sample_id}/{t.dia_id}" for t in a.turns}
+    read_a = len(calls)
+    assert mem.claims(a.sample_id) == _bulk(mem, a.sample_id) and len(calls) == read_a  # kept, not read again
+    assert mem.claims(b.sample_id) == _bulk(mem, b.sample_id)
+    assert {c for c in calls[read_a:]} == {f"{b.sample_id}/{t.dia_id}" for t in b.turns}
+
+
+def test_a_turn_without_a_date_is_dated_when_ingested_not_when_its_claims_are_read():
+    mem = Memory()
+    before = datetime.now().replace(microsecond=0)
+    mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
+    after = datetime.now()
+    time.sleep(1.1)
+    (claim,) = [c for c in mem.claims() if c.subject == "ann"]
+    assert before <= claim.date <= after
 
 
 def test_saved_claims_reopen_without_reading_and_read_on(dataset, tmp_path, monkeypatch):
