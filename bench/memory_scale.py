@@ -12,12 +12,15 @@ her), so the person scope and the vocabulary grow as a bigger memory's would.
     python bench/memory_scale.py --r 1,4,16 [--trials 30] [--path] [--stream]   # one process per r
     python bench/memory_scale.py --claims                               # what claims cost an ingest
 
-Per r it prints: bulk ingest (turns per CPU second), one turn ingested then one search
-(p50 / p95 wall), warm search (p50 / p95), the same two for FTS5, the peak RSS before the FTS5
-reference is built (the memory, the imports and the input records the bench holds: all r copies,
-or with ``--stream`` copy 0, kept as the model of the new turns, the copy being ingested and the
-parsed LoCoMo the copies are made from, as a program feeding the memory from a file holds little
-of its input) and after it (the whole process), and with
+Per r it prints: bulk ingest (turns per CPU second), and the same with every conversation's
+claims then asked for (a memory in RAM reads a conversation's claims when they are first asked
+for; a saved memory reads them in the ingest); one turn ingested then one search (p50 / p95
+wall), and asking for that turn's conversation's claims after it (p50); warm search (p50 / p95);
+the same two for FTS5; the peak RSS after the ingest, after the claims are read (both before the
+FTS5 reference is built: the memory, the imports and the input records the bench holds: all r
+copies, or with ``--stream`` copy 0, kept as the model of the new turns, the copy being ingested
+and the parsed LoCoMo the copies are made from, as a program feeding the memory from a file holds
+little of its input) and after FTS5 (the whole process), and with
 ``--path`` the file memory's reopen time in a fresh process, its imports done first (wall, and
 the CPU time it took: on a shared machine the wall time waits for other jobs).
 """
@@ -154,24 +157,35 @@ def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) ->
     spent += time.process_time() - cpu
     out: dict = {"r": r, "turns": len(mem)}
     out["bulk turns/s"] = len(mem) / max(spent, 1e-9)
-    one = []
+    out["rss ingest MB"] = _rss()
+    cpu = time.process_time()
+    for conv in dict.fromkeys(rec.conversation for rec in mem.records):  # a memory in RAM reads them when asked
+        mem.claims(conv)
+    spent += time.process_time() - cpu
+    out["claims turns/s"] = len(mem) / max(spent, 1e-9)
+    one, claims = [], []
     for n, q in enumerate(asked):
         t = time.perf_counter()
-        mem.ingest([_new_turn(n, records[rng.randrange(len(records))])])
+        new = _new_turn(n, records[rng.randrange(len(records))])
+        mem.ingest([new])
         mem.search(q, k=5)
         one.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        mem.claims(new["conversation"])
+        claims.append(time.perf_counter() - t)
     warm = []
     for q in asked:
         t = time.perf_counter()
         mem.search(q, k=5)
         warm.append(time.perf_counter() - t)
-    out.update({"one p50": _pct(one, 50), "one p95": _pct(one, 95), "warm p50": _pct(warm, 50), "warm p95": _pct(warm, 95)})
+    out.update({"one p50": _pct(one, 50), "one p95": _pct(one, 95), "warm p50": _pct(warm, 50), "warm p95": _pct(warm, 95),
+                "claims p50": _pct(claims, 50)})
     if where:
         mem.close()  # reopened by a fresh process, as a program that restarts would
         done = subprocess.run([sys.executable, "-c", REOPEN, str(where), asked[0]], capture_output=True, text=True,
                               check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         out.update(json.loads(done.stdout))
-    out["rss MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before FTS5's index joins the process
+    out["rss MB"] = _rss()  # the claims read, before FTS5's index joins the process
     db = _fts5(records if not stream else [rec for batch in list(copy_batches(data, r))[1:] for rec in batch])
     fone, fwarm = [], []
     for n, q in enumerate(asked):
@@ -186,8 +200,13 @@ def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) ->
         _fts_search(db, q)
         fwarm.append(time.perf_counter() - t)
     out.update({"fts one p50": _pct(fone, 50), "fts warm p50": _pct(fwarm, 50), "fts warm p95": _pct(fwarm, 95)})
-    out["rss all MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["rss all MB"] = _rss()
     return out
+
+
+def _rss() -> float:
+    """The process's peak resident set so far, in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def claims_cost(data: str, trials: int) -> str:
@@ -214,10 +233,11 @@ def claims_cost(data: str, trials: int) -> str:
 def _row(m: dict) -> str:
     ms = lambda key: f"{1000 * m[key]:.2f}"  # noqa: E731
     reopen = f"  reopen {m['reopen']:.2f} s ({m['reopen cpu']:.2f} s CPU)" if "reopen" in m else ""
-    return (f"r={m['r']:<3} {m['turns']:>7} turns  bulk {m['bulk turns/s']:>8.0f} turns/s  "
-            f"one+search {ms('one p50')} / {ms('one p95')} ms  warm {ms('warm p50')} / {ms('warm p95')} ms  |  "
+    return (f"r={m['r']:<3} {m['turns']:>7} turns  bulk {m['bulk turns/s']:>6.0f} turns/s"
+            f" (claims read: {m['claims turns/s']:.0f})  one+search {ms('one p50')} / {ms('one p95')} ms"
+            f" (its claims: {ms('claims p50')})  warm {ms('warm p50')} / {ms('warm p95')} ms  |  "
             f"FTS5 one+search {ms('fts one p50')} ms  warm {ms('fts warm p50')} / {ms('fts warm p95')} ms  |  "
-            f"RSS {m['rss MB']:.0f} MB (with FTS5: {m['rss all MB']:.0f}){reopen}")
+            f"RSS {m['rss ingest MB']:.0f} MB (claims read: {m['rss MB']:.0f}; with FTS5: {m['rss all MB']:.0f}){reopen}")
 
 
 def main(argv: list[str] | None = None) -> int:
