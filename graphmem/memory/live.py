@@ -38,7 +38,7 @@ from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
 from graphmem.memory.shape import reads_replies, reads_reply
 from graphmem.memory.vocabulary import LiveVocabulary
-from graphmem.text.dates import ANSWER_TYPES, answer_type, days_asked_about, days_spoken_of
+from graphmem.text.dates import ANSWER_TYPES, answer_type, days_asked_about, time_marks
 from graphmem.search import dense as embedding
 from graphmem.text.terms import analyse
 
@@ -281,8 +281,7 @@ class LiveIndex(Scoped):
         """What the index reads of a new record: everything a saved memory keeps of it."""
         said = self._utterance(r)
         said = r.text if said == r.text else said  # no vocative taken out: the text itself, not an equal copy
-        spans = days_spoken_of(r.text, r.date) if r.date is not None and self.options.spans else []
-        types = tuple(kind for kind in self.types if ANSWER_TYPES[kind](r.text))
+        spans, types = time_marks(r.text, r.date if self.options.spans else None, self.types)
         return Reading(said, analyse(said), self._reply_of(r, i), types, spans)
 
     def reading(self, i: int) -> Reading:

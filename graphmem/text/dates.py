@@ -27,6 +27,7 @@ The date a text is about is not the date it was written: "yesterday" in a sessio
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "resolve_date",
     "says_how_long",
     "says_when",
+    "time_marks",
 ]
 
 # ---------------------------------------------------------------- the month table
@@ -117,6 +119,12 @@ _AHEAD = re.compile(r"\b(tomorrow|tonight)\b")
 _RELATIVE = re.compile("|".join(f"(?:{p.pattern})"
                                 for p in (_YESTERDAY, _AGO, _NEAR, _WEEKDAY, _IN_MONTH, _IN_YEAR, _AHEAD)))
 """Any one of the seven: one scan of a text rather than seven, and most texts hold none of them."""
+_RELATIVE_WORDS = ("yesterday", "last", "ago", "next", "past", "tomorrow", "tonight", *WEEKDAYS, *MONTHS, "19", "20")
+"""A word every match of :data:`_RELATIVE` holds: looking for them is a few times cheaper than the
+scan (whose every alternative starts at a word boundary, so the engine tries each at every
+position), and nine texts in ten hold none."""
+_DURATION_UNITS = ("day", "week", "month", "year", "hour", "minute")
+"""The units, one of which every match of :data:`_DURATION` holds (as for :data:`_RELATIVE_WORDS`)."""
 _BARE_THIS = re.compile(r"this (?!past )")
 _DURATION = re.compile(rf"\b(?:{_NUM}|several) (?:day|week|month|year|hour|minute)s?\b")
 
@@ -182,9 +190,22 @@ def days_spoken_of(text: str, said: datetime) -> list[Span]:
     number word up to ten. Seasons are left out (no agreed days).
     """
     s = text.lower()
-    if _RELATIVE.search(s) is None:
-        return []
-    d = said.date()
+    return _days_of(s, said.date()) if _says_relative(s) else []
+
+
+def time_marks(text: str, said: datetime | None, kinds: Iterable[str]) -> tuple[list[Span], tuple[str, ...]]:
+    """What an index reads of time in a turn: the days it speaks of (:func:`days_spoken_of`;
+    none without ``said``) and which answer types of ``kinds`` it gives (:data:`ANSWER_TYPES`),
+    from one lower-casing and one scan for relative expressions, since most turns hold none and
+    both readings start with that scan."""
+    s = text.lower()
+    when = _says_relative(s)
+    spans = _days_of(s, said.date()) if when and said is not None else []
+    return spans, tuple(k for k in kinds if (when if k == "when" else _GIVES[k](s)))
+
+
+def _days_of(s: str, d: date) -> list[Span]:
+    """:func:`days_spoken_of` of a lower-cased text said on ``d`` that holds a relative expression."""
     out: list[Span] = []
     for _ in _YESTERDAY.finditer(s):
         out.append((d - timedelta(days=1),) * 2)
@@ -248,13 +269,27 @@ def says_when(text: str) -> bool:
     """Does the text place something in time? One of the expressions :func:`resolve_date`
     reads ("yesterday", "two weeks ago", "next month", "last Friday", "back in May",
     "in 2022"), or "tomorrow" / "tonight"."""
-    return _RELATIVE.search(text.lower()) is not None
+    return _says_relative(text.lower())
 
 
 def says_how_long(text: str) -> bool:
     """Does the text give a duration: a number of days, weeks, months, years, hours or
     minutes ("for a month now", "three years", "a couple of weeks")?"""
-    return bool(_DURATION.search(text.lower()))
+    return _gives_duration(text.lower())
+
+
+def _says_relative(s: str) -> bool:
+    """Does the lower-cased ``s`` hold a relative expression (:data:`_RELATIVE`)?"""
+    return any(w in s for w in _RELATIVE_WORDS) and _RELATIVE.search(s) is not None
+
+
+def _gives_duration(s: str) -> bool:
+    """Does the lower-cased ``s`` give a duration (:data:`_DURATION`)?"""
+    return any(u in s for u in _DURATION_UNITS) and _DURATION.search(s) is not None
+
+
+_GIVES = {"when": _says_relative, "how long": _gives_duration}
+"""Each answer type's test of a lower-cased text: :func:`says_when` and :func:`says_how_long`."""
 
 
 ANSWER_TYPES = {"when": says_when, "how long": says_how_long}

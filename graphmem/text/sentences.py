@@ -54,7 +54,11 @@ def joined(text: str) -> str:
     :func:`sentences` may cut, it cuts at white space, and cut or joined again the run of white
     space becomes one space; so no rule of where a sentence ends need be asked."""
     flat = text.translate(QUOTES).strip()
-    return _BREAKS.sub(" ", flat) if flat else text
+    if not flat:
+        return text
+    if flat.isprintable() and "  " not in flat:  # every run of white space is one plain space: nothing to join
+        return flat  # (each white space character but the plain space is unprintable)
+    return _BREAKS.sub(" ", flat)
 
 
 def _abbreviated(chunk: str) -> bool:

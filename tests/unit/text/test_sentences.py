@@ -8,6 +8,7 @@ from graphmem.text.sentences import joined, sentences
 @pytest.mark.parametrize("text", [
     "", "  ", "a.  b", "Hi.\n\n  there", "x. \u2018y\u2019 z!  \t w", "e.g.  this", "Mr.  Smith", 'end."  Next',
     "so...  anyway", " lead", "\u2026  next", "one line\r\nand another", "No end  but  spaces",
+    "one space only. Two sentences", "a\tb. c", "a.\tb", "a.\u00a0b", "a.\u2028b", "a\u3000b. c", "a. \u200bb",
 ])
 def test_joined_is_the_sentences_joined(text):
     assert joined(text) == " ".join(sentences(text) or [text])
@@ -16,3 +17,8 @@ def test_joined_is_the_sentences_joined(text):
 def test_joined_on_every_locomo_turn(dataset):
     texts = [t.text for conv in dataset.conversations for t in conv.turns]
     assert [joined(t) for t in texts] == [" ".join(sentences(t) or [t]) for t in texts]
+
+
+def test_every_white_space_character_but_the_plain_space_is_unprintable():
+    """What ``joined``'s shortcut (a printable text without a double space has nothing to join) rests on."""
+    assert all(not chr(c).isprintable() for c in range(0x110000) if chr(c).isspace() and c != 0x20)

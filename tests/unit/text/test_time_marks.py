@@ -1,0 +1,41 @@
+"""One reading of a turn's time (``time_marks``) is the three readings it replaces, and the cheap
+word test before each scan never turns a match away: checked on every LoCoMo turn and on
+hand-made texts that sit on the edges of the expressions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from graphmem.text import dates
+from graphmem.text.dates import ANSWER_TYPES, days_spoken_of, says_how_long, says_when, time_marks
+
+SAID = datetime(2023, 5, 8, 13, 56)
+EDGES = [
+    "I went bowling yesterday.", "Last night was fun", "two weeks ago", "3 months ago we moved", "back in May",
+    "since 2019 I paint", "in 2022", "on Friday", "this past Sunday", "this Friday", "tomorrow!", "tonight",
+    "next weekend", "for a month now", "three years", "several days", "a couple of hours", "24 minutes",
+    "Mayday", "lastly, nothing", "I am 20", "Todays news", "", "YESTERDAY I SAW IT", "In December, snow",
+]
+
+
+def _texts(dataset) -> list[str]:
+    return EDGES + [t.text for conv in dataset.conversations for t in conv.turns]
+
+
+def test_time_marks_is_the_three_readings_it_replaces(dataset):
+    kinds = tuple(ANSWER_TYPES)
+    for text in _texts(dataset):
+        spans, types = time_marks(text, SAID, kinds)
+        assert spans == days_spoken_of(text, SAID), text
+        assert types == tuple(k for k in kinds if ANSWER_TYPES[k](text)), text
+        assert time_marks(text, None, kinds) == ([], types)
+
+
+@pytest.mark.parametrize("test, scan", [(says_when, dates._RELATIVE), (says_how_long, dates._DURATION)])
+def test_the_word_test_before_a_scan_turns_no_match_away(dataset, test, scan):
+    texts = _texts(dataset)
+    found = [scan.search(t.lower()) is not None for t in texts]
+    assert [test(t) for t in texts] == found
+    assert 0 < sum(found) < len(texts)  # both kinds of text are there
