@@ -199,9 +199,9 @@ class Memory:
             self._live.add(new)
             if self._file is not None and new:  # its claims written with its turns, in one transaction
                 self._file.save(self._live, first, self._claims.add(new))
-            else:  # read when asked for (MemoryClaims.defer)
-                self._claims.defer(new)
             self._live.changed.clear()
+            if self._file is None:  # read when asked for (MemoryClaims.defer); last, so a rewind need not undo it
+                self._claims.defer(new)
         except BaseException:  # the memory goes back to what it held (and its file holds) before
             self._rewind(first)
             raise
@@ -214,13 +214,14 @@ class Memory:
             self._claims = MemoryClaims(self._file.conversation)
         else:
             del self.records[first:]
-            self._live.add(self.records)
-            self._claims = MemoryClaims()
-            self._claims.defer(self.records)
+            self._live.add(self.records)  # the claims are as they were: the failed turns were never deferred
         self._ids = {r.id for r in self.records}
 
     def claims(self, conversation: str = DEFAULT_CONVERSATION) -> tuple[Claim, ...]:
-        """The claims read from a conversation's turns, in turn order (:mod:`graphmem.memory.claims`)."""
+        """The claims read from a conversation's turns, in turn order (:mod:`graphmem.memory.claims`).
+        In RAM, the first call for a conversation reads its turns' claims (about 0.1 ms a turn),
+        holding the memory's lock, so an ingest or a search waits for it; later calls read only
+        the turns ingested since."""
         with self._lock:
             self._open_or_raise()
             return self._claims.claims(conversation)

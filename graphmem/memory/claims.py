@@ -1,4 +1,5 @@
-"""The claims a memory keeps: each conversation's, read turn by turn as its turns are ingested.
+"""The claims a memory keeps: each conversation's, read as its turns are ingested (a saved memory,
+Neo4j) or when they are first asked for (a memory in RAM).
 
 Why here and not at search time: a claim is read from a turn in the light of its whole
 conversation (whom its names denote), so reading them through
@@ -60,12 +61,14 @@ class MemoryClaims:
         grouped: dict[str, list[tuple[Record, datetime]]] = {}
         now = _now()
         for r in records:
-            rows = grouped.get(r.conversation)
-            if rows is None:
-                rows = grouped[r.conversation] = self._pending.pop(r.conversation, [])
-            rows.append((r, now))
+            grouped.setdefault(r.conversation, []).append((r, now))
         with paused_gc():  # tokens, sentences and claims: many small acyclic objects, as the bulk reader pauses for
-            return self._read(grouped)
+            drained = [self._drain(conv) for conv in grouped]
+            change = self._read(grouped)
+        claims = {d: c for earlier in drained for d, c in earlier.claims.items()}
+        claims.update(change.claims)  # the waiting turns' claims are written too
+        dropped = tuple(dict.fromkeys(c for earlier in drained for c in earlier.dropped))
+        return ClaimsChange(claims, tuple(dict.fromkeys(dropped + change.dropped)))
 
     def defer(self, records: Sequence[Record]) -> None:
         """Keep the new records to read when their conversation's claims are first asked for.
@@ -76,13 +79,22 @@ class MemoryClaims:
         (:class:`graphmem.claims.stream.ConversationClaims` equals the bulk reading whatever the
         batches), and a turn without a date is dated when it was ingested, not when read."""
         now = _now()
+        grouped: dict[str, list[tuple[Record, datetime]]] = {}
         for r in records:
-            self._pending.setdefault(r.conversation, []).append((r, now))
+            grouped.setdefault(r.conversation, []).append((r, now))
+        for conv, rows in grouped.items():  # nothing above can fail half-way through the waiting lists
+            self._pending.setdefault(conv, []).extend(rows)
 
-    @property
-    def waiting(self) -> int:
-        """How many ingested turns wait for their claims to be read."""
-        return sum(map(len, self._pending.values()))
+    def _drain(self, conv: str) -> ClaimsChange:
+        """Read the conversation's waiting turns. They stop waiting only once read: a reading
+        stopped part-way (an interrupt, a bug) keeps nothing (``ConversationClaims.add`` changes
+        nothing until it returns), so the next call reads them again rather than losing them."""
+        pending = self._pending.get(conv)
+        if not pending:
+            return ClaimsChange({})
+        change = self._read({conv: pending})
+        del self._pending[conv]
+        return change
 
     def _read(self, grouped: Mapping[str, Sequence[tuple[Record, datetime]]]) -> ClaimsChange:
         out: dict[str, tuple[Claim, ...]] = {}
@@ -105,10 +117,8 @@ class MemoryClaims:
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The conversation's claims in turn order (``DataError`` for one unknown, or of three speakers),
         its turns still waiting (:meth:`defer`) read first."""
-        pending = self._pending.pop(conversation, None)
-        if pending:
-            with paused_gc():
-                self._read({conversation: pending})
+        with paused_gc():
+            self._drain(conversation)
         cc = self._conversation(conversation)
         if cc is None:
             raise DataError(f"conversation {conversation!r}: no claims ({self._refused[conversation]})")

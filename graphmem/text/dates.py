@@ -118,7 +118,8 @@ _IN_YEAR = re.compile(r"\b(?:in|since|back in) ((?:19|20)\d\d)\b")
 _AHEAD = re.compile(r"\b(tomorrow|tonight)\b")
 _RELATIVE = re.compile("|".join(f"(?:{p.pattern})"
                                 for p in (_YESTERDAY, _AGO, _NEAR, _WEEKDAY, _IN_MONTH, _IN_YEAR, _AHEAD)))
-"""Any one of the seven: one scan of a text rather than seven, and most texts hold none of them."""
+"""Any one of the seven: one scan of a text rather than seven, and most texts hold none of them.
+An expression added here needs a word of it in :data:`_RELATIVE_WORDS` too."""
 _RELATIVE_WORDS = ("yesterday", "last", "ago", "next", "past", "tomorrow", "tonight", *WEEKDAYS, *MONTHS, "19", "20")
 """A word every match of :data:`_RELATIVE` holds: looking for them is a few times cheaper than the
 scan (whose every alternative starts at a word boundary, so the engine tries each at every

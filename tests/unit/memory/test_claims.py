@@ -116,3 +116,57 @@ def test_a_conversation_of_three_speakers_keeps_its_turns_but_no_claims(tmp_path
             mem.claims()
         with pytest.raises(DataError, match="holds no turn"):
             mem.claims("elsewhere")
+
+
+def test_a_reading_stopped_part_way_loses_no_waiting_turn(monkeypatch):
+    read, stop = stream.read_turn, [True]
+
+    def interrupted(*a):
+        if stop.pop() if stop else False:
+            raise KeyboardInterrupt
+        return read(*a)
+
+    mem = Memory()
+    mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "I love hiking."}])
+    monkeypatch.setattr(stream, "read_turn", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        mem.claims()
+    assert {c.subject for c in mem.claims()} == {"ann", "bob"}  # read again, whole
+
+
+def test_a_failed_ingest_in_ram_keeps_the_claims_and_their_dates(monkeypatch):
+    mem = Memory()
+    mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
+    before = mem.claims()
+    time.sleep(1.1)  # a turn dated again would be dated a second later
+    monkeypatch.setattr(mem._live, "add", lambda new: (_ for _ in ()).throw(RuntimeError("disk full")))
+    with pytest.raises(RuntimeError):
+        mem.ingest([{"id": "c", "speaker": "Ann", "text": "I bought a kayak."}])
+    assert [r.id for r in mem.records] == ["a", "b"]
+    assert mem.claims() == before  # the same claims, dates and all: nothing was read or dated again
+    mem.ingest([{"id": "c", "speaker": "Ann", "text": "I bought a kayak."}])
+    assert [c.dia_id for c in mem.claims()] == ["a", "c"]
+
+
+def test_a_third_speaker_in_ram_keeps_the_turns_and_says_why_when_asked():
+    mem = Memory()
+    mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"},
+                {"id": "c", "speaker": "Cal", "text": "I adopted a cat."}])
+    assert mem.search("adopted cat")[0] == "c"  # the third speaker's turn is searched as any other
+    with pytest.raises(DataError, match="no claims"):
+        mem.claims()
+
+
+def test_claims_read_now_after_turns_left_waiting_come_in_turn_order(dataset):
+    from graphmem.data.records import validate
+    from graphmem.memory.claims import MemoryClaims
+
+    conv = dataset.conversations[0]
+    records = validate(_records(conv))
+    claims = MemoryClaims()
+    claims.defer(records[:100])
+    change = claims.add(records[100:])  # the waiting turns read first, then these, and all returned to write
+    assert set(change.claims) == {r.id for r in records}
+    mem = Memory()
+    mem.ingest(_records(conv))
+    assert claims.claims(conv.sample_id) == _bulk(mem, conv.sample_id)

@@ -26,11 +26,15 @@ def _texts(dataset) -> list[str]:
 
 def test_time_marks_is_the_three_readings_it_replaces(dataset):
     kinds = tuple(ANSWER_TYPES)
+    scans = {"when": dates._RELATIVE, "how long": dates._DURATION}  # the bare scans, no word test before them
+    assert dates._GIVES.keys() == ANSWER_TYPES.keys() == scans.keys()
     for text in _texts(dataset):
         spans, types = time_marks(text, SAID, kinds)
         assert spans == days_spoken_of(text, SAID), text
         assert types == tuple(k for k in kinds if ANSWER_TYPES[k](text)), text
+        assert types == tuple(k for k in kinds if scans[k].search(text.lower())), text
         assert time_marks(text, None, kinds) == ([], types)
+        assert time_marks(text, SAID, ("how long",))[1] == tuple(k for k in types if k == "how long")
 
 
 @pytest.mark.parametrize("test, scan", [(says_when, dates._RELATIVE), (says_how_long, dates._DURATION)])
