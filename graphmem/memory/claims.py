@@ -58,17 +58,12 @@ class MemoryClaims:
         """Read the new records' claims now, conversation by conversation, in the order given
         (after any turns of those conversations still waiting, :meth:`defer`): what a store that
         writes the claims with the turns, in one transaction, needs."""
-        grouped: dict[str, list[tuple[Record, datetime]]] = {}
-        now = _now()
-        for r in records:
-            grouped.setdefault(r.conversation, []).append((r, now))
+        grouped = _grouped(records)
         with paused_gc():  # tokens, sentences and claims: many small acyclic objects, as the bulk reader pauses for
-            drained = [self._drain(conv) for conv in grouped]
-            change = self._read(grouped)
-        claims = {d: c for earlier in drained for d, c in earlier.claims.items()}
-        claims.update(change.claims)  # the waiting turns' claims are written too
-        dropped = tuple(dict.fromkeys(c for earlier in drained for c in earlier.dropped))
-        return ClaimsChange(claims, tuple(dict.fromkeys(dropped + change.dropped)))
+            changes = [self._drain(conv) for conv in grouped]  # the waiting turns' claims are written too
+            changes.append(self._read(grouped))
+        return ClaimsChange({d: c for ch in changes for d, c in ch.claims.items()},
+                            tuple(dict.fromkeys(conv for ch in changes for conv in ch.dropped)))
 
     def defer(self, records: Sequence[Record]) -> None:
         """Keep the new records to read when their conversation's claims are first asked for.
@@ -78,11 +73,7 @@ class MemoryClaims:
         for them. Read later in one batch, they are the claims read turn by turn
         (:class:`graphmem.claims.stream.ConversationClaims` equals the bulk reading whatever the
         batches), and a turn without a date is dated when it was ingested, not when read."""
-        now = _now()
-        grouped: dict[str, list[tuple[Record, datetime]]] = {}
-        for r in records:
-            grouped.setdefault(r.conversation, []).append((r, now))
-        for conv, rows in grouped.items():  # nothing above can fail half-way through the waiting lists
+        for conv, rows in _grouped(records).items():  # grouped first: nothing fails half-way through the waiting lists
             self._pending.setdefault(conv, []).extend(rows)
 
     def _drain(self, conv: str) -> ClaimsChange:
@@ -149,6 +140,15 @@ class MemoryClaims:
         self._refused[conv] = why
         self._convs.pop(conv, None)
         self._days.pop(conv, None)
+
+
+def _grouped(records: Sequence[Record]) -> dict[str, list[tuple[Record, datetime]]]:
+    """The records by conversation, in the order given, each with the moment they were ingested."""
+    now = _now()
+    grouped: dict[str, list[tuple[Record, datetime]]] = {}
+    for r in records:
+        grouped.setdefault(r.conversation, []).append((r, now))
+    return grouped
 
 
 def _now() -> datetime:
