@@ -30,6 +30,9 @@ changed, or one step done by an implementation here (``VARIANTS``):
 ``undated``
     the question searched as of no date (no ``asked_on``), so its relative dates ("10 days ago")
     name no day; shipped: as of its ``question_date``.
+``sure-known``
+    the confidence leaves out the question's terms no turn holds, as the bench's Sure does
+    (``MemoryOptions.sure_unseen``; shipped: they count, uncovered, at the largest weight).
 ``floor-0.4`` / ``floor-0.5``
     the floor ``ask`` abstains below.
 
@@ -78,6 +81,7 @@ def _variants() -> dict[str, Settings]:
         "phrase-always": replace(SHIPPED, options=replace(opts, phrase="always")),
         "undated": replace(SHIPPED, dated=False),
         "asker-off": replace(SHIPPED, options=replace(opts, asker=False)),
+        "sure-known": replace(SHIPPED, options=replace(opts, sure_unseen=False)),
         "floor-0.4": replace(SHIPPED, floor=0.4),
         "floor-0.5": replace(SHIPPED, floor=0.5),
     }

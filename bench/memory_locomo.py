@@ -58,6 +58,9 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     the same figures, a check that the rule stays out of two-party dialogue).
 ``phrase-always`` (with ``--ask``)
     the reader quotes one phrase of a sentence in two-party dialogue too (``MemoryOptions.phrase``).
+``sure-known`` (with ``--ask``)
+    the confidence leaves out the question's terms no turn holds, as the bench's Sure does
+    (``MemoryOptions.sure_unseen``).
 ``sure-with-context`` (with ``--ask``)
     the confidence ``ask`` abstains by read over the first turn together with the turn it
     replies to, not over the turn alone (the bench's Sure).
@@ -303,21 +306,22 @@ VARIANTS: dict[str, MemoryOptions] = {
     "b-0.9": MemoryOptions(b=0.9),
     "shape-off": MemoryOptions(shape=False),
     "phrase-always": MemoryOptions(phrase="always"),
+    "sure-known": MemoryOptions(sure_unseen=False),
 }
 """Each variant: the memory's options with the one choice it measures changed."""
 SHIPPED = MemoryOptions()
 
 
 def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR,
-            options: MemoryOptions = SHIPPED) -> list[tuple[int, float, bool]]:
-    """(category, F1, quiet) per question, from ``Memory.ask`` graded by the official metric
-    (``graphmem.bench.metric.grade``: adversarial questions score 1 for an abstention)."""
+            options: MemoryOptions = SHIPPED) -> list[tuple[int, float, bool, float]]:
+    """(category, F1, quiet, confidence) per question, from ``Memory.ask`` graded by the official
+    metric (``graphmem.bench.metric.grade``: adversarial questions score 1 for an abstention)."""
     mem = _memory(dataset, False, options, floor)
     out = []
     for c in dataset.conversations:
         for q in c.questions:
             reply = mem.ask(q.text, k)
-            out.append((q.category, grade(q.category, reply.reply, q.answer), reply.quiet))
+            out.append((q.category, grade(q.category, reply.reply, q.answer), reply.quiet, reply.confidence))
     return out
 
 
@@ -416,10 +420,14 @@ def table(label: str, rows: list[tuple[int, int]], k: int) -> list[str]:
     return lines
 
 
-def f1_table(label: str, rows: list[tuple[int, float, bool]]) -> list[str]:
+def f1_table(label: str, rows: list[tuple[int, float, bool, float]]) -> list[str]:
+    """F1 and quiet rate per category, then the confidence's ROC AUC, answerable against
+    adversarial (scikit-learn): how well the confidence ``ask`` abstains by tells them apart."""
+    from sklearn.metrics import roc_auc_score  # lazy: only --ask needs it
+
     lines = [label, f"  {'category':<13} {'n':>5}     F1  quiet"]
     groups: dict[str, list[tuple[float, bool]]] = {}
-    for cat, f1, quiet in rows:
+    for cat, f1, quiet, _ in rows:
         groups.setdefault(NAMES.get(cat, str(cat)), []).append((f1, quiet))
         if cat != locomo.ADVERSARIAL:
             groups.setdefault("answerable", []).append((f1, quiet))
@@ -428,6 +436,9 @@ def f1_table(label: str, rows: list[tuple[int, float, bool]]) -> list[str]:
         rs = groups.get(name, [])
         if rs:
             lines.append(f"  {name:<13} {len(rs):>5}  {sum(f for f, _ in rs) / len(rs):.3f}  {sum(q for _, q in rs) / len(rs):4.0%}")
+    labels = [int(cat != locomo.ADVERSARIAL) for cat, *_ in rows]
+    if 0 < sum(labels) < len(labels):
+        lines.append(f"  confidence ROC AUC, answerable vs adversarial: {roc_auc_score(labels, [r[3] for r in rows]):.3f}")
     return lines
 
 

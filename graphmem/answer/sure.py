@@ -14,15 +14,21 @@ import numpy as np
 from graphmem.text.terms import Vocabulary, analyse
 
 
-def coverage(vocab: Vocabulary, question: str, turn_text: str | None) -> float:
+def coverage(vocab: Vocabulary, question: str, turn_text: str | None, unseen: bool = False) -> float:
     """How much of the question's weighted terms one turn accounts for, in [0, 1].
 
     Weighted by rarity (idf), so matching a name or a rare noun counts for more than
-    matching "feel".
+    matching "feel". ``unseen``: a question term no turn holds counts too, at the largest
+    weight there is (``vocab.unseen``), never covered; by default it is left out
+    (:meth:`Vocabulary.weights`), as the specification's Sure is computed. A question about
+    something the memory never heard of ("my iPad", "Tom") is then less sure, not as sure.
     """
     if turn_text is None:
         return 0.0
-    asked = vocab.weights(analyse(question))
+    terms = analyse(question)
+    asked = vocab.weights(terms)
+    if unseen:
+        asked.update((t, vocab.unseen) for t in dict.fromkeys(terms) if t not in asked)
     total = sum(asked.values())
     if total == 0:
         return 0.0
@@ -53,7 +59,8 @@ class Ceiling:
         return float((self.present @ w).max()) / total
 
 
-def sure(vocab: Vocabulary, question: str, turn_text: str | None, ceiling: float | None = None) -> float:
+def sure(vocab: Vocabulary, question: str, turn_text: str | None, ceiling: float | None = None,
+         unseen: bool = False) -> float:
     """The confidence in a memory's best turn, in [0, 1].
 
     Computed once outside the arms and over the whole turn the best hit cites, whatever
@@ -69,8 +76,9 @@ def sure(vocab: Vocabulary, question: str, turn_text: str | None, ceiling: float
     Measured on LoCoMo (k=5), ROC AUC of answerable against adversarial: graph 0.722 ->
     0.745, path 0.736 -> 0.760, vector 0.471 -> 0.476 (it returns the best-covering turn
     whoever said it, so it has nothing to gain); it is quieter at any one floor.
+    ``unseen``: see :func:`coverage` (the memory's ``ask`` counts unseen terms; the bench does not).
     """
-    cover = coverage(vocab, question, turn_text)
+    cover = coverage(vocab, question, turn_text, unseen)
     if ceiling is None:
         return cover
     return cover * cover / ceiling if ceiling > 0 else 0.0

@@ -256,7 +256,7 @@ class Memory:
                 english, vocab = index.english(question), index.vocab
                 if self.options.sure_context:  # the turn read together with the turn it replies to
                     first = f"{index.said_before[found[0].id]} {first}"
-            confidence = sure(vocab, english, first)
+            confidence = sure(vocab, english, first, unseen=self.options.sure_unseen)
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
             settings = reader_settings(self.options.phrase, self.settings, found)
             reply = Reader(vocab, settings).read(english, hits) if confidence >= self.floor else ABSTAIN

@@ -96,6 +96,12 @@ class MemoryOptions:
     """The confidence ``ask`` abstains by is read over the first turn found together with the
     turn it replies to, not over the turn alone (the bench's Sure)."""
 
+    sure_unseen: bool = True
+    """The confidence ``ask`` abstains by counts the question's terms no turn holds, at the
+    largest weight, as not covered (:func:`graphmem.answer.sure.coverage`); False: they are
+    left out, as the bench's Sure leaves them. Measured on both development sets (ROC AUC of
+    the confidence, answerable against unanswerable questions; see docs/longmemeval.md)."""
+
     ranker: Callable[..., Ranker] = Ranker
     """The BM25 ranker, called as :class:`graphmem.memory.rank.Ranker` is: (texts, dates,
     k1=, b=, contexts=, context_weight=, types=, spans=)."""

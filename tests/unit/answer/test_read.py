@@ -209,3 +209,17 @@ def test_relative_sure_discounts_a_turn_by_how_far_it_falls_short_of_the_best():
     assert sure(vocab, question, weak, best) < c
     assert sure(vocab, question, weak) == c  # without a ceiling: the specification's Sure
     assert sure(vocab, question, None, best) == 0.0
+
+
+def test_an_unseen_question_term_counts_against_coverage_only_when_asked_to():
+    turns = ["I bought new headphones last week.", "The headphones cost a lot.", "We walked in the park."]
+    vocab = Vocabulary(turns)
+    question = "What did my headphones and my iPad cost?"  # "ipad": no turn holds it
+    turn = turns[1]
+    assert coverage(vocab, question, turn) == pytest.approx(1.0)  # the specification's Sure: left out
+    known = sum(vocab.weights(["headphon", "cost"]).values())
+    counted = coverage(vocab, question, turn, unseen=True)
+    assert counted == pytest.approx(known / (known + vocab.unseen))
+    assert vocab.unseen == max(vocab.weight(t) for t in vocab.index)  # the largest weight there is
+    assert sure(vocab, question, turn, unseen=True) == counted
+    assert coverage(vocab, "What did the headphones cost?", turn, unseen=True) == pytest.approx(1.0)

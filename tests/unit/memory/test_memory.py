@@ -115,6 +115,18 @@ def test_ask_replies_cites_and_abstains_like_the_bench(mem):
     assert quiet.reply == ABSTAIN and quiet.quiet
 
 
+def test_a_question_about_something_never_said_is_less_sure():
+    from graphmem.memory.options import MemoryOptions
+
+    question = "Where did Ann take Rex and her parrot?"  # "parrot": no turn holds it
+    counted, left_out = Memory(), Memory(options=MemoryOptions(sure_unseen=False))
+    for m in (counted, left_out):
+        m.ingest(TURNS)
+    assert left_out.ask(question).confidence > counted.ask(question).confidence > 0
+    said = "Does Rex love the beach?"
+    assert counted.ask(said).confidence == left_out.ask(said).confidence  # every term known: the same
+
+
 def test_bad_records_name_the_record_and_ingest_nothing(mem):
     cases = [
         ({"speaker": "Ann", "text": "hi"}, "missing 'id'"),
