@@ -31,11 +31,12 @@ class Days:
             for key in months_touched(a, b):
                 self.spans.setdefault(key, []).append((doc, a.toordinal(), b.toordinal()))
 
-    def restore(self, said: Sequence[date | None], spans: dict[int, list[tuple[date, date]]]) -> None:
-        """Every document's said day (``said[doc]``) and spans at once, as :meth:`add` called in
-        document order leaves them: each day's and each month's documents in ascending order."""
+    def restore(self, said: Sequence[date | None], spans: dict[int, list[tuple[date, date]]], first: int = 0) -> None:
+        """Many documents' said days (``said[doc - first]``, documents ``first`` on, after every
+        one held) and spans at once, as :meth:`add` called in document order leaves them: each
+        day's and each month's documents in ascending order."""
         ordinal = {d: d.toordinal() for d in set(said) if d is not None}
-        for doc, d in enumerate(said):
+        for doc, d in enumerate(said, first):
             if d is not None:
                 self.said.setdefault(ordinal[d], []).append(doc)
         for doc in sorted(spans):

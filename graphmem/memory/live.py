@@ -32,7 +32,8 @@ from graphmem.data.records import Record
 from graphmem.memory.askers import Askers
 from graphmem.memory.children import Children
 from graphmem.memory.days import Days
-from graphmem.memory.index import Scoped, _encoder, need_dense, with_context
+from graphmem.memory.index import Scoped, _encoder, need_dense
+from graphmem.memory.live_dense import LiveDense
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
@@ -42,7 +43,11 @@ from graphmem.text.dates import ANSWER_TYPES, answer_type, days_asked_about, tim
 from graphmem.search import dense as embedding
 from graphmem.text.terms import analyse
 
-__all__ = ["LiveIndex", "Reading", "Readings", "supports"]
+__all__ = ["BATCH", "LiveIndex", "Reading", "Readings", "supports"]
+
+BATCH = 32
+"""An ingest of this many records or more is indexed column by column (:meth:`LiveIndex._add_batch`);
+a smaller one record by record, which costs less for a few."""
 
 
 def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
@@ -77,45 +82,6 @@ class Readings:
     spans: dict[int, list[tuple[date, date]]]
 
 
-class _LiveDense:
-    """The embedding side, grown a batch of turns at a time: only new turns are encoded.
-
-    A turn scores as its best sentence's cosine (:class:`graphmem.search.dense.Turns`, whose
-    rule this keeps), shared with the turn it replies to at the context weight
-    (:func:`graphmem.memory.index.with_context`). Scoring is a product with every sentence
-    vector, as any exact embedding search is; only the encoding is incremental."""
-
-    def __init__(self, encoder: embedding.Encoder, options: MemoryOptions):
-        self.encoder, self.options = encoder, options
-        self.matrix: np.ndarray | None = None
-        self.rows = 0
-        self.owner = Grow(np.intp, 1024)
-
-    def add(self, first: int, turns: Sequence[tuple[str, str]]) -> None:
-        owner, pieces = embedding.passages(turns)
-        self.owner.extend(np.asarray(owner, dtype=np.intp) + first)
-        if not pieces:
-            return
-        block = self.encoder.encode(pieces)
-        if self.matrix is None:
-            self.matrix = np.zeros((max(1024, len(block)), block.shape[1]), dtype=block.dtype)
-        if self.rows + len(block) > len(self.matrix):
-            grown = np.zeros((max(2 * len(self.matrix), self.rows + len(block)), block.shape[1]), dtype=block.dtype)
-            grown[: self.rows] = self.matrix[: self.rows]
-            self.matrix = grown
-        self.matrix[self.rows:self.rows + len(block)] = block
-        self.rows += len(block)
-
-    def scores(self, query: str, n: int, replied: Sequence[int | None]) -> np.ndarray:
-        own = np.full(n, -1.0)
-        if self.rows:
-            sims = self.encoder.encode([query], query=True) @ self.matrix[: self.rows].T
-            np.maximum.at(own, self.owner.view(), sims[0])
-        if not self.options.dense_context:
-            return own
-        return with_context(lambda _: own, replied, self.options.context_weight)(query)
-
-
 class LiveIndex(Scoped):
     """The records, their fields and their postings, kept up to date one record at a time."""
 
@@ -123,7 +89,7 @@ class LiveIndex(Scoped):
         self.options, self.scope = options, scope
         if dense:
             need_dense()
-        self.dense = _LiveDense(_encoder(options.dense_engine), options) if dense else None
+        self.dense = LiveDense(_encoder(options.dense_engine), options) if dense else None
         self.records: list[Record] = []
         self.said: list[str] = []
         self.said_terms: list[list[str]] = []  # each utterance analysed once, for its field and its reply's
@@ -165,21 +131,27 @@ class LiveIndex(Scoped):
                                        [text] + ([context] if context is not None else []))
         self.vocab.restore(len(self.records), terms, text[0], text[1])
 
-    def _keep_all(self, records: Sequence[Record], readings: Readings) -> None:
-        """What :meth:`_keep` keeps, for every record at once and column by column: the same
-        lists and maps, in the same order, without one call per record."""
+    def _keep_all(self, records: Sequence[Record], readings: Readings, first: int = 0) -> None:
+        """What :meth:`_keep` keeps, for many records at once and column by column (numbered from
+        ``first``, the index's size): the same lists and maps, in the same order, without one
+        call per record where the index was empty."""
         self.records.extend(records)
         self.said.extend(readings.said)
         self.said_terms.extend(readings.terms)
         self.replied.extend(readings.replied)
         self._saved_types.extend(readings.types)
         self._spans.update((i, spans) for i, spans in readings.spans.items() if spans)  # as _keep: only turns that speak of days
-        self.children.restore(readings.replied)
-        for i, kinds in enumerate(readings.types):
+        if first == 0:
+            self.children.restore(readings.replied)
+        else:
+            for i, j in enumerate(readings.replied, first):
+                if j is not None:
+                    self.children.add(j, i)
+        for i, kinds in enumerate(readings.types, first):
             for kind in kinds:
                 if kind in self.types:
                     self.types[kind].append(i)
-        self.days.restore([r.date.date() if r.date is not None else None for r in records], readings.spans)
+        self.days.restore([r.date.date() if r.date is not None else None for r in records], readings.spans, first)
         convs = [r.conversation for r in records]
         for c in convs:
             self.conv_ids.setdefault(c, len(self.conv_ids))
@@ -187,54 +159,63 @@ class LiveIndex(Scoped):
         for c, who in dict.fromkeys((r.conversation, r.speaker) for r in records):
             self.speakers.setdefault(c, set()).add(who)
             self.people.setdefault(who.lower(), set()).add(c)
-        for i, c in enumerate(convs):
-            self.by_conv.setdefault(c, []).append(i)
-        self.askers.restore(records)
-        for i, r in enumerate(records):
+        if first == 0:
+            self.askers.restore(records)
+        for i, r in enumerate(records, first):
+            if first:  # the asker's marks, as _keep makes them: each turn against its conversation's earlier ones
+                self.changed.update(self.askers.add(r, self.by_conv.setdefault(r.conversation, []), self.records))
+            self.by_conv.setdefault(r.conversation, []).append(i)
             if r.turn is not None:
                 self.numbered.setdefault((r.conversation, r.date, r.turn), []).append(i)
-        self.last.update(zip(convs, range(len(convs))))
+        self.last.update(zip(convs, range(first, first + len(convs))))
 
-    def _fields(self) -> tuple[list[str], tuple[np.ndarray, np.ndarray, float], tuple | None]:
-        """Every term, and each BM25 field as (document, term number, weight) per occurrence:
-        ``"Speaker: utterance"`` (:meth:`_indexed_terms`), and the utterance replied to. Each
-        utterance's terms are numbered once and the reply field gathers them from the turn replied to."""
+    def _fields(self, first: int = 0) -> tuple[list[str], tuple[np.ndarray, np.ndarray, float], tuple | None]:
+        """The terms of records ``first`` on, and each of their BM25 fields as (document, term
+        number, weight) per occurrence, documents counted from ``first``: ``"Speaker: utterance"``
+        (:meth:`_indexed_terms`), and the utterance replied to. Each utterance's terms are numbered
+        once and the reply field gathers them from the turn replied to (an earlier record's too)."""
         n = len(self.records)
-        speakers = {r.speaker: None for r in self.records} if self.options.speaker else {}
-        own = {who: analyse(f"{who}:") for who in speakers}
+        new = range(first, n)
+        w = self.options.context_weight
+        weighed = bool(self.options.context and w)
+        replied = [j if weighed and self._reads(i, j) else -1 for i, j in zip(new, self.replied[first:])]
+        old = sorted({j for j in replied if 0 <= j < first})  # earlier records whose utterance a new one reads
+        table = [self.said_terms[j] for j in old] + self.said_terms[first:]
+        speakers = {self.records[i].speaker: None for i in new} if self.options.speaker else {}
+        own = {who: self._speaker_terms.get(who) or analyse(f"{who}:") for who in speakers}
         self._speaker_terms.update(own)
-        terms = sorted(set(chain.from_iterable(self.said_terms)).union(*own.values()))
+        terms = sorted(set(chain.from_iterable(table)).union(*own.values()))
         index = {t: j for j, t in enumerate(terms)}
-        said, lens = term_ids(self.said_terms, index)
-        docs = np.arange(n, dtype=np.int64)
-        doc, term = np.repeat(docs, lens), said
+        ids, lens = term_ids(table, index)
+        offsets = np.concatenate([[0], np.cumsum(lens)])
+        docs = np.arange(n - first, dtype=np.int64)
+        doc, term = np.repeat(docs, lens[len(old):]), ids[int(offsets[len(old)]):]
         if speakers:
-            ids = {who: [index[t] for t in ts] for who, ts in own.items()}
-            spoken = [ids[r.speaker] for r in self.records]
-            slen = np.fromiter(map(len, spoken), dtype=np.int64, count=n)
+            numbered = {who: [index[t] for t in ts] for who, ts in own.items()}
+            spoken = [numbered[self.records[i].speaker] for i in new]
+            slen = np.fromiter(map(len, spoken), dtype=np.int64, count=len(spoken))
             sid = np.fromiter(chain.from_iterable(spoken), dtype=np.int64, count=int(slen.sum()))
             doc, term = np.concatenate([np.repeat(docs, slen), doc]), np.concatenate([sid, term])
-        w = self.options.context_weight
-        if not (self.options.context and w):
+        if not weighed:
             return terms, (doc, term, 1.0), None
-        # the shape rule (graphmem.memory.shape) decides which replies are read as a second field
-        reads = reads_replies(self.options.shape, self.records, self.replied)
-        replied = np.fromiter((j if read else -1 for j, read in zip(self.replied, reads)), dtype=np.int64, count=n)
-        has = np.flatnonzero(replied >= 0)
-        src = replied[has]
-        offsets = np.concatenate([[0], np.cumsum(lens)])
+        row = {j: k for k, j in enumerate(old)}  # a replied-to record's row of the table
+        src = np.fromiter((row[j] if j < first else len(old) + j - first for j in replied if j >= 0), dtype=np.int64)
+        has = np.flatnonzero(np.asarray(replied, dtype=np.int64) >= 0)
         size = lens[src]
         gather = np.repeat(offsets[src] - np.concatenate([[0], np.cumsum(size)[:-1]]), size) + np.arange(int(size.sum()))
-        return terms, (doc, term, 1.0), (np.repeat(has, size), said[gather], w)
+        return terms, (doc, term, 1.0), (np.repeat(has, size), ids[gather], w)
 
     def add(self, new: Sequence[Record]) -> None:
-        """Index each record in order, then re-read what it changed."""
+        """Index the records in order, then re-read what they changed."""
         with paused_gc():  # many small acyclic objects: the collector's passes would free nothing
             self._add(new)
 
     def _add(self, new: Sequence[Record]) -> None:
         if self.dense is not None:  # one encoding per ingest, as the bulk index encodes all at once
             self.dense.add(len(self.records), [(r.speaker, r.text) for r in new])
+        if len(new) >= BATCH:
+            self._add_batch(new)
+            return
         for r in new:
             fresh = r.speaker not in self.speakers.setdefault(r.conversation, set())
             self.speakers[r.conversation].add(r.speaker)
@@ -243,6 +224,64 @@ class LiveIndex(Scoped):
                 self._relink_after(r)
             if fresh and self.options.unaddressed:
                 self._reread_naming(r.conversation, r.speaker, i)
+
+    def _add_batch(self, new: Sequence[Record]) -> None:
+        """Many records at once, to the state :meth:`_append` one at a time leaves, column by
+        column. The speakers new to a conversation are known before any new turn is read, so each
+        new turn is read once, with its conversation's speakers, and only the earlier turns that
+        name one are read again (a turn naming no one new reads the same either way); the new
+        turns' reply links are made once all of them are held; the postings and document
+        frequencies of the new turns are built as a restore builds them, then merged."""
+        first = len(self.records)
+        fresh = []
+        for r in new:
+            held = self.speakers.setdefault(r.conversation, set())
+            if r.speaker not in held:
+                held.add(r.speaker)
+                fresh.append((r.conversation, r.speaker))
+        if self.options.unaddressed:
+            for conversation, speaker in fresh:
+                self._reread_naming(conversation, speaker, -1)
+        before = {r.conversation: self.last.get(r.conversation) for r in new}
+        self._keep_all(new, self._read_all(new, first), first)
+        self._link(new, first, before)
+        terms, text, context = self._fields(first)
+        part = Postings.built(self.options.k1, self.options.b, len(new), terms,
+                              [text] + ([context] if context is not None else []))
+        self.postings.merge(part)
+        self.vocab.merge(len(new), terms, text[0], text[1])
+        for r in new:  # earlier numbered turns a new one now comes before
+            if r.turn is not None:
+                self._relink_after(r)
+
+    def _read_all(self, new: Sequence[Record], first: int) -> Readings:
+        """What :meth:`read` reads of each new record but its reply link (made by :meth:`_link`)."""
+        said, terms, types, spans = [], [], [], {}
+        for i, r in enumerate(new, first):
+            utterance = self._utterance(r)
+            utterance = r.text if utterance == r.text else utterance
+            days, kinds = time_marks(r.text, r.date if self.options.spans else None, self.types)
+            said.append(utterance)
+            terms.append(analyse(utterance))
+            types.append(kinds)
+            if days:
+                spans[i] = days
+        return Readings(said, terms, [None] * len(new), types, spans)
+
+    def _link(self, new: Sequence[Record], first: int, before: dict[str, int | None]) -> None:
+        """Each new record's reply link, by :meth:`_reply_of`'s rule with every new numbered turn
+        held; an unnumbered turn's, by the turn before it in its conversation (``before``: the
+        last turn each conversation held before these)."""
+        for i, r in enumerate(new, first):
+            if r.turn is not None:
+                j = self._numbered_reply(r)
+            else:
+                j = before.get(r.conversation)
+                j = j if j is not None and self.records[j].date == r.date else None
+            before[r.conversation] = i
+            if j is not None:
+                self.replied[i] = j
+                self.children.add(j, i)
 
     def _append(self, r: Record) -> int:
         """Index one new record: read it, keep what was read, add its postings."""
@@ -323,13 +362,18 @@ class LiveIndex(Scoped):
     def _reply_of(self, r: Record, i: int) -> int | None:
         """The record ``r`` (number ``i``) replies to, by the bulk index's rule (``_replied_to``)."""
         if r.turn is not None:
-            for n in range(1, self.options.context_reach + 1):
-                held = self.numbered.get((r.conversation, r.date, r.turn - n))
-                if held:
-                    return held[-1]
-            return None
+            return self._numbered_reply(r)
         j = self.last.get(r.conversation)
         return j if j is not None and j != i and self.records[j].date == r.date else None
+
+    def _numbered_reply(self, r: Record) -> int | None:
+        """The record a numbered record replies to: the latest held with a number up to
+        ``context_reach`` before its own, on its day, in its conversation."""
+        for n in range(1, self.options.context_reach + 1):
+            held = self.numbered.get((r.conversation, r.date, r.turn - n))
+            if held:
+                return held[-1]
+        return None
 
     def _counts(self, i: int) -> tuple[dict[str, float], float]:
         """The BM25 fields of record i, weighted as :class:`graphmem.memory.rank.Ranker` weighs them."""
@@ -362,7 +406,7 @@ class LiveIndex(Scoped):
         needle = speaker.strip().lower()[:3]  # a name matches whole or by a short form of 3+ letters
         if not needle:
             return
-        for d in self.by_conv[conversation]:
+        for d in self.by_conv.get(conversation, ()):
             if d == newest or needle not in self.records[d].text.lower():
                 continue
             said = self._utterance(self.records[d])

@@ -180,6 +180,22 @@ class Postings:
         p._sorted, p._tail, p.df = [True] * m, [[] for _ in range(m)], df.tolist()
         return p
 
+    def merge(self, part: Postings) -> None:
+        """Documents built at once (:meth:`built`, numbered from 0) added after every one held, as
+        :meth:`add` would add them one at a time: each term's new postings after its old ones (so
+        a sorted term stays sorted), document frequencies and lengths summed (exact: lengths are
+        sums of halves and wholes). A bulk ingest pays per term it holds, not per occurrence."""
+        first = self.n
+        for term, k in part.index.items():
+            j = self._term(term)
+            self._flush(j)
+            self._docs[j].extend(part._docs[k].view() + first)
+            self._tfs[j].extend(part._tfs[k].view())
+            self.df[j] += part.df[k]
+        self.length.extend(part.length.view())
+        self.total += part.total
+        self.n += part.n
+
     def known(self, term: str) -> bool:
         return term in self.index and self.df[self.index[term]] > 0
 

@@ -38,11 +38,23 @@ class LiveVocabulary:
         """Document frequencies of ``n`` documents at once (an empty vocabulary restored): each
         occurrence's document and term number (a position in ``terms``)."""
         self.n = n
-        key = np.sort(term * max(n, 1) + doc)
-        held = key[np.r_[True, key[1:] != key[:-1]]] // max(n, 1) if len(key) else key.astype(np.int64)
-        df = np.bincount(held, minlength=len(terms)).tolist()
+        df = _holding(n, len(terms), doc, term).tolist()
         self.df = Counter({t: df[j] for j, t in enumerate(terms) if df[j]})
         self._by_df = Counter(self.df.values())
+
+    def merge(self, n: int, terms: Sequence[str], doc: np.ndarray, term: np.ndarray) -> None:
+        """``n`` more documents at once, given as :meth:`restore` takes them (documents counted
+        from 0): each term's document frequency moves by how many of them hold it."""
+        counts = _holding(n, len(terms), doc, term)
+        self.n += n
+        df, by_df = self.df, self._by_df
+        for j in np.flatnonzero(counts).tolist():
+            t, step = terms[j], int(counts[j])
+            was = df.get(t, 0)
+            if was:
+                by_df[was] -= 1
+            df[t] = was + step
+            by_df[was + step] = by_df.get(was + step, 0) + 1
 
     def replace(self, old: set[str], new: set[str]) -> None:
         self._move(old - new, -1)
@@ -81,3 +93,11 @@ class LiveVocabulary:
     def weights(self, terms) -> dict[str, float]:
         known = [t for t in dict.fromkeys(terms) if t in self.df]
         return dict(zip(known, (float(w) for w in self._idf([self.df[t] for t in known])), strict=True))
+
+
+def _holding(n: int, m: int, doc: np.ndarray, term: np.ndarray) -> np.ndarray:
+    """How many of ``n`` documents hold each of ``m`` terms, from each occurrence's document and
+    term number (a term a document holds twice counts once)."""
+    key = np.sort(term * max(n, 1) + doc)
+    held = key[np.r_[True, key[1:] != key[:-1]]] // max(n, 1) if len(key) else key.astype(np.int64)
+    return np.bincount(held, minlength=m)

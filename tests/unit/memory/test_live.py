@@ -140,6 +140,34 @@ def test_a_restored_index_holds_exactly_what_the_live_one_held(dataset, tmp_path
         assert _held(again._live) == live
 
 
+@pytest.mark.parametrize("numbered, batch", [(True, 32), (True, 450), (True, 5000), (False, 700)])
+def test_a_batch_holds_exactly_what_one_turn_at_a_time_held(dataset, numbered, batch):
+    """An ingest of BATCH records or more is indexed column by column (LiveIndex._add_batch); it
+    must leave what ingesting its records one at a time leaves, bit for bit: shuffled numbered
+    turns (a reply before the turn it answers, speakers met late, in earlier batches too), a
+    numbered turn said twice, and an exchange with an assistant."""
+    from graphmem.memory.live import BATCH
+
+    assert batch >= BATCH
+    records = _records(dataset, numbered=numbered)
+    if numbered:
+        random.Random(2).shuffle(records)
+    records = records[:2400] + [
+        {"id": f"lme-{k}", "speaker": who, "text": text, "conversation": "chat", "date": "2023-05-20",
+         **({"turn": turn} if numbered else {})}
+        for k, (who, text, turn) in enumerate([("user", "I bought a blue kettle last week.", 1),
+                                               ("assistant", "A blue kettle sounds lovely, user!", 2),
+                                               ("user", "Thanks, assistant. It was 30 dollars.", 3),
+                                               ("user", "I bought a blue kettle last week, for tea.", 1)])]
+    one = Memory()
+    for r in records:
+        one.ingest([r])
+    many = Memory()
+    for start in range(0, len(records), batch):
+        many.ingest(records[start:start + batch])
+    assert _held(many._live) == _held(one._live)
+
+
 def test_bad_records_leave_a_saved_memory_as_it_was(tmp_path):
     with Memory(path=tmp_path / "m.db") as mem:
         mem.ingest([{"id": "a", "speaker": "Ann", "text": "I like tea."}])
