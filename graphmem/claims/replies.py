@@ -52,28 +52,41 @@ def unaddressed(text: str, speakers: Iterable[str]) -> str:
     whole words in any case, or by a capitalised short form of three letters or more
     ("Cal" for Calvin). A search index uses it so that a question naming Caroline
     is not drawn to the turns that say "Thanks, Caroline!" to her."""
-    names = {s.strip().lower() for s in speakers if s.strip()}
+    return _vocatives(frozenset(speakers))(text)
 
-    def names_one(tok: str) -> bool:  # "Caroline", or a short form of it written capitalised ("Cal")
+
+class _Vocatives:
+    """:func:`unaddressed` for one set of speakers, its tests made once: most turns of a
+    conversation are read against the same two or three names."""
+
+    def __init__(self, speakers: frozenset[str]):
+        self.names = {s.strip().lower() for s in speakers if s.strip()}
+        self.short = {n[:k] for n in self.names for k in range(3, len(n) + 1)}  # a name's first 3+ letters
+        self.may_name = _MayName(frozenset(self.names))
+
+    def names_one(self, tok: str) -> bool:
+        """"Caroline", or a short form of it written capitalised ("Cal"): the short forms are
+        every name's first three letters or more (lower-casing never shortens a word)."""
         low = tok.lower()
-        return low in names or (len(tok) >= 3 and tok[0].isupper() and any(n.startswith(low) for n in names))
+        return low in self.names or (len(tok) >= 3 and tok[0].isupper() and low in self.short)
 
-    out = []
-    may_name = _naming(frozenset(names))
-    if not names or may_name.whole and not may_name(text.lower()):  # no word can name a speaker
-        return joined(text)  # " ".join(sentences(text) or [text]), without cutting it
-    for sentence in sentences(text) or [text]:
-        if not may_name(sentence.lower()):
-            out.append(sentence)  # no token can name a speaker: nothing to drop
-            continue
-        toks, low, _ = tokens(sentence)
-        drop = [False] * len(toks)
-        speaker = [names_one(t) for t in toks]
-        if any(speaker):
-            mark_vocatives(low, speaker, drop)
-            sentence = " ".join(t for t, d in zip(toks, drop) if not d) if any(drop) else sentence
-        out.append(sentence)
-    return " ".join(out)
+    def __call__(self, text: str) -> str:
+        may_name = self.may_name
+        if not self.names or may_name.whole and not may_name(text.lower()):  # no word can name a speaker
+            return joined(text)  # " ".join(sentences(text) or [text]), without cutting it
+        out = []
+        for sentence in sentences(text) or [text]:
+            if not may_name(sentence.lower()):
+                out.append(sentence)  # no token can name a speaker: nothing to drop
+                continue
+            toks, low, _ = tokens(sentence)
+            speaker = [self.names_one(t) for t in toks]
+            if any(speaker):
+                drop = [False] * len(toks)
+                mark_vocatives(low, speaker, drop)
+                sentence = " ".join(t for t, d in zip(toks, drop) if not d) if any(drop) else sentence
+            out.append(sentence)
+        return " ".join(out)
 
 
 class _MayName:
@@ -96,9 +109,9 @@ class _MayName:
 
 
 @lru_cache(maxsize=256)
-def _naming(names: frozenset[str]) -> _MayName:
-    """The test for the speakers ``names``, made once per set of speakers."""
-    return _MayName(names)
+def _vocatives(speakers: frozenset[str]) -> _Vocatives:
+    """The vocative reader for the speakers ``names``, made once per set of speakers."""
+    return _Vocatives(speakers)
 
 
 # Clauses with "you" that are formulas of conversation, not claims about the other person.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,11 @@ _WEEKDAY = re.compile(r"^(\d{4}/\d{1,2}/\d{1,2}) \((" + "|".join(_DAYS) + r")\)(
 follow the locale) and must be the date's own, so a garbled date is refused, not misread."""
 
 
-def _longmemeval(text: str, where: str, value: str) -> datetime | None:
+class _Unreadable(ValueError):
+    """A date string that is no date, said without where it was met (``parse_date`` adds that)."""
+
+
+def _longmemeval(text: str, value: str) -> datetime | None:
     """The release's date with its weekday checked, or None when ``text`` is not of that form."""
     m = _WEEKDAY.match(text)
     if m is None:
@@ -55,29 +60,39 @@ def _longmemeval(text: str, where: str, value: str) -> datetime | None:
     try:
         when = datetime.strptime(m.group(1) + (m.group(3) or ""), "%Y/%m/%d %H:%M" if m.group(3) else "%Y/%m/%d")
     except ValueError:
-        raise DataError(f"{where}: cannot read the date {value!r}") from None
+        raise _Unreadable(f"cannot read the date {value!r}") from None
     day = _DAYS[when.weekday()]
     if day != m.group(2):
-        raise DataError(f"{where}: the date {value!r} says {m.group(2)}, but that day is a {day}")
+        raise _Unreadable(f"the date {value!r} says {m.group(2)}, but that day is a {day}")
     return when
 
 
-def parse_date(value: Any, where: str) -> datetime | None:
+def parse_date(value: Any, where: object) -> datetime | None:
     """A record's date: ISO 8601, LoCoMo's ``1:56 pm on 8 May, 2023``, bench6's long form, or
-    LongMemEval's ``2023/05/20 (Sat) 02:21``."""
+    LongMemEval's ``2023/05/20 (Sat) 02:21``. ``where`` names the place in an error."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
         return value
     if not isinstance(value, str):
         raise DataError(f"{where}: 'date' must be a string, not {type(value).__name__}")
+    try:
+        return _read_date(value)
+    except _Unreadable as e:
+        raise DataError(f"{where}: {e}") from None
+
+
+@lru_cache(maxsize=4096)
+def _read_date(value: str) -> datetime:
+    """:func:`parse_date` of a string, cached: a dialogue's turns share their sessions' dates, and
+    a datetime is immutable, so every turn of a session may hold the same one."""
     text = " ".join(value.split())
     if _ISO_FORM.match(text):  # the common form, read in C; a form it refuses falls through to the formats below
         try:
             return datetime.fromisoformat(text)
         except ValueError:
             pass
-    when = _longmemeval(text, where, value)
+    when = _longmemeval(text, value)
     if when is not None:
         return when
     for fmt in _DATE_FORMATS:
@@ -88,7 +103,21 @@ def parse_date(value: Any, where: str) -> datetime | None:
     try:
         return parse_session_date(text)
     except ValueError:
-        raise DataError(f"{where}: cannot read the date {value!r}") from None
+        raise _Unreadable(f"cannot read the date {value!r}") from None
+
+
+class _Place:
+    """Where a record is, said only when an error needs it: most records are valid, and
+    formatting each one's place (its id's repr) cost more than checking it."""
+
+    __slots__ = ("source", "n", "rec")
+
+    def __init__(self, source: str, n: int, rec: Any):
+        self.source, self.n, self.rec = source, n, rec
+
+    def __str__(self) -> str:
+        rec = self.rec
+        return f"{self.source} {self.n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
 
 
 class _Seen:
@@ -111,12 +140,11 @@ def validate(records: Iterable[Mapping[str, Any]], known: Collection[str] = froz
     seen = _Seen(known)
     out = []
     for n, rec in enumerate(records):
-        where = f"{source} {n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
-        out.append(_record(rec, where, seen))
+        out.append(_record(rec, _Place(source, n, rec), seen))
     return out
 
 
-def _record(rec: Any, where: str, seen: set[str] | _Seen) -> Record:
+def _record(rec: Any, where: object, seen: set[str] | _Seen) -> Record:
     """One validated record; ``seen`` collects ids so duplicates are refused."""
     if not isinstance(rec, Mapping):
         raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")

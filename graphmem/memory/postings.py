@@ -91,7 +91,7 @@ class Weights(Grow):
         super().__init__(np.float32, capacity)
 
     def _fits(self, values: float | Sequence[float] | np.ndarray) -> bool:
-        if self._data.dtype != np.float32:
+        if self._data.dtype != np.float32 or isinstance(values, np.ndarray) and values.dtype == np.float32:
             return True
         wide = np.asarray(values, dtype=np.float64)
         return bool(np.array_equal(wide.astype(np.float32), wide))
