@@ -43,11 +43,7 @@ from graphmem.text.dates import ANSWER_TYPES, answer_type, days_asked_about, tim
 from graphmem.search import dense as embedding
 from graphmem.text.terms import analyse
 
-__all__ = ["BATCH", "LiveIndex", "Reading", "Readings", "supports"]
-
-BATCH = 32
-"""An ingest of this many records or more is indexed column by column (:meth:`LiveIndex._add_batch`);
-a smaller one record by record, which costs less for a few."""
+__all__ = ["LiveIndex", "Reading", "Readings", "supports"]
 
 
 def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
@@ -213,7 +209,7 @@ class LiveIndex(Scoped):
     def _add(self, new: Sequence[Record]) -> None:
         if self.dense is not None:  # one encoding per ingest, as the bulk index encodes all at once
             self.dense.add(len(self.records), [(r.speaker, r.text) for r in new])
-        if len(new) >= BATCH:
+        if len(new) >= self.options.batch:
             self._add_batch(new)
             return
         for r in new:
@@ -246,9 +242,7 @@ class LiveIndex(Scoped):
         self._keep_all(new, self._read_all(new, first), first)
         self._link(new, first, before)
         terms, text, context = self._fields(first)
-        part = Postings.built(self.options.k1, self.options.b, len(new), terms,
-                              [text] + ([context] if context is not None else []))
-        self.postings.merge(part)
+        self.postings.extend(len(new), terms, [text] + ([context] if context is not None else []))
         self.vocab.merge(len(new), terms, text[0], text[1])
         for r in new:  # earlier numbered turns a new one now comes before
             if r.turn is not None:

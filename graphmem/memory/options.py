@@ -96,6 +96,12 @@ class MemoryOptions:
     """The confidence ``ask`` abstains by is read over the first turn found together with the
     turn it replies to, not over the turn alone (the bench's Sure)."""
 
+    batch: int = 64
+    """An ingest of this many records or more is indexed column by column
+    (``LiveIndex._add_batch``), a smaller one record by record: the same index either way, and
+    each is the cheaper on its side of this size (``python bench/ingest_batch.py``, LoCoMo's turns:
+    even at about 64 records; at 1,024, 49 against 68 microseconds a turn)."""
+
     sure_unseen: bool = True
     """The confidence ``ask`` abstains by counts the question's terms no turn holds, at the
     largest weight, as not covered (:func:`graphmem.answer.sure.coverage`); False: they are

@@ -143,35 +143,16 @@ class Postings:
         """Postings of ``n`` documents at once. ``terms`` are every term, numbered by position;
         each field is (document, term number, weight) per occurrence, the documents' own text
         first at weight 1. Counts and lengths come out as :meth:`add` makes them one document at
-        a time (a term's count: its occurrences in field order, added one weight at a time; a
-        length: each field's weight times its size), so a restored memory scores bit for bit as
-        the one that was saved. One sort of every occurrence, no Python step per document."""
+        a time (see :func:`_columns`), so a restored memory scores bit for bit as the one that
+        was saved. One sort of every occurrence, no Python step per document."""
         p = cls(k1, b)
+        lengths, holder, tf, df = _columns(n, terms, fields)
         p.n = n
-        nn, many = max(n, 1), len(fields)
-        lengths = np.zeros(n)
-        for doc, _term, w in fields:
-            lengths += w * np.bincount(doc, minlength=n).astype(np.float64)
         p.length = Grow(np.float64, max(1024, n))
         p.length.extend(lengths)
         p.total = float(lengths.sum())
-        key = np.sort(np.concatenate([(term * nn + doc) * many + f for f, (doc, term, _w) in enumerate(fields)]))
-        starts = _firsts(key)
-        runs, run_key = np.diff(np.r_[starts, len(key)]), key[starts]  # occurrences per (term, document, field)
-        pair, field = run_key // many, run_key % many
-        firsts = _firsts(pair)
-        pairs = pair[firsts]
-        run_pair = np.repeat(np.arange(len(pairs)), np.diff(np.r_[firsts, len(pair)]))
-        tf = np.zeros(len(pairs))
-        for f, (_doc, _term, w) in enumerate(fields):
-            count = np.zeros(len(pairs), dtype=np.int64)
-            count[run_pair[field == f]] = runs[field == f]
-            for k in range(int(count.max()) if len(count) else 0):
-                tf += np.where(count > k, w, 0.0)  # one weight at a time, as add() sums them
-        owner, holder = pairs // nn, (pairs % nn).astype(DOC)  # ordered by term, then document
         m = len(terms)
         p.index = {t: j for j, t in enumerate(terms)}
-        df = np.bincount(owner, minlength=m)
         bounds = np.r_[0, np.cumsum(df)].tolist()
         p._docs = [Grow.of(holder[a:z]) for a, z in zip(bounds[:-1], bounds[1:])]
         narrow = tf.astype(np.float32)
@@ -180,21 +161,35 @@ class Postings:
         p._sorted, p._tail, p.df = [True] * m, [[] for _ in range(m)], df.tolist()
         return p
 
-    def merge(self, part: Postings) -> None:
-        """Documents built at once (:meth:`built`, numbered from 0) added after every one held, as
-        :meth:`add` would add them one at a time: each term's new postings after its old ones (so
-        a sorted term stays sorted), document frequencies and lengths summed (exact: lengths are
-        sums of halves and wholes). A bulk ingest pays per term it holds, not per occurrence."""
-        first = self.n
-        for term, k in part.index.items():
-            j = self._term(term)
-            self._flush(j)
-            self._docs[j].extend(part._docs[k].view() + first)
-            self._tfs[j].extend(part._tfs[k].view())
-            self.df[j] += part.df[k]
-        self.length.extend(part.length.view())
-        self.total += part.total
-        self.n += part.n
+    def extend(self, n: int, terms: Sequence[str], fields: Sequence[tuple[np.ndarray, np.ndarray, float]]) -> None:
+        """``n`` documents added at once after every one held, given as :meth:`built` takes them
+        (documents counted from 0), as :meth:`add` would add them one at a time: each term's new
+        postings after its old ones (a sorted term stays sorted), into its waiting list when they
+        are few (as add leaves them), into its arrays when many; document frequencies and lengths
+        summed (exact: lengths are sums of halves and wholes). A term costs one step, not one per
+        occurrence."""
+        lengths, holder, tf, df = _columns(n, terms, fields)
+        first, at = self.n, 0
+        docs, tfs = (holder.astype(np.int64) + first).tolist(), tf.tolist()
+        index, tails, dfs = self.index, self._tail, self.df
+        for term, count in zip(terms, df.tolist()):
+            if not count:
+                continue
+            j = index.get(term)
+            if j is None:
+                j = self._term(term)
+            tail, end = tails[j], at + count
+            if len(tail) + count < TAIL:
+                tail.extend(zip(docs[at:end], tfs[at:end]))
+            else:
+                self._flush(j)
+                self._docs[j].extend(holder[at:end] + first)
+                self._tfs[j].extend(tf[at:end])
+            dfs[j] += count
+            at = end
+        self.length.extend(lengths)
+        self.total += float(lengths.sum())
+        self.n += n
 
     def known(self, term: str) -> bool:
         return term in self.index and self.df[self.index[term]] > 0
@@ -330,6 +325,33 @@ def _summed(n: int, parts: Sequence[tuple[np.ndarray, np.ndarray]], docs: np.nda
 def _firsts(ordered: np.ndarray) -> np.ndarray:
     """Where each run of equal values starts in a sorted array."""
     return np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(ordered) else np.zeros(0, dtype=np.int64)
+
+
+def _columns(n: int, terms: Sequence[str], fields: Sequence[tuple[np.ndarray, np.ndarray, float]]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Postings of ``n`` documents in four arrays: each document's length (each field's weight
+    times its size), every (term, document) pair's document and term frequency, ordered by term
+    then document, and each term's document frequency. A term frequency is its occurrences in
+    field order added one weight at a time, as :meth:`Postings.add`'s counts sum them."""
+    nn, many = max(n, 1), len(fields)
+    lengths = np.zeros(n)
+    for doc, _term, w in fields:
+        lengths += w * np.bincount(doc, minlength=n).astype(np.float64)
+    key = np.sort(np.concatenate([(term * nn + doc) * many + f for f, (doc, term, _w) in enumerate(fields)]))
+    starts = _firsts(key)
+    runs, run_key = np.diff(np.r_[starts, len(key)]), key[starts]  # occurrences per (term, document, field)
+    pair, field = run_key // many, run_key % many
+    firsts = _firsts(pair)
+    pairs = pair[firsts]
+    run_pair = np.repeat(np.arange(len(pairs)), np.diff(np.r_[firsts, len(pair)]))
+    tf = np.zeros(len(pairs))
+    for f, (_doc, _term, w) in enumerate(fields):
+        count = np.zeros(len(pairs), dtype=np.int64)
+        count[run_pair[field == f]] = runs[field == f]
+        for k in range(int(count.max()) if len(count) else 0):
+            tf += np.where(count > k, w, 0.0)  # one weight at a time, as add() sums them
+    owner, holder = pairs // nn, (pairs % nn).astype(DOC)
+    return lengths, holder, tf, np.bincount(owner, minlength=len(terms))
 
 
 def term_ids(docs: Sequence[Sequence[str]], index: Mapping[str, int]) -> tuple[np.ndarray, np.ndarray]:

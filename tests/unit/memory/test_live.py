@@ -140,15 +140,12 @@ def test_a_restored_index_holds_exactly_what_the_live_one_held(dataset, tmp_path
         assert _held(again._live) == live
 
 
-@pytest.mark.parametrize("numbered, batch", [(True, 32), (True, 450), (True, 5000), (False, 700)])
+@pytest.mark.parametrize("numbered, batch", [(True, 5), (True, 450), (True, 5000), (False, 700)])
 def test_a_batch_holds_exactly_what_one_turn_at_a_time_held(dataset, numbered, batch):
-    """An ingest of BATCH records or more is indexed column by column (LiveIndex._add_batch); it
-    must leave what ingesting its records one at a time leaves, bit for bit: shuffled numbered
-    turns (a reply before the turn it answers, speakers met late, in earlier batches too), a
+    """An ingest of MemoryOptions.batch records or more is indexed column by column
+    (LiveIndex._add_batch); it must leave what ingesting its records one at a time leaves, bit
+    for bit: shuffled numbered turns (a reply before the turn it answers, speakers met late, in earlier batches too), a
     numbered turn said twice, and an exchange with an assistant."""
-    from graphmem.memory.live import BATCH
-
-    assert batch >= BATCH
     records = _records(dataset, numbered=numbered)
     if numbered:
         random.Random(2).shuffle(records)
@@ -162,7 +159,7 @@ def test_a_batch_holds_exactly_what_one_turn_at_a_time_held(dataset, numbered, b
     one = Memory()
     for r in records:
         one.ingest([r])
-    many = Memory()
+    many = Memory(options=MemoryOptions(batch=min(batch, 64)))  # every ingest column by column
     for start in range(0, len(records), batch):
         many.ingest(records[start:start + batch])
     assert _held(many._live) == _held(one._live)
