@@ -174,7 +174,9 @@ class LiveIndex(Scoped):
         new = range(first, n)
         w = self.options.context_weight
         weighed = bool(self.options.context and w)
-        replied = [j if weighed and self._reads(i, j) else -1 for i, j in zip(new, self.replied[first:])]
+        links = self.replied[first:]
+        reads = reads_replies(self.options.shape, self.records, links, first) if weighed else [False] * len(links)
+        replied = [j if read else -1 for j, read in zip(links, reads)]
         old = sorted({j for j in replied if 0 <= j < first})  # earlier records whose utterance a new one reads
         table = [self.said_terms[j] for j in old] + self.said_terms[first:]
         speakers = {self.records[i].speaker: None for i in new} if self.options.speaker else {}

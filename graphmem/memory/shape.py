@@ -42,13 +42,19 @@ def reads_reply(shape: bool, replier: Record, replied: Record) -> bool:
     return not shape or not (is_assistant(replier.speaker) or is_assistant(replied.speaker))
 
 
-def reads_replies(shape: bool, records: Sequence[Record], replied: Sequence[int | None]) -> list[bool]:
-    """:func:`reads_reply` for every record and the one it replies to (``replied[i]``; ``None``:
-    none, read as False), judging each distinct speaker once rather than each pair of turns."""
-    assistant = {who: is_assistant(who) for who in {r.speaker for r in records}} if shape else {}
+def reads_replies(shape: bool, records: Sequence[Record], replied: Sequence[int | None], first: int = 0) -> list[bool]:
+    """:func:`reads_reply` for every record from ``first`` on and the one it replies to
+    (``replied[k]``, record ``first + k``'s; ``None``: none, read as False), judging each distinct
+    speaker once rather than each pair of turns."""
+    mine = records[first:] if first else records
+    if shape:
+        speakers = {r.speaker for r in mine} | {records[j].speaker for j in replied if j is not None and j < first}
+        assistant = {who: is_assistant(who) for who in speakers}
+    else:
+        assistant = {}
     if not any(assistant.values()):
         return [j is not None for j in replied]
-    return [j is not None and not (assistant[r.speaker] or assistant[records[j].speaker]) for r, j in zip(records, replied)]
+    return [j is not None and not (assistant[r.speaker] or assistant[records[j].speaker]) for r, j in zip(mine, replied)]
 
 
 def shaped_fields(shape: bool, records: Sequence[Record], fields: Sequence[str],
