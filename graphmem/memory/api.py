@@ -46,10 +46,11 @@ from typing import Any
 
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
+from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim
 from graphmem.data.records import DEFAULT_CONVERSATION, Record, conversations, parse_date, read_jsonl, validate  # noqa: F401  (re-exported: the API takes and names them)
 from graphmem.errors import DataError
-from graphmem.memory.claims import MemoryClaims
+from graphmem.memory.claims import MemoryClaims, ingest_moment
 from graphmem.memory.live import LiveIndex, supports
 from graphmem.memory.index import _Index
 from graphmem.memory.options import MemoryOptions
@@ -136,7 +137,7 @@ class Memory:
             self._file = None
             raise
         self._ids = {r.id for r in self.records}
-        self._claims = MemoryClaims(self._file.conversation)
+        self._claims = MemoryClaims(self._file)
         self._path = Path(path)
 
     def close(self) -> None:
@@ -166,7 +167,7 @@ class Memory:
         All records are validated first; a bad one raises ``DataError`` naming it and
         nothing is ingested. Returns how many turns were added.
         """
-        with self._lock:
+        with self._lock, paused_gc():  # records, readings, postings: many small acyclic objects
             self._open_or_raise()
             if self._graph is not None:  # duplicates are judged in the database, within a conversation
                 new = validate(list(records), set())
@@ -195,13 +196,13 @@ class Memory:
             self._claims.defer(new)
             self._index = None
             return
+        now = ingest_moment()
         try:
             self._live.add(new)
-            if self._file is not None and new:  # its claims written with its turns, in one transaction
-                self._file.save(self._live, first, self._claims.add(new))
+            if self._file is not None and new:  # the turns and their reading, their claims waiting, in one transaction
+                self._file.save(self._live, first, now)
             self._live.changed.clear()
-            if self._file is None:  # read when asked for (MemoryClaims.defer); last, so a rewind need not undo it
-                self._claims.defer(new)
+            self._claims.defer(new, now)  # read when asked for (MemoryClaims.defer); last, so a rewind need not undo it
         except BaseException:  # the memory goes back to what it held (and its file holds) before
             self._rewind(first)
             raise
@@ -211,7 +212,7 @@ class Memory:
         self._live = LiveIndex(self.options, self._scope, self._dense)
         if self._file is not None:
             self.records = self._file.load(self._live)
-            self._claims = MemoryClaims(self._file.conversation)
+            self._claims = MemoryClaims(self._file)
         else:
             del self.records[first:]
             self._live.add(self.records)  # the claims are as they were: the failed turns were never deferred
@@ -219,9 +220,9 @@ class Memory:
 
     def claims(self, conversation: str = DEFAULT_CONVERSATION) -> tuple[Claim, ...]:
         """The claims read from a conversation's turns, in turn order (:mod:`graphmem.memory.claims`).
-        In RAM, the first call for a conversation reads its turns' claims (about 0.1 ms a turn),
-        holding the memory's lock, so an ingest or a search waits for it; later calls read only
-        the turns ingested since."""
+        Embedded, the first call for a conversation reads its turns' claims (about 0.15 ms a turn;
+        a saved memory writes them to its file, so they are read once), holding the memory's lock,
+        so an ingest or a search waits for it; later calls read only the turns ingested since."""
         with self._lock:
             self._open_or_raise()
             return self._claims.claims(conversation)

@@ -1,15 +1,18 @@
-"""The claims a memory keeps: each conversation's, read as its turns are ingested (a saved memory,
-Neo4j) or when they are first asked for (a memory in RAM).
+"""The claims a memory keeps: each conversation's, read the first time they are asked for
+(a memory in RAM, a saved memory) or as its turns are ingested (Neo4j).
 
 Why here and not at search time: a claim is read from a turn in the light of its whole
 conversation (whom its names denote), so reading them through
 :class:`graphmem.claims.stream.ConversationClaims` costs what the new turns cost (and the rare
-earlier turn a name learnt later changes), never the memory. A store that writes claims with
-its turns (a saved memory, Neo4j) reads them in the ingest (:meth:`MemoryClaims.add`); a memory
-in RAM keeps its new turns waiting (:meth:`MemoryClaims.defer`) and reads them the first time
-that conversation's claims are asked for, since no search or answer reads claims. A saved memory keeps them in its
-file (:mod:`graphmem.memory.saved`), and a reopened one restores a conversation's claims from
-there, without reading it again, the first time that conversation is asked for or added to.
+earlier turn a name learnt later changes), never the memory. Neo4j writes claims with their
+turns, in one transaction, so it reads them in the ingest (:meth:`MemoryClaims.add`). An
+embedded memory keeps its new turns waiting (:meth:`MemoryClaims.defer`) and reads them the
+first time that conversation's claims are asked for, since no search or answer reads claims:
+reading them is about three quarters of what an ingest would cost. A saved memory
+(:mod:`graphmem.memory.saved`, a :class:`ClaimsStore`) keeps in its file the claims read and
+which turns still wait (with the moment each was ingested), and writes a conversation's claims
+there when it reads them; a reopened one restores a conversation's claims from there, without
+reading it again, the first time that conversation is asked for.
 
 Claims are read from two-party dialogue: a conversation whose turns have three speakers keeps
 its turns (they are searched as any other) but no claims, and asking for them says why.
@@ -21,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Protocol
 
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim
@@ -29,10 +33,10 @@ from graphmem.data.locomo import Turn
 from graphmem.data.records import Record
 from graphmem.errors import DataError
 
-__all__ = ["ClaimsChange", "MemoryClaims", "Saved"]
+__all__ = ["ClaimsChange", "ClaimsStore", "MemoryClaims", "Waiting", "ingest_moment"]
 
-Saved = Callable[[str], tuple[Sequence[Record], Mapping[str, tuple[Claim, ...]]]]
-"""What a saved memory holds of one conversation: its turns in order, and each turn's claims by id."""
+Waiting = Sequence[tuple[Record, datetime]]
+"""Turns whose claims are not read yet, in ingest order, each with the moment it was ingested."""
 
 
 @dataclass(frozen=True)
@@ -44,11 +48,22 @@ class ClaimsChange:
     dropped: tuple[str, ...] = ()
 
 
-class MemoryClaims:
-    """Every conversation's claims; ``saved`` restores a conversation from a memory's file."""
+class ClaimsStore(Protocol):
+    """Where a saved memory keeps its claims (:class:`graphmem.memory.saved.MemoryFile`)."""
 
-    def __init__(self, saved: Saved | None = None):
-        self._saved = saved
+    def conversation(self, conversation: str) -> tuple[Sequence[Record], Mapping[str, tuple[Claim, ...]], Waiting]:
+        """The conversation's turns whose claims were read, in ingest order, each one's claims by
+        id, and its turns still waiting."""
+
+    def keep_claims(self, change: ClaimsChange, read: Sequence[str]) -> None:
+        """Write what reading the turns ``read`` changed, and that they no longer wait, in one transaction."""
+
+
+class MemoryClaims:
+    """Every conversation's claims; ``store`` keeps them in a memory's file."""
+
+    def __init__(self, store: ClaimsStore | None = None):
+        self._store = store
         self._convs: dict[str, ConversationClaims] = {}
         self._days: dict[str, dict[date | None, int]] = {}
         self._refused: dict[str, str] = {}
@@ -65,25 +80,35 @@ class MemoryClaims:
         return ClaimsChange({d: c for ch in changes for d, c in ch.claims.items()},
                             tuple(dict.fromkeys(conv for ch in changes for conv in ch.dropped)))
 
-    def defer(self, records: Sequence[Record]) -> None:
-        """Keep the new records to read when their conversation's claims are first asked for.
+    def defer(self, records: Sequence[Record], now: datetime | None = None) -> None:
+        """Keep the new records, ingested at ``now`` (this moment by default), to read when
+        their conversation's claims are first asked for.
 
-        Why: nothing a search or an answer does reads claims, and reading them is about half
-        of what an ingest would cost; a memory in RAM that is never asked for claims never pays
-        for them. Read later in one batch, they are the claims read turn by turn
+        Why: nothing a search or an answer does reads claims; a memory that is never asked for
+        claims never pays for them. Read later in one batch, they are the claims read turn by turn
         (:class:`graphmem.claims.stream.ConversationClaims` equals the bulk reading whatever the
         batches), and a turn without a date is dated when it was ingested, not when read."""
-        for conv, rows in _grouped(records).items():  # grouped first: nothing fails half-way through the waiting lists
+        for conv, rows in _grouped(records, now).items():  # grouped first: nothing fails half-way through the waiting lists
             self._pending.setdefault(conv, []).extend(rows)
 
     def _drain(self, conv: str) -> ClaimsChange:
-        """Read the conversation's waiting turns. They stop waiting only once read: a reading
-        stopped part-way (an interrupt, a bug) keeps nothing (``ConversationClaims.add`` changes
-        nothing until it returns), so the next call reads them again rather than losing them."""
+        """Read the conversation's waiting turns (a saved memory's restored first, and what
+        reading them changed written to its file). They stop waiting only once read and
+        written: a reading stopped part-way (an interrupt, a bug) keeps nothing
+        (``ConversationClaims.add`` changes nothing until it returns), and a write that fails
+        forgets the conversation, to be restored from the file again; so the next call reads
+        them again rather than losing them."""
+        self._conversation(conv)
         pending = self._pending.get(conv)
         if not pending:
             return ClaimsChange({})
         change = self._read({conv: pending})
+        if self._store is not None:
+            try:
+                self._store.keep_claims(change, [r.id for r, _ in pending])
+            except BaseException:
+                self._forget(conv)
+                raise
         del self._pending[conv]
         return change
 
@@ -125,9 +150,11 @@ class MemoryClaims:
         cc = self._convs.get(conv)
         if cc is not None:
             return cc
-        rows, claims = self._saved(conv) if self._saved is not None else ((), {})
+        rows, claims, waiting = self._store.conversation(conv) if self._store is not None else ((), {}, ())
+        if self._store is not None:  # the file's waiting turns: every one, those deferred here among them
+            self._pending[conv] = list(waiting)
         days: dict[date | None, int] = {}
-        turns = [_turn(r, days, _now()) for r in rows]
+        turns = [_turn(r, days, ingest_moment()) for r in rows]
         try:
             cc = ConversationClaims.restore(None, turns, [claims.get(t.dia_id, ()) for t in turns])
         except DataError as e:
@@ -136,22 +163,27 @@ class MemoryClaims:
         self._convs[conv], self._days[conv] = cc, days
         return cc
 
+    def _forget(self, conv: str) -> None:
+        """Drop what is held of a conversation, to restore it from the store when next asked."""
+        for held in (self._convs, self._days, self._refused, self._pending):
+            held.pop(conv, None)
+
     def _refuse(self, conv: str, why: str) -> None:
         self._refused[conv] = why
         self._convs.pop(conv, None)
         self._days.pop(conv, None)
 
 
-def _grouped(records: Sequence[Record]) -> dict[str, list[tuple[Record, datetime]]]:
+def _grouped(records: Sequence[Record], now: datetime | None = None) -> dict[str, list[tuple[Record, datetime]]]:
     """The records by conversation, in the order given, each with the moment they were ingested."""
-    now = _now()
+    now = now or ingest_moment()
     grouped: dict[str, list[tuple[Record, datetime]]] = {}
     for r in records:
         grouped.setdefault(r.conversation, []).append((r, now))
     return grouped
 
 
-def _now() -> datetime:
+def ingest_moment() -> datetime:
     """The moment a turn without a date is dated: when it is ingested, to the second."""
     return datetime.now().replace(microsecond=0)
 

@@ -3,7 +3,10 @@
 Why SQLite: it is a real embedded engine in the standard library, with transactions that a
 crash cannot tear. Each ``ingest`` is one transaction (the new turns, and the earlier turns the
 new ones made the index read again), so a process killed mid-ingest leaves the file as it was
-before that ingest. The file holds what the live index read of every turn
+before that ingest. Claims are read when first asked for (:mod:`graphmem.memory.claims`): the
+file keeps the claims read and which turns still wait (table ``unread``, with the moment each
+was ingested, an undated turn's date), and a reading's claims are written in a transaction of
+their own; claims are derived from the turns, so one a crash loses is read again. The file holds what the live index read of every turn
 (:class:`graphmem.memory.live.Reading`: the utterance without vocatives, its stems, the turn
 it replies to, its answer types and the days it speaks of), so reopening rebuilds the
 postings without reading any dialogue again.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 
@@ -25,15 +29,17 @@ from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim
 from graphmem.data.records import Record
 from graphmem.errors import DataError
-from graphmem.memory.claims import ClaimsChange
+from graphmem.memory.claims import ClaimsChange, Waiting
 from graphmem.memory.live import LiveIndex, Readings
 from graphmem.memory.options import MemoryOptions
 
 __all__ = ["MemoryFile", "MemoryFileInUse"]
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """2: the claims read of each turn (table ``claims``); a turn's ``said`` is NULL when it is its text
-(no vocative taken out): the common case, read back without a second copy of the text."""
+(no vocative taken out): the common case, read back without a second copy of the text. 3: the
+turns whose claims are not read yet (table ``unread``); a file of version 2 has read every one,
+so it opens as version 3 with an empty ``unread``."""
 READING_VERSION = "1"
 """The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
@@ -49,6 +55,7 @@ _SCHEMA = (
     " predicate TEXT NOT NULL, object TEXT NOT NULL, negated INTEGER NOT NULL, sentence TEXT NOT NULL,"
     " date TEXT NOT NULL, mentions TEXT NOT NULL, topic TEXT NOT NULL, speaker TEXT NOT NULL,"
     " PRIMARY KEY (id, seq)) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS unread (id TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID",
 )
 
 
@@ -98,6 +105,9 @@ class MemoryFile:
         for statement in _SCHEMA:
             self.db.execute(statement)
         meta = dict(self.db.execute("SELECT key, value FROM meta"))
+        if meta.get("version") == "2":  # every claim read: an empty table unread says so
+            self.db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (SCHEMA_VERSION,))
+            meta["version"] = SCHEMA_VERSION
         wanted = {"version": SCHEMA_VERSION, "reading": READING_VERSION, "settings": _settings(options)}
         for key, value in wanted.items():
             if key in meta and meta[key] != value:
@@ -126,40 +136,60 @@ class MemoryFile:
                                         spans={i: _spans(s) for i, s in enumerate(spans) if s != "[]"}))
         return records
 
-    def save(self, index: LiveIndex, first: int, claims: ClaimsChange = ClaimsChange({})) -> None:
-        """In one transaction: the records from ``first`` on, the earlier ones read again, and
-        the claims of the turns whose claims are new or changed."""
+    def save(self, index: LiveIndex, first: int, at: datetime) -> None:
+        """In one transaction: the records from ``first`` on, ingested at ``at`` (their claims
+        waiting), and the earlier ones read again."""
         rows = [self._row(index, i) for i in range(first, len(index))]
-        new = {row[1] for row in rows}
         again = [(*self._row(index, i)[7:], i) for i in sorted(index.changed) if i < first]
+        moment = at.isoformat()
+        self._write(("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
+                    ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ? WHERE n = ?", again),
+                    ("INSERT INTO unread VALUES (?, ?)", [(row[1], moment) for row in rows]))
+        index.changed.clear()
+
+    def keep_claims(self, change: ClaimsChange, read: Sequence[str]) -> None:
+        """In one transaction: the claims of the turns whose claims are new or changed, those of
+        the conversations dropped (a third speaker) deleted, and the turns ``read`` no longer waiting."""
         said = [(d, n, c.subject, c.predicate, c.object, int(c.negated), c.sentence, c.date.isoformat(),
-                 json.dumps(c.mentions), c.topic, c.speaker) for d, cs in claims.claims.items() for n, c in enumerate(cs)]
+                 json.dumps(c.mentions), c.topic, c.speaker) for d, cs in change.claims.items() for n, c in enumerate(cs)]
+        self._write(("DELETE FROM claims WHERE id IN (SELECT id FROM turns WHERE conversation = ?)",
+                     [(c,) for c in change.dropped]),
+                    ("DELETE FROM claims WHERE id = ?", [(d,) for d in change.claims]),
+                    ("INSERT INTO claims VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", said),
+                    ("DELETE FROM unread WHERE id = ?", [(d,) for d in read]))
+
+    def _write(self, *steps: tuple[str, Sequence[tuple]]) -> None:
+        """Each statement over its rows, all in one transaction: all of it lands, or none."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            self.db.executemany("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ? WHERE n = ?", again)
-            self.db.executemany("DELETE FROM claims WHERE id IN (SELECT id FROM turns WHERE conversation = ?)",
-                                [(c,) for c in claims.dropped])
-            self.db.executemany("DELETE FROM claims WHERE id = ?", [(d,) for d in claims.claims if d not in new])
-            self.db.executemany("INSERT INTO claims VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", said)
+            for sql, rows in steps:
+                if rows:
+                    self.db.executemany(sql, rows)
             self.db.execute("COMMIT")
         except BaseException:
             if self.db.in_transaction:  # a failed COMMIT may have rolled back already
                 self.db.execute("ROLLBACK")
             raise
-        index.changed.clear()
 
-    def conversation(self, conversation: str) -> tuple[list[Record], dict[str, tuple[Claim, ...]]]:
-        """One conversation's saved turns, in ingest order, and each turn's claims by its id."""
-        records = [Record(row[0], row[1], row[2], datetime.fromisoformat(row[3]) if row[3] else None, conversation, row[4])
-                   for row in self.db.execute("SELECT id, speaker, text, date, turn FROM turns WHERE conversation = ?"
-                                              " ORDER BY n", (conversation,))]
+    def conversation(self, conversation: str) -> tuple[list[Record], dict[str, tuple[Claim, ...]], Waiting]:
+        """One conversation's saved turns whose claims were read, in ingest order, each turn's
+        claims by its id, and its turns still waiting, each with the moment it was ingested."""
+        read: list[Record] = []
+        waiting: list[tuple[Record, datetime]] = []
+        for row in self.db.execute("SELECT t.id, t.speaker, t.text, t.date, t.turn, u.at FROM turns t"
+                                   " LEFT JOIN unread u ON u.id = t.id WHERE t.conversation = ? ORDER BY t.n",
+                                   (conversation,)):
+            record = Record(row[0], row[1], row[2], datetime.fromisoformat(row[3]) if row[3] else None, conversation, row[4])
+            if row[5] is None:
+                read.append(record)
+            else:
+                waiting.append((record, datetime.fromisoformat(row[5])))
         claims: dict[str, list[Claim]] = {}
         for row in self.db.execute("SELECT c.* FROM claims c JOIN turns t ON t.id = c.id WHERE t.conversation = ?"
                                    " ORDER BY t.n, c.seq", (conversation,)):
             claims.setdefault(row[0], []).append(Claim(row[2], row[3], row[4], bool(row[5]), row[6], row[0],
                                                        datetime.fromisoformat(row[7]), tuple(json.loads(row[8])), row[9], row[10]))
-        return records, {d: tuple(cs) for d, cs in claims.items()}
+        return read, {d: tuple(cs) for d, cs in claims.items()}, waiting
 
     @staticmethod
     def _row(index: LiveIndex, i: int) -> tuple:

@@ -68,20 +68,72 @@ def test_a_turn_without_a_date_is_dated_when_ingested_not_when_its_claims_are_re
 def test_saved_claims_reopen_without_reading_and_read_on(dataset, tmp_path, monkeypatch):
     conv = dataset.conversations[0]
     records = _records(conv)
-    half = len(records) // 2
+    quarter, half = len(records) // 4, len(records) // 2
     live = Memory()
     live.ingest(records)
     with Memory(path=tmp_path / "m.db") as mem:
         for start in range(0, half, 25):
             mem.ingest(records[start:min(start + 25, half)])
+            if start + 25 >= quarter and start < quarter:
+                mem.claims(conv.sample_id)  # read (and saved) up to here; the rest of the half waits
+    calls = []
+    read = stream.read_turn
+    with Memory(path=tmp_path / "m.db") as mem:
+        with monkeypatch.context() as m:
+            m.setattr(stream, "read_turn", lambda *a: calls.append(a[1].dia_id) or read(*a))
+            assert mem.claims(conv.sample_id) == _bulk(mem, conv.sample_id)
+        read_first = {r["id"] for r in records[:(quarter // 25 + 1) * 25]}
+        assert calls and set(calls) <= {r["id"] for r in records[:half]} - read_first  # only the waiting turns
+        mem.ingest(records[half:])
+    with Memory(path=tmp_path / "m.db") as mem:
+        assert mem.claims(conv.sample_id) == live.claims(conv.sample_id)  # the turns left waiting, read now
     with Memory(path=tmp_path / "m.db") as mem:
         with monkeypatch.context() as m:
             m.setattr(stream, "read_turn", lambda *a: pytest.fail("a saved claim was read again"))
-            assert mem.claims(conv.sample_id) == _bulk(mem, conv.sample_id)
-        mem.ingest(records[half:])
-        assert mem.claims(conv.sample_id) == live.claims(conv.sample_id)
-    with Memory(path=tmp_path / "m.db") as mem:
-        assert mem.claims(conv.sample_id) == live.claims(conv.sample_id)
+            assert mem.claims(conv.sample_id) == live.claims(conv.sample_id)
+
+
+def test_a_saved_turn_left_waiting_is_dated_when_it_was_ingested(tmp_path):
+    path = tmp_path / "m.db"
+    before = datetime.now().replace(microsecond=0)
+    with Memory(path=path) as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
+    after = datetime.now()
+    time.sleep(1.1)
+    with Memory(path=path) as mem:
+        (claim,) = [c for c in mem.claims() if c.subject == "ann"]
+    assert before <= claim.date <= after
+
+
+def test_claims_whose_write_fails_are_read_again_from_the_file(tmp_path, monkeypatch):
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
+        with monkeypatch.context() as m:
+            m.setattr(type(mem._file), "keep_claims", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
+            with pytest.raises(OSError):
+                mem.claims()
+        assert {c.subject for c in mem.claims()} == {"ann"}  # read again, whole, and written this time
+    with Memory(path=path) as mem:
+        assert not mem._file.conversation("default")[2]  # nothing waits any more
+        assert {c.subject for c in mem.claims()} == {"ann"}
+
+
+def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
+        want = mem.claims()
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE unread")
+    db.execute("UPDATE meta SET value = '2' WHERE key = 'version'")
+    db.commit()
+    db.close()
+    with Memory(path=path) as mem:
+        assert mem.claims() == want
+    assert sqlite3.connect(path).execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("3",)
 
 
 def test_a_failed_save_keeps_neither_turns_nor_claims(tmp_path, monkeypatch):
