@@ -12,20 +12,23 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
 ``union5`` / ``union3``  the coverage of the first five (three) turns taken together
 ``session``   the coverage of the first turn's whole session
 
-Coverage is :func:`graphmem.answer.sure.coverage` (idf-weighted share of the question's terms).
+Coverage is :func:`graphmem.answer.sure.coverage` (idf-weighted share of the question's terms), as
+the shipped ``ask`` reads it: its unseen terms counted, uncovered (``MemoryOptions.sure_unseen``;
+``--known`` leaves them out, as the bench's Sure does), the question searched as of its date.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graphmem.answer.sure import coverage  # noqa: E402
+from graphmem.answer.sure import coverage as covered  # noqa: E402
 from graphmem.longmemeval import load as loader  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402
 from graphmem.memory.shape import is_assistant  # noqa: E402
@@ -33,13 +36,17 @@ from graphmem.memory.shape import is_assistant  # noqa: E402
 NAMES = ("top1", "max5", "user1", "usermax", "union5", "union3", "session")
 
 
-def confidences(mem: Memory, question: str) -> dict[str, float]:
+def confidences(mem: Memory, question: str, asked_on: datetime | None, unseen: bool) -> dict[str, float]:
     """Every candidate confidence for one question."""
-    found = mem.records_for(question, k=10)
+    found = mem.records_for(question, k=10, asked_on=asked_on)
     if not found:
         return dict.fromkeys(NAMES, 0.0)
     index = mem._built()  # the memory's own vocabulary and query reading, as ask uses them
     asked = index.english(question)
+
+    def coverage(vocab, question: str, text: str) -> float:  # noqa: ANN001  (the shipped reading's unseen terms)
+        return covered(vocab, question, text, unseen)
+
     cover = [coverage(index.vocab, asked, r.text) for r in found]
     users = [c for c, r in zip(cover, found) if not is_assistant(r.speaker)]  # user turns of the first ten
     session = " ".join(r.text for r in mem.records if r.conversation == found[0].conversation)
@@ -55,12 +62,13 @@ def main() -> None:
     ap.add_argument("--data", default=None)
     ap.add_argument("--variant", default="s", choices=["s", "oracle"])
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--known", action="store_true", help="leave out the question's terms no turn holds")
     args = ap.parse_args()
     labels, rows = [], []
     for q in loader.load(args.data, args.variant, args.limit):
         mem = Memory()
         mem.ingest(q.records())
-        rows.append(confidences(mem, q.question))
+        rows.append(confidences(mem, q.question, q.date, not args.known))
         labels.append(0 if q.abstention else 1)
     print(f"{len(rows)} questions, {labels.count(0)} _abs: ROC AUC answerable vs _abs")
     for name in NAMES:

@@ -13,8 +13,8 @@ her), so the person scope and the vocabulary grow as a bigger memory's would.
     python bench/memory_scale.py --claims                               # what claims cost an ingest
 
 Per r it prints: bulk ingest (turns per CPU second), and the same with every conversation's
-claims then asked for (a memory in RAM reads a conversation's claims when they are first asked
-for; a saved memory reads them in the ingest); one turn ingested then one search (p50 / p95
+claims then asked for (an embedded memory, in RAM or saved, reads a conversation's claims when
+they are first asked for; a saved memory then writes them to its file); one turn ingested then one search (p50 / p95
 wall), and asking for that turn's conversation's claims after it (p50); warm search (p50 / p95);
 the same two for FTS5; the peak RSS after the ingest, after the claims are read (both before the
 FTS5 reference is built: the memory, the imports and the input records the bench holds: all r
