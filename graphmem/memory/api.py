@@ -167,15 +167,16 @@ class Memory:
         All records are validated first; a bad one raises ``DataError`` naming it and
         nothing is ingested. Returns how many turns were added.
         """
-        with self._lock, paused_gc():  # records, readings, postings: many small acyclic objects
+        with self._lock:
             self._open_or_raise()
             if self._graph is not None:  # duplicates are judged in the database, within a conversation
                 new = validate(list(records), set())
                 if new:
                     self._graph.ingest(new)
                 return len(new)
-            new = validate(list(records), self._ids)
-            self._add(new)
+            with paused_gc():  # records, readings, postings: many small acyclic objects
+                new = validate(list(records), self._ids)
+                self._add(new)
             return len(new)
 
     def check(self, records: Sequence[Mapping[str, Any]], source: str = "record") -> None:
@@ -199,16 +200,17 @@ class Memory:
         now = ingest_moment()
         try:
             self._live.add(new)
-            if self._file is not None and new:  # the turns and their reading, their claims waiting, in one transaction
+            self._claims.defer(new, now)  # read when asked for (MemoryClaims.defer)
+            if self._file is not None and new:  # the turns, their reading and their claims waiting: one transaction, last
                 self._file.save(self._live, first, now)
             self._live.changed.clear()
-            self._claims.defer(new, now)  # read when asked for (MemoryClaims.defer); last, so a rewind need not undo it
         except BaseException:  # the memory goes back to what it held (and its file holds) before
             self._rewind(first)
             raise
 
     def _rewind(self, first: int) -> None:
-        """The memory as it was before its last ``_add``: from its file, or its earlier records."""
+        """The memory as it was before its last ``_add`` (whose file's transaction, the last step
+        that can fail, did not commit): from its file, or its earlier records and claims."""
         self._live = LiveIndex(self.options, self._scope, self._dense)
         if self._file is not None:
             self.records = self._file.load(self._live)

@@ -21,7 +21,7 @@ A turn without a date is dated when it is ingested, as :func:`graphmem.data.reco
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
@@ -36,13 +36,14 @@ from graphmem.errors import DataError
 __all__ = ["ClaimsChange", "ClaimsStore", "MemoryClaims", "Waiting", "ingest_moment"]
 
 Waiting = Sequence[tuple[Record, datetime]]
-"""Turns whose claims are not read yet, in ingest order, each with the moment it was ingested."""
+"""Turns in ingest order, each with the moment it was ingested: those whose claims are not read yet,
+or those whose claims a store restores."""
 
 
 @dataclass(frozen=True)
 class ClaimsChange:
-    """What one ingest changed: the claims to write, by turn id, and the conversations whose
-    claims are dropped (a third speaker spoke)."""
+    """What one reading changed (an ingest's, or a conversation's waiting turns'): the claims to
+    write, by turn id, and the conversations whose claims are dropped (a third speaker spoke)."""
 
     claims: dict[str, tuple[Claim, ...]]
     dropped: tuple[str, ...] = ()
@@ -51,9 +52,10 @@ class ClaimsChange:
 class ClaimsStore(Protocol):
     """Where a saved memory keeps its claims (:class:`graphmem.memory.saved.MemoryFile`)."""
 
-    def conversation(self, conversation: str) -> tuple[Sequence[Record], Mapping[str, tuple[Claim, ...]], Waiting]:
+    def conversation(self, conversation: str) -> tuple[Waiting, Mapping[str, tuple[Claim, ...]], Waiting]:
         """The conversation's turns whose claims were read, in ingest order, each one's claims by
-        id, and its turns still waiting."""
+        id, and its turns still waiting; each turn with the moment it was ingested (an undated
+        turn's date, should a later turn make its claims be read again)."""
 
     def keep_claims(self, change: ClaimsChange, read: Sequence[str]) -> None:
         """Write what reading the turns ``read`` changed, and that they no longer wait, in one transaction."""
@@ -72,7 +74,10 @@ class MemoryClaims:
     def add(self, records: Sequence[Record]) -> ClaimsChange:
         """Read the new records' claims now, conversation by conversation, in the order given
         (after any turns of those conversations still waiting, :meth:`defer`): what a store that
-        writes the claims with the turns, in one transaction, needs."""
+        writes the claims with the turns, in one transaction, needs (Neo4j; not a
+        :class:`ClaimsStore`, which writes what it reads itself)."""
+        if self._store is not None:
+            raise ValueError("a memory whose claims a ClaimsStore keeps reads them when asked for, not with add")
         grouped = _grouped(records)
         with paused_gc():  # tokens, sentences and claims: many small acyclic objects, as the bulk reader pauses for
             changes = [self._drain(conv) for conv in grouped]  # the waiting turns' claims are written too
@@ -139,7 +144,7 @@ class MemoryClaims:
         if cc is None:
             raise DataError(f"conversation {conversation!r}: no claims ({self._refused[conversation]})")
         if not len(cc):
-            del self._convs[conversation]
+            self._forget(conversation)
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return tuple(cc.claims)
 
@@ -154,7 +159,7 @@ class MemoryClaims:
         if self._store is not None:  # the file's waiting turns: every one, those deferred here among them
             self._pending[conv] = list(waiting)
         days: dict[date | None, int] = {}
-        turns = [_turn(r, days, ingest_moment()) for r in rows]
+        turns = [_turn(r, days, at) for r, at in rows]
         try:
             cc = ConversationClaims.restore(None, turns, [claims.get(t.dia_id, ()) for t in turns])
         except DataError as e:

@@ -1,12 +1,12 @@
-"""A memory kept in one SQLite file: its turns and what the index read of each.
+"""A memory kept in one SQLite file: its turns, what the index read of each, and the claims read so far.
 
 Why SQLite: it is a real embedded engine in the standard library, with transactions that a
 crash cannot tear. Each ``ingest`` is one transaction (the new turns, and the earlier turns the
 new ones made the index read again), so a process killed mid-ingest leaves the file as it was
 before that ingest. Claims are read when first asked for (:mod:`graphmem.memory.claims`): the
-file keeps the claims read and which turns still wait (table ``unread``, with the moment each
-was ingested, an undated turn's date), and a reading's claims are written in a transaction of
-their own; claims are derived from the turns, so one a crash loses is read again. The file holds what the live index read of every turn
+file keeps the claims read and which turns still wait (table ``unread``), and each turn's
+ingest moment (column ``at``, an undated turn's date); a reading's claims are written in a
+transaction of their own; claims are derived from the turns, so one a crash loses is read again. The file holds what the live index read of every turn
 (:class:`graphmem.memory.live.Reading`: the utterance without vocatives, its stems, the turn
 it replies to, its answer types and the days it speaks of), so reopening rebuilds the
 postings without reading any dialogue again.
@@ -29,7 +29,7 @@ from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim
 from graphmem.data.records import Record
 from graphmem.errors import DataError
-from graphmem.memory.claims import ClaimsChange, Waiting
+from graphmem.memory.claims import ClaimsChange, Waiting, ingest_moment
 from graphmem.memory.live import LiveIndex, Readings
 from graphmem.memory.options import MemoryOptions
 
@@ -38,8 +38,9 @@ __all__ = ["MemoryFile", "MemoryFileInUse"]
 SCHEMA_VERSION = "3"
 """2: the claims read of each turn (table ``claims``); a turn's ``said`` is NULL when it is its text
 (no vocative taken out): the common case, read back without a second copy of the text. 3: the
-turns whose claims are not read yet (table ``unread``); a file of version 2 has read every one,
-so it opens as version 3 with an empty ``unread``."""
+turns whose claims are not read yet (table ``unread``) and each turn's ingest moment (``at``); a
+file of version 2 has read every one, so it opens as version 3 with an empty ``unread`` and no
+``at`` (its undated turns dated, should their claims be read again, when they are)."""
 READING_VERSION = "1"
 """The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
@@ -49,13 +50,13 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS turns (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
     " conversation TEXT NOT NULL, speaker TEXT NOT NULL, text TEXT NOT NULL, date TEXT, turn INTEGER,"
-    " said TEXT, terms TEXT NOT NULL, replied INTEGER, types TEXT NOT NULL, spans TEXT NOT NULL)",
+    " said TEXT, terms TEXT NOT NULL, replied INTEGER, types TEXT NOT NULL, spans TEXT NOT NULL, at TEXT)",
     "CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation, n)",
     "CREATE TABLE IF NOT EXISTS claims (id TEXT NOT NULL, seq INTEGER NOT NULL, subject TEXT NOT NULL,"
     " predicate TEXT NOT NULL, object TEXT NOT NULL, negated INTEGER NOT NULL, sentence TEXT NOT NULL,"
     " date TEXT NOT NULL, mentions TEXT NOT NULL, topic TEXT NOT NULL, speaker TEXT NOT NULL,"
     " PRIMARY KEY (id, seq)) WITHOUT ROWID",
-    "CREATE TABLE IF NOT EXISTS unread (id TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS unread (id TEXT PRIMARY KEY) WITHOUT ROWID",
 )
 
 
@@ -106,6 +107,7 @@ class MemoryFile:
             self.db.execute(statement)
         meta = dict(self.db.execute("SELECT key, value FROM meta"))
         if meta.get("version") == "2":  # every claim read: an empty table unread says so
+            self.db.execute("ALTER TABLE turns ADD COLUMN at TEXT")
             self.db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (SCHEMA_VERSION,))
             meta["version"] = SCHEMA_VERSION
         wanted = {"version": SCHEMA_VERSION, "reading": READING_VERSION, "settings": _settings(options)}
@@ -139,12 +141,12 @@ class MemoryFile:
     def save(self, index: LiveIndex, first: int, at: datetime) -> None:
         """In one transaction: the records from ``first`` on, ingested at ``at`` (their claims
         waiting), and the earlier ones read again."""
-        rows = [self._row(index, i) for i in range(first, len(index))]
-        again = [(*self._row(index, i)[7:], i) for i in sorted(index.changed) if i < first]
         moment = at.isoformat()
-        self._write(("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
+        rows = [(*self._row(index, i), moment) for i in range(first, len(index))]
+        again = [(*self._row(index, i)[7:], i) for i in sorted(index.changed) if i < first]
+        self._write(("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
                     ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ? WHERE n = ?", again),
-                    ("INSERT INTO unread VALUES (?, ?)", [(row[1], moment) for row in rows]))
+                    ("INSERT INTO unread VALUES (?)", [(row[1],) for row in rows]))
         index.changed.clear()
 
     def keep_claims(self, change: ClaimsChange, read: Sequence[str]) -> None:
@@ -171,19 +173,18 @@ class MemoryFile:
                 self.db.execute("ROLLBACK")
             raise
 
-    def conversation(self, conversation: str) -> tuple[list[Record], dict[str, tuple[Claim, ...]], Waiting]:
+    def conversation(self, conversation: str) -> tuple[Waiting, dict[str, tuple[Claim, ...]], Waiting]:
         """One conversation's saved turns whose claims were read, in ingest order, each turn's
-        claims by its id, and its turns still waiting, each with the moment it was ingested."""
-        read: list[Record] = []
+        claims by its id, and its turns still waiting; each turn with the moment it was ingested
+        (a file of version 2 kept none: this moment stands in, as it did there)."""
+        read: list[tuple[Record, datetime]] = []
         waiting: list[tuple[Record, datetime]] = []
-        for row in self.db.execute("SELECT t.id, t.speaker, t.text, t.date, t.turn, u.at FROM turns t"
+        now = ingest_moment()
+        for row in self.db.execute("SELECT t.id, t.speaker, t.text, t.date, t.turn, t.at, u.id FROM turns t"
                                    " LEFT JOIN unread u ON u.id = t.id WHERE t.conversation = ? ORDER BY t.n",
                                    (conversation,)):
             record = Record(row[0], row[1], row[2], datetime.fromisoformat(row[3]) if row[3] else None, conversation, row[4])
-            if row[5] is None:
-                read.append(record)
-            else:
-                waiting.append((record, datetime.fromisoformat(row[5])))
+            (read if row[6] is None else waiting).append((record, datetime.fromisoformat(row[5]) if row[5] else now))
         claims: dict[str, list[Claim]] = {}
         for row in self.db.execute("SELECT c.* FROM claims c JOIN turns t ON t.id = c.id WHERE t.conversation = ?"
                                    " ORDER BY t.n, c.seq", (conversation,)):

@@ -1,5 +1,6 @@
 """The memory keeps the claims of what it ingests: read turn by turn as the bulk reader reads the
-same turns, saved with the turns, restored on reopening without reading the dialogue again."""
+same turns, when first asked for; a saved memory writes them to its file once read and restores
+them on reopening without reading the dialogue again."""
 
 from __future__ import annotations
 
@@ -107,16 +108,34 @@ def test_a_saved_turn_left_waiting_is_dated_when_it_was_ingested(tmp_path):
 
 def test_claims_whose_write_fails_are_read_again_from_the_file(tmp_path, monkeypatch):
     path = tmp_path / "m.db"
+    turns = [{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}]
+    live = Memory()
+    live.ingest(turns)
     with Memory(path=path) as mem:
-        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
+        mem.ingest(turns)
         with monkeypatch.context() as m:
             m.setattr(type(mem._file), "keep_claims", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
             with pytest.raises(OSError):
                 mem.claims()
-        assert {c.subject for c in mem.claims()} == {"ann"}  # read again, whole, and written this time
+        assert mem.claims() == live.claims()  # read again, whole, once, and written this time
     with Memory(path=path) as mem:
         assert not mem._file.conversation("default")[2]  # nothing waits any more
-        assert {c.subject for c in mem.claims()} == {"ann"}
+        assert mem.claims() == live.claims()
+
+
+def test_an_undated_turn_read_again_after_reopening_keeps_its_ingest_date(tmp_path):
+    path = tmp_path / "m.db"
+    before = datetime.now().replace(microsecond=0)
+    with Memory(path=path) as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}])
+        assert mem.claims() == ()  # read, and saved, with one speaker known: no claim yet
+        assert not mem._file.conversation("default")[2]
+    after = datetime.now()
+    time.sleep(1.1)
+    with Memory(path=path) as mem:
+        mem.ingest([{"id": "b", "speaker": "Bob", "text": "Nice! I love hiking."}])  # a second speaker: "a" read again
+        (claim,) = [c for c in mem.claims() if c.dia_id == "a"]
+    assert before <= claim.date <= after
 
 
 def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
@@ -128,12 +147,18 @@ def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
         want = mem.claims()
     db = sqlite3.connect(path)
     db.execute("DROP TABLE unread")
+    db.execute("ALTER TABLE turns DROP COLUMN at")
     db.execute("UPDATE meta SET value = '2' WHERE key = 'version'")
     db.commit()
     db.close()
     with Memory(path=path) as mem:
         assert mem.claims() == want
-    assert sqlite3.connect(path).execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("3",)
+        mem.ingest([{"id": "c", "speaker": "Ann", "text": "I bought a kayak."}])
+    with Memory(path=path) as mem:
+        assert [c.dia_id for c in mem.claims()] == ["a", "c"]
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("3",)
+    db.close()
 
 
 def test_a_failed_save_keeps_neither_turns_nor_claims(tmp_path, monkeypatch):
@@ -168,6 +193,7 @@ def test_a_conversation_of_three_speakers_keeps_its_turns_but_no_claims(tmp_path
             mem.claims()
         with pytest.raises(DataError, match="holds no turn"):
             mem.claims("elsewhere")
+        assert mem._file.db.execute("SELECT count(*) FROM claims").fetchone() == (0,)  # the dropped claims deleted
 
 
 def test_a_reading_stopped_part_way_loses_no_waiting_turn(monkeypatch):
