@@ -346,10 +346,14 @@ def _columns(n: int, terms: Sequence[str], fields: Sequence[tuple[np.ndarray, np
     run_pair = np.repeat(np.arange(len(pairs)), np.diff(np.r_[firsts, len(pair)]))
     tf = np.zeros(len(pairs))
     for f, (_doc, _term, w) in enumerate(fields):
-        count = np.zeros(len(pairs), dtype=np.int64)
-        count[run_pair[field == f]] = runs[field == f]
-        for k in range(int(count.max()) if len(count) else 0):
-            tf += np.where(count > k, w, 0.0)  # one weight at a time, as add() sums them
+        mine = field == f
+        at, count = run_pair[mine], runs[mine]  # each pair's run in this field, once
+        added = 0
+        while len(at):  # one weight at a time, as add() sums them, over the pairs with that many left
+            tf[at] += w
+            added += 1
+            more = count > added
+            at, count = at[more], count[more]
     owner, holder = pairs // nn, (pairs % nn).astype(DOC)
     return lengths, holder, tf, np.bincount(owner, minlength=len(terms))
 
