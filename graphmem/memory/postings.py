@@ -30,6 +30,10 @@ then move into its arrays: a query never converts more than this many per term, 
 ingest leaves no long list for the first query to pay for."""
 
 
+DENSE = 16
+"""A union of postings holding at least one document in this many is taken by flags, not a sort
+(:func:`_union`): about where the two cost the same, by ``bench/memory_scale.py``'s warm searches."""
+
 DOC = np.int32
 """A posting's document number: half an int64's bytes, for a memory of up to 2**31 turns. Term
 frequencies are :class:`Weights`, read as float64, so the arithmetic stays the bulk ranker's."""
@@ -305,10 +309,19 @@ class Postings:
 
 
 def _union(docs: Sequence[np.ndarray]) -> np.ndarray:
-    """The documents of every array, sorted, each once: one sort (``np.unique`` here hashes, and
-    for postings that is several times slower)."""
-    every = np.sort(np.concatenate(docs))
-    return every[_firsts(every)]
+    """The documents of every array, sorted, each once. Few: one sort of them all (``np.unique``
+    here hashes, and for postings that is several times slower). Many (one for every ``DENSE``
+    documents up to the largest, or more): each marked in a flag per document, read back in
+    order, which costs a pass over a byte per document but no sort: a common word's postings."""
+    total = sum(len(d) for d in docs)
+    top = max((int(d.max()) for d in docs if len(d)), default=-1) + 1
+    if total * DENSE < top:
+        every = np.sort(np.concatenate(docs))
+        return every[_firsts(every)]
+    seen = np.zeros(top, dtype=bool)
+    for d in docs:
+        seen[d] = True
+    return np.flatnonzero(seen)
 
 
 def _summed(n: int, parts: Sequence[tuple[np.ndarray, np.ndarray]], docs: np.ndarray) -> np.ndarray:

@@ -80,3 +80,16 @@ def test_top_k_is_a_stable_sort_cut_at_k():
     stable = [int(i) for i in np.argsort(-scores, kind="stable")]
     for k in (1, 5, 17, 200, 300):
         assert list(top_k(docs, scores, k)) == stable[:k]
+
+
+def test_a_union_by_flags_is_the_union_by_sort():
+    from graphmem.memory.postings import DENSE, _union
+
+    rng = np.random.default_rng(0)
+    for size, n in ((5, 10_000), (2_000, 10_000), (9_000, 10_000)):  # few (sorted), many (flagged), most
+        parts = [np.unique(rng.integers(0, n, size)).astype(np.int32) for _ in range(3)]
+        want = np.unique(np.concatenate(parts))
+        got = _union(parts)
+        assert got.tolist() == want.tolist()
+    assert _union([np.zeros(0, dtype=np.int32)]).tolist() == []
+    assert 3 * 2_000 * DENSE >= 10_000 > 3 * 5 * DENSE  # both ways taken above
