@@ -80,7 +80,8 @@ class _Vocatives:
                 out.append(sentence)  # no token can name a speaker: nothing to drop
                 continue
             toks, low, _ = tokens(sentence)
-            speaker = [self.names_one(t) for t in toks]
+            names, short = self.names, self.short  # names_one of each token, without a call per token
+            speaker = [w in names or (w in short and len(t) >= 3 and t[0].isupper()) for t, w in zip(toks, low)]
             if any(speaker):
                 drop = [False] * len(toks)
                 mark_vocatives(low, speaker, drop)
@@ -103,9 +104,10 @@ class _MayName:
         self._stems = {n[:3] for n in names}  # every name or short form of one holds its first three letters
 
     def __call__(self, folded: str) -> bool:
-        if self.whole:  # "user" and "assistant" share three letters with "because" and "class": a whole word is rarer
-            return self._word.search(folded) is not None
-        return any(s in folded for s in self._stems)
+        if not any(map(folded.__contains__, self._stems)):  # a few substring tests spare most texts the scan
+            return False
+        # "user" and "assistant" share three letters with "because" and "class": a whole word is rarer
+        return not self.whole or self._word.search(folded) is not None
 
 
 @lru_cache(maxsize=256)

@@ -39,9 +39,9 @@ from graphmem.memory.postings import Grow, Postings, term_ids, top_k
 from graphmem.memory.rank import Ranker, query_groups, variants
 from graphmem.memory.shape import reads_replies, reads_reply
 from graphmem.memory.vocabulary import LiveVocabulary
-from graphmem.text.dates import ANSWER_TYPES, answer_type, days_asked_about, time_marks
+from graphmem.text.dates import ANSWER_TYPES, Span, answer_type, days_asked_about, time_marks
 from graphmem.search import dense as embedding
-from graphmem.text.terms import analyse
+from graphmem.text.terms import analyse, terms_of, words
 
 __all__ = ["LiveIndex", "Reading", "Readings", "supports"]
 
@@ -254,11 +254,9 @@ class LiveIndex(Scoped):
         """What :meth:`read` reads of each new record but its reply link (made by :meth:`_link`)."""
         said, terms, types, spans = [], [], [], {}
         for i, r in enumerate(new, first):
-            utterance = self._utterance(r)
-            utterance = r.text if utterance == r.text else utterance
-            days, kinds = time_marks(r.text, r.date if self.options.spans else None, self.types)
+            utterance, said_terms, (days, kinds) = self._reading(r)
             said.append(utterance)
-            terms.append(analyse(utterance))
+            terms.append(said_terms)
             types.append(kinds)
             if days:
                 spans[i] = days
@@ -314,10 +312,17 @@ class LiveIndex(Scoped):
 
     def read(self, r: Record, i: int) -> Reading:
         """What the index reads of a new record: everything a saved memory keeps of it."""
+        said, terms, (spans, types) = self._reading(r)
+        return Reading(said, terms, self._reply_of(r, i), types, spans)
+
+    def _reading(self, r: Record) -> tuple[str, list[str], tuple[list[Span], tuple[str, ...]]]:
+        """A record's utterance, its terms and its time marks, its text split into words once (an
+        utterance with no vocative taken out is the text itself, not an equal copy, and shares them)."""
+        ws = words(r.text)
         said = self._utterance(r)
-        said = r.text if said == r.text else said  # no vocative taken out: the text itself, not an equal copy
-        spans, types = time_marks(r.text, r.date if self.options.spans else None, self.types)
-        return Reading(said, analyse(said), self._reply_of(r, i), types, spans)
+        same = said == r.text
+        marks = time_marks(r.text, r.date if self.options.spans else None, self.types, ws)
+        return (r.text, terms_of(ws), marks) if same else (said, analyse(said), marks)
 
     def reading(self, i: int) -> Reading:
         """What the index holds of record i now (for a saved memory to write)."""

@@ -194,8 +194,10 @@ class MemoryFile:
 
     @staticmethod
     def _row(index: LiveIndex, i: int) -> tuple:
+        """Record i's row of ``turns`` but its ingest moment (most turns speak of no day: ``"[]"``
+        without asking the encoder)."""
         r, read = index.records[i], index.reading(i)
-        spans = json.dumps([[a.toordinal(), b.toordinal()] for a, b in read.spans])
+        spans = json.dumps([[a.toordinal(), b.toordinal()] for a, b in read.spans]) if read.spans else "[]"
         return (i, r.id, r.conversation, r.speaker, r.text, r.date.isoformat() if r.date else None, r.turn,
                 None if read.said == r.text else read.said, " ".join(read.terms), read.replied, ",".join(read.types), spans)
 

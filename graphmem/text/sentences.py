@@ -10,7 +10,7 @@ import re
 
 from graphmem.text.lexicon import wordset
 
-__all__ = ["Offsets", "QUOTES", "joined", "sentences", "tokens"]
+__all__ = ["Offsets", "QUOTES", "joined", "sentences", "straight", "tokens"]
 
 # Abbreviations after which a full stop does not end a sentence.
 _ABBREV = wordset("mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie approx dept est fig no vol mt ft")
@@ -29,7 +29,8 @@ def sentences(text: str) -> list[str]:
     "a.m.") or an initial ("C. S. Lewis"). Curly quotes are made straight.
     """
     out: list[str] = []
-    for line in _LINES.split(text.translate(QUOTES).strip()):
+    flat = straight(text).strip()
+    for line in _LINES.split(flat) if "\n" in flat else (flat,):  # (the split of a single line is itself)
         buf = ""
         for part in _SPLIT.split(line):
             if not part:
@@ -53,12 +54,19 @@ def joined(text: str) -> str:
     """``" ".join(sentences(text))`` (``text`` itself when it has none), in one pass: wherever
     :func:`sentences` may cut, it cuts at white space, and cut or joined again the run of white
     space becomes one space; so no rule of where a sentence ends need be asked."""
-    flat = text.translate(QUOTES).strip()
+    flat = straight(text).strip()
     if not flat:
         return text
     if flat.isprintable() and "  " not in flat:  # every run of white space is one plain space: nothing to join
         return flat  # (each white space character but the plain space is unprintable)
     return _BREAKS.sub(" ", flat)
+
+
+def straight(text: str) -> str:
+    """``text.translate(QUOTES)``: its quotes made straight. Most turns hold only ASCII and no
+    backtick, and then are their own translation; asking that is many times cheaper than the
+    translation's lookup of each character."""
+    return text if text.isascii() and "`" not in text else text.translate(QUOTES)
 
 
 def _abbreviated(chunk: str) -> bool:

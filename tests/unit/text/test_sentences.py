@@ -2,7 +2,7 @@
 
 import pytest
 
-from graphmem.text.sentences import joined, sentences
+from graphmem.text.sentences import QUOTES, joined, sentences, straight
 
 
 @pytest.mark.parametrize("text", [
@@ -22,3 +22,16 @@ def test_joined_on_every_locomo_turn(dataset):
 def test_every_white_space_character_but_the_plain_space_is_unprintable():
     """What ``joined``'s shortcut (a printable text without a double space has nothing to join) rests on."""
     assert all(not chr(c).isprintable() for c in range(0x110000) if chr(c).isspace() and c != 0x20)
+
+
+@pytest.mark.parametrize("text", ["plain ascii", "a `tick`", "\u2018curly\u2019 \u201cquotes\u201d", "caf\u00e9", ""])
+def test_straight_is_the_translation_it_spares(text):
+    assert straight(text) == text.translate(QUOTES)
+
+
+def test_a_text_of_one_line_splits_as_the_line_splitter_would_split_it():
+    """``sentences`` asks the line splitter only of a text with a line break in it."""
+    from graphmem.text.sentences import _LINES
+
+    for text in ("one. two", "one\u2028two", "a\rb", "a\x0bb", "x \u0085 y"):
+        assert "\n" in text or _LINES.split(text) == [text]

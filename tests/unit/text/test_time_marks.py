@@ -10,6 +10,7 @@ import pytest
 
 from graphmem.text import dates
 from graphmem.text.dates import ANSWER_TYPES, days_spoken_of, says_how_long, says_when, time_marks
+from graphmem.text.terms import words
 
 SAID = datetime(2023, 5, 8, 13, 56)
 EDGES = [
@@ -43,3 +44,23 @@ def test_the_word_test_before_a_scan_turns_no_match_away(dataset, test, scan):
     found = [scan.search(t.lower()) is not None for t in texts]
     assert [test(t) for t in texts] == found
     assert 0 < sum(found) < len(texts)  # both kinds of text are there
+
+
+def test_time_marks_given_the_words_is_time_marks_without_them(dataset):
+    kinds = tuple(ANSWER_TYPES)
+    marked = 0
+    for text in _texts(dataset):
+        alone = time_marks(text, SAID, kinds)
+        assert time_marks(text, SAID, kinds, words(text)) == alone, text
+        marked += bool(alone[1])
+    assert marked > 100  # texts of either answer type are among them
+
+
+def test_every_match_of_a_scan_holds_one_of_its_words(dataset):
+    texts = [t.lower() for t in _texts(dataset)] + ["i saw them tonight", "it was 2019", "back in june"]
+    assert set(dates._SCAN_WORDS) == {dates._YESTERDAY, dates._AGO, dates._NEAR, dates._WEEKDAY, dates._IN_MONTH,
+                                      dates._IN_YEAR, dates._AHEAD}
+    for pattern, needed in dates._SCAN_WORDS.items():
+        matches = [m.group(0) for t in texts for m in pattern.finditer(t)]
+        assert matches, pattern.pattern  # each is met at least once here
+        assert all(any(w in m for w in needed) for m in matches), pattern.pattern
