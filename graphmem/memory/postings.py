@@ -178,6 +178,9 @@ class Postings:
         lengths, holder, tf, df = _columns(n, terms, fields)
         first, at = self.n, 0
         docs, tfs = (holder.astype(np.int64) + first).tolist(), tf.tolist()
+        shifted = holder + first
+        narrow = tf.astype(np.float32)  # every Weights asks whether its values fit a float32: asked once here
+        tf = narrow if np.array_equal(narrow, tf) else tf
         index, tails, dfs = self.index, self._tail, self.df
         for term, count in zip(terms, df.tolist()):
             if not count:
@@ -190,7 +193,7 @@ class Postings:
                 tail.extend(zip(docs[at:end], tfs[at:end]))
             else:
                 self._flush(j)
-                self._docs[j].extend(holder[at:end] + first)
+                self._docs[j].extend(shifted[at:end])
                 self._tfs[j].extend(tf[at:end])
             dfs[j] += count
             at = end

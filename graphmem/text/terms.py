@@ -80,7 +80,7 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-case alphanumeric words, in order, stop words included."""
-    return _WORD.findall(text.lower().replace("\u2019", "'"))
+    return _WORD.findall(text.lower())  # (a curly apostrophe, as a straight one, splits two words)
 
 
 def content(word: str) -> bool:

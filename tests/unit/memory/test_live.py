@@ -12,6 +12,7 @@ import threading
 import time
 from datetime import date, datetime
 
+import numpy as np
 import pytest
 
 from graphmem import Memory
@@ -163,6 +164,24 @@ def test_a_batch_holds_exactly_what_one_turn_at_a_time_held(dataset, numbered, b
     for start in range(0, len(records), batch):
         many.ingest(records[start:start + batch])
     assert _held(many._live) == _held(one._live)
+
+
+def test_a_batch_of_weights_no_float32_holds_holds_them_as_one_turn_at_a_time_did(dataset):
+    """A reply field weighted 0.5 + 2**-30 gives term frequencies no float32 holds: a batch's
+    postings must keep them as float64, as appending them one turn at a time does. (A dyadic weight:
+    its sums are exact in float64, as the default weights' are; one such as 0.3 makes the lengths'
+    total depend on the order of its additions, in its last bits.)"""
+    weight = 0.5 + 2**-30
+    records = _records(dataset, numbered=True)[:600]
+    one = Memory(options=MemoryOptions(context_weight=weight))
+    for r in records:
+        one.ingest([r])
+    many = Memory(options=MemoryOptions(context_weight=weight, batch=64))
+    for start in range(0, len(records), 200):
+        many.ingest(records[start:start + 200])
+    assert _held(many._live) == _held(one._live)
+    p = many._live.postings
+    assert any(w.view().dtype == np.float64 for w in p._tfs)  # some term holds a weight of 0.3
 
 
 def test_bad_records_leave_a_saved_memory_as_it_was(tmp_path):
