@@ -144,9 +144,8 @@ class Memory:
         """Close a saved memory's file (``with Memory(path=...) as mem:`` does it on leaving)."""
         with self._lock:
             if self._file is not None:
-                self._file.close()
-                self._file = None
-                self._closed = True
+                file, self._file, self._closed = self._file, None, True
+                file.close(self._live)  # its postings kept for the next open
             if self._graph is not None:
                 self._graph.close()
                 self._graph = None

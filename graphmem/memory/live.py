@@ -113,15 +113,22 @@ class LiveIndex(Scoped):
         return len(self.records)
 
     # ------------------------------------------------------------------ ingest
-    def restore(self, records: Sequence[Record], readings: Readings) -> None:
+    def restore(self, records: Sequence[Record], readings: Readings,
+                kept: tuple[Postings, LiveVocabulary] | None = None) -> None:
         """Index records as a saved memory read them: nothing is read again, and the postings
         and document frequencies are built at once from the saved stems (the same counts a
-        record-by-record build gives, in arrays rather than one term at a time)."""
+        record-by-record build gives, in arrays rather than one term at a time), or taken as the
+        memory kept them on closing (``kept``: :mod:`graphmem.memory.snapshot`)."""
         if len(self.records):
             raise ValueError("restore fills an empty index")
         if not len(records) == len(readings.said) == len(readings.terms) == len(readings.replied) == len(readings.types):
             raise ValueError("restore needs one reading per record")
+        if kept is not None and not len(kept[0]) == kept[1].n == len(records):
+            raise ValueError("restore needs postings of every record")
         self._keep_all(records, readings)
+        if kept is not None:
+            self.postings, self.vocab = kept
+            return
         terms, text, context = self._fields()
         self.postings = Postings.built(self.options.k1, self.options.b, len(self.records), terms,
                                        [text] + ([context] if context is not None else []))

@@ -168,6 +168,43 @@ class Postings:
         p._sorted, p._tail, p.df = [True] * m, [[] for _ in range(m)], df.tolist()
         return p
 
+    def arrays(self) -> tuple[list[str], dict[str, np.ndarray], float]:
+        """Everything the postings hold, flat: the terms in number order, their arrays end to end
+        (each term's waiting list moved into its arrays first) and the lengths' total. What a saved
+        memory keeps on closing (:mod:`graphmem.memory.snapshot`), so reopening rebuilds nothing."""
+        for j, tail in enumerate(self._tail):
+            if tail:
+                self._flush(j)
+        terms = sorted(self.index, key=self.index.__getitem__)
+        m = len(terms)
+        flat = {
+            "sizes": np.fromiter((g.size for g in self._docs), dtype=np.int64, count=m),
+            "docs": np.concatenate([g.view() for g in self._docs]).astype(DOC) if m else np.zeros(0, dtype=DOC),
+            "tfs": np.concatenate([w.view() for w in self._tfs]).astype(np.float64) if m else np.zeros(0),
+            "wide": np.fromiter((w.view().dtype == np.float64 for w in self._tfs), dtype=np.bool_, count=m),
+            "sorted": np.asarray(self._sorted, dtype=np.bool_), "df": np.asarray(self.df, dtype=np.int64),
+            "length": self.length.view().copy(),
+        }
+        return terms, flat, self.total
+
+    @classmethod
+    def of_arrays(cls, k1: float, b: float, terms: Sequence[str], flat: Mapping[str, np.ndarray], total: float) -> Postings:
+        """The postings :meth:`arrays` gave, as they were: each term's arrays views of the flat
+        ones (as :meth:`built` makes them), narrow where they were narrow."""
+        p = cls(k1, b)
+        p.n = len(flat["length"])
+        p.length = Grow(np.float64, max(1024, p.n))
+        p.length.extend(flat["length"])
+        p.total = total
+        p.index = {t: j for j, t in enumerate(terms)}
+        bounds = np.r_[0, np.cumsum(flat["sizes"])].tolist()
+        spans = list(zip(bounds[:-1], bounds[1:]))
+        docs, wide, narrow = flat["docs"], flat["tfs"], flat["tfs"].astype(np.float32)
+        p._docs = [Grow.of(docs[a:z]) for a, z in spans]
+        p._tfs = [Weights.of(wide[a:z] if w else narrow[a:z]) for (a, z), w in zip(spans, flat["wide"].tolist())]
+        p._sorted, p._tail, p.df = flat["sorted"].tolist(), [[] for _ in terms], flat["df"].tolist()
+        return p
+
     def extend(self, n: int, terms: Sequence[str], fields: Sequence[tuple[np.ndarray, np.ndarray, float]]) -> None:
         """``n`` documents added at once after every one held, given as :meth:`built` takes them
         (documents counted from 0), as :meth:`add` would add them one at a time: each term's new

@@ -9,7 +9,8 @@ ingest moment (column ``at``, an undated turn's date); a reading's claims are wr
 transaction of their own; claims are derived from the turns, so one a crash loses is read again. The file holds what the live index read of every turn
 (:class:`graphmem.memory.live.Reading`: the utterance without vocatives, its stems, the turn
 it replies to, its answer types and the days it speaks of), so reopening rebuilds the
-postings without reading any dialogue again.
+postings without reading any dialogue again; and, from the last close, the postings themselves
+(:mod:`graphmem.memory.snapshot`), read instead of rebuilt while no ingest has come since.
 
 One process owns a file at a time: the connection takes SQLite's exclusive lock when it opens
 (``locking_mode=EXCLUSIVE``) and keeps it until it closes, so a second process gets one clear
@@ -29,18 +30,23 @@ from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim
 from graphmem.data.records import Record
 from graphmem.errors import DataError
+from graphmem.memory import snapshot
 from graphmem.memory.claims import ClaimsChange, Waiting, ingest_moment
 from graphmem.memory.live import LiveIndex, Readings
 from graphmem.memory.options import MemoryOptions
 
 __all__ = ["MemoryFile", "MemoryFileInUse"]
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 """2: the claims read of each turn (table ``claims``); a turn's ``said`` is NULL when it is its text
 (no vocative taken out): the common case, read back without a second copy of the text. 3: the
 turns whose claims are not read yet (table ``unread``) and each turn's ingest moment (``at``); a
 file of version 2 has read every one, so it opens as version 3 with an empty ``unread`` and no
-``at`` (its undated turns dated, should their claims be read again, when they are)."""
+``at`` (its undated turns dated, should their claims be read again, when they are). 4: the
+postings as they stood at the last close (table ``snapshot``, :mod:`graphmem.memory.snapshot`)
+and the file's ``generation``, moved on by every ingest; a file of version 3 has no snapshot, and
+code of version 3 refuses a file of 4 (it would write turns without moving the generation on,
+and a stale snapshot would then pass for a current one)."""
 READING_VERSION = "1"
 """The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
@@ -57,6 +63,7 @@ _SCHEMA = (
     " date TEXT NOT NULL, mentions TEXT NOT NULL, topic TEXT NOT NULL, speaker TEXT NOT NULL,"
     " PRIMARY KEY (id, seq)) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS unread (id TEXT PRIMARY KEY) WITHOUT ROWID",
+    snapshot.SCHEMA,
 )
 
 
@@ -108,13 +115,20 @@ class MemoryFile:
         meta = dict(self.db.execute("SELECT key, value FROM meta"))
         if meta.get("version") == "2":  # every claim read: an empty table unread says so
             self.db.execute("ALTER TABLE turns ADD COLUMN at TEXT")
+            meta["version"] = "3"
+        if meta.get("version") == "3":  # no snapshot yet (the table is made above): the next close writes one
             self.db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (SCHEMA_VERSION,))
             meta["version"] = SCHEMA_VERSION
         wanted = {"version": SCHEMA_VERSION, "reading": READING_VERSION, "settings": _settings(options)}
         for key, value in wanted.items():
             if key in meta and meta[key] != value:
                 raise DataError(f"{self.path}: the memory was saved with {key} {meta[key]}, not {value}")
-        self.db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", wanted.items())
+        self.db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", [*wanted.items(), ("generation", "0")])
+        self.generation = int(meta.get("generation", "0"))
+        """How many ingests the file has taken: a snapshot is of the file at one generation."""
+        self.snapshot_read = False
+        """Whether the last load took the postings from the snapshot (else it rebuilt them)."""
+        self._snapshot_of: int | None = None  # the generation the file's snapshot is of, once known
         self.db.execute("COMMIT")
 
     def load(self, index: LiveIndex) -> list[Record]:
@@ -132,10 +146,14 @@ class MemoryFile:
         ids, convs, speakers, texts, dates, turns, said, terms, replied, types, spans = zip(*rows)  # columns
         when = {d: datetime.fromisoformat(d) for d in set(dates) if d}  # a session's turns share a date
         records = list(map(Record, ids, speakers, texts, map(when.get, dates), convs, turns))
+        kept = snapshot.kept(dict(self.db.execute("SELECT name, value FROM snapshot")), self.generation, len(rows),
+                             index.options)
         index.restore(records, Readings(said=[t if s is None else s for t, s in zip(texts, said)],
                                         terms=[t.split() for t in terms], replied=list(replied),
                                         types=[tuple(t.split(",")) if t else () for t in types],
-                                        spans={i: _spans(s) for i, s in enumerate(spans) if s != "[]"}))
+                                        spans={i: _spans(s) for i, s in enumerate(spans) if s != "[]"}), kept)
+        self.snapshot_read = kept is not None
+        self._snapshot_of = self.generation if kept is not None else None
         return records
 
     def save(self, index: LiveIndex, first: int, at: datetime) -> None:
@@ -146,7 +164,9 @@ class MemoryFile:
         again = [(*self._row(index, i)[7:], i) for i in sorted(index.changed) if i < first]
         self._write(("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
                     ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ? WHERE n = ?", again),
-                    ("INSERT INTO unread VALUES (?)", [(row[1],) for row in rows]))
+                    ("INSERT INTO unread VALUES (?)", [(row[1],) for row in rows]),
+                    ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
+        self.generation += 1
         index.changed.clear()
 
     def keep_claims(self, change: ClaimsChange, read: Sequence[str]) -> None:
@@ -201,6 +221,17 @@ class MemoryFile:
         return (i, r.id, r.conversation, r.speaker, r.text, r.date.isoformat() if r.date else None, r.turn,
                 None if read.said == r.text else read.said, " ".join(read.terms), read.replied, ",".join(read.types), spans)
 
-    def close(self) -> None:
-        self.db.close()
+    def close(self, index: LiveIndex | None = None) -> None:
+        """Close the file; with ``index`` (what the file holds), first keep its postings in the
+        snapshot, unless the snapshot is already of this generation. A snapshot that cannot be
+        written leaves the file as it was (the next open rebuilds the postings) and says so."""
+        try:
+            if index is not None and self._snapshot_of != self.generation:
+                self._write(("DELETE FROM snapshot", [()]),
+                            ("INSERT INTO snapshot VALUES (?, ?)", snapshot.rows(index, self.generation)))
+        except sqlite3.Error as e:
+            raise DataError(f"{self.path}: closed without its index snapshot ({e}); its turns are intact,"
+                            " and the next open rebuilds the index") from None
+        finally:
+            self.db.close()
 

@@ -42,6 +42,19 @@ class LiveVocabulary:
         self.df = Counter({t: df[j] for j, t in enumerate(terms) if df[j]})
         self._by_df = Counter(self.df.values())
 
+    def counts(self) -> tuple[int, list[str], np.ndarray]:
+        """The documents counted, and each term's document frequency: what a saved memory keeps."""
+        return self.n, list(self.df), np.fromiter(self.df.values(), dtype=np.int64, count=len(self.df))
+
+    @classmethod
+    def of_counts(cls, n: int, terms: Sequence[str], df: np.ndarray) -> LiveVocabulary:
+        """The vocabulary :meth:`counts` gave."""
+        vocab = cls()
+        vocab.n = n
+        vocab.df = Counter(dict(zip(terms, df.tolist(), strict=True)))
+        vocab._by_df = Counter(vocab.df.values())
+        return vocab
+
     def merge(self, n: int, terms: Sequence[str], doc: np.ndarray, term: np.ndarray) -> None:
         """``n`` more documents at once, given as :meth:`restore` takes them (documents counted
         from 0): each term's document frequency moves by how many of them hold it."""

@@ -14,6 +14,7 @@ from graphmem import Memory
 from graphmem.claims.extract import extract
 from graphmem.data.records import conversations
 from graphmem.errors import DataError
+from graphmem.memory.saved import SCHEMA_VERSION
 
 
 def _records(conv) -> list[dict]:
@@ -147,6 +148,8 @@ def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
         want = mem.claims()
     db = sqlite3.connect(path)
     db.execute("DROP TABLE unread")
+    db.execute("DROP TABLE snapshot")
+    db.execute("DELETE FROM meta WHERE key = 'generation'")
     db.execute("ALTER TABLE turns DROP COLUMN at")
     db.execute("UPDATE meta SET value = '2' WHERE key = 'version'")
     db.commit()
@@ -157,7 +160,7 @@ def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
     with Memory(path=path) as mem:
         assert [c.dia_id for c in mem.claims()] == ["a", "c"]
     db = sqlite3.connect(path)
-    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("3",)
+    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,)
     db.close()
 
 

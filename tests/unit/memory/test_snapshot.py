@@ -1,0 +1,130 @@
+"""A saved memory keeps its postings when it closes (graphmem.memory.snapshot) and reopens from
+them only while they are the file's as it stands: what it then holds must be what a rebuild
+from the turns holds, bit for bit; a stale, partial or foreign snapshot is never read."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from graphmem import Memory
+from graphmem.memory.options import MemoryOptions
+from tests.unit.memory.test_live import _held, _questions, _records
+
+WEIGHT = 0.5 + 2**-30
+"""A reply weight no float32 holds (dyadic, so its sums are exact): widened postings are kept too."""
+
+
+def _feed(path, records, options=MemoryOptions()) -> dict:
+    """Ingest in batches and one at a time (shuffled numbered turns: replies read again, postings
+    replaced), close, and give what the memory held just before it closed."""
+    with Memory(path=path, options=options) as mem:
+        for start in range(0, 900, 300):
+            mem.ingest(records[start:start + 300])
+        for r in records[900:]:
+            mem.ingest([r])
+        held = _held(mem._live)
+        held["layout"] = _layout(mem._live.postings)
+    return held
+
+
+def _layout(p) -> tuple:
+    """How the postings are laid out beyond what they hold: which terms' documents are in order
+    (a posting read again may be appended out of order) and which frequencies are widened, once
+    every waiting list is moved into its arrays (as closing moves them: a list holds plain floats)."""
+    for j in range(len(p._tail)):
+        p._flush(j)
+    return p._sorted, [str(w.view().dtype) for w in p._tfs], sorted(p.index, key=p.index.get)
+
+
+def _drop_snapshot(path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM snapshot")
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("options", [MemoryOptions(), MemoryOptions(context_weight=WEIGHT)])
+def test_a_snapshot_reopens_to_exactly_what_a_rebuild_holds(dataset, tmp_path, options):
+    records = _records(dataset, numbered=True)[:1300]
+    random.Random(3).shuffle(records)
+    path = tmp_path / "m.db"
+    live = _feed(path, records, options)
+    layout = live.pop("layout")
+    assert not all(layout[0]) and (options.context_weight != WEIGHT or "float64" in layout[1])  # both kinds kept
+    with Memory(path=path, options=options) as kept:
+        assert kept._file.snapshot_read
+        assert _held(kept._live) == live and _layout(kept._live.postings) == layout
+        answers = [kept.search(q) for q in _questions(dataset)[:300]]
+    _drop_snapshot(path)
+    with Memory(path=path, options=options) as rebuilt:
+        assert not rebuilt._file.snapshot_read
+        assert _held(rebuilt._live) == live
+        assert [rebuilt.search(q) for q in _questions(dataset)[:300]] == answers
+    with Memory(path=path, options=options) as again:  # the rebuild's close wrote a snapshot again
+        assert again._file.snapshot_read and _held(again._live) == live
+
+
+def test_a_snapshot_taken_before_the_last_ingest_is_not_read(dataset, tmp_path):
+    records = _records(dataset)[:400]
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(records[:300])
+    mem = Memory(path=path)
+    assert mem._file.snapshot_read
+    mem.ingest(records[300:])
+    held = _held(mem._live)
+    mem._file.db.close()  # the process dies before it closes: the snapshot is of 300 turns
+    mem._file = None
+    with Memory(path=path) as again:
+        assert not again._file.snapshot_read
+        assert _held(again._live) == held
+
+
+def test_a_snapshot_reread_after_a_later_ingest_holds_every_turn(dataset, tmp_path):
+    """Reopened from a snapshot, then fed: the next open reads the new snapshot, with every turn."""
+    records = _records(dataset)[:500]
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(records[:250])
+    with Memory(path=path) as mem:
+        assert mem._file.snapshot_read
+        mem.ingest(records[250:])
+        held = _held(mem._live)
+    with Memory(path=path) as mem:
+        assert mem._file.snapshot_read and len(mem) == 500 and _held(mem._live) == held
+
+
+@pytest.mark.parametrize("damage", ["truncate", "drop-row", "head-generation"])
+def test_a_damaged_snapshot_is_not_read(dataset, tmp_path, damage):
+    records = _records(dataset)[:300]
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(records)
+        live = _held(mem._live)
+    db = sqlite3.connect(path)
+    if damage == "truncate":
+        db.execute("UPDATE snapshot SET value = substr(value, 1, 16) WHERE name = 'docs'")
+    elif damage == "drop-row":
+        db.execute("DELETE FROM snapshot WHERE name = 'length'")
+    else:
+        db.execute("UPDATE snapshot SET value = CAST(replace(CAST(value AS TEXT), '\"generation\": 1',"
+                   " '\"generation\": 7') AS BLOB) WHERE name = 'head'")
+    db.commit()
+    db.close()
+    with Memory(path=path) as mem:
+        assert not mem._file.snapshot_read
+        assert _held(mem._live) == live
+
+
+def test_an_empty_memory_closes_and_reopens(tmp_path):
+    path = tmp_path / "m.db"
+    with Memory(path=path):
+        pass
+    with Memory(path=path) as mem:
+        assert len(mem) == 0 and mem.search("anything") == []
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}])
+    with Memory(path=path) as mem:
+        assert mem._file.snapshot_read and mem.search("Who adopted a dog?") == ["a"]
