@@ -21,8 +21,10 @@ FTS5 reference is built: the memory, the imports and the input records the bench
 copies, or with ``--stream`` copy 0, kept as the model of the new turns, the copy being ingested
 and the parsed LoCoMo the copies are made from, as a program feeding the memory from a file holds
 little of its input) and after FTS5 (the whole process), and with
-``--path`` the file memory's reopen time in a fresh process, its imports done first (wall, and
-the CPU time it took: on a shared machine the wall time waits for other jobs).
+``--path`` the file memory's close (which keeps its postings, :mod:`graphmem.memory.snapshot`) and
+its reopen in a fresh process, its imports done first (wall, and the CPU time it took: on a shared
+machine the wall time waits for other jobs); then the reopen once more without the snapshot, as
+after a process killed before it closed (the postings rebuilt from the saved turns).
 """
 
 from __future__ import annotations
@@ -122,7 +124,8 @@ from graphmem import Memory
 t, cpu = time.perf_counter(), time.process_time()
 mem = Memory(path=sys.argv[1])
 mem.search(sys.argv[2], k=5)
-print(json.dumps({"reopen": time.perf_counter() - t, "reopen cpu": time.process_time() - cpu}))
+print(json.dumps({"reopen": time.perf_counter() - t, "reopen cpu": time.process_time() - cpu,
+                  "snapshot": mem._file.snapshot_read}))
 """
 """A saved memory opened in a fresh process (its imports done first) and searched once."""
 
@@ -181,10 +184,15 @@ def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) ->
     out.update({"one p50": _pct(one, 50), "one p95": _pct(one, 95), "warm p50": _pct(warm, 50), "warm p95": _pct(warm, 95),
                 "claims p50": _pct(claims, 50)})
     if where:
-        mem.close()  # reopened by a fresh process, as a program that restarts would
-        done = subprocess.run([sys.executable, "-c", REOPEN, str(where), asked[0]], capture_output=True, text=True,
-                              check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        out.update(json.loads(done.stdout))
+        cpu = time.process_time()
+        mem.close()  # its postings kept (graphmem.memory.snapshot); reopened by a fresh process, as a program that restarts would
+        out["close cpu"] = time.process_time() - cpu
+        out.update(_reopen(where, asked[0], ""))
+        db = sqlite3.connect(where)  # as after a process killed before it closed: no snapshot, the postings rebuilt
+        db.execute("DELETE FROM snapshot")
+        db.commit()
+        db.close()
+        out.update(_reopen(where, asked[0], "rebuilt "))
     out["rss MB"] = _rss()  # the claims read, before FTS5's index joins the process
     db = _fts5(records if not stream else [rec for batch in list(copy_batches(data, r))[1:] for rec in batch])
     fone, fwarm = [], []
@@ -202,6 +210,16 @@ def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) ->
     out.update({"fts one p50": _pct(fone, 50), "fts warm p50": _pct(fwarm, 50), "fts warm p95": _pct(fwarm, 95)})
     out["rss all MB"] = _rss()
     return out
+
+
+def _reopen(where: Path, question: str, label: str) -> dict:
+    """The saved memory reopened in a fresh process (:data:`REOPEN`), its figures named after ``label``."""
+    done = subprocess.run([sys.executable, "-c", REOPEN, str(where), question], capture_output=True, text=True,
+                          check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    got = json.loads(done.stdout)
+    if got.pop("snapshot") != (not label):
+        raise SystemExit(f"the reopen {'with' if not label else 'without'} a snapshot did not go that way")
+    return {label + k: v for k, v in got.items()}
 
 
 def _rss() -> float:
@@ -232,7 +250,9 @@ def claims_cost(data: str, trials: int) -> str:
 
 def _row(m: dict) -> str:
     ms = lambda key: f"{1000 * m[key]:.2f}"  # noqa: E731
-    reopen = f"  reopen {m['reopen']:.2f} s ({m['reopen cpu']:.2f} s CPU)" if "reopen" in m else ""
+    reopen = (f"  close {m['close cpu']:.2f} s CPU, reopen {m['reopen']:.2f} s ({m['reopen cpu']:.2f} s CPU;"
+              f" rebuilt, as after a crash: {m['rebuilt reopen']:.2f} s, {m['rebuilt reopen cpu']:.2f} s CPU)"
+              if "reopen" in m else "")
     return (f"r={m['r']:<3} {m['turns']:>7} turns  bulk {m['bulk turns/s']:>6.0f} turns/s"
             f" (claims read: {m['claims turns/s']:.0f})  one+search {ms('one p50')} / {ms('one p95')} ms"
             f" (its claims: {ms('claims p50')})  warm {ms('warm p50')} / {ms('warm p95')} ms  |  "
