@@ -323,8 +323,7 @@ class LiveIndex(Scoped):
         return Reading(said, terms, self._reply_of(r, i), types, spans)
 
     def _reading(self, r: Record) -> tuple[str, list[str], tuple[list[Span], tuple[str, ...]]]:
-        """A record's utterance, its terms and its time marks, its text split into words once (an
-        utterance with no vocative taken out is the text itself, not an equal copy, and shares them)."""
+        """A record's utterance, terms and time marks, its text split into words once (shared by an utterance that is the text)."""
         ws = words(r.text)
         said = self._utterance(r)
         same = said == r.text
@@ -334,6 +333,11 @@ class LiveIndex(Scoped):
     def reading(self, i: int) -> Reading:
         """What the index holds of record i now (for a saved memory to write)."""
         return Reading(self.said[i], self.said_terms[i], self.replied[i], self._saved_types[i], self._spans.get(i, []))
+
+    def readings(self, first: int) -> Readings:
+        """:meth:`reading` of records ``first`` on, column by column (a saved memory writes a batch)."""
+        spans = {i: self._spans[i] for i in range(first, len(self.records)) if i in self._spans}
+        return Readings(self.said[first:], self.said_terms[first:], self.replied[first:], self._saved_types[first:], spans)
 
     def indexed_terms(self, i: int) -> list[str]:
         """Record i's first field (a store that searches elsewhere, Neo4j, writes it out)."""

@@ -159,8 +159,7 @@ class MemoryFile:
     def save(self, index: LiveIndex, first: int, at: datetime) -> None:
         """In one transaction: the records from ``first`` on, ingested at ``at`` (their claims
         waiting), and the earlier ones read again."""
-        moment = at.isoformat()
-        rows = [(*self._row(index, i), moment) for i in range(first, len(index))]
+        rows = self._rows(index, first, at.isoformat())
         again = [(*self._row(index, i)[7:], i) for i in sorted(index.changed) if i < first]
         self._write(("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
                     ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ? WHERE n = ?", again),
@@ -211,6 +210,18 @@ class MemoryFile:
             claims.setdefault(row[0], []).append(Claim(row[2], row[3], row[4], bool(row[5]), row[6], row[0],
                                                        datetime.fromisoformat(row[7]), tuple(json.loads(row[8])), row[9], row[10]))
         return read, {d: tuple(cs) for d, cs in claims.items()}, waiting
+
+    @staticmethod
+    def _rows(index: LiveIndex, first: int, moment: str) -> list[tuple]:
+        """:meth:`_row` of records ``first`` on, each with the ingest ``moment``, column by column."""
+        read = index.readings(first)
+        spans = [json.dumps([[a.toordinal(), b.toordinal()] for a, b in read.spans[i]]) if i in read.spans else "[]"
+                 for i in range(first, len(index))]
+        return [(i, r.id, r.conversation, r.speaker, r.text, r.date.isoformat() if r.date else None, r.turn,
+                 None if said == r.text else said, " ".join(terms), replied, ",".join(types), days, moment)
+                for i, r, said, terms, replied, types, days in zip(
+                    range(first, len(index)), index.records[first:], read.said, read.terms, read.replied, read.types,
+                    spans, strict=True)]
 
     @staticmethod
     def _row(index: LiveIndex, i: int) -> tuple:

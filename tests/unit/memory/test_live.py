@@ -339,3 +339,18 @@ def test_asked_on_changes_only_questions_with_relative_dates(dataset):
             assert dated == plain, q
         changed += dated != plain
     assert changed > 0
+
+
+def test_a_batch_s_rows_are_each_turn_s_row(dataset):
+    """A saved memory writes a batch's rows column by column (MemoryFile._rows): each must be the
+    row one turn at a time makes (MemoryFile._row), days and vocatives and replies included."""
+    from graphmem.memory.saved import MemoryFile
+
+    mem = Memory()
+    records = _records(dataset, numbered=True)[:900]
+    mem.ingest(records[:400])
+    mem.ingest(records[400:])
+    index = mem._live
+    assert index._spans and any(index.said[i] != r.text for i, r in enumerate(index.records))
+    for first in (0, 400, 899):
+        assert MemoryFile._rows(index, first, "m") == [(*MemoryFile._row(index, i), "m") for i in range(first, 900)]
