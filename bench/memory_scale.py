@@ -184,15 +184,7 @@ def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) ->
     out.update({"one p50": _pct(one, 50), "one p95": _pct(one, 95), "warm p50": _pct(warm, 50), "warm p95": _pct(warm, 95),
                 "claims p50": _pct(claims, 50)})
     if where:
-        cpu = time.process_time()
-        mem.close()  # its postings kept (graphmem.memory.snapshot); reopened by a fresh process, as a program that restarts would
-        out["close cpu"] = time.process_time() - cpu
-        out.update(_reopen(where, asked[0], ""))
-        db = sqlite3.connect(where)  # as after a process killed before it closed: no snapshot, the postings rebuilt
-        db.execute("DELETE FROM snapshot")
-        db.commit()
-        db.close()
-        out.update(_reopen(where, asked[0], "rebuilt "))
+        out.update(_closed_and_reopened(mem, where, asked[0]))
     out["rss MB"] = _rss()  # the claims read, before FTS5's index joins the process
     db = _fts5(records if not stream else [rec for batch in list(copy_batches(data, r))[1:] for rec in batch])
     fone, fwarm = [], []
@@ -210,6 +202,20 @@ def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) ->
     out.update({"fts one p50": _pct(fone, 50), "fts warm p50": _pct(fwarm, 50), "fts warm p95": _pct(fwarm, 95)})
     out["rss all MB"] = _rss()
     return out
+
+
+def _closed_and_reopened(mem, where: Path, question: str) -> dict:
+    """The saved memory closed (its postings kept, graphmem.memory.snapshot) and reopened by a
+    fresh process, as a program that restarts would; then reopened without the snapshot, as after
+    a process killed before it closed (the postings rebuilt)."""
+    cpu = time.process_time()
+    mem.close()
+    out = {"close cpu": time.process_time() - cpu, **_reopen(where, question, "")}
+    db = sqlite3.connect(where)
+    db.execute("DELETE FROM snapshot")
+    db.commit()
+    db.close()
+    return {**out, **_reopen(where, question, "rebuilt ")}
 
 
 def _reopen(where: Path, question: str, label: str) -> dict:

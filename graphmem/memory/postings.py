@@ -22,7 +22,7 @@ from itertools import chain
 
 import numpy as np
 
-__all__ = ["DOC", "Grow", "Postings", "Weights", "term_ids", "top_k"]
+__all__ = ["DOC", "LAYOUT", "Grow", "Postings", "Weights", "term_ids", "top_k"]
 
 TAIL = 32
 """A term's postings wait in a Python list (cheap to append to) until there are this many,
@@ -36,6 +36,12 @@ DENSE = 16
 return the same documents): always sorting read a p50 of about 1.35 ms, always flagging and this
 threshold 0.7 to 1.1 ms; flags alone would also pay a pass over every document for a rare word's
 few postings, which this threshold leaves to the sort."""
+
+LAYOUT = 1
+"""How the postings are laid out and what their arithmetic leaves in them (their arrays, the
+float32 rule, how a batch's columns are summed): a saved memory's snapshot of another layout is
+not read (:mod:`graphmem.memory.snapshot`). Raise it with any change to what :meth:`Postings.arrays`
+would give for the same turns."""
 
 DOC = np.int32
 """A posting's document number: half an int64's bytes, for a memory of up to 2**31 turns. Term

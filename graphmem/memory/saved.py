@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import warnings
 from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
@@ -235,14 +236,16 @@ class MemoryFile:
     def close(self, index: LiveIndex | None = None) -> None:
         """Close the file; with ``index`` (what the file holds), first keep its postings in the
         snapshot, unless the snapshot is already of this generation. A snapshot that cannot be
-        written leaves the file as it was (the next open rebuilds the postings) and says so."""
+        written leaves the file as it was, its old snapshot stamped with an older generation (the
+        next open rebuilds the postings), and is a warning, not an error: it is a cache, nothing
+        acknowledged is lost, and a close may run while the caller's own exception is raised."""
         try:
             if index is not None and self._snapshot_of != self.generation:
                 self._write(("DELETE FROM snapshot", [()]),
                             ("INSERT INTO snapshot VALUES (?, ?)", snapshot.rows(index, self.generation)))
-        except sqlite3.Error as e:
-            raise DataError(f"{self.path}: closed without its index snapshot ({e}); its turns are intact,"
-                            " and the next open rebuilds the index") from None
+        except Exception as e:  # noqa: BLE001 (whatever failed, the turns are intact)
+            warnings.warn(f"{self.path}: closed without keeping its index ({type(e).__name__}: {e}); its turns"
+                          " are intact, and the next open rebuilds the index", RuntimeWarning, stacklevel=3)
         finally:
             self.db.close()
 

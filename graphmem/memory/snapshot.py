@@ -4,9 +4,11 @@ Why: reopening rebuilds the postings from every turn's saved stems (one sort of 
 occurrence), about half of what a reopen costs; a database keeps its index on disk rather than
 build it again at every start. The snapshot is a cache, never the record. It is written when the
 memory closes, stamped with the file's generation (a count every ingest's transaction moves on,
-:class:`graphmem.memory.saved.MemoryFile`), and read only while that stamp, the number of turns
-and the ranking's constants all still match. Otherwise (a process killed before it closed, a file
-written since) the postings are rebuilt from the turns, as they always could be.
+:class:`graphmem.memory.saved.MemoryFile`), and read only while that stamp, the number of turns,
+every setting of the memory's options and the postings' layout (:data:`LAYOUT`) all still match,
+and every part is there, whole (a CRC-32 each). Otherwise (a process killed before it closed, a
+file written since, other settings, a damaged file) the postings are rebuilt from the turns, as
+they always could be.
 
 Each array is kept as the raw bytes of one fixed type per name, and the terms as JSON: no pickle,
 so opening a file runs no code from it.
@@ -14,14 +16,16 @@ so opening a file runs no code from it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import zlib
 from collections.abc import Mapping
 
 import numpy as np
 
 from graphmem.memory.live import LiveIndex
 from graphmem.memory.options import MemoryOptions
-from graphmem.memory.postings import DOC, Postings
+from graphmem.memory.postings import DOC, LAYOUT, Postings
 from graphmem.memory.vocabulary import LiveVocabulary
 
 __all__ = ["SCHEMA", "VERSION", "kept", "rows"]
@@ -37,27 +41,47 @@ _TYPES: dict[str, type] = {
 """Each array's type: the bytes are read back as exactly this."""
 
 
-def rows(index: LiveIndex, generation: int) -> list[tuple[str, bytes]]:
-    """The snapshot of ``index`` at the file's ``generation``, as rows of the table ``snapshot``."""
+def _settings(options: MemoryOptions) -> dict:
+    """Every plain setting of ``options`` (none is a function for a saved memory): a snapshot made
+    under other settings is not read, whichever of them shaped the postings."""
+    plain = {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    return json.loads(json.dumps({k: v for k, v in plain.items() if not callable(v)}, default=str))
+
+
+def rows(index: LiveIndex, generation: int) -> list[tuple[str, bytes | memoryview]]:
+    """The snapshot of ``index`` at the file's ``generation``, as rows of the table ``snapshot``
+    (each array handed to SQLite as a view of its bytes, not a copy)."""
     terms, flat, total = index.postings.arrays()
     n, vocab_terms, vocab_df = index.vocab.counts()
-    head = {"version": VERSION, "generation": generation, "turns": len(index), "total": total,
-            "k1": index.postings.k1, "b": index.postings.b, "vocab_n": n, "terms": terms, "vocab_terms": vocab_terms}
-    arrays = {**flat, "vocab": vocab_df}
-    return [("head", json.dumps(head).encode())] + [
-        (name, np.ascontiguousarray(arrays[name], dtype=kind).tobytes()) for name, kind in _TYPES.items()]
+    arrays = {name: np.ascontiguousarray({**flat, "vocab": vocab_df}[name], dtype=kind) for name, kind in _TYPES.items()}
+    blobs = {name: memoryview(a).cast("B") for name, a in arrays.items()}
+    head = {"version": VERSION, "layout": LAYOUT, "generation": generation, "turns": len(index), "total": total,
+            "settings": _settings(index.options), "vocab_n": n, "terms": terms, "vocab_terms": vocab_terms,
+            "crc": {name: zlib.crc32(blob) for name, blob in blobs.items()}}
+    return [("head", json.dumps(head).encode()), *blobs.items()]
 
 
 def kept(saved: Mapping[str, bytes], generation: int, turns: int,
          options: MemoryOptions) -> tuple[Postings, LiveVocabulary] | None:
     """The postings and vocabulary a snapshot holds, when it is the file's as it stands (the same
-    generation, as many turns, the same constants, every array its size); else None."""
+    generation, as many turns, the same settings and layout, every part whole and its size); else
+    None, whatever is wrong with it (a snapshot is never worth a memory that does not open)."""
+    try:
+        return _kept(saved, generation, turns, options)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError):  # a damaged head or part
+        return None
+
+
+def _kept(saved: Mapping[str, bytes], generation: int, turns: int,
+          options: MemoryOptions) -> tuple[Postings, LiveVocabulary] | None:
     if "head" not in saved or any(name not in saved for name in _TYPES):
         return None
     head = json.loads(saved["head"])
-    if (head.get("version"), head.get("generation"), head.get("turns")) != (VERSION, generation, turns):
+    if (head["version"], head["layout"], head["generation"], head["turns"]) != (VERSION, LAYOUT, generation, turns):
         return None
-    if (head["k1"], head["b"]) != (options.k1, options.b):
+    if head["settings"] != _settings(options):
+        return None
+    if any(zlib.crc32(saved[name]) != head["crc"][name] for name in _TYPES):
         return None
     # bytearray: arrays of their own, writable (a posting read again is changed in place)
     flat = {name: np.frombuffer(bytearray(saved[name]), dtype=kind) for name, kind in _TYPES.items()}

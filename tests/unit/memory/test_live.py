@@ -181,7 +181,7 @@ def test_a_batch_of_weights_no_float32_holds_holds_them_as_one_turn_at_a_time_di
         many.ingest(records[start:start + 200])
     assert _held(many._live) == _held(one._live)
     p = many._live.postings
-    assert any(w.view().dtype == np.float64 for w in p._tfs)  # some term holds a weight of 0.3
+    assert any(w.view().dtype == np.float64 for w in p._tfs)  # some term holds a weight no float32 holds
 
 
 def test_bad_records_leave_a_saved_memory_as_it_was(tmp_path):

@@ -97,26 +97,71 @@ def test_a_snapshot_reread_after_a_later_ingest_holds_every_turn(dataset, tmp_pa
         assert mem._file.snapshot_read and len(mem) == 500 and _held(mem._live) == held
 
 
-@pytest.mark.parametrize("damage", ["truncate", "drop-row", "head-generation"])
+DAMAGE = {
+    "truncate": "UPDATE snapshot SET value = substr(value, 1, 16) WHERE name = 'docs'",
+    "odd-length": "UPDATE snapshot SET value = substr(value, 1, 5) WHERE name = 'docs'",
+    "zeroed": "UPDATE snapshot SET value = zeroblob(length(value)) WHERE name = 'docs'",
+    "drop-row": "DELETE FROM snapshot WHERE name = 'length'",
+    "bad-json": "UPDATE snapshot SET value = CAST('{bad' AS BLOB) WHERE name = 'head'",
+    "head-list": "UPDATE snapshot SET value = CAST('[1]' AS BLOB) WHERE name = 'head'",
+    "head-generation": "UPDATE snapshot SET value = CAST(replace(CAST(value AS TEXT), '\"generation\": 1',"
+                       " '\"generation\": 7') AS BLOB) WHERE name = 'head'",
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
 def test_a_damaged_snapshot_is_not_read(dataset, tmp_path, damage):
+    """Cut short, zeroed, a part missing, a head that is no JSON object or of another generation:
+    the memory opens, rebuilt from its turns (a zeroed part of the right size is caught by its CRC)."""
     records = _records(dataset)[:300]
     path = tmp_path / "m.db"
     with Memory(path=path) as mem:
         mem.ingest(records)
         live = _held(mem._live)
     db = sqlite3.connect(path)
-    if damage == "truncate":
-        db.execute("UPDATE snapshot SET value = substr(value, 1, 16) WHERE name = 'docs'")
-    elif damage == "drop-row":
-        db.execute("DELETE FROM snapshot WHERE name = 'length'")
-    else:
-        db.execute("UPDATE snapshot SET value = CAST(replace(CAST(value AS TEXT), '\"generation\": 1',"
-                   " '\"generation\": 7') AS BLOB) WHERE name = 'head'")
+    assert db.execute(DAMAGE[damage]).rowcount == 1
     db.commit()
     db.close()
     with Memory(path=path) as mem:
         assert not mem._file.snapshot_read
         assert _held(mem._live) == live
+
+
+def test_a_snapshot_made_under_other_settings_is_not_read(tmp_path):
+    """``MemoryOptions.shape`` is no setting the file is refused for, yet it decides which reply
+    fields the postings hold: reopened under another, the memory must be the one those settings build."""
+    chat = [{"id": str(n), "speaker": who, "text": text, "conversation": "chat", "date": "2023-05-20", "turn": n}
+            for n, (who, text) in enumerate([("user", "I bought a blue kettle."), ("assistant", "A kettle! Lovely."),
+                                              ("user", "It was thirty dollars."), ("assistant", "Good price.")] * 20)]
+    path = tmp_path / "m.db"
+    with Memory(path=path, options=MemoryOptions(shape=True)) as mem:
+        mem.ingest(chat)
+    with Memory(path=path, options=MemoryOptions(shape=False)) as other:
+        assert not other._file.snapshot_read
+        held = _held(other._live)
+    fresh = Memory(options=MemoryOptions(shape=False))
+    fresh.ingest(chat)
+    assert held == _held(fresh._live)
+
+
+def test_a_snapshot_that_cannot_be_written_is_a_warning_and_loses_nothing(dataset, tmp_path, monkeypatch):
+    from graphmem.memory import snapshot
+
+    def broken(index, generation):
+        raise MemoryError("no room for the snapshot")
+
+    records = _records(dataset)[:200]
+    path = tmp_path / "m.db"
+    monkeypatch.setattr(snapshot, "rows", broken)
+    with pytest.warns(RuntimeWarning, match="closed without keeping its index"):
+        with pytest.raises(KeyError, match="the caller's own"):  # the caller's exception is not replaced
+            with Memory(path=path) as mem:
+                mem.ingest(records)
+                held = _held(mem._live)
+                raise KeyError("the caller's own")
+    monkeypatch.undo()
+    with Memory(path=path) as again:
+        assert not again._file.snapshot_read and _held(again._live) == held
 
 
 def test_an_empty_memory_closes_and_reopens(tmp_path):

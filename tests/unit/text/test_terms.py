@@ -40,3 +40,15 @@ def test_vectors_are_unit_length_in_one_space():
     assert abs(float(norms[1, 0]) - 1.0) < 1e-9
     empty = vocab.vectors(["the of and"])
     assert empty.nnz == 0
+
+
+def test_words_are_the_patterns_runs_by_either_path():
+    """An ASCII text is split by a byte table, any other by the pattern: the same runs either way."""
+    import re
+
+    runs = re.compile(r"[a-z0-9]+")
+    texts = ["I don't eat dairy!", "e-mail: a_b@c.d, 2022/05/20", "tabs\tand\x1cseparators\x1fhere", "",
+             "caf\u00e9 na\u00efve \u2019quoted\u2019", "\u0130stanbul", "\u212aelvin", "x\u2028y", "ALL CAPS 42"]
+    for text in texts:
+        assert terms.words(text) == runs.findall(text.lower()), text
+    assert terms.words("Caf\u00e9 OK") == ["caf", "ok"] and terms.words("\u212a") == ["k"]
