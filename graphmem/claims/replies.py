@@ -18,7 +18,7 @@ from graphmem.text.lexicon import (
     FRAGMENT_ADJ, GREET, ING_ADJ, INTERJ, OTHER_POSS, OTHER_PRON, PUNCT, SPEAKER_POSS, SPEAKER_PRON,
     wordset,
 )
-from graphmem.text.sentences import joined, sentences, tokens
+from graphmem.text.sentences import joined, sentences, token_words
 
 __all__ = ["addressed", "filed", "formula", "mark_vocatives", "reply", "unaddressed"]
 
@@ -79,7 +79,7 @@ class _Vocatives:
             if not may_name(sentence.lower()):
                 out.append(sentence)  # no token can name a speaker: nothing to drop
                 continue
-            toks, low, _ = tokens(sentence)
+            toks, low = token_words(sentence)
             names, short = self.names, self.short  # names_one of each token, without a call per token
             speaker = [w in names or (w in short and len(t) >= 3 and t[0].isupper()) for t, w in zip(toks, low)]
             if any(speaker):

@@ -185,8 +185,8 @@ class Postings:
         m = len(terms)
         flat = {
             "sizes": np.fromiter((g.size for g in self._docs), dtype=np.int64, count=m),
-            "docs": np.concatenate([g.view() for g in self._docs]).astype(DOC) if m else np.zeros(0, dtype=DOC),
-            "tfs": np.concatenate([w.view() for w in self._tfs]).astype(np.float64) if m else np.zeros(0),
+            "docs": np.concatenate([g.view() for g in self._docs]).astype(DOC, copy=False) if m else np.zeros(0, dtype=DOC),
+            "tfs": np.concatenate([w.view() for w in self._tfs]).astype(np.float64, copy=False) if m else np.zeros(0),
             "wide": np.fromiter((w.view().dtype == np.float64 for w in self._tfs), dtype=np.bool_, count=m),
             "sorted": np.asarray(self._sorted, dtype=np.bool_), "df": np.asarray(self.df, dtype=np.int64),
             "length": self.length.view().copy(),

@@ -10,7 +10,7 @@ import re
 
 from graphmem.text.lexicon import wordset
 
-__all__ = ["Offsets", "QUOTES", "joined", "sentences", "straight", "tokens"]
+__all__ = ["Offsets", "QUOTES", "joined", "sentences", "straight", "token_words", "tokens"]
 
 # Abbreviations after which a full stop does not end a sentence.
 _ABBREV = wordset("mr mrs ms dr prof sr jr st vs etc e.g i.e eg ie approx dept est fig no vol mt ft")
@@ -79,6 +79,13 @@ def _abbreviated(chunk: str) -> bool:
 # punctuation marks. "don't" -> don 't, "Mel's" -> Mel 's. The same pattern over the
 # lower-cased sentence yields the same tokens, lower-cased: both lists align.
 _TOKEN = re.compile(r"\w+(?:-\w+)*|'(?:[smdt]|re|ve|ll)\b|[^\w\s]", re.IGNORECASE)
+
+
+def token_words(sentence: str) -> tuple[list[str], list[str]]:
+    """:func:`tokens` without where each starts (a reader that only drops tokens needs no offsets),
+    in one scan that builds no match objects."""
+    toks = _TOKEN.findall(sentence)
+    return toks, [t.lower() for t in toks]
 
 
 def tokens(sentence: str) -> tuple[list[str], list[str], list[int]]:

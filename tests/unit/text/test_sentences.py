@@ -35,3 +35,11 @@ def test_a_text_of_one_line_splits_as_the_line_splitter_would_split_it():
 
     for text in ("one. two", "one\u2028two", "a\rb", "a\x0bb", "x \u0085 y"):
         assert "\n" in text or _LINES.split(text) == [text]
+
+
+def test_token_words_are_tokens_without_their_offsets(dataset):
+    from graphmem.text.sentences import token_words, tokens
+
+    for text in [t.text for conv in dataset.conversations for t in conv.turns][:2000] + ["\u0130stanbul, Mel!", "don't-stop 's"]:
+        toks, low, _ = tokens(text)
+        assert token_words(text) == (toks, low)
