@@ -6,7 +6,9 @@ build it again at every start. The snapshot is a cache, never the record. It is 
 memory closes, stamped with the file's generation (a count every ingest's transaction moves on,
 :class:`graphmem.memory.saved.MemoryFile`), and read only while that stamp, the number of turns,
 every setting of the memory's options and the postings' layout (:data:`LAYOUT`) all still match,
-and every part is there, whole (a CRC-32 each). Otherwise (a process killed before it closed, a
+and every part is there, whole (a CRC-32 each, the head's too) and fits the rest. Only plain settings are
+compared, all of them, whether or not they shape the postings: another one costs a rebuild, never a
+wrong index. Otherwise (a process killed before it closed, a
 file written since, other settings, a damaged file) the postings are rebuilt from the turns, as
 they always could be.
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import zlib
 from collections.abc import Mapping
 
@@ -48,6 +51,11 @@ def _settings(options: MemoryOptions) -> dict:
     return json.loads(json.dumps({k: v for k, v in plain.items() if not callable(v)}, default=str))
 
 
+def _names(values: object) -> bool:
+    """A list of distinct strings (terms numbered by their place)."""
+    return isinstance(values, list) and all(isinstance(v, str) for v in values) and len(set(values)) == len(values)
+
+
 def rows(index: LiveIndex, generation: int) -> list[tuple[str, bytes | memoryview]]:
     """The snapshot of ``index`` at the file's ``generation``, as rows of the table ``snapshot``
     (each array handed to SQLite as a view of its bytes, not a copy)."""
@@ -58,7 +66,8 @@ def rows(index: LiveIndex, generation: int) -> list[tuple[str, bytes | memoryvie
     head = {"version": VERSION, "layout": LAYOUT, "generation": generation, "turns": len(index), "total": total,
             "settings": _settings(index.options), "vocab_n": n, "terms": terms, "vocab_terms": vocab_terms,
             "crc": {name: zlib.crc32(blob) for name, blob in blobs.items()}}
-    return [("head", json.dumps(head).encode()), *blobs.items()]
+    text = json.dumps(head).encode()
+    return [("head", b"%08x" % zlib.crc32(text) + text), *blobs.items()]  # the head's own CRC-32 first
 
 
 def kept(saved: Mapping[str, bytes], generation: int, turns: int,
@@ -68,7 +77,7 @@ def kept(saved: Mapping[str, bytes], generation: int, turns: int,
     None, whatever is wrong with it (a snapshot is never worth a memory that does not open)."""
     try:
         return _kept(saved, generation, turns, options)
-    except (ValueError, KeyError, TypeError, AttributeError, IndexError):  # a damaged head or part
+    except Exception:  # noqa: BLE001 (a damaged head or part, whatever the damage: the turns rebuild it)
         return None
 
 
@@ -76,7 +85,10 @@ def _kept(saved: Mapping[str, bytes], generation: int, turns: int,
           options: MemoryOptions) -> tuple[Postings, LiveVocabulary] | None:
     if "head" not in saved or any(name not in saved for name in _TYPES):
         return None
-    head = json.loads(saved["head"])
+    crc, text = saved["head"][:8], saved["head"][8:]
+    if crc != b"%08x" % zlib.crc32(text):
+        return None
+    head = json.loads(text)
     if (head["version"], head["layout"], head["generation"], head["turns"]) != (VERSION, LAYOUT, generation, turns):
         return None
     if head["settings"] != _settings(options):
@@ -85,10 +97,13 @@ def _kept(saved: Mapping[str, bytes], generation: int, turns: int,
         return None
     # bytearray: arrays of their own, writable (a posting read again is changed in place)
     flat = {name: np.frombuffer(bytearray(saved[name]), dtype=kind) for name, kind in _TYPES.items()}
-    terms, vocab_terms = head["terms"], head["vocab_terms"]
-    m = len(terms)
+    terms, vocab_terms, total = head["terms"], head["vocab_terms"], head["total"]
+    if not (_names(terms) and _names(vocab_terms) and isinstance(total, float) and math.isfinite(total)):
+        return None
+    m, docs = len(terms), flat["docs"]
     if not (len(flat["sizes"]) == len(flat["wide"]) == len(flat["sorted"]) == len(flat["df"]) == m
-            and int(flat["sizes"].sum()) == len(flat["docs"]) == len(flat["tfs"])
+            and bool((flat["sizes"] >= 0).all()) and int(flat["sizes"].sum()) == len(docs) == len(flat["tfs"])
+            and (not len(docs) or 0 <= int(docs.min()) and int(docs.max()) < turns)
             and len(flat["length"]) == turns == head["vocab_n"] and len(flat["vocab"]) == len(vocab_terms)):
         return None
     postings = Postings.of_arrays(options.k1, options.b, terms, flat, head["total"])

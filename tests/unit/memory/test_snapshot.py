@@ -106,6 +106,8 @@ DAMAGE = {
     "head-list": "UPDATE snapshot SET value = CAST('[1]' AS BLOB) WHERE name = 'head'",
     "head-generation": "UPDATE snapshot SET value = CAST(replace(CAST(value AS TEXT), '\"generation\": 1',"
                        " '\"generation\": 7') AS BLOB) WHERE name = 'head'",
+    "head-term": "UPDATE snapshot SET value = CAST(replace(CAST(value AS TEXT), '\"terms\": [\"', '\"terms\": [\"x')"
+                 " AS BLOB) WHERE name = 'head'",
 }
 
 
@@ -120,6 +122,50 @@ def test_a_damaged_snapshot_is_not_read(dataset, tmp_path, damage):
         live = _held(mem._live)
     db = sqlite3.connect(path)
     assert db.execute(DAMAGE[damage]).rowcount == 1
+    db.commit()
+    db.close()
+    with Memory(path=path) as mem:
+        assert not mem._file.snapshot_read
+        assert _held(mem._live) == live
+
+
+def _rewritten_head(text: bytes) -> bytes:
+    import zlib
+
+    return b"%08x" % zlib.crc32(text) + text
+
+
+@pytest.mark.parametrize("edit", ["nested", "total", "duplicate-term", "doc-out-of-range"])
+def test_a_snapshot_whose_checksums_agree_but_whose_content_does_not_is_not_read(dataset, tmp_path, edit):
+    """Edited with its checksums made anew: a head too deep to parse, a total that is no number, a term
+    twice, a document past the last turn. The memory opens rebuilt, never fails, never holds those."""
+    import json
+    import zlib
+
+    import numpy as np
+
+    records = _records(dataset)[:300]
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(records)
+        live = _held(mem._live)
+    db = sqlite3.connect(path)
+    parts = dict(db.execute("SELECT name, value FROM snapshot"))
+    head = json.loads(parts["head"][8:])
+    if edit == "nested":
+        text = b"[" * 100_000
+    else:
+        if edit == "total":
+            head["total"] = "abc"
+        elif edit == "duplicate-term":
+            head["terms"][1] = head["terms"][0]
+        else:
+            docs = np.frombuffer(parts["docs"], dtype=np.int32).copy()
+            docs[0] = len(records)
+            db.execute("UPDATE snapshot SET value = ? WHERE name = 'docs'", (docs.tobytes(),))
+            head["crc"]["docs"] = zlib.crc32(docs.tobytes())
+        text = json.dumps(head).encode()
+    db.execute("UPDATE snapshot SET value = ? WHERE name = 'head'", (_rewritten_head(text),))
     db.commit()
     db.close()
     with Memory(path=path) as mem:
