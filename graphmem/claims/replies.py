@@ -64,12 +64,6 @@ class _Vocatives:
         self.short = {n[:k] for n in self.names for k in range(3, len(n) + 1)}  # a name's first 3+ letters
         self.may_name = _MayName(frozenset(self.names))
 
-    def names_one(self, tok: str) -> bool:
-        """"Caroline", or a short form of it written capitalised ("Cal"): the short forms are
-        every name's first three letters or more (lower-casing never shortens a word)."""
-        low = tok.lower()
-        return low in self.names or (len(tok) >= 3 and tok[0].isupper() and low in self.short)
-
     def __call__(self, text: str) -> str:
         may_name = self.may_name
         if not self.names or may_name.whole and not may_name(text.lower()):  # no word can name a speaker
@@ -80,7 +74,9 @@ class _Vocatives:
                 out.append(sentence)  # no token can name a speaker: nothing to drop
                 continue
             toks, low = token_words(sentence)
-            names, short = self.names, self.short  # names_one of each token, without a call per token
+            # a token names a speaker: "Caroline", or a short form written capitalised ("Cal"), the short
+            # forms every name's first three letters or more (lower-casing never shortens a word)
+            names, short = self.names, self.short
             speaker = [w in names or (w in short and len(t) >= 3 and t[0].isupper()) for t, w in zip(toks, low)]
             if any(speaker):
                 drop = [False] * len(toks)

@@ -72,6 +72,15 @@ def _spans(saved: str) -> list[tuple[date, date]]:
     return [(date.fromordinal(a), date.fromordinal(b)) for a, b in json.loads(saved)]
 
 
+def _cells(i: int, r: Record, said: str, terms: Sequence[str], replied: int | None, types: Sequence[str],
+           spans: Sequence[tuple[date, date]]) -> tuple:
+    """Record ``i``'s row of ``turns`` but its ingest moment, from what the index read of it (its
+    said is NULL when it is the text; most turns speak of no day: ``"[]"`` without the encoder)."""
+    days = json.dumps([[a.toordinal(), b.toordinal()] for a, b in spans]) if spans else "[]"
+    return (i, r.id, r.conversation, r.speaker, r.text, r.date.isoformat() if r.date else None, r.turn,
+            None if said == r.text else said, " ".join(terms), replied, ",".join(types), days)
+
+
 class MemoryFileInUse(DataError):
     """Another process has the memory file open."""
 
@@ -216,22 +225,16 @@ class MemoryFile:
     def _rows(index: LiveIndex, first: int, moment: str) -> list[tuple]:
         """:meth:`_row` of records ``first`` on, each with the ingest ``moment``, column by column."""
         read = index.readings(first)
-        spans = [json.dumps([[a.toordinal(), b.toordinal()] for a, b in read.spans[i]]) if i in read.spans else "[]"
-                 for i in range(first, len(index))]
-        return [(i, r.id, r.conversation, r.speaker, r.text, r.date.isoformat() if r.date else None, r.turn,
-                 None if said == r.text else said, " ".join(terms), replied, ",".join(types), days, moment)
-                for i, r, said, terms, replied, types, days in zip(
-                    range(first, len(index)), index.records[first:], read.said, read.terms, read.replied, read.types,
-                    spans, strict=True)]
+        return [(*_cells(i, r, said, terms, replied, types, read.spans.get(i, ())), moment)
+                for i, r, said, terms, replied, types in zip(range(first, len(index)), index.records[first:], read.said,
+                                                               read.terms, read.replied, read.types, strict=True)]
 
     @staticmethod
     def _row(index: LiveIndex, i: int) -> tuple:
         """Record i's row of ``turns`` but its ingest moment (most turns speak of no day: ``"[]"``
         without asking the encoder)."""
-        r, read = index.records[i], index.reading(i)
-        spans = json.dumps([[a.toordinal(), b.toordinal()] for a, b in read.spans]) if read.spans else "[]"
-        return (i, r.id, r.conversation, r.speaker, r.text, r.date.isoformat() if r.date else None, r.turn,
-                None if read.said == r.text else read.said, " ".join(read.terms), read.replied, ",".join(read.types), spans)
+        read = index.reading(i)
+        return _cells(i, index.records[i], read.said, read.terms, read.replied, read.types, read.spans)
 
     def close(self, index: LiveIndex | None = None) -> None:
         """Close the file; with ``index`` (what the file holds), first keep its postings in the

@@ -107,11 +107,9 @@ def terms_of(ws: list[str]) -> list[str]:
     splits the text once)."""
     try:
         return [t for t in map(_TERMS.__getitem__, ws) if t is not None]
-    except KeyError:  # a word not met before: each new one read once
-        for w in ws:
-            if w not in _TERMS:
-                _TERMS[w] = _term(w)
-        return [t for t in map(_TERMS.__getitem__, ws) if t is not None]
+    except KeyError:  # a word not met before: each new one read once, then the words again
+        _TERMS.update((w, _term(w)) for w in ws if w not in _TERMS)
+        return terms_of(ws)
 
 
 _TERMS: dict[str, str | None] = {}

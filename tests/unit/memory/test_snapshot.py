@@ -97,6 +97,14 @@ def test_a_snapshot_reread_after_a_later_ingest_holds_every_turn(dataset, tmp_pa
         assert mem._file.snapshot_read and len(mem) == 500 and _held(mem._live) == held
 
 
+def _saved_300(dataset, tmp_path):
+    """A saved memory of LoCoMo's first 300 turns, closed (its snapshot written), and what it held."""
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(_records(dataset)[:300])
+        return path, _held(mem._live)
+
+
 DAMAGE = {
     "truncate": "UPDATE snapshot SET value = substr(value, 1, 16) WHERE name = 'docs'",
     "odd-length": "UPDATE snapshot SET value = substr(value, 1, 5) WHERE name = 'docs'",
@@ -115,11 +123,7 @@ DAMAGE = {
 def test_a_damaged_snapshot_is_not_read(dataset, tmp_path, damage):
     """Cut short, zeroed, a part missing, a head that is no JSON object or of another generation:
     the memory opens, rebuilt from its turns (a zeroed part of the right size is caught by its CRC)."""
-    records = _records(dataset)[:300]
-    path = tmp_path / "m.db"
-    with Memory(path=path) as mem:
-        mem.ingest(records)
-        live = _held(mem._live)
+    path, live = _saved_300(dataset, tmp_path)
     db = sqlite3.connect(path)
     assert db.execute(DAMAGE[damage]).rowcount == 1
     db.commit()
@@ -144,11 +148,7 @@ def test_a_snapshot_whose_checksums_agree_but_whose_content_does_not_is_not_read
 
     import numpy as np
 
-    records = _records(dataset)[:300]
-    path = tmp_path / "m.db"
-    with Memory(path=path) as mem:
-        mem.ingest(records)
-        live = _held(mem._live)
+    path, live = _saved_300(dataset, tmp_path)
     db = sqlite3.connect(path)
     parts = dict(db.execute("SELECT name, value FROM snapshot"))
     head = json.loads(parts["head"][8:])
@@ -161,7 +161,7 @@ def test_a_snapshot_whose_checksums_agree_but_whose_content_does_not_is_not_read
             head["terms"][1] = head["terms"][0]
         else:
             docs = np.frombuffer(parts["docs"], dtype=np.int32).copy()
-            docs[0] = len(records)
+            docs[0] = 300  # one past the last turn
             db.execute("UPDATE snapshot SET value = ? WHERE name = 'docs'", (docs.tobytes(),))
             head["crc"]["docs"] = zlib.crc32(docs.tobytes())
         text = json.dumps(head).encode()
