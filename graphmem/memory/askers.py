@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from graphmem.data.records import Record
-from graphmem.memory.postings import Grow
+from graphmem.memory.arrays import Grow
 from graphmem.memory.shape import is_assistant
 from graphmem.text.terms import words
 

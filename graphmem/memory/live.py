@@ -20,7 +20,6 @@ query (:func:`graphmem.memory.rank.query_groups`), the same tie order (ingest or
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import chain
 from datetime import date, datetime
 
@@ -29,13 +28,15 @@ import numpy as np
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.replies import unaddressed
 from graphmem.data.records import Record
+from graphmem.memory.arrays import Grow
 from graphmem.memory.askers import Askers
 from graphmem.memory.children import Children
 from graphmem.memory.days import Days
 from graphmem.memory.index import Scoped, _encoder, need_dense
 from graphmem.memory.live_dense import LiveDense
 from graphmem.memory.options import MemoryOptions
-from graphmem.memory.postings import Grow, Postings, term_ids, top_k
+from graphmem.memory.postings import Postings, term_ids, top_k
+from graphmem.memory.readings import Reading, Readings
 from graphmem.memory.rank import Ranker, query_groups, variants
 from graphmem.memory.shape import reads_replies, reads_reply
 from graphmem.memory.vocabulary import LiveVocabulary
@@ -43,7 +44,7 @@ from graphmem.text.dates import ANSWER_TYPES, Span, answer_type, days_asked_abou
 from graphmem.search import dense as embedding
 from graphmem.text.terms import analyse, terms_of, words
 
-__all__ = ["LiveIndex", "Reading", "Readings", "supports"]
+__all__ = ["LiveIndex", "supports"]
 
 
 def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
@@ -51,31 +52,6 @@ def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
     replace a step with bench code, tf-idf ranking) use the bulk index."""
     strategies = (options.contexts, options.extra_scores, options.rerank, options.embedding)
     return ranking == "bm25" and all(s is None for s in strategies) and options.ranker is Ranker
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What the index reads of one record: its utterance without vocatives and that
-    utterance's terms, the record it replies to, the answer types it gives, the days it
-    speaks of. A saved memory keeps exactly this, so reopening it reads no dialogue."""
-
-    said: str
-    terms: list[str]
-    replied: int | None
-    types: tuple[str, ...]
-    spans: list[tuple[date, date]]
-
-
-@dataclass(frozen=True)
-class Readings:
-    """What the index read of many records, column by column: the form a saved memory restores
-    in, with no object per record (``spans`` holds only the records that speak of days)."""
-
-    said: list[str]
-    terms: list[list[str]]
-    replied: list[int | None]
-    types: list[tuple[str, ...]]
-    spans: dict[int, list[tuple[date, date]]]
 
 
 class LiveIndex(Scoped):

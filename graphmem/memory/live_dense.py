@@ -13,7 +13,7 @@ import numpy as np
 
 from graphmem.memory.index import with_context
 from graphmem.memory.options import MemoryOptions
-from graphmem.memory.postings import Grow
+from graphmem.memory.arrays import Grow
 from graphmem.search import dense as embedding
 
 __all__ = ["LiveDense"]

@@ -33,7 +33,8 @@ from graphmem.data.records import Record
 from graphmem.errors import DataError
 from graphmem.memory import snapshot
 from graphmem.memory.claims import ClaimsChange, Waiting, ingest_moment
-from graphmem.memory.live import LiveIndex, Readings
+from graphmem.memory.live import LiveIndex
+from graphmem.memory.readings import Readings
 from graphmem.memory.options import MemoryOptions
 
 __all__ = ["MemoryFile", "MemoryFileInUse"]

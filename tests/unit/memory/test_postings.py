@@ -6,7 +6,8 @@ import random
 
 import numpy as np
 
-from graphmem.memory.postings import Postings, Weights, top_k
+from graphmem.memory.arrays import Weights
+from graphmem.memory.postings import Postings, top_k
 from graphmem.memory.rank import B, K1, Ranker
 from graphmem.text.terms import analyse
 
