@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import chain
-from datetime import date, datetime
+from datetime import date
 
 import numpy as np
 
@@ -32,16 +32,16 @@ from graphmem.memory.arrays import Grow
 from graphmem.memory.askers import Askers
 from graphmem.memory.children import Children
 from graphmem.memory.days import Days
-from graphmem.memory.index import Scoped, _encoder, need_dense
+from graphmem.memory.index import _encoder, need_dense
 from graphmem.memory.live_dense import LiveDense
+from graphmem.memory.live_search import LiveSearch
 from graphmem.memory.options import MemoryOptions
-from graphmem.memory.postings import Postings, term_ids, top_k
+from graphmem.memory.postings import Postings, term_ids
 from graphmem.memory.readings import Reading, Readings
-from graphmem.memory.rank import Ranker, query_groups, variants
+from graphmem.memory.rank import Ranker
 from graphmem.memory.shape import reads_replies, reads_reply
 from graphmem.memory.vocabulary import LiveVocabulary
-from graphmem.text.dates import ANSWER_TYPES, Span, answer_type, days_asked_about, time_marks
-from graphmem.search import dense as embedding
+from graphmem.text.dates import ANSWER_TYPES, Span, time_marks
 from graphmem.text.terms import analyse, terms_of, words
 
 __all__ = ["LiveIndex", "supports"]
@@ -54,7 +54,7 @@ def supports(options: MemoryOptions, dense: bool, ranking: str) -> bool:
     return ranking == "bm25" and all(s is None for s in strategies) and options.ranker is Ranker
 
 
-class LiveIndex(Scoped):
+class LiveIndex(LiveSearch):
     """The records, their fields and their postings, kept up to date one record at a time."""
 
     def __init__(self, options: MemoryOptions, scope: bool = True, dense: bool = False):
@@ -425,51 +425,3 @@ class LiveIndex(Scoped):
         old, _ = self._counts(d)
         change()
         self.postings.replace(d, old, *self._counts(d))
-
-    # ------------------------------------------------------------------ search
-    @property
-    def said_before(self) -> dict[str, str]:
-        """What each turn replies to, by id (``MemoryOptions.sure_context``, a research setting)."""
-        return dict(zip((r.id for r in self.records), self.context, strict=True))
-
-    def _fused(self, query: str, docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        lexical = np.zeros(len(self.records))
-        lexical[docs] = scores
-        fused = embedding.fuse(lexical, self.dense.scores(query, len(self.records), self.replied),
-                               self.options.dense_weight)
-        docs = np.flatnonzero(fused > 0)
-        return docs, fused[docs]
-
-    def scores(self, query: str, asked_on: datetime | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """The turns the query matches and their BM25 scores (the bulk ranker's ``scores``,
-        at only the turns it makes non-zero; ``asked_on`` reads its relative dates)."""
-        known = self.postings.known
-        parts = [self.postings.group(g) for g in query_groups(query, known, variants)]
-        for lo, hi in days_asked_about(query, asked_on):
-            parts.append(self.postings.flat(self.days.overlapping(lo, hi)))
-        kind = answer_type(query)
-        if kind in self.types:
-            parts.append(self.postings.flat(self.types[kind].view()))
-        docs, scores = Postings.combine(parts)
-        if self.options.weighs_askers:  # the person's own turns, for a question in the first person
-            scores = self.askers.boost(query, docs, scores, self.postings.idf)
-        keep = scores > 0
-        return docs[keep], scores[keep]
-
-    def search(self, query: str, k: int, conversation: str | None, asked_on: datetime | None = None) -> list[Record]:
-        docs, scores = self.scores(query, asked_on)
-        if self.dense is not None:  # fusion normalises over every turn: the whole row it is
-            docs, scores = self._fused(query, docs, scores)
-        convs = self.conv_of.view()[docs]
-        if conversation is not None:
-            keep = convs == self.conv_ids.get(conversation, -1)
-            docs, scores, convs = docs[keep], scores[keep], convs[keep]
-        first = self.named(query) if conversation is None and self.scope else set()
-        if first:  # the named person's conversations first, the memory's own order kept within
-            inside = np.isin(convs, [self.conv_ids[c] for c in first])
-            best = list(top_k(docs[inside], scores[inside], k))
-            if len(best) < k:
-                best += list(top_k(docs[~inside], scores[~inside], k - len(best)))
-        else:
-            best = list(top_k(docs, scores, k))
-        return [self.records[int(i)] for i in best]

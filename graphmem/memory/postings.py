@@ -39,6 +39,9 @@ return the same documents): always sorting read a p50 of about 1.35 ms, always f
 threshold 0.7 to 1.1 ms; flags alone would also pay a pass over every document for a rare word's
 few postings, which this threshold leaves to the sort."""
 
+HELD = 4096
+"""At most this many query groups' document frequencies are remembered (:meth:`Postings._held`)."""
+
 LAYOUT = 1
 """How the postings are laid out and what their arithmetic leaves in them (their arrays, the
 float32 rule, how a batch's columns are summed): a saved memory's snapshot of another layout is
@@ -68,6 +71,8 @@ class Postings:
         self.length = Grow(np.float64, 1024)
         self.total = 0.0
         self.n = 0
+        self._version: list[int] = []  # per term, moved on whenever its postings change
+        self._held_of: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
 
     def __len__(self) -> int:
         return self.n
@@ -94,6 +99,7 @@ class Postings:
         tf = narrow if np.array_equal(narrow, tf) else tf  # as Weights keeps them
         p._tfs = [Weights.of(tf[a:z]) for a, z in zip(bounds[:-1], bounds[1:])]
         p._sorted, p._tail, p.df = [True] * m, [[] for _ in range(m)], df.tolist()
+        p._version = [0] * m
         return p
 
     def arrays(self) -> tuple[list[str], dict[str, np.ndarray], float]:
@@ -131,6 +137,7 @@ class Postings:
         p._docs = [Grow.of(docs[a:z]) for a, z in spans]
         p._tfs = [Weights.of(wide[a:z] if w else narrow[a:z]) for (a, z), w in zip(spans, flat["wide"].tolist())]
         p._sorted, p._tail, p.df = flat["sorted"].tolist(), [[] for _ in terms], flat["df"].tolist()
+        p._version = [0] * len(terms)
         return p
 
     def extend(self, n: int, terms: Sequence[str], fields: Sequence[tuple[np.ndarray, np.ndarray, float]]) -> None:
@@ -146,7 +153,7 @@ class Postings:
         shifted = holder + first
         narrow = tf.astype(np.float32)  # every Weights asks whether its values fit a float32: asked once here
         tf = narrow if np.array_equal(narrow, tf) else tf
-        index, tails, dfs = self.index, self._tail, self.df
+        index, tails, dfs, versions = self.index, self._tail, self.df, self._version
         for term, count in zip(terms, df.tolist()):
             if not count:
                 continue
@@ -161,6 +168,7 @@ class Postings:
                 self._docs[j].extend(shifted[at:end])
                 self._tfs[j].extend(tf[at:end])
             dfs[j] += count
+            versions[j] += 1
             at = end
         self.length.extend(lengths)
         self.total += float(lengths.sum())
@@ -175,7 +183,7 @@ class Postings:
         self.n += 1
         self.length.append(length)
         self.total += length
-        index, tails, df = self.index, self._tail, self.df
+        index, tails, df, versions = self.index, self._tail, self.df, self._version
         for term, tf in counts.items():
             j = index.get(term)
             if j is None:
@@ -185,6 +193,7 @@ class Postings:
             if len(tail) >= TAIL:
                 self._flush(j)
             df[j] += 1
+            versions[j] += 1
         return doc
 
     def _flush(self, j: int) -> None:
@@ -215,11 +224,13 @@ class Postings:
             self._sorted.append(True)
             self._tail.append([])
             self.df.append(0)
+            self._version.append(0)
         return j
 
     def _set(self, doc: int, term: str, tf: float) -> None:
         j = self._term(term)
         self._flush(j)
+        self._version[j] += 1
         docs = self._docs[j].view()
         if self._sorted[j]:
             at = int(np.searchsorted(docs, doc))
@@ -245,14 +256,21 @@ class Postings:
         avg = self.total / self.n if self.n else 0.0
         return avg if avg > 0 else 1.0
 
-    def group(self, terms: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """One query group's documents and BM25 contributions (its alternatives' tf summed)."""
+    def group(self, terms: Sequence[str], within: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """One query group's documents and BM25 contributions (its alternatives' tf summed).
+        ``within`` (sorted document numbers): only those documents, scored exactly as the whole
+        group scores them (its idf is still the whole memory's), at a cost set by ``within``
+        and not by how many documents hold the terms."""
         cols = [self.index[t] for t in terms if t in self.index]
         for c in cols:
             self._flush(c)
         if not cols:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
-        if len(cols) == 1:
+        if within is not None:
+            ats = [_inside(self._docs[c].view(), within, self._sorted[c]) for c in cols]
+            parts = [(self._docs[c].view()[at], self._tfs[c].view()[at]) for c, at in zip(cols, ats)]
+            docs, tf = parts[0] if len(parts) == 1 else _added(parts)
+        elif len(cols) == 1:
             docs, tf = self._docs[cols[0]].view(), self._tfs[cols[0]].view()
         else:
             docs = _union([self._docs[c].view() for c in cols])
@@ -261,20 +279,49 @@ class Postings:
         docs, tf = docs[keep], tf[keep].astype(np.float64)  # Weights may hold float32: the arithmetic is float64
         if not len(docs):
             return docs, tf
+        held = len(docs) if within is None else self._held(cols)
         norm = self.k1 * (1.0 - self.b + self.b * self.length.view()[docs] / self._avg())
-        return docs, self.idf(len(docs)) * tf * (self.k1 + 1.0) / (tf + norm)
+        return docs, self.idf(held) * tf * (self.k1 + 1.0) / (tf + norm)
 
-    def flat(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """A set of documents matched as one term of one occurrence in a turn of average length."""
-        docs = _union([np.asarray(docs, dtype=np.int64)])
-        return docs, np.full(len(docs), self.idf(len(docs))) if len(docs) else np.zeros(0)
+    def _held(self, cols: Sequence[int]) -> int:
+        """How many documents hold any of these terms (a group's document frequency), remembered
+        until one of the terms' postings changes: a search within a few documents need not read
+        every posting to weigh a common word. (Postings flushed, as :meth:`group` leaves them.)"""
+        key, now = tuple(cols), tuple(self._version[c] for c in cols)
+        known = self._held_of.get(key)
+        if known is not None and known[0] == now:
+            return known[1]
+        if len(cols) == 1:
+            held = int(np.count_nonzero(self._tfs[cols[0]].view() > 0))
+        else:
+            held = len(_union([self._docs[c].view()[self._tfs[c].view() > 0] for c in cols]))
+        if len(self._held_of) >= HELD:
+            self._held_of.clear()
+        self._held_of[key] = (now, held)
+        return held
+
+    def flat(self, docs: np.ndarray, within: np.ndarray | None = None,
+             distinct: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """A set of documents matched as one term of one occurrence in a turn of average length.
+        ``distinct``: ``docs`` are already sorted and each once (no union taken). ``within``: only
+        those of ``docs``, weighed as the whole set is."""
+        docs = np.asarray(docs, dtype=np.int64) if distinct else _union([np.asarray(docs, dtype=np.int64)])
+        if not len(docs):
+            return docs, np.zeros(0)
+        weight = self.idf(len(docs))
+        if within is not None:
+            docs = docs[_inside(docs, within, True)]
+        return docs, np.full(len(docs), weight)
 
     @staticmethod
-    def combine(parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-        """Per document, the sum of its parts' contributions, added in the parts' order."""
+    def combine(parts: Sequence[tuple[np.ndarray, np.ndarray]], few: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Per document, the sum of its parts' contributions, added in the parts' order. ``few``:
+        the parts hold few documents (a search within some), so no array spans every document."""
         parts = [p for p in parts if len(p[0])]
         if not parts:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
+        if few:
+            return _added(parts)
         docs = _union([d for d, _ in parts])
         return docs, _summed(int(docs[-1]) + 1, parts, docs)
 
@@ -304,6 +351,34 @@ def _summed(n: int, parts: Sequence[tuple[np.ndarray, np.ndarray]], docs: np.nda
     for d, values in parts:
         acc[d] += values
     return acc[docs]
+
+
+def _added(parts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_union` and :func:`_summed` for parts of few documents: the same documents and the
+    same sums, added in the same order from 0.0, in arrays as long as the parts, not the memory."""
+    every = np.sort(np.concatenate([d for d, _ in parts]))
+    docs = every[_firsts(every)]
+    acc = np.zeros(len(docs))
+    for d, values in parts:
+        acc[np.searchsorted(docs, d)] += values
+    return docs, acc
+
+
+def _inside(docs: np.ndarray, within: np.ndarray, ordered: bool) -> np.ndarray | slice:
+    """Where the documents of ``within`` (sorted, each once) are in ``docs`` (each once; sorted if
+    ``ordered``), in ascending order, to index ``docs`` by: a run of consecutive documents (a
+    conversation ingested at once) is two binary searches and a slice; otherwise each of the fewer
+    is looked up in the other by a binary search."""
+    if not len(docs) or not len(within):
+        return np.zeros(0, dtype=np.int64)
+    if ordered and int(within[-1]) - int(within[0]) + 1 == len(within):
+        a, z = np.searchsorted(docs, (within[0], within[-1] + 1)).tolist()
+        return slice(a, z)
+    if ordered and len(within) < len(docs):
+        at = np.minimum(np.searchsorted(docs, within), len(docs) - 1)
+        return at[docs[at] == within]
+    at = np.minimum(np.searchsorted(within, docs), len(within) - 1)
+    return np.flatnonzero(within[at] == docs)
 
 
 def _firsts(ordered: np.ndarray) -> np.ndarray:

@@ -354,3 +354,37 @@ def test_a_batch_s_rows_are_each_turn_s_row(dataset):
     assert index._spans and any(index.said[i] != r.text for i, r in enumerate(index.records))
     for first in (0, 400, 899):
         assert MemoryFile._rows(index, first, "m") == [(*MemoryFile._row(index, i), "m") for i in range(first, 900)]
+
+
+def test_a_search_within_the_named_persons_conversations_is_the_search_of_every_turn(dataset):
+    """The scoped search scores only the named person's turns (or the conversation asked for):
+    the same turns as scoring every turn, on LoCoMo's questions, its conversations ingested at
+    once (each one run of turns) and a turn at a time, interleaved (scattered turn numbers)."""
+    records = _records(dataset)
+    interleaved = sorted(records, key=lambda r: (r["id"].split(":")[-1], r["conversation"]))[:3000]
+    for feed in ([records], [[r] for r in interleaved]):
+        mem = Memory()
+        for batch in feed:
+            mem.ingest(batch)
+        live, scoped = mem._live, 0
+        for q in _questions(dataset)[::2]:
+            within = live._search_within(q, 5, None, None)
+            if within is not None:
+                scoped += 1
+                assert [r.id for r in within] == [r.id for r in live._search_all(q, 5, None)], q
+            for conv in ("conv-26", "conv-30", "nowhere"):
+                assert ([r.id for r in live._search_within(q, 5, conv, None)]
+                        == [r.id for r in live._search_all(q, 5, conv)]), (q, conv)
+        assert scoped > len(_questions(dataset)[::2]) // 2
+
+
+def test_fewer_than_k_of_the_named_persons_turns_are_followed_by_every_other_turns():
+    mem = Memory()
+    mem.ingest([{"id": "a1", "speaker": "Ann", "text": "I adopted a puppy last week.", "conversation": "c1"},
+                {"id": "b1", "speaker": "Bob", "text": "Nice, a puppy!", "conversation": "c1"},
+                {"id": "c1", "speaker": "Cy", "text": "My puppy chewed my shoes.", "conversation": "c2"},
+                {"id": "d1", "speaker": "Di", "text": "Puppies chew everything.", "conversation": "c2"}])
+    assert mem._live._search_within("What puppy did Ann adopt?", 3, None, None) is None
+    first, second, third = mem.search("What puppy did Ann adopt?", k=3)  # Ann's two, then one of the rest
+    assert (first, second) == ("a1", "b1") and third in ("c1", "d1")
+    assert mem.search("What puppy did Ann adopt?", k=2) == ["a1", "b1"]

@@ -94,3 +94,51 @@ def test_a_union_by_flags_is_the_union_by_sort():
         assert got.tolist() == want.tolist()
     assert _union([np.zeros(0, dtype=np.int32)]).tolist() == []
     assert 3 * 2_000 * DENSE >= 10_000 > 3 * 5 * DENSE  # both ways taken above
+
+
+def _within_sets(n: int, rng: random.Random) -> list[np.ndarray]:
+    """Runs of consecutive documents (a conversation ingested at once) and scattered ones."""
+    runs = [np.arange(a, min(n, a + rng.randint(1, 60)), dtype=np.int64) for a in rng.sample(range(n), 6)]
+    scattered = [np.array(sorted(rng.sample(range(n), rng.randint(1, 90))), dtype=np.int64) for _ in range(6)]
+    return [*runs, *scattered, np.zeros(0, dtype=np.int64), np.arange(n, dtype=np.int64)]
+
+
+def test_a_group_within_some_documents_scores_them_as_the_whole_group_does():
+    """Bit for bit, with the whole memory's idf: single terms, irregular alternatives summed, terms
+    whose postings went out of order (a document's field replaced), and after every change."""
+    texts, contexts = _random_docs(400, seed=3)
+    rng = random.Random(5)
+    p = Postings(K1, B)
+    held = [p.add(*_counts(t, c, 0.5)) for t, c in zip(texts, contexts)]
+    groups = [("dog",), ("paint", "painting"), ("drew", "draw", "drawn"), ("lake", "park", "citi"), ("nowhere",)]
+    for round_ in range(4):
+        for within in _within_sets(p.n, rng):
+            for g in groups:
+                docs, scores = p.group(g)
+                inside = np.isin(docs, within)
+                got_docs, got = p.group(g, within)
+                assert np.array_equal(got_docs, docs[inside]) and np.array_equal(got, scores[inside]), (round_, g)
+        for d in rng.sample(held, 20):  # reply fields changed: some postings now out of document order
+            old = _counts(texts[d], contexts[d], 0.5)[0]
+            contexts[d] = " ".join(rng.choices(WORDS, k=rng.randint(0, 8)))
+            p.replace(d, old, *_counts(texts[d], contexts[d], 0.5))
+        held.append(p.add(*_counts("dog dog painting drew", "lake", 0.5)))
+    assert not all(p._sorted)
+
+
+def test_a_flat_part_and_a_sum_of_parts_within_some_documents_are_the_whole_ones_there():
+    rng = random.Random(2)
+    p = Postings(K1, B)
+    for _ in range(200):
+        p.add({"x": 1.0}, 3.0)
+    marked = np.array(sorted(rng.sample(range(200), 70)), dtype=np.int64)
+    for within in _within_sets(200, rng):
+        docs, weight = p.flat(marked)
+        inside = np.isin(docs, within)
+        for got in (p.flat(marked, within), p.flat(marked, within, distinct=True)):
+            assert np.array_equal(got[0], docs[inside]) and np.array_equal(got[1], weight[inside])
+        parts = [(d[np.isin(d, within)], s[np.isin(d, within)])
+                 for d, s in (p.group(("x",)), (marked, rng.random() * np.ones(len(marked))), p.flat(marked))]
+        whole_docs, whole = Postings.combine(parts)
+        few_docs, few = Postings.combine(parts, few=True)
+        assert np.array_equal(few_docs, whole_docs) and np.array_equal(few, whole)
