@@ -54,6 +54,9 @@ READING_VERSION = "1"
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
 whenever those rules change."""
 
+PAGE_SIZE = 16384
+"""The page size a new memory file is made with (SQLite's default is 4096)."""
+
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS turns (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
@@ -99,6 +102,10 @@ class MemoryFile:
         self.path = Path(path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0.5)
+            # a new file's pages (an existing file keeps its own): a saved turn is a row of a few
+            # hundred bytes in three B-trees, and at 16 KiB rather than 4 its insert costs about a
+            # quarter less (bench/memory_scale.py --path; scratch: 6.6 -> 4.7 us a turn)
+            self.db.execute(f"PRAGMA page_size={PAGE_SIZE}")
             self.db.execute("PRAGMA locking_mode=EXCLUSIVE")
             # write-ahead log, synced at every commit: one fsync an ingest, and a commit is durable
             self.db.execute("PRAGMA journal_mode=WAL")

@@ -388,3 +388,29 @@ def test_fewer_than_k_of_the_named_persons_turns_are_followed_by_every_other_tur
     first, second, third = mem.search("What puppy did Ann adopt?", k=3)  # Ann's two, then one of the rest
     assert (first, second) == ("a1", "b1") and third in ("c1", "d1")
     assert mem.search("What puppy did Ann adopt?", k=2) == ["a1", "b1"]
+
+
+def test_a_new_file_has_large_pages_and_an_old_file_keeps_its_own(tmp_path):
+    import sqlite3
+
+    from graphmem.memory.saved import PAGE_SIZE
+
+    def pages(path) -> int:
+        db = sqlite3.connect(path)
+        try:
+            return db.execute("PRAGMA page_size").fetchone()[0]
+        finally:
+            db.close()
+
+    new, old = tmp_path / "new.db", tmp_path / "old.db"
+    with Memory(path=new) as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}])
+    db = sqlite3.connect(old)  # a file made with SQLite's default pages, as earlier versions made them
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.commit()
+    db.close()
+    with Memory(path=old) as mem:
+        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}])
+    with Memory(path=old) as mem:
+        assert mem.search("dog") == ["a"]
+    assert pages(new) == PAGE_SIZE == 16384 and pages(old) == 4096
