@@ -376,6 +376,8 @@ def test_a_search_within_the_named_persons_conversations_is_the_search_of_every_
                 assert ([r.id for r in live._search_within(q, 5, conv, None)]
                         == [r.id for r in live._search_all(q, 5, conv)]), (q, conv)
         assert scoped > len(_questions(dataset)[::2]) // 2
+        for kind in live.types.values():  # what a search takes as each turn once, in order
+            assert (np.diff(kind.view()) > 0).all()
 
 
 def test_fewer_than_k_of_the_named_persons_turns_are_followed_by_every_other_turns():
