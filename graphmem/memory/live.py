@@ -76,6 +76,7 @@ class LiveIndex(LiveSearch):
         self.people: dict[str, set[str]] = {}
         self.speakers: dict[str, set[str]] = {}
         self.by_conv: dict[str, list[int]] = {}
+        self.conv_turns: dict[str, Grow] = {}  # by_conv's lists as arrays, brought up to date by a scoped search
         self.numbered: dict[tuple, list[int]] = {}
         self.children = Children()
         self.askers = Askers()

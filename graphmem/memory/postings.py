@@ -284,17 +284,17 @@ class Postings:
         return docs, self.idf(held) * tf * (self.k1 + 1.0) / (tf + norm)
 
     def _held(self, cols: Sequence[int]) -> int:
-        """How many documents hold any of these terms (a group's document frequency), remembered
-        until one of the terms' postings changes: a search within a few documents need not read
-        every posting to weigh a common word. (Postings flushed, as :meth:`group` leaves them.)"""
+        """How many documents hold any of these terms (a group's document frequency): one term's is
+        its ``df``; several terms', a union of their postings, remembered until one of them changes.
+        So a search within a few documents reads no common word's postings to weigh it but those of a
+        group of alternatives just added to. (Postings flushed, as :meth:`group` leaves them.)"""
+        if len(cols) == 1:
+            return self.df[cols[0]]
         key, now = tuple(cols), tuple(self._version[c] for c in cols)
         known = self._held_of.get(key)
         if known is not None and known[0] == now:
             return known[1]
-        if len(cols) == 1:
-            held = int(np.count_nonzero(self._tfs[cols[0]].view() > 0))
-        else:
-            held = len(_union([self._docs[c].view()[self._tfs[c].view() > 0] for c in cols]))
+        held = len(_union([self._docs[c].view()[self._tfs[c].view() > 0] for c in cols]))
         if len(self._held_of) >= HELD:
             self._held_of.clear()
         self._held_of[key] = (now, held)

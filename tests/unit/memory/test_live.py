@@ -416,3 +416,20 @@ def test_a_new_file_has_large_pages_and_an_old_file_keeps_its_own(tmp_path):
     with Memory(path=old) as mem:
         assert mem.search("dog") == ["a"]
     assert pages(new) == PAGE_SIZE == 16384 and pages(old) == 4096
+
+
+def test_a_person_in_most_conversations_is_searched_over_every_turn():
+    """A scope holding more than one turn in SCOPE_SHARE of the memory is not searched alone
+    (looking each of its turns up would cost more than reading the postings whole); the same turns."""
+    from graphmem.memory.live_search import SCOPE_SHARE
+
+    mem = Memory()
+    for c in range(12):
+        mem.ingest([{"id": f"{c}/{t}", "speaker": "Ann" if t % 2 == 0 else f"Bob{c}", "conversation": f"c{c}",
+                     "text": f"the dog ran to the lake number {c} {t}"} for t in range(6)])
+    live = mem._live
+    assert live._search_within("Where did Ann's dog run?", 5, None, None) is None  # Ann: every turn's conversation
+    assert live._search_within("Where did Bob3's dog run?", 5, None, None) is not None  # one conversation of 12
+    assert 12 > SCOPE_SHARE
+    for q in ("Where did Ann's dog run?", "Where did Bob3's dog run?", "Which lake?"):
+        assert mem.search(q) == [r.id for r in live._search_all(q, 5, None)], q

@@ -138,7 +138,34 @@ def test_a_flat_part_and_a_sum_of_parts_within_some_documents_are_the_whole_ones
         for got in (p.flat(marked, within), p.flat(marked, within, distinct=True)):
             assert np.array_equal(got[0], docs[inside]) and np.array_equal(got[1], weight[inside])
         parts = [(d[np.isin(d, within)], s[np.isin(d, within)])
-                 for d, s in (p.group(("x",)), (marked, rng.random() * np.ones(len(marked))), p.flat(marked))]
+                 for d, s in (p.group(("x",)), (marked, np.array([rng.random() for _ in marked])), p.flat(marked),
+                              (marked, np.array([rng.random() * 1e-3 for _ in marked])))]
         whole_docs, whole = Postings.combine(parts)
         few_docs, few = Postings.combine(parts, few=True)
         assert np.array_equal(few_docs, whole_docs) and np.array_equal(few, whole)
+
+
+def _same_within(p: Postings, group, within: np.ndarray) -> None:
+    docs, scores = p.group(group)
+    inside = np.isin(docs, within)
+    got_docs, got = p.group(group, within)
+    assert np.array_equal(got_docs, docs[inside]) and np.array_equal(got, scores[inside]), group
+
+
+def test_every_change_to_the_postings_moves_a_groups_document_frequency_on():
+    """Searched within a few documents right after each kind of change (one added, one replaced,
+    a batch extended), a group weighs its terms by the document frequency they have now."""
+    for group in (("dog",), ("dog", "cat")):
+        p = Postings(K1, B)
+        for i in range(50):
+            p.add({"dog": 1.0} if i % 3 else {"cat": 1.0, "x": 1.0}, 3.0)
+        within = np.arange(0, 10, dtype=np.int64)
+        _same_within(p, group, within)
+        p.add({"dog": 1.0}, 1.0)
+        _same_within(p, group, within)
+        p.replace(0, {"cat": 1.0, "x": 1.0}, {"x": 1.0}, 3.0)  # no longer held by document 0
+        _same_within(p, group, within)
+        p.replace(0, {"x": 1.0}, {"x": 1.0, "dog": 2.0}, 3.0)  # held again
+        _same_within(p, group, within)
+        p.extend(3, ["dog"], [(np.array([0, 1, 2]), np.array([0, 0, 0]), 1.0)])
+        _same_within(p, group, within)
