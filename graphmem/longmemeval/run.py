@@ -98,6 +98,7 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
     result = Result(q.id, q.type, q.abstention, q.question, q.answer)
     clock = _Clock(result.cpu)
     session_of = {t.id: s.id for s in q.sessions for t in s.turns}
+    key_to_id = {s.key: s.id for s in q.sessions}
     for view in settings.views:
         records = q.records(ROLES[view])
         mem = Memory(floor=settings.floor, options=settings.options)
@@ -111,11 +112,14 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
             if settings.prompts and found and answer.confidence >= settings.floor:
                 result.prompt = evidence_prompt(q.question, found[:5])
         rankings = {"memory": [r.id for r in found]}
+        conversations = clock.time("memory_search", lambda: mem.search_conversations(
+            q.question, k=len(q.sessions), asked_on=asked_on))
+        by_session = {"memory": list(dict.fromkeys(key_to_id[c] for c in conversations))}
         if settings.baseline:
             rankings.update(_baseline(q, records, clock))
         result.top.update({f"{view}/{name}": ranking[:10] for name, ranking in rankings.items()})
         if not q.abstention:
-            _score(result, view, rankings, evidence_turns(q, view), q.evidence_sessions, session_of)
+            _score(result, view, rankings, by_session, evidence_turns(q, view), q.evidence_sessions, session_of)
     return result
 
 
@@ -136,9 +140,11 @@ def _session_index(q: Question, records: Sequence[dict], clock: _Clock) -> BM25:
     return clock.time("bm25_index", lambda: BM25(list(texts), ["\n".join(t) for t in texts.values()]))
 
 
-def _score(result: Result, view: str, rankings: dict[str, list[str]], turns: set[str], sessions: Iterable[str],
-           session_of: dict[str, str]) -> None:
-    """Turn and session scores of each system under one view (turn level only with evidence turns)."""
+def _score(result: Result, view: str, rankings: dict[str, list[str]], by_session: dict[str, list[str]],
+           turns: set[str], sessions: Iterable[str], session_of: dict[str, str]) -> None:
+    """Turn and session scores of each system under one view (turn level only with evidence turns):
+    a system's session ranking is its own (``by_session``: the memory's ``search_conversations``)
+    or, for BM25 over turns, its turn ranking with each session at its best turn."""
     wanted = frozenset(sessions)
     if view == "official" and not turns:
         return  # the official view has nothing to find here: left out, as its own scores leave it out
@@ -147,7 +153,8 @@ def _score(result: Result, view: str, rankings: dict[str, list[str]], turns: set
             continue
         if turns:
             result.retrieval[f"{view}/turn/{name}"] = scores(rankings[name], turns)
-        result.retrieval[f"{view}/session/{name}"] = scores(sessions_of(rankings[name], session_of), wanted)
+        ranked = by_session[name] if name in by_session else sessions_of(rankings[name], session_of)
+        result.retrieval[f"{view}/session/{name}"] = scores(ranked, wanted)
     if "bm25-sessions" in rankings:
         result.retrieval[f"{view}/session/bm25-sessions"] = scores(rankings["bm25-sessions"], wanted)
 

@@ -238,6 +238,24 @@ class Memory:
         """The turns ``search`` returns, as records (speaker, text, date, conversation), best first."""
         return self._search(query, k, conversation, asked_on)
 
+    def search_conversations(self, query: str, k: int = 5, asked_on: When = None) -> list[str]:
+        """The conversations the query is most about, best first (at most k): which past chat to
+        show, or to read whole. Each scores its best turn and, at a fraction, its next best
+        (:mod:`graphmem.memory.conversations`), the named person's conversations first, as
+        ``search`` puts their turns; ``asked_on`` as for ``search``."""
+        if not isinstance(query, str):
+            raise DataError(f"a query must be a string, not {type(query).__name__}")
+        when = _moment(asked_on)
+        with self._lock:
+            self._open_or_raise()
+            if k <= 0:
+                return []
+            if self._graph is not None:
+                return self._graph.conversations(query, k, when)
+            if not self.records:
+                return []
+            return self._built().conversations(query, k, when)
+
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
         with self._lock:  # searched and read against the same turns

@@ -62,6 +62,9 @@ class GraphMemory:
     def search(self, query: str, k: int, conversation: str | None, asked_on: datetime | None = None) -> list[Record]:
         return self.searcher.search(query, k, conversation, asked_on)
 
+    def conversations(self, query: str, k: int, asked_on: datetime | None = None) -> list[str]:
+        return self.searcher.conversations(query, k, asked_on)
+
     def vocabulary(self, question: str, found: Sequence[Record]) -> DbVocabulary:
         return self.searcher.vocabulary(question, found)
 

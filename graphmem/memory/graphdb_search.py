@@ -104,6 +104,22 @@ class Searcher(Scoped):
         """The k best turns, in one round trip (the parts named below): the statistics, each part's
         idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
         best travel back. Python only parses the query into its parts."""
+        rows = self._scored(query, k, conversation, asked_on, "search_top")
+        return [Record(r["key"], r["speaker"], r["text"], as_datetime(r["date"]), r["conversation"], r["number"])
+                for r in rows]
+
+    def conversations(self, query: str, k: int, asked_on: datetime | None = None) -> list[str]:
+        """The k conversations the query is most about, best first, in one round trip: the search's
+        candidates scored as for :meth:`search`, then summed per conversation in the database
+        (``search_conversations``, :mod:`graphmem.memory.conversations`' sum over the candidates)."""
+        rows = self._scored(query, k, None, asked_on, "search_conversations",
+                            turns=self.options.conversation_turns, rest=self.options.conversation_rest)
+        return [r["conversation"] for r in rows]
+
+    def _scored(self, query: str, k: int, conversation: str | None, asked_on: datetime | None, tail: str,
+                **extra: object) -> list[dict]:
+        """The rows of one search statement: its parts, its candidates, their BM25F scores and
+        ``tail`` (the cypher file that turns the scored candidates into rows)."""
         alternatives = query_groups(query, lambda s: True, variants)  # an unknown stem matches nothing
         kind = answer_type(query)
         mark = mark_of(kind) if kind is not None and kind in self.options.answer_types else None
@@ -125,16 +141,14 @@ class Searcher(Scoped):
             scope=self.scope, conversation=conversation, groups=groups, dates=dates, roles=sorted(ASSISTANT_ROLES),
             asker=self.options.weighs_askers and asks_of_self(query),
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
-            limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
+            limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight, **extra)
         if self.encoder is None:
-            rows = self.client.query("search_parts+search_lexical+search_bm25f+search_top", **params)
-        else:  # the fused search: the vector index's nearest sentences are candidates too
-            vector = self.encoder.encode([query], query=True)[0].astype(float).tolist()
-            rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top", **params,
-                                     vector=vector, nearest=self.nearest,
-                                     dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
-        return [Record(r["key"], r["speaker"], r["text"], as_datetime(r["date"]), r["conversation"], r["number"])
-                for r in rows]
+            return self.client.query(f"search_parts+search_lexical+search_bm25f+{tail}", **params)
+        # the fused search: the vector index's nearest sentences are candidates too
+        vector = self.encoder.encode([query], query=True)[0].astype(float).tolist()
+        return self.client.query(f"search_parts+search_fused+search_bm25f+search_fuse+{tail}", **params,
+                                 vector=vector, nearest=self.nearest,
+                                 dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
 
 
 def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:

@@ -23,6 +23,7 @@ from graphmem.data.records import Record
 from graphmem.errors import DataError
 from graphmem.memory import rank
 from graphmem.memory.askers import Askers
+from graphmem.memory.conversations import best_conversations
 from graphmem.memory.options import MemoryOptions, Scorer
 from graphmem.memory.shape import shaped_fields
 from graphmem.search import dense as embedding
@@ -79,6 +80,9 @@ class _Index(Scoped):
         self.ranker = _ranker(self.records, texts, self.contexts, options) if ranking == "bm25" else None
         self.extra = options.extra_scores(self.records, said) if options.extra_scores is not None else None
         self.conversation = np.array([r.conversation for r in self.records], dtype=object)
+        self.conv_names = list(dict.fromkeys(self.conversation))  # numbered as first met, as the live index numbers them
+        self.conv_ids = {c: i for i, c in enumerate(self.conv_names)}
+        self.conv_of = np.array([self.conv_ids[c] for c in self.conversation], dtype=np.int64)
         self.store = Store(self.vocab.vectors(texts), {"conversation": self.conversation})
         self.people: dict[str, set[str]] = {}
         for r in self.records:
@@ -92,7 +96,20 @@ class _Index(Scoped):
         """What each turn replies to, by id (``MemoryOptions.sure_context``)."""
         return dict(zip((r.id for r in self.records), self.contexts, strict=True))
 
-    def search(self, query: str, k: int, conversation: str | None, asked_on: datetime | None = None) -> list[Record]:
+    def conversations(self, query: str, k: int, asked_on: datetime | None = None) -> list[str]:
+        """The k conversations the query is most about, best first, scored as the live index
+        scores them (:func:`graphmem.memory.conversations.best_conversations`; ``rerank``, a
+        turn order, takes no part)."""
+        scores = self._scores(query, asked_on)
+        docs = np.flatnonzero(scores > 0)
+        first = self.named(query) if self.scope else set()
+        best = best_conversations(self.conv_of[docs], scores[docs], k,
+                                  np.array([self.conv_ids[c] for c in first], dtype=np.int64),
+                                  self.options.conversation_turns, self.options.conversation_rest)
+        return [self.conv_names[c] for c in best]
+
+    def _scores(self, query: str, asked_on: datetime | None) -> np.ndarray:
+        """Every record's score for the query (0 where it does not match)."""
         if self.ranker is not None:
             scores = self.ranker.scores(query, asked_on=asked_on)
             if self.extra is not None:
@@ -106,6 +123,10 @@ class _Index(Scoped):
             scores = (qvec @ self.store.vectors.T).toarray()[0]
         if self.dense is not None:
             scores = embedding.fuse(scores, self.dense(query), self.options.dense_weight)
+        return scores
+
+    def search(self, query: str, k: int, conversation: str | None, asked_on: datetime | None = None) -> list[Record]:
+        scores = self._scores(query, asked_on)
         where = Filter.eq("conversation", conversation) if conversation else ALL
         mask = self.store.mask(where)
         if mask is not None:

@@ -73,6 +73,7 @@ class LiveIndex(LiveSearch):
         self.days = Days()
         self.conv_of = Grow(np.int64, 1024)
         self.conv_ids: dict[str, int] = {}
+        self.conv_names: list[str] = []  # conv_ids' keys by number
         self.people: dict[str, set[str]] = {}
         self.speakers: dict[str, set[str]] = {}
         self.by_conv: dict[str, list[int]] = {}
@@ -133,8 +134,8 @@ class LiveIndex(LiveSearch):
                     self.types[kind].append(i)
         self.days.restore([r.date.date() if r.date is not None else None for r in records], readings.spans, first)
         convs = [r.conversation for r in records]
-        for c in convs:
-            self.conv_ids.setdefault(c, len(self.conv_ids))
+        for c in dict.fromkeys(convs):
+            self._numbered(c)
         self.conv_of.extend(np.fromiter(map(self.conv_ids.__getitem__, convs), dtype=np.int64, count=len(convs)))
         for c, who in dict.fromkeys((r.conversation, r.speaker) for r in records):
             self.speakers.setdefault(c, set()).add(who)
@@ -270,6 +271,14 @@ class LiveIndex(LiveSearch):
         self.vocab.add(set(self._indexed_terms(i)))
         return i
 
+    def _numbered(self, conversation: str) -> int:
+        """The conversation's number (the next one for a new conversation)."""
+        n = self.conv_ids.get(conversation)
+        if n is None:
+            n = self.conv_ids[conversation] = len(self.conv_names)
+            self.conv_names.append(conversation)
+        return n
+
     def _keep(self, r: Record, saved: Reading, i: int) -> None:
         """Everything the index keeps of record i but its postings and document frequencies."""
         self.records.append(r)
@@ -285,7 +294,7 @@ class LiveIndex(LiveSearch):
         if saved.spans:
             self._spans[i] = saved.spans
         self.days.add(i, r.date.date() if r.date is not None else None, saved.spans)
-        conv = self.conv_ids.setdefault(r.conversation, len(self.conv_ids))
+        conv = self._numbered(r.conversation)
         self.conv_of.append(conv)
         self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
         self.changed.update(self.askers.add(r, self.by_conv.setdefault(r.conversation, []), self.records))

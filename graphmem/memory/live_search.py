@@ -16,6 +16,7 @@ import numpy as np
 
 from graphmem.data.records import Record
 from graphmem.memory.arrays import Grow
+from graphmem.memory.conversations import best_conversations
 from graphmem.memory.index import Scoped
 from graphmem.memory.postings import Postings, top_k
 from graphmem.memory.rank import query_groups, variants
@@ -88,6 +89,19 @@ class LiveSearch(Scoped):
         if conversation is None and len(best) < k:
             return None
         return [self.records[int(i)] for i in best]
+
+    def conversations(self, query: str, k: int, asked_on: datetime | None = None) -> list[str]:
+        """The k conversations the query is most about, best first
+        (:func:`graphmem.memory.conversations.best_conversations` over every turn's score, the
+        named person's conversations first): a cost set by the query's postings, as a search's."""
+        docs, scores = self.scores(query, asked_on)
+        if self.dense is not None:
+            docs, scores = self._fused(query, docs, scores)
+        first = self.named(query) if self.scope else set()
+        best = best_conversations(self.conv_of.view()[docs], scores, k,
+                                  np.array([self.conv_ids[c] for c in first], dtype=np.int64),
+                                  self.options.conversation_turns, self.options.conversation_rest)
+        return [self.conv_names[c] for c in best]
 
     def _turns_of(self, conversations: Sequence[str]) -> np.ndarray:
         """The turn numbers of these conversations, sorted: each conversation's kept as an array

@@ -20,6 +20,7 @@ import numpy as np
 
 from graphmem.text.dates import ANSWER_TYPES
 from graphmem.data.records import Record
+from graphmem.memory.conversations import CONVERSATION_REST, CONVERSATION_TURNS
 from graphmem.memory.rank import B, CONTEXT_WEIGHT, K1, Ranker
 from graphmem.search.dense import Encoder
 
@@ -107,6 +108,13 @@ class MemoryOptions:
     largest weight, as not covered (:func:`graphmem.answer.sure.coverage`); False: they are
     left out, as the bench's Sure leaves them. Measured on both development sets (ROC AUC of
     the confidence, answerable against unanswerable questions; see docs/longmemeval.md)."""
+
+    conversation_turns: int = CONVERSATION_TURNS
+    """``search_conversations``: how many of a conversation's best turns its score counts
+    (:mod:`graphmem.memory.conversations`); 1: each conversation at its best turn."""
+
+    conversation_rest: float = CONVERSATION_REST
+    """``search_conversations``: the weight of each counted turn after a conversation's best."""
 
     ranker: Callable[..., Ranker] = Ranker
     """The BM25 ranker, called as :class:`graphmem.memory.rank.Ranker` is: (texts, dates,

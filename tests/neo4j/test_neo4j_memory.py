@@ -285,3 +285,27 @@ def test_cli_load_keeps_a_turn_files_turn_numbers(clean, tmp_path):
     assert [r["n"] for r in numbers] == [1, 4]
     # with the gap, Bob's turn is not read as a reply to Ann's: "dog" finds Ann's turn alone
     assert Memory(backend="neo4j").search("Who adopted a dog?", k=2, conversation=CONV) == [f"{CONV}/mt1"]
+
+
+def test_the_database_ranks_conversations_as_the_embedded_memory(clean):
+    """CONV holds three lesser kayak turns, OTHER the single best one: summed in the database, CONV
+    comes first, as in the embedded memory over the same turns; each at its best turn, OTHER."""
+    chat = [
+        {"id": "k1", "speaker": "user", "text": "I want a kayak, a cheap one.", "conversation": CONV},
+        {"id": "k2", "speaker": "assistant", "text": "A touring kayak suits calm water and a lake.", "conversation": CONV},
+        {"id": "k3", "speaker": "user", "text": "Is a used kayak cheaper at the lake shop?", "conversation": CONV},
+        {"id": "k4", "speaker": "user", "text": "Kayak on the lake: my brother's kayak on the lake.", "conversation": OTHER},
+        {"id": "k5", "speaker": "assistant", "text": "Paddling is good exercise.", "conversation": OTHER},
+    ]
+    db = Memory(backend="neo4j")
+    db.ingest(chat)
+    held = clean.run("MATCH (t:Turn) WHERE t.bag IS NOT NULL RETURN t.key AS id, t.speaker AS speaker, t.text AS text,"
+                     " t.date AS date, t.conversation AS conversation, t.number AS turn ORDER BY conversation, t.position")
+    here = Memory()
+    here.ingest([{**r, "date": r["date"].to_native().isoformat() if r["date"] else None} for r in held])
+    found = db.search_conversations("kayak on the lake", k=20)  # (any other conversation the database holds, too)
+    assert [c for c in found if c in (CONV, OTHER)] == [CONV, OTHER]
+    assert found == here.search_conversations("kayak on the lake", k=20)
+    at_best = Memory(backend="neo4j", options=MemoryOptions(conversation_turns=1))
+    assert [c for c in at_best.search_conversations("kayak on the lake", k=20) if c in (CONV, OTHER)] == [OTHER, CONV]
+    assert db.search_conversations("zzqx qqzz", k=5) == []
