@@ -147,7 +147,7 @@ def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
         mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
         want = mem.claims()
     db = sqlite3.connect(path)
-    db.execute("DROP TABLE unread")
+    db.execute("DROP TABLE claims_read")
     db.execute("DROP TABLE snapshot")
     db.execute("DELETE FROM meta WHERE key = 'generation'")
     db.execute("ALTER TABLE turns DROP COLUMN at")
@@ -162,6 +162,45 @@ def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
     db = sqlite3.connect(path)
     assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,)
     db.close()
+
+
+def test_a_file_of_version_4_keeps_its_waiting_turns_waiting(tmp_path):
+    """Version 4 kept a row per waiting turn (``unread``): opened now, each conversation's mark is
+    its last turn read, and what waited is read once when asked for, as in a memory never closed."""
+    import sqlite3
+
+    first = [{"id": "a", "speaker": "Ann", "text": "I adopted a dog.", "conversation": "one"},
+             {"id": "b", "speaker": "Bob", "text": "Nice! I love hiking.", "conversation": "one"},
+             {"id": "x", "speaker": "Cat", "text": "I bake bread.", "conversation": "two"}]
+    later = [{"id": "c", "speaker": "Ann", "text": "My son Max loves him.", "conversation": "one"},
+             {"id": "y", "speaker": "Dan", "text": "I sail boats, Cat.", "conversation": "two"}]
+    live = Memory()
+    live.ingest(first + later)
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(first)
+        mem.claims("one")  # one's first two turns read; two's turn and both later ones wait
+        mem.ingest(later)
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE unread (id TEXT PRIMARY KEY) WITHOUT ROWID")
+    db.execute("INSERT INTO unread VALUES ('x'), ('c'), ('y')")
+    db.execute("DROP TABLE claims_read")
+    db.execute("UPDATE meta SET value = '4' WHERE key = 'version'")
+    db.commit()
+    db.close()
+    with Memory(path=path) as mem:
+        assert [r.id for r, _ in mem._file.conversation("one")[2]] == ["c"]
+        assert [r.id for r, _ in mem._file.conversation("two")[2]] == ["x", "y"]
+        assert mem.claims("one") == live.claims("one")
+        assert mem.claims("two") == live.claims("two")
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,)
+    assert db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'unread'").fetchone() == (0,)
+    assert sorted(db.execute("SELECT conversation, upto FROM claims_read")) == [("one", 3), ("two", 4)]
+    db.close()
+    with Memory(path=path) as mem:  # nothing waits any more, and nothing is read twice
+        assert not mem._file.conversation("one")[2] and not mem._file.conversation("two")[2]
+        assert mem.claims("one") == live.claims("one") and mem.claims("two") == live.claims("two")
 
 
 def test_a_failed_save_keeps_neither_turns_nor_claims(tmp_path, monkeypatch):
