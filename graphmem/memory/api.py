@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -243,18 +243,7 @@ class Memory:
         show, or to read whole. Each scores its best turn and, at a fraction, its next best
         (:mod:`graphmem.memory.conversations`), the named person's conversations first, as
         ``search`` puts their turns; ``asked_on`` as for ``search``."""
-        if not isinstance(query, str):
-            raise DataError(f"a query must be a string, not {type(query).__name__}")
-        when = _moment(asked_on)
-        with self._lock:
-            self._open_or_raise()
-            if k <= 0:
-                return []
-            if self._graph is not None:
-                return self._graph.conversations(query, k, when)
-            if not self.records:
-                return []
-            return self._built().conversations(query, k, when)
+        return self._asked(query, k, asked_on, lambda index, when: index.conversations(query, k, when))
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
@@ -298,6 +287,12 @@ class Memory:
         return self._index
 
     def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None) -> list[Record]:
+        return self._asked(query, k, asked_on, lambda index, when: index.search(query, k, conversation, when))
+
+    def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Any, datetime | None], list]) -> list:
+        """``run`` (a search of turns or of conversations) over whatever serves this memory (Neo4j,
+        or the embedded index, built if need be), under the memory's lock, the query checked first
+        and nothing asked for k <= 0 or of an empty memory."""
         if not isinstance(query, str):
             raise DataError(f"a query must be a string, not {type(query).__name__}")
         when = _moment(asked_on)
@@ -306,10 +301,10 @@ class Memory:
             if k <= 0:
                 return []
             if self._graph is not None:
-                return self._graph.search(query, k, conversation, when)
+                return run(self._graph, when)
             if not self.records:
                 return []
-            return self._built().search(query, k, conversation, when)
+            return run(self._built(), when)
 
 
 def _moment(asked_on: When) -> datetime | None:
