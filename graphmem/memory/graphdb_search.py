@@ -104,7 +104,14 @@ class Searcher(Scoped):
         """The k best turns, in one round trip (the parts named below): the statistics, each part's
         idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
         best travel back. Python only parses the query into its parts."""
-        rows = self._scored(query, k, conversation, asked_on, "search_top")
+        params = self._params(query, k, conversation, asked_on)
+        if params is None:
+            return []
+        if self.encoder is None:
+            rows = self.client.query("search_parts+search_lexical+search_bm25f+search_top", **params)
+        else:
+            rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top",
+                                     **params, **self._dense(query))
         return [Record(r["key"], r["speaker"], r["text"], as_datetime(r["date"]), r["conversation"], r["number"])
                 for r in rows]
 
@@ -112,20 +119,34 @@ class Searcher(Scoped):
         """The k conversations the query is most about, best first, in one round trip: the search's
         candidates scored as for :meth:`search`, then summed per conversation in the database
         (``search_conversations``, :mod:`graphmem.memory.conversations`' sum over the candidates)."""
-        rows = self._scored(query, k, None, asked_on, "search_conversations",
-                            turns=self.options.conversation_turns, rest=self.options.conversation_rest)
+        params = self._params(query, k, None, asked_on)
+        if params is None:
+            return []
+        params.update(turns=self.options.conversation_turns, rest=self.options.conversation_rest)
+        if self.encoder is None:
+            rows = self.client.query("search_parts+search_lexical+search_bm25f+search_conversations", **params)
+        else:
+            rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_conversations",
+                                     **params, **self._dense(query))
         return [r["conversation"] for r in rows]
 
-    def _scored(self, query: str, k: int, conversation: str | None, asked_on: datetime | None, tail: str,
-                **extra: object) -> list[dict]:
-        """The rows of one search statement: its parts, its candidates, their BM25F scores and
-        ``tail`` (the cypher file that turns the scored candidates into rows)."""
+    def _dense(self, query: str) -> dict[str, object]:
+        """The fused search's extra parameters: the vector index's nearest sentences are candidates too."""
+        assert self.encoder is not None
+        vector = self.encoder.encode([query], query=True)[0].astype(float).tolist()
+        return dict(vector=vector, nearest=self.nearest,
+                    dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
+
+    def _params(self, query: str, k: int, conversation: str | None, asked_on: datetime | None) -> dict | None:
+        """The parameters of one search statement (its parts, how each part's document frequency
+        is made, the ranking's constants), or None when the query holds nothing to search for.
+        Every statement is one of four literal names above, so no query text is ever built here."""
         alternatives = query_groups(query, lambda s: True, variants)  # an unknown stem matches nothing
         kind = answer_type(query)
         mark = mark_of(kind) if kind is not None and kind in self.options.answer_types else None
         ranges = days_asked_about(query, asked_on)
         if not alternatives and not ranges and mark is None and self.encoder is None:
-            return []
+            return None
         ways, counts = _frequencies(alternatives, ranges)
         stems = [s for g in alternatives for s in g] + ([mark] if mark else [])
         stems += [way[1] for plan in ways for way in plan if way[0] == "df"]
@@ -136,19 +157,12 @@ class Searcher(Scoped):
         groups = [{"stems": list(g), "ways": plan(p)} for g, p in zip(alternatives, ways[:len(alternatives)], strict=True)]
         dates = [{"lo": lo.toordinal(), "hi": hi.toordinal(), "months": [f"{y}_{m}" for y, m in months(lo, hi)],
                   "ways": plan(p)} for (lo, hi), p in zip(ranges, ways[len(alternatives):], strict=True)]
-        params = dict(
+        return dict(
             stems=list(dict.fromkeys(stems)), counts=counts, words=sorted(set(words(query))),
             scope=self.scope, conversation=conversation, groups=groups, dates=dates, roles=sorted(ASSISTANT_ROLES),
             asker=self.options.weighs_askers and asks_of_self(query),
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
-            limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight, **extra)
-        if self.encoder is None:
-            return self.client.query(f"search_parts+search_lexical+search_bm25f+{tail}", **params)
-        # the fused search: the vector index's nearest sentences are candidates too
-        vector = self.encoder.encode([query], query=True)[0].astype(float).tolist()
-        return self.client.query(f"search_parts+search_fused+search_bm25f+search_fuse+{tail}", **params,
-                                 vector=vector, nearest=self.nearest,
-                                 dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
+            limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
 
 
 def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:
