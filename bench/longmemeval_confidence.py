@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +36,7 @@ from sklearn.metrics import roc_auc_score
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from graphmem.answer.sure import coverage as covered  # noqa: E402
+from graphmem.data.records import Record  # noqa: E402
 from graphmem.longmemeval import load as loader  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402
 from graphmem.memory.shape import is_assistant  # noqa: E402
@@ -44,9 +44,8 @@ from graphmem.memory.shape import is_assistant  # noqa: E402
 NAMES = ("top1", "max5", "user1", "usermax", "union5", "union3", "session")
 
 
-def confidences(mem: Memory, question: str, asked_on: datetime | None, unseen: bool) -> dict[str, float]:
-    """Every candidate confidence for one question."""
-    found = mem.records_for(question, k=10, asked_on=asked_on)
+def confidences(mem: Memory, question: str, found: list[Record], unseen: bool) -> dict[str, float]:
+    """Every candidate confidence for one question, over the first ten turns its search ``found``."""
     if not found:
         return dict.fromkeys(NAMES, 0.0)
     index = mem._built()  # the memory's own vocabulary and query reading, as ask uses them
@@ -65,14 +64,13 @@ def confidences(mem: Memory, question: str, asked_on: datetime | None, unseen: b
             "session": coverage(index.vocab, asked, session)}
 
 
-def dense3(encoder, mem: Memory, question: str, asked_on: datetime | None) -> float:  # noqa: ANN001
-    """The best e5 cosine between the question and a sentence of the first three turns found."""
+def dense3(encoder, question: str, found: list[Record]) -> float:  # noqa: ANN001
+    """The best e5 cosine between the question and a sentence of the first three turns ``found``."""
     from graphmem.search.dense import Turns
 
-    found = mem.records_for(question, k=3, asked_on=asked_on)
     if not found:
         return -1.0
-    return float(Turns(encoder, [(r.speaker, r.text) for r in found]).scores([question]).max())
+    return float(Turns(encoder, [(r.speaker, r.text) for r in found[:3]]).scores([question]).max())
 
 
 def quiet_at_15(labels: list[int], values: list[float]) -> float:
@@ -100,9 +98,10 @@ def main() -> None:
     for q in loader.load(args.data, args.variant, args.limit):
         mem = Memory()
         mem.ingest(q.records())
-        rows.append(confidences(mem, q.question, q.date, not args.known))
+        found = mem.records_for(q.question, k=10, asked_on=q.date)  # one search, read by every candidate
+        rows.append(confidences(mem, q.question, found, not args.known))
         if encoder is not None:
-            rows[-1]["dense3"] = dense3(encoder, mem, q.question, q.date)
+            rows[-1]["dense3"] = dense3(encoder, q.question, found)
         labels.append(0 if q.abstention else 1)
     print(f"{len(rows)} questions, {labels.count(0)} _abs: ROC AUC answerable vs _abs;"
           " quiet on _abs where 15% of answerable are quiet")
