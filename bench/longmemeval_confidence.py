@@ -15,6 +15,8 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
               between the question and any sentence of the first three turns
               (:class:`graphmem.search.dense.Turns`, each sentence read as ``"speaker: sentence"``), a
               meaning-level test of whether what was found says what was asked, where coverage counts words
+``dense10``   the same over the first ten turns (one embedding of the ten serves both)
+``userdense10``  the same over the user's turns among the first ten
 
 Beside each AUC it prints the share of ``_abs`` questions kept quiet at the floor that keeps
 15% of answerable ones quiet (the issue's bar: >= 0.6 there).
@@ -64,13 +66,20 @@ def confidences(mem: Memory, question: str, found: list[Record], unseen: bool) -
             "session": coverage(index.vocab, asked, session)}
 
 
-def dense3(encoder, question: str, found: list[Record]) -> float:  # noqa: ANN001
-    """The best e5 cosine between the question and a sentence of the first three turns ``found``."""
+DENSE = ("dense3", "dense10", "userdense10")
+
+
+def dense(encoder, question: str, found: list[Record]) -> dict[str, float]:  # noqa: ANN001
+    """The best e5 cosine between the question and a sentence of the first three / ten turns
+    ``found`` / of the user's among the ten; the ten turns are embedded once for all three."""
     from graphmem.search.dense import Turns
 
     if not found:
-        return -1.0
-    return float(Turns(encoder, [(r.speaker, r.text) for r in found[:3]]).scores([question]).max())
+        return dict.fromkeys(DENSE, -1.0)
+    best = Turns(encoder, [(r.speaker, r.text) for r in found[:10]]).scores([question])[0]
+    user = [b for b, r in zip(best, found) if not is_assistant(r.speaker)]
+    return {"dense3": float(best[:3].max()), "dense10": float(best.max()),
+            "userdense10": float(max(user, default=-1.0))}
 
 
 def quiet_at_15(labels: list[int], values: list[float]) -> float:
@@ -86,14 +95,14 @@ def main() -> None:
     ap.add_argument("--variant", default="s", choices=["s", "oracle"])
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--known", action="store_true", help="leave out the question's terms no turn holds")
-    ap.add_argument("--dense", action="store_true", help="also the e5 candidate (dense3)")
+    ap.add_argument("--dense", action="store_true", help="also the e5 candidates (dense3, dense10, userdense10)")
     args = ap.parse_args()
     encoder = None
     if args.dense:
         from graphmem.search.dense import Encoder
 
         encoder = Encoder()
-    names = NAMES + (("dense3",) if encoder is not None else ())
+    names = NAMES + (DENSE if encoder is not None else ())
     labels, rows = [], []
     for q in loader.load(args.data, args.variant, args.limit):
         mem = Memory()
@@ -101,13 +110,13 @@ def main() -> None:
         found = mem.records_for(q.question, k=10, asked_on=q.date)  # one search, read by every candidate
         rows.append(confidences(mem, q.question, found, not args.known))
         if encoder is not None:
-            rows[-1]["dense3"] = dense3(encoder, q.question, found)
+            rows[-1].update(dense(encoder, q.question, found))
         labels.append(0 if q.abstention else 1)
     print(f"{len(rows)} questions, {labels.count(0)} _abs: ROC AUC answerable vs _abs;"
           " quiet on _abs where 15% of answerable are quiet")
     for name in names:
         values = [r[name] for r in rows]
-        print(f"  {name:<8} {roc_auc_score(labels, values):.3f}  {quiet_at_15(labels, values):.2f}")
+        print(f"  {name:<11} {roc_auc_score(labels, values):.3f}  {quiet_at_15(labels, values):.2f}")
 
 
 if __name__ == "__main__":
