@@ -1,6 +1,7 @@
 """Which confidence tells LongMemEval's answerable questions from its ``_abs`` ones?
 
     python bench/longmemeval_confidence.py [--data FILE] [--variant s|oracle] [--limit N] [--known] [--dense]
+                                           [--swaps N] [--seed S]
 
 Per question a fresh shipped memory over its haystack; the turns its search returns are read for
 several confidences, and each one's ROC AUC (scikit-learn; answerable against ``_abs``) printed:
@@ -18,6 +19,15 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
 ``dense10``   the same over the first ten turns (one embedding of the ten serves both)
 ``userdense10``  the same over the user's turns among the first ten
 
+``learned``   with ``--swaps N``: a logistic regression over all the candidates above, trained
+              without the ``_abs`` labels: each answerable question is asked again N times with one
+              detail swapped, as the release builds its ``_abs`` questions (a content word the first
+              turn found holds, replaced by a content word of another question that this haystack
+              also holds: "vintage cameras" -> "vintage films"), those copies labelled unanswerable.
+              Answerable questions are scored out of fold (5 folds by question); the real ``_abs``
+              ones by the mean of the five fold models. It also prints how well each candidate
+              tells the originals from their swapped copies, which bounds what any mix of them can do.
+
 Beside each AUC it prints the share of ``_abs`` questions kept quiet at the floor that keeps
 15% of answerable ones quiet (the issue's bar: >= 0.6 there).
 
@@ -29,11 +39,16 @@ the shipped ``ask`` reads it: its unseen terms counted, uncovered (``MemoryOptio
 from __future__ import annotations
 
 import argparse
+import random
+import re
 import sys
 from pathlib import Path
 
 import numpy as np
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
+from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -89,34 +104,114 @@ def quiet_at_15(labels: list[int], values: list[float]) -> float:
     return float(np.mean(v[~y] < floor))
 
 
-def main() -> None:
+WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` a swap may replace or bring in: three letters or more, not stop words."""
+    return [w for w in WORD.findall(text) if len(w) >= 3 and w.lower() not in ENGLISH_STOP_WORDS]
+
+
+def swapped(question: str, first: Record | None, haystack: set[str], pool: list[str], rng: random.Random) -> str | None:
+    """``question`` with one detail swapped, as the release makes its ``_abs`` questions: a content
+    word the ``first`` turn found holds (any content word if none) replaced by one of ``pool`` (the
+    other questions' content words) that the ``haystack`` holds and the question does not."""
+    words = content_words(question)
+    held = {w.lower() for w in WORD.findall(first.text)} if first is not None else set()
+    slots = [w for w in words if w.lower() in held] or words
+    asked = {w.lower() for w in words}
+    fillers = [w for w in pool if w in haystack and w not in asked]
+    if not slots or not fillers:
+        return None
+    old, new = rng.choice(slots), rng.choice(fillers)
+    new = new.capitalize() if old[0].isupper() else new
+    return re.sub(rf"\b{re.escape(old)}\b", new, question, count=1)
+
+
+def learned(rows: list[dict[str, float]], labels: list[int], groups: list[str], real: list[bool],
+            names: tuple[str, ...]) -> tuple[list[float], list[int], dict[str, float]]:
+    """The logistic regression over ``names``, trained on the answerable questions and their swapped
+    copies only (``real`` false for a copy; ``_abs`` rows are never trained on). Returns the real
+    questions' scores (answerable out of fold, ``_abs`` by the mean of the fold models), their
+    labels, and each candidate's AUC of originals against their copies."""
+    x, y = np.array([[r[n] for n in names] for r in rows]), np.asarray(labels)
+    group, real_ = np.asarray(groups), np.asarray(real)
+    train = ~(real_ & (y == 0))  # the originals and their copies
+    fold = {g: k % 5 for k, g in enumerate(sorted(set(group[train])))}
+    score, absent = np.zeros(len(rows)), real_ & (y == 0)
+    for k in range(5):
+        mine = train & np.array([fold.get(g) == k for g in group])
+        scaler = StandardScaler().fit(x[train & ~mine])
+        model = LogisticRegression(max_iter=1000).fit(scaler.transform(x[train & ~mine]), y[train & ~mine])
+        score[mine] = model.decision_function(scaler.transform(x[mine]))
+        score[absent] += model.decision_function(scaler.transform(x[absent])) / 5
+    synthetic = {n: float(roc_auc_score(y[train], x[train, j])) for j, n in enumerate(names)}
+    synthetic["learned"] = float(roc_auc_score(y[train], score[train]))
+    return list(score[real_]), list(y[real_]), synthetic
+
+
+def options() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=None)
     ap.add_argument("--variant", default="s", choices=["s", "oracle"])
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--known", action="store_true", help="leave out the question's terms no turn holds")
     ap.add_argument("--dense", action="store_true", help="also the e5 candidates (dense3, dense10, userdense10)")
-    args = ap.parse_args()
+    ap.add_argument("--swaps", type=int, default=0, help="swapped copies per answerable question, for `learned`")
+    ap.add_argument("--seed", type=int, default=7, help="the swaps' random seed")
+    return ap.parse_args()
+
+
+def main() -> None:
+    args = options()
     encoder = None
     if args.dense:
         from graphmem.search.dense import Encoder
 
         encoder = Encoder()
     names = NAMES + (DENSE if encoder is not None else ())
-    labels, rows = [], []
-    for q in loader.load(args.data, args.variant, args.limit):
+    questions = list(loader.load(args.data, args.variant, args.limit))
+    pool = sorted({w.lower() for q in questions if not q.abstention for w in content_words(q.question)})
+    rng = random.Random(args.seed)
+    labels, rows, groups, real = [], [], [], []
+    for q in questions:
         mem = Memory()
         mem.ingest(q.records())
-        found = mem.records_for(q.question, k=10, asked_on=q.date)  # one search, read by every candidate
-        rows.append(confidences(mem, q.question, found, not args.known))
-        if encoder is not None:
-            rows[-1].update(dense(encoder, q.question, found))
-        labels.append(0 if q.abstention else 1)
-    print(f"{len(rows)} questions, {labels.count(0)} _abs: ROC AUC answerable vs _abs;"
+        haystack = {w.lower() for r in mem.records for w in WORD.findall(r.text)}
+        asked = [(q.question, 0 if q.abstention else 1, True)]
+        first = mem.records_for(q.question, k=1, asked_on=q.date) if args.swaps and not q.abstention else []
+        for _ in range(args.swaps if not q.abstention else 0):
+            copy = swapped(q.question, first[0] if first else None, haystack, pool, rng)
+            if copy is not None:
+                asked.append((copy, 0, False))
+        for question, label, is_real in asked:
+            found = mem.records_for(question, k=10, asked_on=q.date)  # one search, read by every candidate
+            rows.append(confidences(mem, question, found, not args.known))
+            if encoder is not None:
+                rows[-1].update(dense(encoder, question, found))
+            labels.append(label)
+            groups.append(q.id)
+            real.append(is_real)
+    report(rows, labels, groups, real, names)
+
+
+def report(rows: list[dict[str, float]], labels: list[int], groups: list[str], real: list[bool],
+           names: tuple[str, ...]) -> None:
+    """Each candidate's AUC and quiet share on the real questions, then, with swaps, ``learned``."""
+    asked = [r for r, is_real in zip(rows, real) if is_real]
+    truth = [y for y, is_real in zip(labels, real) if is_real]
+    print(f"{len(asked)} questions, {truth.count(0)} _abs: ROC AUC answerable vs _abs;"
           " quiet on _abs where 15% of answerable are quiet")
     for name in names:
-        values = [r[name] for r in rows]
-        print(f"  {name:<11} {roc_auc_score(labels, values):.3f}  {quiet_at_15(labels, values):.2f}")
+        values = [r[name] for r in asked]
+        print(f"  {name:<11} {roc_auc_score(truth, values):.3f}  {quiet_at_15(truth, values):.2f}")
+    if all(real):
+        return
+    scores, truth, synthetic = learned(rows, labels, groups, real, names)
+    print(f"  {'learned':<11} {roc_auc_score(truth, scores):.3f}  {quiet_at_15(truth, scores):.2f}")
+    print(f"{len(real) - sum(real)} swapped copies: ROC AUC of the answerable questions against their copies")
+    for name, auc in synthetic.items():
+        print(f"  {name:<11} {auc:.3f}")
 
 
 if __name__ == "__main__":
