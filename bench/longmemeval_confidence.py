@@ -178,14 +178,13 @@ def main() -> None:
         mem = Memory()
         mem.ingest(q.records())
         haystack = {w.lower() for r in mem.records for w in WORD.findall(r.text)}
-        asked = [(q.question, 0 if q.abstention else 1, True)]
-        first = mem.records_for(q.question, k=1, asked_on=q.date) if args.swaps and not q.abstention else []
+        found = mem.records_for(q.question, k=10, asked_on=q.date)  # one search, read by every candidate
+        asked = [(q.question, found, 0 if q.abstention else 1, True)]
         for _ in range(args.swaps if not q.abstention else 0):
-            copy = swapped(q.question, first[0] if first else None, haystack, pool, rng)
+            copy = swapped(q.question, found[0] if found else None, haystack, pool, rng)
             if copy is not None:
-                asked.append((copy, 0, False))
-        for question, label, is_real in asked:
-            found = mem.records_for(question, k=10, asked_on=q.date)  # one search, read by every candidate
+                asked.append((copy, mem.records_for(copy, k=10, asked_on=q.date), 0, False))
+        for question, found, label, is_real in asked:
             rows.append(confidences(mem, question, found, not args.known))
             if encoder is not None:
                 rows[-1].update(dense(encoder, question, found))
