@@ -1,7 +1,7 @@
 """Which confidence tells LongMemEval's answerable questions from its ``_abs`` ones?
 
     python bench/longmemeval_confidence.py [--data FILE] [--variant s|oracle] [--limit N] [--known] [--dense]
-                                           [--swaps N] [--seed S]
+                                           [--swaps N] [--seed S] [--wordnet [--senses N --hops N --depth N --compounds]]
 
 Per question a fresh shipped memory over its haystack; the turns its search returns are read for
 several confidences, and each one's ROC AUC (scikit-learn; answerable against ``_abs``) printed:
@@ -18,6 +18,11 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
               meaning-level test of whether what was found says what was asked, where coverage counts words
 ``dense10``   the same over the first ten turns (one embedding of the ten serves both)
 ``userdense10``  the same over the user's turns among the first ten
+
+``top1+kind`` with ``--wordnet`` (WordNet in NLTK's data: ``scripts/wordnet-local``): ``top1``, and
+              below every unflagged question when the question swaps in a thing of the same kind as
+              one the first turn names (:mod:`cohyponyms`: football for baseball, goats for cows)
+``dense10+kind``  the same over ``dense10``, with ``--dense`` too
 
 ``learned``   with ``--swaps N``: a logistic regression over all the candidates above, trained
               without the ``_abs`` labels: each answerable question is asked again N times with one
@@ -51,7 +56,9 @@ from sklearn.metrics import roc_auc_score
 from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/cohyponyms.py
 
+from cohyponyms import Cohyponyms  # noqa: E402
 from graphmem.answer.sure import coverage as covered  # noqa: E402
 from graphmem.data.records import Record  # noqa: E402
 from graphmem.longmemeval import load as loader  # noqa: E402
@@ -82,6 +89,7 @@ def confidences(mem: Memory, question: str, found: list[Record], unseen: bool) -
 
 
 DENSE = ("dense3", "dense10", "userdense10")
+KIND = ("top1+kind", "dense10+kind")
 
 
 def dense(encoder, question: str, found: list[Record]) -> dict[str, float]:  # noqa: ANN001
@@ -159,6 +167,11 @@ def options() -> argparse.Namespace:
     ap.add_argument("--dense", action="store_true", help="also the e5 candidates (dense3, dense10, userdense10)")
     ap.add_argument("--swaps", type=int, default=0, help="swapped copies per answerable question, for `learned`")
     ap.add_argument("--seed", type=int, default=7, help="the swaps' random seed")
+    ap.add_argument("--wordnet", action="store_true", help="also the cohyponym swap test (top1+kind, dense10+kind)")
+    ap.add_argument("--senses", type=int, default=1, help="--wordnet: noun senses read per word")
+    ap.add_argument("--hops", type=int, default=2, help="--wordnet: hypernym levels above each word")
+    ap.add_argument("--depth", type=int, default=6, help="--wordnet: the shared hypernym's least depth")
+    ap.add_argument("--compounds", action="store_true", help="--wordnet: read WordNet's two-word nouns as one")
     return ap.parse_args()
 
 
@@ -169,11 +182,17 @@ def main() -> None:
         from graphmem.search.dense import Encoder
 
         encoder = Encoder()
+    kinds = None
+    if args.wordnet:
+        from nltk.corpus import wordnet
+
+        kinds = Cohyponyms(wordnet, args.senses, args.hops, args.depth, args.compounds)
     names = NAMES + (DENSE if encoder is not None else ())
+    names += tuple(n for n in KIND if kinds is not None and n.split("+")[0] in names)
     questions = list(loader.load(args.data, args.variant, args.limit))
     pool = sorted({w.lower() for q in questions if not q.abstention for w in content_words(q.question)})
     rng = random.Random(args.seed)
-    labels, rows, groups, real = [], [], [], []
+    labels, rows, groups, real, flags = [], [], [], [], []
     for q in questions:
         mem = Memory()
         mem.ingest(q.records())
@@ -188,10 +207,33 @@ def main() -> None:
             rows.append(confidences(mem, question, found, not args.known))
             if encoder is not None:
                 rows[-1].update(dense(encoder, question, found))
+            if kinds is not None:
+                flags.append(kind(kinds, question, found, rows[-1]))
             labels.append(label)
             groups.append(q.id)
             real.append(is_real)
     report(rows, labels, groups, real, names)
+    if kinds is not None:
+        flagged(flags, labels, real)
+
+
+def kind(kinds: Cohyponyms, question: str, found: list[Record], row: dict[str, float]) -> str | None:
+    """Add the ``+kind`` candidates to ``row``: its ``top1`` (and ``dense10``) put below every
+    unflagged question's when the question swaps in a cohyponym of a noun of the first turn found.
+    Returns the swap found ("asked/told"), or None."""
+    swap = kinds.swapped_in(question, found[0].text) if found else None
+    for name in ("top1", "dense10"):
+        if name in row:
+            row[f"{name}+kind"] = row[name] - 3.0 * (swap is not None)  # coverage in [0, 1], cosine in [-1, 1]
+    return swap
+
+
+def flagged(flags: list[str | None], labels: list[int], real: list[bool]) -> None:
+    """Which real questions the cohyponym test flagged, ``_abs`` and answerable apart."""
+    for label, kind_ in ((0, "_abs"), (1, "answerable")):
+        mine = [f for f, y, r in zip(flags, labels, real) if r and y == label]
+        hits = [f for f in mine if f is not None]
+        print(f"cohyponym swaps flagged on {len(hits)} of {len(mine)} {kind_}: {', '.join(hits) or '-'}")
 
 
 def report(rows: list[dict[str, float]], labels: list[int], groups: list[str], real: list[bool],
