@@ -1,16 +1,19 @@
 """Does a question swap in a thing of the same kind as one the turn found names?
 
 LongMemEval builds its ``_abs`` questions by changing one detail of an answerable one: football for
-the baseball the user played, goats for cows, vintage films for the vintage cameras collected, Korea
-for Japan, table tennis for tennis. Word coverage and one cosine per sentence both count what the
+the baseball the user played, cows for the goats kept, vintage films for the vintage cameras
+collected, table tennis for tennis. Word coverage and one cosine per sentence both count what the
 question shares with the turn found, and a swapped detail leaves nearly all of that in place
 (docs/longmemeval.md). What tells the swap is knowledge of kinds: football and baseball are both
-field games, films and cameras both a kind of equipment... which WordNet's noun hierarchy holds.
+field games, cows and goats both livestock, which WordNet's noun hierarchy holds. (Not every swap:
+films and cameras meet only in a second sense of "film", and places such as Korea and Japan only high
+in the hierarchy; both are missed with the settings below.)
 
 A question is flagged when one of its nouns is missing from the turn (by Porter stem) and is a
 *cohyponym* of a noun the turn holds: the two share a hypernym at most ``hops`` levels above each of
 their first ``senses`` noun senses, that hypernym is specific (its least depth from the root is at
-least ``depth``: "entity" or "object" would make every pair cohyponyms), and neither word is a kind
+least ``depth``: "entity" (depth 0) or "organism" (5) would make nearly every pair cohyponyms;
+"animal" is 6, so a pet and a dog count as two kinds of animal), and neither word is a kind
 of the other or a synonym of it (a dog asked about after a poodle was told is not a swap). Only words
 that are mainly nouns count (by WordNet's sense-tagged lemma counts), so "visit" or "selling" does not.
 
@@ -42,6 +45,8 @@ class Cohyponyms:
 
     def __init__(self, wordnet: Any, senses: int = 1, hops: int = 2, depth: int = 6,
                  compounds: bool = False) -> None:
+        """The settings are explicit (``bench/longmemeval_confidence.py`` passes its options in), so a
+        grid over them is a loop of calls, never a patched constant."""
         self.wn, self.senses, self.hops, self.depth = wordnet, senses, hops, depth
         self.compounds = compounds
         self.kinds = lru_cache(maxsize=None)(self._kinds)
@@ -49,6 +54,7 @@ class Cohyponyms:
         self.nouny = lru_cache(maxsize=None)(self._nouny)
 
     def _noun_senses(self, word: str) -> list[Any]:
+        """The noun senses of the word's base form, most frequent first (WordNet's order)."""
         base = self.wn.morphy(word, self.wn.NOUN) or word
         return self.wn.synsets(base, self.wn.NOUN)
 

@@ -61,6 +61,7 @@ def report(categories: list[int], confidence: list[float], swaps: list[str | Non
 
 
 def main() -> None:
+    """The same settings as ``bench/longmemeval_confidence.py --wordnet``, so one rule is measured on both sets."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(DEFAULT_DATA))
     ap.add_argument("--senses", type=int, default=1)

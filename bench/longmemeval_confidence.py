@@ -21,7 +21,7 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
 
 ``top1+kind`` with ``--wordnet`` (WordNet in NLTK's data: ``scripts/wordnet-local``): ``top1``, and
               below every unflagged question when the question swaps in a thing of the same kind as
-              one the first turn names (:mod:`cohyponyms`: football for baseball, goats for cows)
+              one the first turn names (:mod:`cohyponyms`: football for baseball, cows for goats)
 ``dense10+kind``  the same over ``dense10``, with ``--dense`` too
 
 ``learned``   with ``--swaps N``: a logistic regression over all the candidates above, trained

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass, field
 
+from graphmem.data.records import Record
 from tests.conftest import REPO
 
 SPEC = importlib.util.spec_from_file_location("cohyponyms", REPO / "bench" / "cohyponyms.py")
@@ -71,7 +72,8 @@ class WordNet:
         game = Synset("game", depth=5)
         field_game = Synset("field_game", depth=6, parents=[game])
         livestock = Synset("livestock", depth=6, parents=[animal])
-        dog = Synset("dog", depth=6, parents=[animal])
+        canine = Synset("canine", depth=6, parents=[animal])
+        dog = Synset("dog", depth=7, parents=[canine])
         self.senses: dict[str, list[Synset]] = {
             "football": [Synset("football", depth=7, parents=[field_game])],
             "baseball": [Synset("baseball", depth=7, parents=[field_game])],
@@ -79,7 +81,8 @@ class WordNet:
             "goat": [Synset("goat", depth=7, parents=[livestock])],
             "dog": [dog],
             "cat": [Synset("cat", depth=6, parents=[animal])],
-            "poodle": [Synset("poodle", depth=7, parents=[dog])],
+            "poodle": [Synset("poodle", depth=8, parents=[dog])],
+            "wolf": [Synset("wolf", depth=7, parents=[canine])],
             "match": [Synset("match", depth=7, parents=[field_game], tagged=1),
                       Synset("match", kind="v", tagged=20)],
         }
@@ -111,7 +114,8 @@ def test_the_same_thing_in_another_form_is_not_a_swap() -> None:
 
 
 def test_a_kind_and_its_instance_are_not_a_swap() -> None:
-    assert rule().swapped_in("What is my dog called?", "My poodle is called Rex.") is None
+    assert rule().swapped_in("What is my dog called?", "My poodle is called Rex.") is None  # canine above both
+    assert rule().swapped_in("What is my wolf called?", "My poodle is called Rex.") == "wolf/poodle"
 
 
 def test_things_alike_only_in_a_generic_kind_are_not_a_swap() -> None:
@@ -130,3 +134,16 @@ def test_a_shared_kind_further_up_than_hops_is_not_read() -> None:
     assert near.related("cow", "goat")  # livestock, one level up
     assert not cohyponyms.Cohyponyms(WordNet(), senses=1, hops=1, depth=5).related("cow", "dog")  # animal is two up
     assert cohyponyms.Cohyponyms(WordNet(), senses=1, hops=2, depth=5).related("cow", "dog")
+
+
+def test_a_flagged_question_is_put_below_every_unflagged_one() -> None:
+    spec = importlib.util.spec_from_file_location("longmemeval_confidence", REPO / "bench" / "longmemeval_confidence.py")
+    confidence = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(confidence)
+    told = Record(id="t1", speaker="user", text="I bought three cows last spring.", date=None, conversation="s1", turn=0)
+    sure = {"top1": 1.0, "dense10": 0.95}
+    unsure = {"top1": 0.0, "dense10": -1.0}
+    assert confidence.kind(rule(), "How many goats did I buy?", [told], sure) == "goats/cows"
+    assert confidence.kind(rule(), "How many cows did I buy?", [told], unsure) is None
+    assert sure["top1+kind"] < unsure["top1+kind"] and sure["dense10+kind"] < unsure["dense10+kind"]
+    assert confidence.kind(rule(), "How many goats did I buy?", [], {"top1": 0.0}) is None
