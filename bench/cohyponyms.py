@@ -34,9 +34,25 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 STEM = PorterStemmer()
 
 
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` a swap may replace or bring in, as written: three letters or more, not
+    stop words (``bench/longmemeval_confidence.py`` makes its synthetic swaps from the same words)."""
+    return [w for w in WORD.findall(text) if len(w) >= 3 and w.lower() not in ENGLISH_STOP_WORDS]
+
+
 def words(text: str) -> list[str]:
-    """The lower-cased words of ``text`` a swap may touch: three letters or more, not stop words."""
-    return [w.lower() for w in WORD.findall(text) if len(w) >= 3 and w.lower() not in ENGLISH_STOP_WORDS]
+    """:func:`content_words`, lower-cased: the form the test compares."""
+    return [w.lower() for w in content_words(text)]
+
+
+PUT_BELOW = 3.0
+"""Subtracted from a flagged question's confidence, so that it falls below every unflagged one:
+the confidences read here are a coverage in [0, 1] or a cosine in [-1, 1]."""
+
+
+def put_below(value: float, swap: str | None) -> float:
+    """``value``, or less than any unflagged confidence when a ``swap`` was found."""
+    return value - PUT_BELOW * (swap is not None)
 
 
 class Cohyponyms:
@@ -52,6 +68,7 @@ class Cohyponyms:
         self.kinds = lru_cache(maxsize=None)(self._kinds)
         self.ancestry = lru_cache(maxsize=None)(self._ancestry)
         self.nouny = lru_cache(maxsize=None)(self._nouny)
+        self.noun_senses = lru_cache(maxsize=None)(self._noun_senses)  # read for every word pair compared
 
     def _noun_senses(self, word: str) -> list[Any]:
         """The noun senses of the word's base form, most frequent first (WordNet's order)."""
@@ -80,7 +97,7 @@ class Cohyponyms:
     def _kinds(self, word: str) -> frozenset[Any]:
         """The specific hypernyms at most ``hops`` above the word's first ``senses`` noun senses."""
         found: set[Any] = set()
-        for sense in self._noun_senses(word)[: self.senses]:
+        for sense in self.noun_senses(word)[: self.senses]:
             level = {sense}
             for _ in range(self.hops):
                 level = {h for s in level for h in s.hypernyms() + s.instance_hypernyms()}
@@ -91,7 +108,7 @@ class Cohyponyms:
         """Every noun sense of the word and every hypernym above any of them: a word whose senses
         meet another's ancestry is that word's kind, or a synonym, not a swap."""
         found: set[Any] = set()
-        for sense in self._noun_senses(word):
+        for sense in self.noun_senses(word):
             found.add(sense)
             found.update(sense.closure(lambda s: s.hypernyms() + s.instance_hypernyms()))
         return frozenset(found)
@@ -100,7 +117,7 @@ class Cohyponyms:
         """``asked`` and ``told`` are two kinds of one thing, neither a kind of the other."""
         if not self.kinds(asked) & self.kinds(told):
             return False
-        mine, theirs = set(self._noun_senses(asked)), set(self._noun_senses(told))
+        mine, theirs = set(self.noun_senses(asked)), set(self.noun_senses(told))
         return not (mine & self.ancestry(told) or theirs & self.ancestry(asked))
 
     def terms(self, text: str, parts: bool) -> list[str]:
@@ -122,7 +139,7 @@ class Cohyponyms:
             if a not in content:
                 continue
             pair = f"{a}_{b}"
-            if b in content and self._noun_senses(pair):
+            if b in content and self.noun_senses(pair):
                 found += [pair, a] if parts else [pair]
                 skip = True
             else:

@@ -26,7 +26,7 @@ from sklearn.metrics import roc_auc_score
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cohyponyms import Cohyponyms  # noqa: E402
+from cohyponyms import Cohyponyms, put_below  # noqa: E402
 from memory_locomo import DEFAULT_DATA, _memory  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
@@ -53,7 +53,7 @@ def report(categories: list[int], confidence: list[float], swaps: list[str | Non
         print(f"category {category}: {flagged[category]:>3} of {total[category]:>4} flagged  {', '.join(some)}")
     truth = np.array([c != 5 for c in categories])
     sure = np.asarray(confidence)
-    kind = sure - 3.0 * np.array([s is not None for s in swaps])
+    kind = np.array([put_below(c, s) for c, s in zip(confidence, swaps)])
     for name, values in (("confidence", sure), ("+kind", kind)):
         quiet = values < memory.FLOOR
         print(f"{name:<11} AUC {roc_auc_score(truth, values):.3f}  quiet at the floor {memory.FLOOR:.2f}:"

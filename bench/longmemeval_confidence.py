@@ -50,7 +50,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.preprocessing import StandardScaler
@@ -58,7 +57,7 @@ from sklearn.preprocessing import StandardScaler
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/cohyponyms.py
 
-from cohyponyms import Cohyponyms  # noqa: E402
+from cohyponyms import WORD, Cohyponyms, content_words, put_below  # noqa: E402
 from graphmem.answer.sure import coverage as covered  # noqa: E402
 from graphmem.data.records import Record  # noqa: E402
 from graphmem.longmemeval import load as loader  # noqa: E402
@@ -110,14 +109,6 @@ def quiet_at_15(labels: list[int], values: list[float]) -> float:
     v, y = np.asarray(values), np.asarray(labels, dtype=bool)
     floor = np.quantile(v[y], 0.15)
     return float(np.mean(v[~y] < floor))
-
-
-WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
-
-
-def content_words(text: str) -> list[str]:
-    """The words of ``text`` a swap may replace or bring in: three letters or more, not stop words."""
-    return [w for w in WORD.findall(text) if len(w) >= 3 and w.lower() not in ENGLISH_STOP_WORDS]
 
 
 def swapped(question: str, first: Record | None, haystack: set[str], pool: list[str], rng: random.Random) -> str | None:
@@ -224,7 +215,7 @@ def kind(kinds: Cohyponyms, question: str, found: list[Record], row: dict[str, f
     swap = kinds.swapped_in(question, found[0].text) if found else None
     for name in ("top1", "dense10"):
         if name in row:
-            row[f"{name}+kind"] = row[name] - 3.0 * (swap is not None)  # coverage in [0, 1], cosine in [-1, 1]
+            row[f"{name}+kind"] = put_below(row[name], swap)
     return swap
 
 
