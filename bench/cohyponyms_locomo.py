@@ -1,4 +1,4 @@
-"""The cohyponym swap test (bench/cohyponyms.py) on LoCoMo: the second development set.
+"""The cohyponym swap test (graphmem/text/kinds.py) on LoCoMo: the second development set.
 
     python bench/cohyponyms_locomo.py [--data PATH] [--senses 1 --hops 2 --depth 6] [--compounds]
 
@@ -26,10 +26,11 @@ from sklearn.metrics import roc_auc_score
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cohyponyms import Cohyponyms, put_below  # noqa: E402
+from longmemeval_confidence import put_below  # noqa: E402
 from memory_locomo import DEFAULT_DATA, _memory  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
+from graphmem.text.kinds import Cohyponyms, wordnet  # noqa: E402
 
 
 def measure(dataset: locomo.Dataset, kinds: Cohyponyms) -> tuple[list[int], list[float], list[str | None]]:
@@ -69,9 +70,7 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=6)
     ap.add_argument("--compounds", action="store_true")
     args = ap.parse_args()
-    from nltk.corpus import wordnet
-
-    kinds = Cohyponyms(wordnet, args.senses, args.hops, args.depth, args.compounds)
+    kinds = Cohyponyms(wordnet(), args.senses, args.hops, args.depth, args.compounds)
     report(*measure(locomo.load_dataset(args.data), kinds))
 
 

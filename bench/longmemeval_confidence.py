@@ -21,7 +21,7 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
 
 ``top1+kind`` with ``--wordnet`` (WordNet in NLTK's data: ``scripts/wordnet-local``): ``top1``, and
               below every unflagged question when the question swaps in a thing of the same kind as
-              one the first turn names (:mod:`cohyponyms`: football for baseball, cows for goats)
+              one the first turn names (:mod:`graphmem.text.kinds`: football for baseball, cows for goats)
 ``dense10+kind``  the same over ``dense10``, with ``--dense`` too
 
 ``learned``   with ``--swaps N``: a logistic regression over all the candidates above, trained
@@ -55,14 +55,23 @@ from sklearn.metrics import roc_auc_score
 from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/cohyponyms.py
-
-from cohyponyms import WORD, Cohyponyms, content_words, put_below  # noqa: E402
 from graphmem.answer.sure import coverage as covered  # noqa: E402
 from graphmem.data.records import Record  # noqa: E402
 from graphmem.longmemeval import load as loader  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402
 from graphmem.memory.shape import is_assistant  # noqa: E402
+from graphmem.text.kinds import WORD, Cohyponyms, content_words, wordnet  # noqa: E402
+
+PUT_BELOW = 3.0
+"""Subtracted from a flagged question's confidence, so that it falls below every unflagged one:
+the confidences read here are a coverage in [0, 1] or a cosine in [-1, 1]."""
+
+
+def put_below(value: float, swap: str | None) -> float:
+    """``value``, or less than any unflagged confidence when a ``swap`` was found (the memory's
+    ``confidence="meaning"`` says 0.0, below any cosine e5 gives: :mod:`graphmem.memory.meaning`)."""
+    return value - PUT_BELOW * (swap is not None)
+
 
 NAMES = ("top1", "max5", "user1", "usermax", "union5", "union3", "session")
 
@@ -175,9 +184,7 @@ def main() -> None:
         encoder = Encoder()
     kinds = None
     if args.wordnet:
-        from nltk.corpus import wordnet
-
-        kinds = Cohyponyms(wordnet, args.senses, args.hops, args.depth, args.compounds)
+        kinds = Cohyponyms(wordnet(), args.senses, args.hops, args.depth, args.compounds)
     names = NAMES + (DENSE if encoder is not None else ())
     names += tuple(n for n in KIND if kinds is not None and n.split("+")[0] in names)
     questions = list(loader.load(args.data, args.variant, args.limit))

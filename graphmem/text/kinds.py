@@ -17,8 +17,9 @@ least ``depth``: "entity" (depth 0) or "organism" (5) would make nearly every pa
 of the other or a synonym of it (a dog asked about after a poodle was told is not a swap). Only words
 that are mainly nouns count (by WordNet's sense-tagged lemma counts), so "visit" or "selling" does not.
 
-The WordNet reader is passed in (``nltk.corpus.wordnet``; ``scripts/wordnet-local`` installs the
-database offline), so the rule can be tested on a hand-made hierarchy.
+The WordNet reader is passed in (:func:`wordnet`: NLTK's reader, whose database is data no wheel
+ships: ``scripts/wordnet-local`` installs it offline), so the rule can be tested on a hand-made
+hierarchy. The memory's ``confidence="meaning"`` uses it (:mod:`graphmem.memory.meaning`).
 """
 
 from __future__ import annotations
@@ -27,11 +28,27 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from nltk.stem.porter import PorterStemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from graphmem.errors import GraphmemError
+from graphmem.text.terms import stem
+
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
-STEM = PorterStemmer()
+
+INSTALL = "python -m nltk.downloader wordnet, or offline from Debian's packages: bash scripts/wordnet-local"
+"""How to get WordNet's database where NLTK reads it."""
+
+
+def wordnet() -> Any:
+    """NLTK's WordNet reader, its database read now: a missing database is one line saying how
+    to install it, not a LookupError at the first question."""
+    from nltk.corpus import wordnet as reader  # lazy: nltk's __init__ costs 1.4 s, only the meaning confidence needs it
+
+    try:
+        reader.ensure_loaded()
+    except LookupError:
+        raise GraphmemError(f"WordNet is not in NLTK's data: {INSTALL}") from None
+    return reader
 
 
 def content_words(text: str) -> list[str]:
@@ -43,16 +60,6 @@ def content_words(text: str) -> list[str]:
 def words(text: str) -> list[str]:
     """:func:`content_words`, lower-cased: the form the test compares."""
     return [w.lower() for w in content_words(text)]
-
-
-PUT_BELOW = 3.0
-"""Subtracted from a flagged question's confidence, so that it falls below every unflagged one:
-the confidences read here are a coverage in [0, 1] or a cosine in [-1, 1]."""
-
-
-def put_below(value: float, swap: str | None) -> float:
-    """``value``, or less than any unflagged confidence when a ``swap`` was found."""
-    return value - PUT_BELOW * (swap is not None)
 
 
 class Cohyponyms:
@@ -149,7 +156,7 @@ class Cohyponyms:
     @staticmethod
     def key(term: str) -> str:
         """A term's stems, so that a plural or another form of it counts as the same term."""
-        return "_".join(STEM.stem(part) for part in term.split("_"))
+        return "_".join(stem(part) for part in term.split("_"))
 
     def swapped_in(self, question: str, turn: str) -> str | None:
         """The question's noun that is missing from ``turn`` and a cohyponym of one of its nouns,

@@ -1,4 +1,4 @@
-"""bench/cohyponyms.py: the cohyponym swap test, on a hand-made noun hierarchy.
+"""graphmem.text.kinds: the cohyponym swap test, on a hand-made noun hierarchy.
 
 The rule flags a question only when it asks about a thing of the same kind as one the found turn
 names and does not name itself: football after baseball, goats after cows. It must not flag a kind
@@ -12,11 +12,9 @@ import importlib.util
 from dataclasses import dataclass, field
 
 from graphmem.data.records import Record
+from graphmem.text import kinds as cohyponyms
 from tests.conftest import REPO
 
-SPEC = importlib.util.spec_from_file_location("cohyponyms", REPO / "bench" / "cohyponyms.py")
-cohyponyms = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(cohyponyms)
 
 
 @dataclass(eq=False)
