@@ -53,9 +53,10 @@ from graphmem.errors import DataError
 from graphmem.memory.claims import MemoryClaims, ingest_moment
 from graphmem.memory.live import LiveIndex, supports
 from graphmem.memory.index import _Index
+from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.memory.options import MemoryOptions
 from graphmem.memory.saved import MemoryFile
-from graphmem.memory.shape import reader_settings
+from graphmem.memory.shape import is_assistant, reader_settings
 
 When = datetime | date | str | None
 """When a query is asked (``asked_on``): a datetime, a day, or a date string as records take."""
@@ -72,6 +73,9 @@ class Answer:
     reply: str
     cited: tuple[str, ...]
     confidence: float
+    measure: str = "coverage"
+    """What ``confidence`` is: ``coverage`` (a share of the question's words, in [0, 1]) or
+    ``meaning`` (a cosine; :mod:`graphmem.memory.meaning`), each with its own floor."""
 
     @property
     def quiet(self) -> bool:
@@ -91,13 +95,16 @@ class Memory:
 
     def __init__(self, backend: str = "memory", *, floor: float = FLOOR, settings: ReaderSettings = ReaderSettings(),
                  dense: bool = False, scope: bool = True, ranking: str = "bm25",
-                 options: MemoryOptions = MemoryOptions(), path: str | os.PathLike | None = None, **neo4j: Any):
+                 options: MemoryOptions = MemoryOptions(), path: str | os.PathLike | None = None,
+                 confidence: str = "coverage", meaning_floor: float = MEANING_FLOOR, **neo4j: Any):
         if backend not in ("memory", "neo4j"):
             raise DataError(f"unknown backend {backend!r}: choose 'memory' or 'neo4j'")
         if ranking not in RANKINGS:
             raise DataError(f"unknown ranking {ranking!r}: choose {' or '.join(map(repr, RANKINGS))}")
         self.ranking = ranking
         self.floor = floor
+        self.meaning_floor = meaning_floor
+        self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
         self.settings = settings
         self.options = options
         self.records: list[Record] = []
@@ -247,14 +254,44 @@ class Memory:
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
+        deeper = max(k, self.confidence_turns) if k > 0 else k  # the turns the confidence reads, found too
         with self._lock:  # searched and read against the same turns
-            return self.answer_from(question, self._search(question, k, conversation, asked_on))
+            return self.answer_from(question, self._search(question, deeper, conversation, asked_on), cite=k)
 
-    def answer_from(self, question: str, found: Sequence[Record]) -> Answer:
+    @property
+    def confidence_turns(self) -> int:
+        """How many of the turns found ``answer_from`` judges its confidence by: the first (word
+        coverage), or ``MemoryOptions.meaning_turns`` with ``confidence="meaning"``."""
+        return self._meaning.turns if self._meaning is not None else 1
+
+    def answer_from(self, question: str, found: Sequence[Record], cite: int | None = None) -> Answer:
         """The answer read off turns already found (``records_for``), best first: what
-        ``ask`` does after searching, for a caller that also wants the records."""
+        ``ask`` does after searching, for a caller that also wants the records. The reader reads
+        and cites the first ``cite`` of them (None: all); ``confidence="meaning"`` judges by the
+        first ``MemoryOptions.meaning_turns``, so give it that many to have it as ``ask`` has it."""
         if not found:
             return Answer(ABSTAIN, (), 0.0)
+        if self._meaning is not None and self._assisted(found[0].conversation):
+            sure_of = self._meaning(self._english(question), found)
+            return self._read(question, found[:cite], sure_of, "meaning", self.meaning_floor)
+        return self._read(question, found[:cite], None, "coverage", self.floor)
+
+    def _assisted(self, conversation: str) -> bool:
+        """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""
+        with self._lock:
+            speakers = self._graph.speakers(conversation) if self._graph is not None else self._built().speakers_in(conversation)
+        return any(is_assistant(who) for who in speakers)
+
+    def _english(self, question: str) -> str:
+        with self._lock:
+            return self._graph.english(question) if self._graph is not None else self._built().english(question)
+
+    def _read(self, question: str, found: Sequence[Record], confidence: float | None, measure: str,
+              floor: float) -> Answer:
+        """The extractive reader over ``found`` when ``confidence`` (None: the first turn's word
+        coverage, computed here) reaches ``floor``."""
+        if not found:
+            return Answer(ABSTAIN, (), 0.0, measure)
         with self._lock:  # the vocabulary may not move under the reader
             first = found[0].text
             if self._graph is not None:  # the weights of the words asked and found, from the database
@@ -265,11 +302,12 @@ class Memory:
                 english, vocab = index.english(question), index.vocab
                 if self.options.sure_context:  # the turn read together with the turn it replies to
                     first = f"{index.said_before[found[0].id]} {first}"
-            confidence = sure(vocab, english, first, unseen=self.options.sure_unseen)
+            if confidence is None:
+                confidence = sure(vocab, english, first, unseen=self.options.sure_unseen)
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
             settings = reader_settings(self.options.phrase, self.settings, found)
-            reply = Reader(vocab, settings).read(english, hits) if confidence >= self.floor else ABSTAIN
-            return Answer(reply, tuple(r.id for r in found), confidence)
+            reply = Reader(vocab, settings).read(english, hits) if confidence >= floor else ABSTAIN
+            return Answer(reply, tuple(r.id for r in found), confidence, measure)
 
     def build(self) -> None:
         """Build the search index now (otherwise the first search does); in Neo4j the index

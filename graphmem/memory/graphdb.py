@@ -74,6 +74,10 @@ class GraphMemory:
     def count(self) -> int:
         return self.searcher.count()
 
+    def speakers(self, conversation: str) -> list[str]:
+        """Who speaks in ``conversation``, as the database's conversation node keeps them."""
+        return list(self.client.query("conversation_speakers", conversation=conversation)[0]["speakers"])
+
     def close(self) -> None:
         self.client.close()
 

@@ -50,6 +50,10 @@ class Scoped:
         """Every speaker the query names (lower case; whole words, any case)."""
         return speakers_named(query, self.people)
 
+    def speakers_in(self, conversation: str) -> list[str]:
+        """Who speaks in ``conversation`` (lower case)."""
+        return [who for who, held in self.people.items() if conversation in held]
+
     def named(self, query: str) -> set[str]:
         """The conversations of every person the query names."""
         return set().union(*(self.people[who] for who in self.people_in(query)))

@@ -109,6 +109,18 @@ class MemoryOptions:
     left out, as the bench's Sure leaves them. Measured on both development sets (ROC AUC of
     the confidence, answerable against unanswerable questions; see docs/longmemeval.md)."""
 
+    meaning_turns: int = 10
+    """With ``confidence="meaning"``: how many of the turns found the embedding reads
+    (:mod:`graphmem.memory.meaning`). On LongMemEval's development half the best cosine over the
+    first ten separates answerable from ``_abs`` questions a little better than over the first
+    three (AUC 0.735 against 0.718, less than one question apart: ``python
+    bench/longmemeval_confidence.py --dense``, dense10 against dense3)."""
+
+    meaning_kinds: bool = True
+    """With ``confidence="meaning"``: a question that swaps in a thing of the same kind as one the
+    first turn names gets confidence 0.0 (:mod:`graphmem.text.kinds`; needs WordNet's database).
+    False: the cosine alone."""
+
     conversation_turns: int = CONVERSATION_TURNS
     """``search_conversations``: how many of a conversation's best turns its score counts
     (:mod:`graphmem.memory.conversations`); 1: each conversation at its best turn."""

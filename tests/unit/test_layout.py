@@ -39,6 +39,8 @@ LAZY = {
                                               "loader's delete pulls in networkx, needed only when the run ends",
     ("graphmem.text.terms", "nltk"): "nltk.stem.porter runs under placeholder packages: a plain import runs nltk's "
                                      "__init__ (1.4 s of CPU)",
+    ("graphmem.memory.meaning", "graphmem"): "the cohyponym test (scikit-learn's stop words, nltk's WordNet): only "
+                                             "for confidence='meaning', the default memory imports neither",
     ("graphmem.text.kinds", "nltk"): "nltk.corpus runs nltk's __init__ (1.4 s of CPU): only the meaning confidence "
                                      "reads WordNet",
 }

