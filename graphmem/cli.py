@@ -11,7 +11,6 @@ import json
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +22,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from graphmem.bench import plot as pictures  # noqa: E402  (matplotlib itself only when a plot is drawn)
 from graphmem.data import locomo  # noqa: E402
-from graphmem.data.evidence import EvidenceReport  # noqa: E402
-from graphmem.data.locomo import Dataset  # noqa: E402
-from graphmem.data.records import Record, conversations, read_jsonl  # noqa: E402
+from graphmem.data.dialogue import dialogue, memory_records, turn_file  # noqa: E402
+from graphmem.data.records import Record  # noqa: E402
 from graphmem.errors import GraphmemError  # noqa: E402
 from graphmem.neo4j import client as gn  # noqa: E402  (the connection only: the driver is imported when one is made)
 
@@ -241,8 +239,8 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
         from graphmem.memory.index import need_dense  # before anything is written: the embedding is an extra
 
         need_dense()
-    records = _turn_file(data)
-    chosen = gl.select(_dialogue(data, records), conversations)
+    records = turn_file(data)
+    chosen = gl.select(dialogue(data, records), conversations)
     with gn.connect(uri, user, password, database) as client:
         report = gl.load_conversations(client, chosen, batch=batch, replace=replace, progress=not quiet)
         kept = {c.sample_id for c in chosen}
@@ -256,20 +254,6 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
     click.echo(f"{report.rows} rows in {report.seconds:.2f}s ({report.rows_per_second:.0f} rows/s)"
                f" into {client.settings.where}; counts match the mirror; {indexed} turns searchable"
                + (f", {embedded} sentences embedded" if dense else ""))
-
-
-def _turn_file(data: Path | None) -> list[Record] | None:
-    """The records of a JSON Lines file of turns, or None when ``data`` is LoCoMo JSON."""
-    if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
-        return read_jsonl(data)
-    return None
-
-
-def _dialogue(data: Path | None, records: list[Record] | None) -> Dataset:
-    """LoCoMo JSON as a Dataset, or the records of a turn file as one of the same shape."""
-    if records is not None:
-        return Dataset(data, tuple(conversations(records)), EvidenceReport())
-    return locomo.load_dataset(data)
 
 
 memory_options = [
@@ -287,6 +271,17 @@ memory_options = [
 ]
 
 
+def confidence_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--confidence and --meaning-floor: what an answer abstains by (graphmem.memory.meaning)."""
+    fn = click.option("--meaning-floor", type=click.FloatRange(-1, 1), default=None,
+                      help="With --confidence meaning: below this cosine reply 'No information available' "
+                           "[the memory's, chosen on LongMemEval's development half].")(fn)
+    return click.option("--confidence", type=click.Choice(["coverage", "meaning"]), default="coverage", show_default=True,
+                        help="What an answer abstains by: the words of the question the first turn found covers, or "
+                             "(between a person and an assistant) an embedding's cosine and WordNet's kinds "
+                             "(extra 'dense' and WordNet: scripts/wordnet-local).")(fn)
+
+
 def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """--data/--backend/--memory/--conversation/-k/--asked-on and the Neo4j connection options, for search and ask."""
     for option in reversed(memory_options):
@@ -294,8 +289,11 @@ def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return neo4j_options(fn)
 
 
-def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any], saved: Path | None = None) -> Memory:
-    """A Memory over a dialogue file (in process), a saved memory file, or what Neo4j holds."""
+def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any], saved: Path | None = None,
+            judged: dict[str, Any] | None = None) -> Memory:
+    """A Memory over a dialogue file (in process), a saved memory file, or what Neo4j holds;
+    ``judged``: its ``confidence=`` and ``meaning_floor=``, if not the default's."""
+    judged = judged or {}
     # search and ask need the memory (scikit-learn): imported here to keep --help fast
     from graphmem.memory.api import Memory
 
@@ -304,26 +302,14 @@ def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]
             raise click.UsageError("--memory is a saved memory: not with --data or --backend neo4j")
         if not saved.is_file():
             raise click.ClickException(f"{saved}: no such memory file (make one: graphmem ingest --memory {saved} FILE)")
-        return Memory(floor=floor, path=saved)
+        return Memory(floor=floor, path=saved, **judged)
     if backend == "neo4j":
         if data is not None:
             raise click.UsageError("--data is read in process; with --backend neo4j load it first: graphmem load --data FILE")
-        return Memory("neo4j", floor=floor, **neo4j)
-    mem = Memory(floor=floor)
-    mem.ingest(_records(data))
+        return Memory("neo4j", floor=floor, **judged, **neo4j)
+    mem = Memory(floor=floor, **judged)
+    mem.ingest(memory_records(data))
     return mem
-
-
-def _records(data: Path | None) -> list[dict[str, Any]]:
-    """A dialogue file's turns as memory records. A JSON Lines file keeps its own ids; a
-    LoCoMo turn's id becomes ``conversation/dia_id`` (dia_ids repeat across conversations,
-    a memory's ids may not)."""
-    records = _turn_file(data)
-    if records is not None:
-        return [asdict(r) for r in records]
-    return [{"id": f"{conv.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
-             "conversation": conv.sample_id}
-            for conv in locomo.load_dataset(data).conversations for t in conv.turns]
 
 
 def _cite(records: Sequence[Record]) -> str:
@@ -353,17 +339,20 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
 @with_memory_options
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
               help="Below this confidence reply 'No information available'.")
+@confidence_options
 @friendly
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-        asked_on: str | None, floor: float, **neo4j: str | None) -> None:
+        asked_on: str | None, floor: float, confidence: str, meaning_floor: float | None, **neo4j: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
-    with _memory(data, backend, floor, neo4j, saved) as mem:
-        found = mem.records_for(question, k, conversation, asked_on)
-        answer = mem.answer_from(question, found)
+    judged = {"confidence": confidence, **_meaning_floor(meaning_floor)}
+    with _memory(data, backend, floor, neo4j, saved, judged) as mem:
+        found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on)
+        answer = mem.answer_from(question, found, cite=k)
+        used = mem.meaning_floor if answer.measure == "meaning" else floor
     click.echo(f"reply: {answer.reply}")
-    click.echo(f"confidence: {answer.confidence:.3f} (floor {floor:.2f})")
+    click.echo(f"confidence: {answer.confidence:.3f} ({answer.measure}, floor {used:.2f})")
     click.echo("cited:")
-    click.echo(_cite(found))
+    click.echo(_cite(found[:k]))
 
 
 @main.command()
@@ -381,7 +370,7 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
     turns already held are refused as duplicates by id."""
     from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
 
-    records = _records(file)
+    records = memory_records(file)
     with Memory(path=saved) as mem:
         mem.check(records, source=f"{file}: turn")
         starts = range(0, len(records), batch)
@@ -466,18 +455,26 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
 @click.option("--judge", "judge_url", is_flag=False, flag_value="", default=None, metavar="URL",
               help="Grade the model's replies with a judge at this endpoint (J; --judge alone: $GRAPHMEM_JUDGE_URL).")
 @click.option("--judge-name", default=None, help="The judge model's name [the one the endpoint serves].")
+@confidence_options
 @friendly
 def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None, limit: int | None,
                 model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
-                judge_url: str | None, judge_name: str | None) -> None:
+                judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
     from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
+    from graphmem.longmemeval.run import Settings  # likewise
 
     if judge_url is not None and model_url is None:
         raise click.ClickException("--judge grades the model's replies: give --model too")
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
     judge = _model_reader(judge_url, judge_name, model_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
-    click.echo(lme(data, variant, limit, as_json, out, reader=reader, judge=judge))
+    settings = Settings(confidence=confidence, **_meaning_floor(meaning_floor))
+    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge))
+
+
+def _meaning_floor(floor: float | None) -> dict[str, float]:
+    """``meaning_floor=`` for a memory when ``--meaning-floor`` was given (else the memory's own)."""
+    return {} if floor is None else {"meaning_floor": floor}
 
 
 def _write_json(path: Path, payload: Any) -> None:

@@ -31,7 +31,10 @@ def longmemeval(data: str | Path | None, variant: str = "s", limit: int | None =
         raise DataError(f"{path}: no questions to run")
     wall = time.perf_counter()
     results = run(questions, replace(settings, prompts=reader is not None), progress)
-    header: dict[str, Any] = {"data": str(path), "variant": variant, "floor": settings.floor}
+    header: dict[str, Any] = {"data": str(path), "variant": variant, "floor": settings.floor,
+                              "confidence": settings.confidence}
+    if settings.confidence == "meaning":
+        header["meaning_floor"] = settings.meaning_floor
     if reader is not None:
         header["model_run"] = _model_run(results, reader, judge)
     header["wall_seconds"] = time.perf_counter() - wall

@@ -84,7 +84,8 @@ def summary(results: Sequence[Result], header: dict[str, Any]) -> dict[str, Any]
     total = sum(sum(r.cpu.values()) for r in results)
     by_type = {qtype: _of(results, qtype) for qtype in _types(results)}
     read = {"model": model.summary(by_type)} if any(r.model_reply is not None for r in results) else {}
-    return {**header, "questions": len(results), "cpu_seconds": total,
+    measures = {m: sum(r.measure == m for r in results) for m in dict.fromkeys(r.measure for r in results)}
+    return {**header, "questions": len(results), "measures": measures, "cpu_seconds": total,
             "retrieval": _retrieval(results), "answers": _answers(results), **read, "cpu": _cpu(results)}
 
 
@@ -107,7 +108,7 @@ def _retrieval_table(name: str, table: dict[str, Any]) -> list[str]:
 
 def format_tables(s: dict[str, Any]) -> str:
     """The report: the run's header, the retrieval tables, the answers and the CPU time."""
-    lines = [f"{s['data']} ({s['variant']}): {s['questions']} questions, floor {s['floor']:.2f}", ""]
+    lines = [f"{s['data']} ({s['variant']}): {s['questions']} questions, {_confidence_line(s)}", ""]
     for name, table in s["retrieval"].items():
         lines += _retrieval_table(name, table) + [""]
     lines.append("answers (extractive reader over the all-turns memory's top 5)")
@@ -128,10 +129,17 @@ def format_tables(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _confidence_line(s: dict[str, Any]) -> str:
+    """The confidences ``ask`` abstained by, each with its floor and how many questions it judged."""
+    floors = {"coverage": s["floor"], "meaning": s.get("meaning_floor", 0.0)}
+    judged = s.get("measures") or {"coverage": s["questions"]}
+    return ", ".join(f"{m} confidence (floor {floors[m]:.2f}) on {n}" for m, n in judged.items())
+
+
 def per_question(results: Sequence[Result]) -> list[dict[str, Any]]:
     """What ``--out`` writes: one object per question (reply, confidence, scores, top ids, CPU)."""
     return [{"question_id": r.id, "question_type": r.type, "abstention": r.abstention, "question": r.question,
              "answer": r.answer, "reply": r.reply,
-             "confidence": r.confidence, "quiet": r.quiet, "f1": r.f1, "retrieval": r.retrieval,
+             "confidence": r.confidence, "measure": r.measure, "quiet": r.quiet, "f1": r.f1, "retrieval": r.retrieval,
              "top": r.top, "cpu": r.cpu, **({"model_reply": r.model_reply, "model_f1": r.model_f1, "verdict": r.verdict}
                                             if r.model_reply is not None else {})} for r in results]

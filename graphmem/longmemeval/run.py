@@ -19,7 +19,7 @@ from graphmem.answer.model import evidence_prompt
 from graphmem.longmemeval.baseline import BM25
 from graphmem.longmemeval.load import Question
 from graphmem.longmemeval.metrics import VIEWS, scores, sessions_of, token_f1
-from graphmem.memory.api import FLOOR, Memory
+from graphmem.memory.api import FLOOR, MEANING_FLOOR, Memory
 from graphmem.memory.options import MemoryOptions
 
 SYSTEMS = ("memory", "bm25", "bm25-sessions")
@@ -43,6 +43,8 @@ class Result:
     """``view/level/system`` -> ``metric@k`` -> score; absent when that view has no evidence."""
     reply: str = ""
     confidence: float = 0.0
+    measure: str = "coverage"
+    """What ``confidence`` is (:class:`graphmem.memory.api.Answer`'s ``measure``)."""
     quiet: bool = False
     f1: float = 0.0
     top: dict[str, list[str]] = field(default_factory=dict)
@@ -64,6 +66,9 @@ class Settings:
 
     options: MemoryOptions = MemoryOptions()
     floor: float = FLOOR
+    confidence: str = "coverage"
+    """What ``ask`` abstains by: ``coverage`` or ``meaning`` (:mod:`graphmem.memory.meaning`)."""
+    meaning_floor: float = MEANING_FLOOR
     views: tuple[str, ...] = VIEWS
     baseline: bool = True
     """Also run BM25 (False: the memory alone, for comparing memories on the same questions)."""
@@ -101,15 +106,18 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
     key_to_id = {s.key: s.id for s in q.sessions}
     for view in settings.views:
         records = q.records(ROLES[view])
-        mem = Memory(floor=settings.floor, options=settings.options)
+        mem = Memory(floor=settings.floor, options=settings.options, confidence=settings.confidence,
+                     meaning_floor=settings.meaning_floor)
         clock.time("memory_index", lambda: mem.ingest(records))
         asked_on = q.date if settings.dated else None
         found = clock.time("memory_search", lambda: mem.records_for(q.question, k=len(records), asked_on=asked_on))
         if view == "all":
-            answer = clock.time("memory_search", lambda: mem.answer_from(q.question, found[:5]))
+            answer = clock.time("memory_search", lambda: mem.answer_from(q.question, found[:10], cite=5))
             result.reply, result.confidence, result.quiet = answer.reply, float(answer.confidence), answer.quiet
+            result.measure = answer.measure
             result.f1 = 0.0 if q.abstention else token_f1(answer.reply, q.answer)
-            if settings.prompts and found and answer.confidence >= settings.floor:
+            floor = settings.meaning_floor if answer.measure == "meaning" else settings.floor
+            if settings.prompts and found and answer.confidence >= floor:
                 result.prompt = evidence_prompt(q.question, found[:5])
         rankings = {"memory": [r.id for r in found]}
         conversations = clock.time("memory_search", lambda: mem.search_conversations(

