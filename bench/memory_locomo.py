@@ -1,6 +1,6 @@
 """The memory API's search, measured on LoCoMo: does the evidence come back?
 
-    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense] [--ask [--floor F]]
+    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense] [--ask [--floor F] [--confidence meaning]]
                                   [--pools [--pool-size 100] [--seed 0] [--bench6 DIR]]
 
 All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.api.Memory`
@@ -14,6 +14,8 @@ per LoCoMo category: n, hit@1, hit@k, MRR@k.
 official metric (F1; an adversarial question scores 1 for an abstention), so what the
 index finds can be followed into what the memory answers; ``--floor`` sets the variant's
 floor (the shipped memory keeps ``graphmem.memory.api.FLOOR``, 0.30), to compare the two at matched silence.
+``--confidence meaning`` asks a ``Memory(confidence="meaning")`` too: LoCoMo is two people talking, so
+its answers should be the shipped memory's (:mod:`graphmem.memory.meaning` keeps coverage there).
 
 ``--pools`` asks in bench6's shape instead: the questions with evidence, bar bench6's own
 100 (read from ``--bench6``), are shuffled once (``--seed``) and cut into pools of 100;
@@ -313,10 +315,10 @@ SHIPPED = MemoryOptions()
 
 
 def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR,
-            options: MemoryOptions = SHIPPED) -> list[tuple[int, float, bool, float]]:
+            options: MemoryOptions = SHIPPED, confidence: str = "coverage") -> list[tuple[int, float, bool, float]]:
     """(category, F1, quiet, confidence) per question, from ``Memory.ask`` graded by the official
     metric (``graphmem.bench.metric.grade``: adversarial questions score 1 for an abstention)."""
-    mem = _memory(dataset, False, options, floor)
+    mem = _memory(dataset, False, options, floor, confidence)
     out = []
     for c in dataset.conversations:
         for q in c.questions:
@@ -326,10 +328,10 @@ def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR,
 
 
 def _memory(dataset: locomo.Dataset, dense: bool, options: MemoryOptions = SHIPPED,
-            floor: float = memory.FLOOR) -> memory.Memory:
+            floor: float = memory.FLOOR, confidence: str = "coverage") -> memory.Memory:
     records = [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
                 "conversation": c.sample_id} for c in dataset.conversations for t in c.turns]
-    mem = memory.Memory(dense=dense, floor=floor, options=options)
+    mem = memory.Memory(dense=dense, floor=floor, options=options, confidence=confidence)
     mem.ingest(records)
     mem.build()
     return mem
@@ -450,6 +452,8 @@ def main() -> None:
     p.add_argument("--dense", action="store_true", help="Memory(dense=True): lexical and e5 scores fused")
     p.add_argument("--ask", action="store_true", help="also Memory.ask every question: F1 and abstentions")
     p.add_argument("--floor", type=float, default=memory.FLOOR, help="the floor the variant's ask abstains below (--ask)")
+    p.add_argument("--confidence", choices=["coverage", "meaning"], default="coverage",
+                   help="with --ask: also ask a Memory(confidence=...) built so (meaning: the dense extra and WordNet)")
     p.add_argument("--pools", action="store_true",
                    help="ask each question of a bench6-shaped pool (its group's evidence turns only), not of all turns")
     p.add_argument("--pool-size", type=int, default=100, help="questions per pool (--pools)")
@@ -459,6 +463,9 @@ def main() -> None:
     dataset = locomo.load_dataset(a.data)
     if a.ask:
         print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor {memory.FLOOR:.2f} (the official metric)", answers(dataset, a.k))))
+        if a.confidence != "coverage":
+            print("\n".join(f1_table(f"Memory(confidence={a.confidence!r}).ask, k={a.k}",
+                                      answers(dataset, a.k, confidence=a.confidence))))
         if a.compare:
             print("\n".join(f1_table(f"variant {a.compare}, floor {a.floor:.2f}",
                                      answers(dataset, a.k, a.floor, VARIANTS[a.compare]))))
