@@ -344,13 +344,15 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
         asked_on: str | None, floor: float, confidence: str, meaning_floor: float | None, **neo4j: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
+    from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
+
     judged = {"confidence": confidence, **_meaning_floor(meaning_floor)}
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
         found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on)
         answer = mem.answer_from(question, found, cite=k)
         used = mem.meaning_floor if answer.measure == "meaning" else floor
     click.echo(f"reply: {answer.reply}")
-    click.echo(f"confidence: {answer.confidence:.3f} ({answer.measure}, floor {used:.2f})")
+    click.echo(f"confidence: {answer.confidence:.3f} ({answer.measure}, floor {floor_text(used)})")
     click.echo("cited:")
     click.echo(_cite(found[:k]))
 

@@ -13,6 +13,7 @@ from typing import Any
 from graphmem.longmemeval import model
 from graphmem.longmemeval.metrics import KS, METRICS, VIEWS
 from graphmem.longmemeval.run import SYSTEMS, Result
+from graphmem.memory.meaning import floor_text
 
 COLUMNS = tuple(f"{m}@{k}" for m in METRICS for k in KS)
 SHORT = {"recall_any": "any", "recall_all": "all", "ndcg": "ndcg"}
@@ -133,7 +134,7 @@ def _confidence_line(s: dict[str, Any]) -> str:
     """The confidences ``ask`` abstained by, each with its floor and how many questions it judged."""
     floors = {"coverage": s["floor"], "meaning": s.get("meaning_floor", 0.0)}
     judged = s.get("measures") or {"coverage": s["questions"]}
-    return ", ".join(f"{m} confidence (floor {floors[m]:.2f}) on {n}" for m, n in judged.items())
+    return ", ".join(f"{m} confidence (floor {floor_text(floors[m])}) on {n}" for m, n in judged.items())
 
 
 def per_question(results: Sequence[Result]) -> list[dict[str, Any]]:

@@ -53,6 +53,11 @@ coverage), at the point its issue names: on a grid of 0.005, the lowest floor th
 No held-out data was left, so the quiet rates at this floor are in-sample; the AUC is not floor-bound."""
 
 
+def floor_text(floor: float) -> str:
+    """A floor as reports print it: two decimals (0.30), three where it has them (0.845)."""
+    return f"{floor:.2f}" if round(floor, 2) == floor else f"{floor:.3f}"
+
+
 class Meaning:
     """The meaning confidence over one encoder and, unless turned off, WordNet's kinds."""
 

@@ -105,7 +105,7 @@ def test_ask_prints_reply_confidence_and_citations(tmp_path):
 def test_ask_by_meaning_over_a_chat_with_an_assistant(tmp_path):
     """--confidence meaning: a cosine and its own floor (the dense extra and WordNet)."""
     from graphmem.errors import GraphmemError
-    from graphmem.memory.meaning import MEANING_FLOOR
+    from graphmem.memory.meaning import MEANING_FLOOR, floor_text
     from graphmem.search import dense
     from graphmem.text.kinds import wordnet
     from tests.conftest import need
@@ -123,7 +123,7 @@ def test_ask_by_meaning_over_a_chat_with_an_assistant(tmp_path):
                                      "--confidence", "meaning", "-k", "1"])
     assert told.exit_code == 0, told.output
     lines = told.output.splitlines()
-    assert "baseball" in lines[0] and lines[1].endswith(f"(meaning, floor {MEANING_FLOOR:.2f})")
+    assert "baseball" in lines[0] and lines[1].endswith(f"(meaning, floor {floor_text(MEANING_FLOOR)})")
     assert lines[2:] == ["cited:", "  s1/u1  user: I played baseball every weekend last summer."]
     swapped = CliRunner().invoke(main, ["ask", "How often did I play football?", "--data", str(path),
                                         "--confidence", "meaning", "--meaning-floor", "0.5"])
