@@ -346,7 +346,7 @@ def ask(question: str, data: Path | None, backend: str, saved: Path | None, conv
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
     from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
 
-    judged = {"confidence": confidence, **_meaning_floor(meaning_floor)}
+    judged = {"confidence": confidence, **_meaning_floor(meaning_floor, confidence)}
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
         found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on)
         answer = mem.answer_from(question, found, cite=k)
@@ -470,12 +470,14 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
         raise click.ClickException("--judge grades the model's replies: give --model too")
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
     judge = _model_reader(judge_url, judge_name, model_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
-    settings = Settings(confidence=confidence, **_meaning_floor(meaning_floor))
+    settings = Settings(confidence=confidence, **_meaning_floor(meaning_floor, confidence))
     click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge))
 
 
-def _meaning_floor(floor: float | None) -> dict[str, float]:
+def _meaning_floor(floor: float | None, confidence: str) -> dict[str, float]:
     """``meaning_floor=`` for a memory when ``--meaning-floor`` was given (else the memory's own)."""
+    if floor is not None and confidence != "meaning":
+        raise click.UsageError("--meaning-floor is the floor of --confidence meaning: give that too")
     return {} if floor is None else {"meaning_floor": floor}
 
 

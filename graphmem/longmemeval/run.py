@@ -112,7 +112,7 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
         asked_on = q.date if settings.dated else None
         found = clock.time("memory_search", lambda: mem.records_for(q.question, k=len(records), asked_on=asked_on))
         if view == "all":
-            answer = clock.time("memory_search", lambda: mem.answer_from(q.question, found[:10], cite=5))
+            answer = clock.time("memory_search", lambda: mem.answer_from(q.question, found[:max(5, mem.confidence_turns)], cite=5))
             result.reply, result.confidence, result.quiet = answer.reply, float(answer.confidence), answer.quiet
             result.measure = answer.measure
             result.f1 = 0.0 if q.abstention else token_f1(answer.reply, q.answer)

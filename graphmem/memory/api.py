@@ -104,6 +104,7 @@ class Memory:
         self.ranking = ranking
         self.floor = floor
         self.meaning_floor = meaning_floor
+        self._confidence = confidence
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
         self.settings = settings
         self.options = options
@@ -254,9 +255,13 @@ class Memory:
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
-        deeper = max(k, self.confidence_turns) if k > 0 else k  # the turns the confidence reads, found too
-        with self._lock:  # searched and read against the same turns
-            return self.answer_from(question, self._search(question, deeper, conversation, asked_on), cite=k)
+        if self._meaning is None:
+            with self._lock:  # searched and read against the same turns
+                return self.answer_from(question, self._search(question, k, conversation, asked_on))
+        # the meaning confidence reads more turns than are cited, and embeds them without the memory's
+        # lock (an ingest need not wait for it): the reader may see turns ingested since the search
+        found = self._search(question, max(k, self.confidence_turns) if k > 0 else k, conversation, asked_on)
+        return self.answer_from(question, found, cite=k)
 
     @property
     def confidence_turns(self) -> int:
@@ -267,14 +272,17 @@ class Memory:
     def answer_from(self, question: str, found: Sequence[Record], cite: int | None = None) -> Answer:
         """The answer read off turns already found (``records_for``), best first: what
         ``ask`` does after searching, for a caller that also wants the records. The reader reads
-        and cites the first ``cite`` of them (None: all); ``confidence="meaning"`` judges by the
-        first ``MemoryOptions.meaning_turns``, so give it that many to have it as ``ask`` has it."""
-        if not found:
-            return Answer(ABSTAIN, (), 0.0)
-        if self._meaning is not None and self._assisted(found[0].conversation):
-            sure_of = self._meaning(self._english(question), found)
-            return self._read(question, found[:cite], sure_of, "meaning", self.meaning_floor)
-        return self._read(question, found[:cite], None, "coverage", self.floor)
+        and cites the first ``cite`` of them (None: all). With ``confidence="meaning"`` the
+        confidence is judged by the first ``confidence_turns`` of ``found``: pass that many, as
+        ``ask`` does, to have it as ``ask`` has it."""
+        measure = "meaning" if self._meaning is not None and found and self._assisted(found[0].conversation) \
+            else "coverage"
+        cited = found[:cite]
+        if not cited:  # nothing found, or nothing to cite: nothing to judge
+            return Answer(ABSTAIN, (), 0.0, measure if found else self._confidence)
+        if measure == "coverage":
+            return self._read(question, cited, None, measure, self.floor)
+        return self._read(question, cited, self._meaning(question, found), measure, self.meaning_floor)
 
     def _assisted(self, conversation: str) -> bool:
         """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""
@@ -282,16 +290,10 @@ class Memory:
             speakers = self._graph.speakers(conversation) if self._graph is not None else self._built().speakers_in(conversation)
         return any(is_assistant(who) for who in speakers)
 
-    def _english(self, question: str) -> str:
-        with self._lock:
-            return self._graph.english(question) if self._graph is not None else self._built().english(question)
-
     def _read(self, question: str, found: Sequence[Record], confidence: float | None, measure: str,
               floor: float) -> Answer:
         """The extractive reader over ``found`` when ``confidence`` (None: the first turn's word
         coverage, computed here) reaches ``floor``."""
-        if not found:
-            return Answer(ABSTAIN, (), 0.0, measure)
         with self._lock:  # the vocabulary may not move under the reader
             first = found[0].text
             if self._graph is not None:  # the weights of the words asked and found, from the database

@@ -22,14 +22,15 @@ answerable against adversarial questions is 0.557 against coverage's 0.600
 (``python bench/cohyponyms_locomo.py --dense``). An adversarial LoCoMo question asks one speaker
 about what the other did, which a cosine of "speaker: sentence" barely sees.
 
-Its cost: the turns read are embedded at each ``ask`` (about ten turns' sentences, under a second
-of CPU, not growing with the memory), and the optional ``dense`` extra and WordNet's database
+Its cost: the turns read are embedded at each ``ask`` (ten turns' sentences through e5: 0.9 s of CPU a
+question on LongMemEval, whose turns are long; it grows with the turns' length, not with the memory), and the optional ``dense`` extra and WordNet's database
 (``scripts/wordnet-local``) must be installed; the figures and the floor's choice are in
 docs/longmemeval.md.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -39,6 +40,7 @@ from graphmem.errors import DataError
 from graphmem.memory.index import _encoder, need_dense
 from graphmem.memory.options import MemoryOptions
 from graphmem.search.dense import Turns
+from graphmem.text.zh import has_cjk
 
 CONFIDENCES = ("coverage", "meaning")
 """What ``ask`` abstains by: word coverage of the first turn found (default), or, between a person
@@ -62,24 +64,38 @@ class Meaning:
     """The meaning confidence over one encoder and, unless turned off, WordNet's kinds."""
 
     def __init__(self, options: MemoryOptions):
+        if options.meaning_turns < 1:
+            raise DataError(f"meaning_turns must be at least 1, not {options.meaning_turns}")
         need_dense()
         self.turns = options.meaning_turns
         self.encoder = _encoder(options.dense_engine)
         self.kinds = _kinds() if options.meaning_kinds else None
 
     def swap(self, question: str, found: Sequence[Record]) -> str | None:
-        """The question's thing of the same kind as one the first turn names (``"asked/told"``), if any."""
-        if self.kinds is None or not found:
+        """The question's thing of the same kind as one the first turn names (``"asked/told"``), if
+        any. A question in Chinese is not tested: its English gloss lists every sense of each word,
+        which would flag kinds the question never asked of."""
+        if self.kinds is None or not found or has_cjk(question):
             return None
-        return self.kinds.swapped_in(question, found[0].text)
+        with _WORDNET:
+            return self.kinds.swapped_in(question, found[0].text)
 
     def __call__(self, question: str, found: Sequence[Record]) -> float:
-        """The best cosine between ``question`` and a sentence of the first turns ``found``; 0.0
-        when the question swaps in a thing of another kind, or when nothing was found."""
+        """The best cosine between ``question`` (as asked: e5 is multilingual) and a sentence of the
+        first turns ``found``; 0.0 when the question swaps in a thing of another kind, or when nothing
+        was found."""
         if not found or self.swap(question, found) is not None:
             return 0.0
         read = found[: self.turns]
-        return float(Turns(self.encoder, [(r.speaker, r.text) for r in read]).scores([question])[0].max())
+        with _ENCODER:
+            return float(Turns(self.encoder, [(r.speaker, r.text) for r in read]).scores([question])[0].max())
+
+
+_WORDNET = threading.Lock()
+"""NLTK's WordNet reader seeks and reads shared file handles: one thread at a time, across memories."""
+
+_ENCODER = threading.Lock()
+"""One embedding at a time through the process's shared encoder, whichever memory asks."""
 
 
 @lru_cache(maxsize=1)

@@ -128,6 +128,8 @@ def test_ask_by_meaning_over_a_chat_with_an_assistant(tmp_path):
     swapped = CliRunner().invoke(main, ["ask", "How often did I play football?", "--data", str(path),
                                         "--confidence", "meaning", "--meaning-floor", "0.5"])
     assert swapped.output.splitlines()[:2] == ["reply: No information available", "confidence: 0.000 (meaning, floor 0.50)"]
+    alone = CliRunner().invoke(main, ["ask", "How often did I play football?", "--data", str(path), "--meaning-floor", "0.5"])
+    assert alone.exit_code == 2 and "--meaning-floor is the floor of --confidence meaning" in alone.output
 
 
 def test_ask_over_locomo_names_turns_by_conversation(locomo_path):

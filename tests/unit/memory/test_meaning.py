@@ -14,8 +14,9 @@ import sys
 import pytest
 
 from graphmem import Memory
+from graphmem.answer.reader import ABSTAIN
 from graphmem.errors import DataError
-from graphmem.memory.api import FLOOR
+from graphmem.memory.api import FLOOR, Answer
 from graphmem.memory.meaning import MEANING_FLOOR
 from graphmem.memory.options import MemoryOptions
 from graphmem.search import dense
@@ -99,12 +100,41 @@ def test_two_people_keep_the_word_coverage() -> None:
 
 
 def test_the_meaning_confidence_reads_ten_turns_but_cites_k() -> None:
+    """``ask(k=2)`` cites two turns and judges by ten: its confidence is ``answer_from``'s given the
+    ten, and above what the first two alone give (a turn further down says it better)."""
+    shows = [{"id": f"t{i}", "speaker": "user", "text": f"Radio show {i} was all pitch counts and perfect game trivia.",
+              "conversation": "s1"} for i in range(8)]
+    told = {"id": "u1", "speaker": "user", "text": "I threw a no-hitter in my last game, every batter out.",
+            "conversation": "s1"}
     mem = Memory(confidence="meaning", options=MemoryOptions(meaning_kinds=False))
-    mem.ingest([{"id": f"t{i}", "speaker": "user" if i % 2 else "assistant", "text": f"Baseball game number {i}.",
-                 "conversation": "s1"} for i in range(12)])
+    mem.ingest([*shows, told, {"id": "a1", "speaker": "assistant", "text": "Congratulations!", "conversation": "s1"}])
+    question = "Did I pitch a perfect game?"
     assert mem.confidence_turns == 10 and Memory().confidence_turns == 1
-    answer = mem.ask("Which baseball game?", k=2)
-    assert len(answer.cited) == 2 and answer.measure == "meaning"
+    found = mem.records_for(question, 10)
+    assert len(found) == 9
+    answer = mem.ask(question, k=2)
+    assert answer.cited == tuple(r.id for r in found[:2]) and answer.measure == "meaning"
+    assert answer.confidence == mem.answer_from(question, found, cite=2).confidence
+    assert answer.confidence > mem.answer_from(question, found[:2]).confidence
+
+
+def test_nothing_found_is_judged_by_the_memorys_confidence() -> None:
+    mem = Memory(confidence="meaning", options=MemoryOptions(meaning_kinds=False))
+    mem.ingest(CHAT)
+    assert mem.ask("Quantum chromodynamics?") == Answer(ABSTAIN, (), 0.0, "meaning")
+    assert mem.ask("What sport did I play?", k=0) == Answer(ABSTAIN, (), 0.0, "meaning")
+    assert Memory().ask("Anything?") == Answer(ABSTAIN, (), 0.0, "coverage")
+    with pytest.raises(DataError, match="meaning_turns must be at least 1"):
+        Memory(confidence="meaning", options=MemoryOptions(meaning_kinds=False, meaning_turns=0))
+
+
+def test_a_question_in_chinese_is_embedded_as_asked_and_not_kind_tested() -> None:
+    _wordnet()
+    mem = Memory(confidence="meaning")
+    mem.ingest(CHAT)
+    found = mem.records_for("What sport did I play last summer?", 10)
+    assert mem._meaning.swap("我去年夏天踢足球吗?", found) is None  # a gloss lists every sense: not tested
+    assert mem._meaning("我去年夏天打什么球?", found) > 0.5
 
 
 def test_an_unknown_confidence_is_refused() -> None:
@@ -122,3 +152,25 @@ def test_missing_wordnet_is_one_line(tmp_path) -> None:
         pytest.skip("NLTK finds WordNet in a system folder too")
     assert out.stdout.startswith("WordNet is not in NLTK's data:") and "scripts/wordnet-local" in out.stdout
     assert out.stdout.count("\n") == 1
+
+
+def test_threads_asking_at_once_read_wordnet_one_at_a_time() -> None:
+    """NLTK's WordNet reader shares file handles: asks from several threads (one memory each, over
+    a fresh WordNet test with empty caches) all give the answer one thread alone gives."""
+    _wordnet()
+    from concurrent.futures import ThreadPoolExecutor
+
+    from graphmem.memory import meaning
+
+    meaning._kinds.cache_clear()
+    questions = ["How often did I play football last summer?", "Did I adopt a dog in May?",
+                 "What sport did I play last summer?", "Did I adopt a hamster named Whiskers?"] * 4
+
+    def ask(question: str) -> Answer:
+        mem = Memory(confidence="meaning")
+        mem.ingest(CHAT)
+        return mem.ask(question)
+
+    with ThreadPoolExecutor(8) as pool:
+        together = list(pool.map(ask, questions))
+    assert together == [ask(q) for q in questions]
