@@ -22,8 +22,8 @@ answerable against adversarial questions is 0.557 against coverage's 0.600
 (``python bench/cohyponyms_locomo.py --dense``). An adversarial LoCoMo question asks one speaker
 about what the other did, which a cosine of "speaker: sentence" barely sees.
 
-Its cost: the turns read are embedded at each ``ask`` (ten turns' sentences through e5: 0.9 s of CPU a
-question on LongMemEval, whose turns are long; it grows with the turns' length, not with the memory), and the optional ``dense`` extra and WordNet's database
+Its cost: the turns read are embedded at each ``ask`` (ten turns' sentences through e5: about 1 s of CPU
+a question on LongMemEval, whose turns are long; it grows with the turns' length, not with the memory), and the optional ``dense`` extra and WordNet's database
 (``scripts/wordnet-local``) must be installed; the figures and the floor's choice are in
 docs/longmemeval.md.
 """
