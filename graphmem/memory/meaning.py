@@ -22,10 +22,10 @@ answerable against adversarial questions is 0.557 against coverage's 0.600
 (``python bench/cohyponyms_locomo.py --dense``). An adversarial LoCoMo question asks one speaker
 about what the other did, which a cosine of "speaker: sentence" barely sees.
 
-Its cost: the turns read are embedded at each ``ask`` (ten turns' sentences through e5: about 1 s of CPU
-a question on LongMemEval, whose turns are long; it grows with the turns' length, not with the memory), and the optional ``dense`` extra and WordNet's database
-(``scripts/wordnet-local``) must be installed; the figures and the floor's choice are in
-docs/longmemeval.md.
+Its cost: the turns read are embedded at each ``ask`` (ten turns' sentences through e5: about 1 s
+of CPU a question on LongMemEval, whose turns are long; it grows with the turns' length, not with the
+memory), and the optional ``dense`` extra and WordNet's database (``scripts/wordnet-local``) must be
+installed. The figures and the floor's choice: docs/longmemeval.md.
 """
 
 from __future__ import annotations
@@ -50,8 +50,9 @@ MEANING_FLOOR = 0.845
 """The cosine below which a ``confidence="meaning"`` answer abstains. Chosen on LongMemEval's
 development half, the only development data of this shape (LoCoMo's two-party dialogue keeps the
 coverage), at the point its issue names: on a grid of 0.005, the lowest floor that keeps the most
-``_abs`` questions quiet while at most 15% of answerable ones are (``graphmem longmemeval
---confidence meaning --out FILE`` at 0.80, then the per-question confidences: docs/longmemeval.md).
+``_abs`` questions quiet while at most 15% of answerable ones are (read from the per-question
+confidences ``graphmem longmemeval --confidence meaning --out FILE`` writes, which no floor changes:
+docs/longmemeval.md).
 No held-out data was left, so the quiet rates at this floor are in-sample; the AUC is not floor-bound."""
 
 
