@@ -350,7 +350,7 @@ def ask(question: str, data: Path | None, backend: str, saved: Path | None, conv
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
         found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on)
         answer = mem.answer_from(question, found, cite=k)
-        used = mem.meaning_floor if answer.measure == "meaning" else floor
+        used = mem.floor_of(answer)
     click.echo(f"reply: {answer.reply}")
     click.echo(f"confidence: {answer.confidence:.3f} ({answer.measure}, floor {floor_text(used)})")
     click.echo("cited:")

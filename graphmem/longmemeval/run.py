@@ -116,8 +116,7 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
             result.reply, result.confidence, result.quiet = answer.reply, float(answer.confidence), answer.quiet
             result.measure = answer.measure
             result.f1 = 0.0 if q.abstention else token_f1(answer.reply, q.answer)
-            floor = settings.meaning_floor if answer.measure == "meaning" else settings.floor
-            if settings.prompts and found and answer.confidence >= floor:
+            if settings.prompts and found and answer.confidence >= mem.floor_of(answer):
                 result.prompt = evidence_prompt(q.question, found[:5])
         rankings = {"memory": [r.id for r in found]}
         conversations = clock.time("memory_search", lambda: mem.search_conversations(

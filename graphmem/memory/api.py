@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -104,7 +104,6 @@ class Memory:
         self.ranking = ranking
         self.floor = floor
         self.meaning_floor = meaning_floor
-        self._confidence = confidence
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
         self.settings = settings
         self.options = options
@@ -279,10 +278,14 @@ class Memory:
             else "coverage"
         cited = found[:cite]
         if not cited:  # nothing found, or nothing to cite: nothing to judge
-            return Answer(ABSTAIN, (), 0.0, measure if found else self._confidence)
+            return Answer(ABSTAIN, (), 0.0, measure if found or self._meaning is None else "meaning")
         if measure == "coverage":
-            return self._read(question, cited, None, measure, self.floor)
-        return self._read(question, cited, self._meaning(question, found), measure, self.meaning_floor)
+            return self._read(question, cited, None, measure)
+        return self._read(question, cited, self._meaning(question, found), measure)
+
+    def floor_of(self, answer: Answer) -> float:
+        """The floor ``answer``'s confidence was held against: the coverage's or the meaning's."""
+        return self.meaning_floor if answer.measure == "meaning" else self.floor
 
     def _assisted(self, conversation: str) -> bool:
         """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""
@@ -290,10 +293,9 @@ class Memory:
             speakers = self._graph.speakers(conversation) if self._graph is not None else self._built().speakers_in(conversation)
         return any(is_assistant(who) for who in speakers)
 
-    def _read(self, question: str, found: Sequence[Record], confidence: float | None, measure: str,
-              floor: float) -> Answer:
+    def _read(self, question: str, found: Sequence[Record], confidence: float | None, measure: str) -> Answer:
         """The extractive reader over ``found`` when ``confidence`` (None: the first turn's word
-        coverage, computed here) reaches ``floor``."""
+        coverage, computed here) reaches the ``measure``'s floor."""
         with self._lock:  # the vocabulary may not move under the reader
             first = found[0].text
             if self._graph is not None:  # the weights of the words asked and found, from the database
@@ -308,8 +310,10 @@ class Memory:
                 confidence = sure(vocab, english, first, unseen=self.options.sure_unseen)
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
             settings = reader_settings(self.options.phrase, self.settings, found)
-            reply = Reader(vocab, settings).read(english, hits) if confidence >= floor else ABSTAIN
-            return Answer(reply, tuple(r.id for r in found), confidence, measure)
+            answer = Answer(ABSTAIN, tuple(r.id for r in found), confidence, measure)
+            if confidence < self.floor_of(answer):
+                return answer
+            return replace(answer, reply=Reader(vocab, settings).read(english, hits))
 
     def build(self) -> None:
         """Build the search index now (otherwise the first search does); in Neo4j the index
