@@ -60,6 +60,8 @@ COMMANDS: dict[str, list[str] | tuple[str, str, list[str]]] = {
     "py-memory-pools": ("script", "bench/memory_locomo.py",
                         ["--data", LOCOMO, "--pools", "--compare", "context-reach-1"]),
     "py-bench6-misses": ("script", "bench/bench6_misses.py", ["--data", BENCH6, "--locomo", LOCOMO]),
+    "py-memory": ("script", "bench/memory_locomo.py", ["--data", LOCOMO]),
+    "longmemeval-50": ["longmemeval", "--limit", "50"],
 }
 NEO4J_COMMANDS: dict[str, list[str] | tuple[str, str, list[str]]] = {
     "neo4j-load": ["load", "--data", LOCOMO, "--quiet"],
@@ -87,7 +89,8 @@ def run(tree: Path, out: Path, names: list[str]) -> None:
     """Run each named command with ``tree`` first on the path; keep stdout, stderr and the exit code."""
     out.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="same-output-"))
-    env = dict(os.environ, PYTHONPATH=str(tree.resolve()), MPLBACKEND="Agg", GRAPHMEM_LOCOMO=LOCOMO, GRAPHMEM_BENCH6=BENCH6)
+    env = dict(os.environ, PYTHONPATH=str(tree.resolve()), MPLBACKEND="Agg", GRAPHMEM_LOCOMO=LOCOMO, GRAPHMEM_BENCH6=BENCH6,
+               GRAPHMEM_SHARED=str(SHARED))
     table = {**COMMANDS, **NEO4J_COMMANDS}
     for name in names:
         spec = table[name]
