@@ -43,14 +43,15 @@ from graphmem import bench6
 from graphmem.bench6.adapter import _strip_speaker, conversation_of
 from graphmem.bench6.files import Bench, resolve_dir
 from graphmem.bench6.run import run
-from graphmem.data.records import Record, parse_date
-from graphmem.memory import rank
-from graphmem.memory.api import Memory
-from graphmem.memory.options import MemoryOptions, Scorer
+from graphmem.data.records import parse_date
+from graphmem.domain import Turn
+from graphmem.research import ranker as rank
+from graphmem.research.store import research_memory
+from graphmem.research.strategies import Scorer, Strategies
 from graphmem.search import dense
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from memory_locomo import VARIANTS  # noqa: E402  (the memory's index variants, as measured on LoCoMo)
+from memory_locomo import VARIANTS, made  # noqa: E402  (the memory's index variants, as measured on LoCoMo)
 
 CHILD = r"""
 import json, sys, time
@@ -123,7 +124,7 @@ def _no_dictionary(data: str, label: str) -> None:
 
 def _within(variant: str) -> Callable[[], bench6.Adapter]:
     """The default adapter over a memory with one of the LoCoMo variants' options."""
-    return lambda: bench6.Adapter(memory_factory=lambda: Memory(dense=False, scope=True, options=VARIANTS[variant]))
+    return lambda: bench6.Adapter(memory_factory=lambda: made(VARIANTS[variant]))
 
 
 def configs(data: str) -> None:
@@ -155,9 +156,9 @@ def configs(data: str) -> None:
     show("dense only, e5 over the utterance", lambda: _DenseOnly(False))
     show("dense only, e5 over 'Speaker: utterance'", lambda: _DenseOnly(True))
     show("dense only, best 'Speaker: sentence' (shipped)", _DenseSentences)
-    whole_turn = MemoryOptions(embedding=_whole_turn)
+    whole_turn = Strategies(embedding=_whole_turn)
     show("fused, whole-turn e5, BM25 structured + dates + scope",
-         lambda: ad(dense=True, memory_factory=lambda: Memory(dense=True, options=whole_turn)))
+         lambda: ad(dense=True, memory_factory=lambda: research_memory(whole_turn, dense=True)))
     show("fused (min-max 0.5), tf-idf + scope", lambda: ad(dense=True, ranking="tfidf"))
     show("fused (min-max 0.5), BM25 structured + dates, unscoped", lambda: ad(dense=True, scope=None, ranking="bm25"))
     show("fused (min-max 0.5), BM25 structured + dates + scope (shipped)", lambda: ad(dense=True, ranking="bm25"))
@@ -228,7 +229,7 @@ class _DenseSentences:
         return [self.ids[i] for i in np.argsort(-s, kind="stable")[:k]]
 
 
-def _whole_turn(records: Sequence[Record], encoder: dense.Encoder) -> Scorer:
+def _whole_turn(records: Sequence[Turn], encoder: dense.Encoder) -> Scorer:
     """The shipped fusion with one e5 vector per whole turn instead of per sentence (the
     score shared with the turn replied to, as shipped)."""
     m = encoder.encode([f"{r.speaker}: {r.text}" for r in records])

@@ -36,7 +36,7 @@ from memory_locomo import DEFAULT_DATA, _memory  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
 from graphmem.memory.meaning import MEANING_FLOOR, Meaning  # noqa: E402
-from graphmem.memory.options import MemoryOptions  # noqa: E402
+from graphmem.index.options import MemoryOptions  # noqa: E402
 from graphmem.text.kinds import Cohyponyms, wordnet  # noqa: E402
 
 

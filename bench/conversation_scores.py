@@ -10,7 +10,7 @@ memory over all ten samples; a question's evidence turns name their sessions): t
 over the 1,981 questions with evidence. Per variant, the mean of those figures over LongMemEval's
 two views ("mean") ranks them; a variant is ``turns`` x ``rest`` (a conversation's score: its
 best turn's plus ``rest`` times the sum of its next ``turns - 1``,
-:func:`graphmem.memory.conversations.conversation_scores`); ``1 x 0`` is each at its best turn.
+:func:`graphmem.index.conversations.conversation_scores`); ``1 x 0`` is each at its best turn.
 
 Each memory's turn scores are read once (``LiveIndex.scores``, as its search reads them) and every
 variant is summed from them, the named person's conversations first as the memory puts them.
@@ -33,7 +33,7 @@ from graphmem import Memory  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.longmemeval import load as loader  # noqa: E402
 from graphmem.longmemeval.run import ROLES, evidence_turns  # noqa: E402
-from graphmem.memory.conversations import best_conversations  # noqa: E402
+from graphmem.index.conversations import best_conversations  # noqa: E402
 
 VARIANTS = [(1, 0.0), (2, 1.0), (3, 1.0)] + [(m, lam) for lam in (0.05, 0.1, 0.2, 0.3, 0.5) for m in (2, 3, 5, 1000)]
 """(turns, rest): ``(2, 1.0)`` and ``(3, 1.0)`` sum the best two or three; ``1000`` counts every turn."""
@@ -55,7 +55,7 @@ def figures(ranking: Sequence[str], evidence: set[str]) -> dict[str, float]:
 
 
 def _case(mem: Memory, question: str, evidence: set[str], asked_on=None) -> Case:
-    index = mem._built()  # the live index: its turn scores, as its search reads them
+    index = mem.store.index  # the live index: its turn scores, as its search reads them
     docs, scores = index.scores(question, asked_on)
     named = np.array([index.conv_ids[c] for c in index.named(question)], dtype=np.int64)
     return index.conv_of.view()[docs], scores, named, list(index.conv_names), evidence
@@ -87,9 +87,9 @@ def locomo_cases(path: str) -> list[Case]:
     records = []
     for c in data.conversations:
         for t in c.turns:
-            conv = f"{c.sample_id}/{t.dia_id.split(':')[0]}"
-            session[f"{c.sample_id}/{t.dia_id}"] = conv
-            records.append({"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text,
+            conv = f"{c.id}/{t.id.split(':')[0]}"
+            session[f"{c.id}/{t.id}"] = conv
+            records.append({"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text,
                             "date": t.date, "conversation": conv})
     mem = Memory()
     mem.ingest(records)

@@ -7,7 +7,7 @@ A memory holding LoCoMo once ingests the first ``--turns`` turns of a second cop
 and speaker names, as ``bench/memory_scale.py`` makes them) in ingests of each size, once with
 every ingest indexed one record at a time and once column by column (``LiveIndex(batch=...)``
 set to 1 or past every size). Printed: CPU microseconds per turn, the best of ``--repeats``
-runs (the machine may be shared). ``graphmem.memory.live.BATCH`` is chosen from this.
+runs (the machine may be shared). ``graphmem.index.live.BATCH`` is chosen from this.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from memory_scale import DEFAULT_DATA, copies  # noqa: E402
 def per_turn(first: list[dict], more: list[dict], size: int, batch: int, repeats: int) -> float:
     """CPU microseconds per turn of ingesting ``more`` in ingests of ``size`` after ``first``."""
     from graphmem import Memory
-    from graphmem.memory.options import MemoryOptions
+    from graphmem.index.options import MemoryOptions
 
     best = float("inf")
     for _ in range(repeats):

@@ -9,7 +9,7 @@ recall_any@1 and recall_all@5/@10, session recall_any@5 and recall_all@5 per vie
 answerable and on ``_abs`` questions, the confidence AUC and token F1; CPU per question. For
 turn recall_any@1 (all turns) it also counts the questions each variant wins and loses against
 the shipped memory, with a two-sided exact sign test (scipy's binomial test on the questions
-where they differ). Variants are :class:`graphmem.memory.options.MemoryOptions` with one field
+where they differ). Variants are :class:`graphmem.index.options.MemoryOptions` with one field
 changed, or one step done by an implementation here (``VARIANTS``):
 
 ``no-context``
@@ -52,19 +52,20 @@ from scipy.stats import binomtest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graphmem.data.records import Record  # noqa: E402
+from graphmem.domain import Turn  # noqa: E402
 from graphmem.longmemeval import load as loader  # noqa: E402
 from graphmem.longmemeval.report import summary  # noqa: E402
 from graphmem.longmemeval.run import Result, Settings, run  # noqa: E402
-from graphmem.memory.options import MemoryOptions  # noqa: E402
+from graphmem.index.options import MemoryOptions  # noqa: E402
+from graphmem.research.strategies import Strategies  # noqa: E402
 
 SHIPPED = Settings(baseline=False)
 
 
-def _contexts_except(role: str) -> Callable[[Sequence[Record], Sequence[str], Sequence[int | None]], list[str]]:
+def _contexts_except(role: str) -> Callable[[Sequence[Turn], Sequence[str], Sequence[int | None]], list[str]]:
     """The shipped reply field, emptied for the turns ``role`` says."""
 
-    def contexts(records: Sequence[Record], said: Sequence[str], replied: Sequence[int | None]) -> list[str]:
+    def contexts(records: Sequence[Turn], said: Sequence[str], replied: Sequence[int | None]) -> list[str]:
         return ["" if r.speaker == role or j is None else said[j] for r, j in zip(records, replied)]
 
     return contexts
@@ -75,8 +76,10 @@ def _variants() -> dict[str, Settings]:
     return {
         "no-context": replace(SHIPPED, options=replace(opts, context=False)),
         "shape-off": replace(SHIPPED, options=replace(opts, shape=False)),
-        "assistant-no-context": replace(SHIPPED, options=replace(opts, shape=False, contexts=_contexts_except("assistant"))),
-        "user-no-context": replace(SHIPPED, options=replace(opts, shape=False, contexts=_contexts_except("user"))),
+        "assistant-no-context": replace(SHIPPED, options=replace(opts, shape=False),
+                                        strategies=Strategies(contexts=_contexts_except("assistant"))),
+        "user-no-context": replace(SHIPPED, options=replace(opts, shape=False),
+                                   strategies=Strategies(contexts=_contexts_except("user"))),
         "phrase-never": replace(SHIPPED, options=replace(opts, phrase="never")),
         "phrase-always": replace(SHIPPED, options=replace(opts, phrase="always")),
         "undated": replace(SHIPPED, dated=False),

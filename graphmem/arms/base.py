@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from graphmem.data.locomo import Conversation, Question, Turn
+from graphmem.data.locomo import Question, Sample
+from graphmem.domain import Turn
 from graphmem.answer.reader import Hit
 from graphmem.text.terms import Vocabulary
 
@@ -30,14 +31,14 @@ def turn_text(turn: Turn) -> str:
 class Context:
     """One conversation as every arm sees it: its turns, one vocabulary, and what was read."""
 
-    conv: Conversation
+    conv: Sample
     vocab: Vocabulary
     reading: Any = None
     graph: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, conv: Conversation) -> Context:
+    def of(cls, conv: Sample) -> Context:
         return cls(conv, Vocabulary([turn_text(t) for t in conv.turns]))
 
     def hit(self, dia_id: str, text: str | None = None) -> Hit:

@@ -33,7 +33,7 @@ class DenseArm:
         self.ctx = ctx
         self.turns = ctx.conv.turns
         self.embedded = dense.Turns(dense.shared(), [(t.speaker, turn_text(t)) for t in self.turns])
-        self.lexical = Store(ctx.vocab.vectors(turn_text(t) for t in self.turns), {"dia_id": [t.dia_id for t in self.turns]})
+        self.lexical = Store(ctx.vocab.vectors(turn_text(t) for t in self.turns), {"dia_id": [t.id for t in self.turns]})
 
     def scores(self, questions: Sequence[Question]) -> np.ndarray:
         """Per question, one score per turn."""
@@ -43,7 +43,7 @@ class DenseArm:
         out = []
         for row in self.scores(questions):
             order = np.argsort(-row, kind="stable")[:k]
-            out.append([self.ctx.hit(self.turns[i].dia_id) for i in order if row[i] > 0])
+            out.append([self.ctx.hit(self.turns[i].id) for i in order if row[i] > 0])
         return out
 
 

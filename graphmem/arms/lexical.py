@@ -18,7 +18,7 @@ class VectorArm:
     def __init__(self, ctx: Context):
         self.ctx = ctx
         turns = ctx.conv.turns
-        self.store = Store(ctx.vocab.vectors(turn_text(t) for t in turns), {"dia_id": [t.dia_id for t in turns]})
+        self.store = Store(ctx.vocab.vectors(turn_text(t) for t in turns), {"dia_id": [t.id for t in turns]})
 
     def cite(self, questions: Sequence[Question], k: int) -> list[list[Hit]]:
         found = self.store.search(self.ctx.vocab.vectors(q.text for q in questions), k)

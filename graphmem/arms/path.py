@@ -51,7 +51,7 @@ class PathArm:
         self.owned = owned
         self.name = name
         self.graph = backend if backend is not None else MemoryNeighbourhood(ctx.graph)
-        self._position = {t.dia_id: i for i, t in enumerate(ctx.conv.turns)}
+        self._position = {t.id: i for i, t in enumerate(ctx.conv.turns)}
         self._rows: dict[str, int] = {}
         self._matrix: sparse.csr_matrix | None = None
         self._said: dict[str, frozenset[str]] | None = None  # person -> the stems asserted about them

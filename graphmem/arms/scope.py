@@ -91,7 +91,7 @@ def pieces_index(ctx: Context) -> ScopedStore:
 def turns_index(ctx: Context) -> ScopedStore:
     """Whole turns, filed under every person each was read as being about."""
     about = records.about(ctx.reading)
-    return ScopedStore(ctx, [(t.dia_id, who, turn_text(t)) for t in ctx.conv.turns for who in about.get(t.dia_id, ())])
+    return ScopedStore(ctx, [(t.id, who, turn_text(t)) for t in ctx.conv.turns for who in about.get(t.id, ())])
 
 
 def object_quotes(ctx: Context) -> dict[tuple[str, str], str]:
@@ -100,8 +100,8 @@ def object_quotes(ctx: Context) -> dict[tuple[str, str], str]:
     objects: dict[tuple[str, str], list[str]] = defaultdict(list)
     for claim in ctx.reading.claims:
         phrase = claim.object.strip()
-        if phrase and phrase not in objects[(claim.dia_id, claim.subject)]:
-            objects[(claim.dia_id, claim.subject)].append(phrase)
+        if phrase and phrase not in objects[(claim.turn_id, claim.subject)]:
+            objects[(claim.turn_id, claim.subject)].append(phrase)
     return {key: ". ".join(phrases) for key, phrases in objects.items()}
 
 

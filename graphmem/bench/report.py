@@ -58,7 +58,7 @@ def render_show(prep: Prepared, answers: Answers, floor: float, n: int) -> str:
                     continue
                 shown += 1
                 ref = q.answer or f"(adversarial: {q.adversarial_answer})"
-                out.append(f"[{name}] {ctx.conv.sample_id} Q {q.text}\n  answer: {ref}   evidence: {' '.join(q.evidence)}")
+                out.append(f"[{name}] {ctx.conv.id} Q {q.text}\n  answer: {ref}   evidence: {' '.join(q.evidence)}")
                 for arm in prep.arms:
                     a = answers[arm][c][q.index]
                     out.append(f"  {arm.ljust(width)} : {a.at(floor)!r:<40} ctx=[{' '.join(a.context)}]")
@@ -102,7 +102,7 @@ def render_census(prep: Prepared) -> str:
         if c is None:
             continue
         lines.append(
-            f"{ctx.conv.sample_id:<10}{c['turns']:5d} turns {len(ctx.vocab):6d} terms {c['claims']:7d} claims"
+            f"{ctx.conv.id:<10}{c['turns']:5d} turns {len(ctx.vocab):6d} terms {c['claims']:7d} claims"
             f" {c['nodes']:6d} nodes {c['edges']:7d} edges {c['derived']:5d} derived"
         )
     return "\n".join(lines)
@@ -124,6 +124,6 @@ def predictions(prep: Prepared, answers: Answers, floor: float) -> list[dict]:
                 if arm != CLOSED:  # the closed book has no confidence: its 1.0 only says "no floor"
                     row[f"{arm}_confidence"] = round(a.confidence, 6)
             qa.append(row)
-        out.append({"sample_id": ctx.conv.sample_id, "qa": qa})
+        out.append({"sample_id": ctx.conv.id, "qa": qa})
     return out
 

@@ -53,6 +53,14 @@ def _memory_class() -> type:
     return Memory
 
 
+def _research_memory(ranking: str, dense: bool, scope: bool) -> Any:
+    """A research memory ranking by ``ranking`` (``bm25`` or ``tfidf``: :mod:`graphmem.research`)."""
+    from graphmem.research.store import research_memory  # lazy, as the memory's: importing it is loading
+    from graphmem.research.strategies import Strategies  # likewise
+
+    return research_memory(Strategies(ranking=ranking), dense=dense, scope=scope)
+
+
 def _strip_speaker(text: str, speaker: str) -> str:
     """Pool text is ``"Speaker: utterance"``; the memory adds the speaker itself."""
     prefix = f"{speaker}:"
@@ -74,8 +82,8 @@ class Adapter:
     takes part in first, then the rest. ``scope=None`` turns it off (to measure it).
     ``dense`` is passed on to ``Memory`` (default ``False``: lexical only; the embedding
     is an optional extra, and here costs about 20 times the CPU for a point of hit@1 in
-    each language), and so is ``ranking`` when given (``"bm25"`` or
-    ``"tfidf"``; ``None`` keeps the memory's default).
+    each language). ``ranking`` (``"bm25"`` or ``"tfidf"``), when given, asks the research memory
+    (:mod:`graphmem.research`) to rank so; ``None`` keeps the memory's own.
     """
 
     name = "graphmem"
@@ -100,8 +108,9 @@ class Adapter:
     def _new_memory(self) -> Any:
         if self._factory is not None:
             return self._factory()
-        extra = {"ranking": self.ranking} if self.ranking is not None else {}
-        return _memory_class()(dense=self.dense, scope=self.scope is not None, **extra)
+        if self.ranking is not None:
+            return _research_memory(self.ranking, self.dense, self.scope is not None)
+        return _memory_class()(dense=self.dense, scope=self.scope is not None)
 
     def load(self) -> None:
         """Load what queries need before anything is timed: the memory's modules, the

@@ -40,7 +40,7 @@ class DatabaseAdapter(Adapter):
     def ingest(self, records: Sequence[Mapping[str, Any]]) -> None:
         convs = sorted({str(r.get("conversation") or conversation_of(str(r["id"]))) for r in records})
         memory = self._database_memory()
-        client = memory._graph.client
+        client = memory.store.client
         try:
             present = [row["conversation"] for row in client.query("conversations_present", conversations=convs)]
         except BaseException:
@@ -56,17 +56,13 @@ class DatabaseAdapter(Adapter):
         super().ingest(records)
         self.searched, self.pool = len(memory), len(records)
 
-    def search(self, query: str, k: int) -> list[str]:
-        """The memory's ``conversation/id`` keys back as the pool's own ids."""
-        return [key.split("/", 1)[1] if "/" in key else key for key in super().search(query, k)]
-
     def close(self) -> None:
         """Delete the pool's conversations (each with the frequencies its turns counted in)."""
         if self.memory is None:
             return
         from graphmem.neo4j.load import delete  # lazy: the loader pulls in networkx
 
-        client = self.memory._graph.client
+        client = self.memory.store.client
         try:
             for conv in self.written:
                 delete(client, conv)

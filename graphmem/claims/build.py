@@ -14,7 +14,7 @@ import networkx as nx
 from graphmem.claims import graph
 from graphmem.claims.extract import extract
 from graphmem.claims.records import Reading
-from graphmem.data.locomo import Conversation
+from graphmem.domain import Conversation
 
 
 @dataclass

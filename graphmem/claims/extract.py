@@ -80,7 +80,7 @@ from graphmem.claims import replies
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.people import People, fold, people_of
 from graphmem.claims.records import Claim, Reading
-from graphmem.data.locomo import Conversation, Turn
+from graphmem.domain import Conversation, Turn
 from graphmem.text.lemma import VERBS, finite, verbish
 from graphmem.text.lexicon import (
     ADVERBS, BE, CLOSED, CONDITIONAL, DET, DO, FRAGMENT_ADJ, HAVE, INTERJ, MODAL, NAMING_VERBS,
@@ -130,8 +130,8 @@ def _extract(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
     keys = [speaker_key(people, turn) for turn in turns]  # reading a turn asks the people nothing
     claims = [c for turn, spk, sents in zip(turns, keys, parsed) for c in read_turn(ctx, turn, spk, sents, captions)]
     people.freeze()
-    ids = tuple(t.dia_id for t in turns)
-    return Reading(people, claims, ids, dict(zip(ids, keys)), {t.dia_id: t.date for t in turns})
+    ids = tuple(t.id for t in turns)
+    return Reading(people, claims, ids, dict(zip(ids, keys)), {t.id: t.date for t in turns})
 
 
 def parse(turn: Turn) -> Sentences:
@@ -161,7 +161,7 @@ def read_turn(ctx: _Ctx, turn: Turn, speaker: str, sents: Sentences, captions: b
             _read_sentence(s, toks, low, starts, ctx, out)
     if captions and turn.caption:
         cap = turn.caption.strip()
-        out.append(Claim(speaker, "share", cap, False, cap, turn.dia_id, turn.date, (), "", speaker))
+        out.append(Claim(speaker, "share", cap, False, cap, turn.id, turn.date, (), "", speaker))
     return out
 
 
@@ -272,7 +272,7 @@ def _naming(text: str, toks: list[str], low: list[str], i: int, who: str, ctx: _
     if not topic:
         return None
     turn = ctx.turn
-    return Claim(owner, "call", toks[i], False, text, turn.dia_id, turn.date, (who,), topic, ctx.speaker)
+    return Claim(owner, "call", toks[i], False, text, turn.id, turn.date, (who,), topic, ctx.speaker)
 
 
 def _read_clause(
@@ -314,7 +314,7 @@ def _read_clause(
         ment = tuple(m for m in mentions if m != subj) + tuple(
             x for x in subjects if x != subj and x not in mentions
         )
-        out.append(Claim(subj, predicate, obj, negated, text, turn.dia_id, turn.date, ment, topic, speaker))
+        out.append(Claim(subj, predicate, obj, negated, text, turn.id, turn.date, ment, topic, speaker))
 
 
 def _past_discourse(low: list[str], a: int, b: int, names: list, drop: list) -> int | None:

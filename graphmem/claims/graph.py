@@ -30,7 +30,7 @@ import networkx as nx
 
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim, Reading
-from graphmem.data.locomo import Conversation
+from graphmem.domain import Conversation
 from graphmem.text.lexicon import HAVE_PREDICATES
 
 __all__ = [
@@ -138,7 +138,7 @@ def _assertion(nodes: list, edges: list, i: Any, c: Claim, derived: bool) -> Non
                 "negated": c.negated,
                 "topic": c.topic,
                 "sentence": c.sentence,
-                "dia_id": c.dia_id,
+                "dia_id": c.turn_id,
                 "date": _iso(c.date),
                 "derived": derived,
             },
@@ -148,7 +148,7 @@ def _assertion(nodes: list, edges: list, i: Any, c: Claim, derived: bool) -> Non
     for m in c.mentions:
         if m != c.subject:
             edges.append((a, (PERSON, m), MENTIONS, {"kind": MENTIONS}))
-    edges.append((a, (TURN, c.dia_id), FROM, {"kind": FROM}))
+    edges.append((a, (TURN, c.turn_id), FROM, {"kind": FROM}))
 
 
 _ISO: dict[datetime, str] = {}

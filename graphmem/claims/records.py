@@ -10,26 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from graphmem.claims.people import People
+from graphmem.domain import Claim
 
 __all__ = ["Claim", "Piece", "Reading", "about", "pieces"]
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """One assertion read from one clause: who it is about and what it says."""
-
-    subject: str
-    predicate: str
-    object: str
-    negated: bool
-    sentence: str
-    dia_id: str
-    date: datetime
-    mentions: tuple[str, ...] = ()
-    topic: str = ""
-    """The grammatical subject when it is not the person ("the kids", "my painting")."""
-    speaker: str = ""
-    """The key of the person who said it."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +42,7 @@ def pieces(reading: Reading) -> list[Piece]:
     """What each turn says about each person: per (turn, person) the sentences of their claims."""
     order: dict[tuple[str, str], list[str]] = {}
     for c in reading.claims:
-        sents = order.setdefault((c.dia_id, c.subject), [])
+        sents = order.setdefault((c.turn_id, c.subject), [])
         if c.sentence not in sents:
             sents.append(c.sentence)
     return [Piece(d, p, " ".join(s)) for (d, p), s in order.items()]
@@ -69,7 +52,7 @@ def about(reading: Reading) -> dict[str, tuple[str, ...]]:
     """Every person each turn was read as being about (a turn about nobody maps to ``()``)."""
     out: dict[str, list[str]] = {d: [] for d in reading.turns}
     for c in reading.claims:
-        lst = out.setdefault(c.dia_id, [])
+        lst = out.setdefault(c.turn_id, [])
         if c.subject not in lst:
             lst.append(c.subject)
     return {d: tuple(v) for d, v in out.items()}

@@ -32,7 +32,7 @@ from sys import intern
 from graphmem.claims.extract import Sentences, context, parse, read_turn, speaker_key
 from graphmem.claims.people import People, candidates_of, fold, people_from, words_of
 from graphmem.claims.records import Claim, Reading
-from graphmem.data.locomo import Turn
+from graphmem.domain import Turn
 from graphmem.text.lexicon import NOT_NAMES
 from graphmem.errors import DataError
 
@@ -214,8 +214,8 @@ class ConversationClaims:
         """What the bulk reader makes of the turns added so far."""
         state = self._ready()
         people = state.people or People(((*self._speakers, "", "")[:2]))
-        ids = tuple(t.dia_id for t in self._turns)
-        return Reading(people, self.claims, ids, dict(zip(ids, state.keys)), {t.dia_id: t.date for t in self._turns})
+        ids = tuple(t.id for t in self._turns)
+        return Reading(people, self.claims, ids, dict(zip(ids, state.keys)), {t.id: t.date for t in self._turns})
 
     def add(self, turns: Sequence[Turn]) -> ClaimChange:
         """Read ``turns``, the conversation's next ones in order; read again the earlier turns they
@@ -230,7 +230,7 @@ class ConversationClaims:
             every = self._turns + list(turns)
             if len(speakers) < 2:  # no dialogue yet: the turns wait
                 self._speakers, self._turns, self._claims = speakers, every, self._claims + [()] * len(turns)
-                return ClaimChange({t.dia_id: () for t in turns}, ())
+                return ClaimChange({t.id: () for t in turns}, ())
             if state.same_people(turns):
                 people, surfaces, candidates = state.people, state.surfaces, state.candidates
                 keys = state.keys + [speaker_key(people, t) for t in turns]
@@ -246,7 +246,7 @@ class ConversationClaims:
                 sents = parsed[i - n] if i >= n else parse(every[i])  # an earlier turn is parsed again
                 read = tuple(read_turn(ctx, every[i], keys[i], sents, self._captions))
                 if i >= n or read != claims[i]:
-                    changed[every[i].dia_id] = read
+                    changed[every[i].id] = read
                 claims[i] = read
         except BaseException:
             undo()
@@ -257,7 +257,7 @@ class ConversationClaims:
         state.people, state.surfaces, state.keys, state.candidates = people, surfaces, keys, candidates
         state.prune(first, was)
         self._speakers, self._turns, self._claims = speakers, every, claims
-        return ClaimChange(changed, tuple(every[i].dia_id for i in again))
+        return ClaimChange(changed, tuple(every[i].id for i in again))
 
     @staticmethod
     def _again(old: _State, people: People, surfaces: dict[str, str], keys: list[str], n: int) -> list[int]:
@@ -281,7 +281,7 @@ class ConversationClaims:
         for t in turns:
             if t.speaker not in who:
                 if len(who) == 2:
-                    raise DataError(f"turn {t.dia_id!r}: graphmem reads two-party dialogue, and {t.speaker!r} would be"
+                    raise DataError(f"turn {t.id!r}: graphmem reads two-party dialogue, and {t.speaker!r} would be"
                                     f" this conversation's third speaker (after {', '.join(who)})")
                 who[t.speaker] = None
         return tuple(who)

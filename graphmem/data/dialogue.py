@@ -6,26 +6,30 @@ its turns become memory records, is decided here once, so the commands agree.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from graphmem.data import locomo
 from graphmem.data.evidence import EvidenceReport
-from graphmem.data.locomo import Dataset
-from graphmem.data.records import Record, conversations, read_jsonl
+from graphmem.data.locomo import Dataset, Sample, Session
+from graphmem.data.records import as_record, read_jsonl
+from graphmem.domain import Turn
+from graphmem.errors import DataError
 
-__all__ = ["dialogue", "memory_records", "turn_file"]
+__all__ = ["conversations", "dialogue", "memory_records", "turn_file"]
 
 
-def turn_file(data: Path | None) -> list[Record] | None:
+def turn_file(data: Path | None) -> list[Turn] | None:
     """The records of a JSON Lines file of turns, or None when ``data`` is LoCoMo JSON."""
     if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
         return read_jsonl(data)
     return None
 
 
-def dialogue(data: Path | None, records: list[Record] | None) -> Dataset:
+def dialogue(data: Path | None, records: list[Turn] | None) -> Dataset:
     """LoCoMo JSON as a Dataset, or the records of a turn file as one of the same shape."""
     if records is not None:
         return Dataset(data, tuple(conversations(records)), EvidenceReport())
@@ -38,7 +42,39 @@ def memory_records(data: Path | None) -> list[dict[str, Any]]:
     a memory's ids may not)."""
     records = turn_file(data)
     if records is not None:
-        return [asdict(r) for r in records]
-    return [{"id": f"{conv.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
-             "conversation": conv.sample_id}
+        return [as_record(r) for r in records]
+    return [{"id": f"{conv.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+             "conversation": conv.id}
             for conv in locomo.load_dataset(data).conversations for t in conv.turns]
+
+
+def conversations(records: Sequence[Turn]) -> list[Sample]:
+    """Turns as LoCoMo-shaped conversations, so claims are read by the bench's own code.
+
+    One conversation per ``conversation`` id, in first-seen order; a session per
+    calendar day (records without a date share one undated session, dated today);
+    turns in the order given. The reader is built for two-party dialogue, so a
+    conversation must have exactly two speakers.
+    """
+    grouped: dict[str, list[Turn]] = {}
+    for r in records:
+        grouped.setdefault(r.conversation, []).append(r)
+    out = []
+    for conv_id, rows in grouped.items():
+        speakers = list(dict.fromkeys(r.speaker for r in rows))
+        if len(speakers) != 2:
+            raise DataError(f"conversation {conv_id!r}: graphmem reads two-party dialogue, and this one has "
+                            f"{len(speakers)} speaker{'s' if len(speakers) != 1 else ''} ({', '.join(speakers)})")
+        days: dict[object, list[Turn]] = {}
+        for r in rows:
+            days.setdefault(r.date.date() if r.date else None, []).append(r)
+        sessions, by_id = [], {}
+        for n, (day, day_rows) in enumerate(days.items(), start=1):
+            date = day_rows[0].date or datetime.now().replace(microsecond=0)
+            turns = tuple(replace(r, session=n, date=r.date or date) for r in day_rows)
+            by_id.update((t.id, t) for t in turns)
+            sessions.append(Session(n, date, f"{date:%I:%M %p on %d %B, %Y}", turns))
+        out.append(Sample(conv_id, (speakers[0], speakers[1]), tuple(sessions), by_id))
+    return out
+
+

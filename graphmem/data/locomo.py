@@ -36,7 +36,7 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -44,8 +44,9 @@ from typing import Any
 from graphmem.data.evidence import DIA_ID, EvidenceReport, normalise_evidence
 from graphmem.data.fetch import LOCOMO_FILENAME, LOCOMO_SHA256, LOCOMO_URL, cache_path, download
 from graphmem.data.files import read_bytes
+from graphmem.data.records import parse_session_date
+from graphmem.domain import Conversation, Session, Turn  # noqa: F401  (re-exported: LoCoMo's conversations are these)
 from graphmem.errors import DataError
-from graphmem.text.dates import MONTH_NUMBERS
 
 log = logging.getLogger(__name__)
 
@@ -63,28 +64,6 @@ CATEGORIES = {
 """LoCoMo's category numbers and the names the table prints, in table order."""
 
 ADVERSARIAL = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One utterance: who said it, in which session, on what date."""
-
-    dia_id: str
-    speaker: str
-    text: str
-    session: int
-    date: datetime
-    caption: str | None = None
-
-
-@dataclass(frozen=True)
-class Session:
-    """A dated sitting of the conversation; turns in the order they were said."""
-
-    index: int
-    date: datetime
-    date_text: str
-    turns: tuple[Turn, ...]
 
 
 @dataclass(frozen=True)
@@ -108,18 +87,10 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Conversation:
-    """One LoCoMo sample: two speakers, their sessions, and the questions about them."""
+class Sample(Conversation):
+    """One LoCoMo sample: a conversation of two speakers, and the questions asked about it."""
 
-    sample_id: str
-    speakers: tuple[str, str]
-    sessions: tuple[Session, ...]
-    questions: tuple[Question, ...]
-    turn_by_id: dict[str, Turn] = field(repr=False, compare=False, hash=False, default_factory=dict)
-
-    @property
-    def turns(self) -> list[Turn]:
-        return [t for s in self.sessions for t in s.turns]
+    questions: tuple[Question, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,7 +98,7 @@ class Dataset:
     """All conversations of one file, and the report of what loading had to repair."""
 
     path: Path
-    conversations: tuple[Conversation, ...]
+    conversations: tuple[Sample, ...]
     report: EvidenceReport
     sha256: str = ""
 
@@ -135,13 +106,13 @@ class Dataset:
     def questions(self) -> int:
         return sum(len(c.questions) for c in self.conversations)
 
-    def with_evidence(self) -> Iterator[tuple[Conversation, Question, set[str]]]:
+    def with_evidence(self) -> Iterator[tuple[Sample, Question, set[str]]]:
         """Every question that names evidence, with that evidence as the ids a memory holding
         every conversation returns (``conversation/turn``): what a retrieval hit@k counts."""
         for c in self.conversations:
             for q in c.questions:
                 if q.evidence:
-                    yield c, q, {f"{c.sample_id}/{e}" for e in q.evidence}
+                    yield c, q, {f"{c.id}/{e}" for e in q.evidence}
 
 
 # ---------------------------------------------------------------------------------------
@@ -149,35 +120,6 @@ class Dataset:
 
 SESSION_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 """The layout of LoCoMo's session stamps (documentation; parsing does not use strptime)."""
-
-_DATE = re.compile(
-    r"(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})",
-    re.IGNORECASE,
-)
-
-
-def parse_session_date(text: str) -> datetime:
-    """Parse LoCoMo's session stamp, e.g. ``1:56 pm on 8 May, 2023``.
-
-    Locale-independent (English month names, full or three-letter). Raises
-    ``ValueError`` if ``text`` is not such a stamp or names an impossible time or date.
-    """
-    m = _DATE.fullmatch(text.strip()) if isinstance(text, str) else None
-    if m is None:
-        raise ValueError(f"not a date like '1:56 pm on 8 May, 2023': {text!r}")
-    hour, minute, ampm, day, month_name, year = m.groups()
-    month = MONTH_NUMBERS.get(month_name.lower())
-    hour_ = int(hour)
-    if month is None:
-        raise ValueError(f"unknown month {month_name!r} in {text!r}")
-    if not 1 <= hour_ <= 12:
-        raise ValueError(f"hour {hour_} is not on a 12-hour clock in {text!r}")
-    hour_ = hour_ % 12 + (12 if ampm.lower() == "p" else 0)
-    try:
-        return datetime(int(year), month, int(day), hour_, int(minute))
-    except ValueError as exc:
-        raise ValueError(f"{exc} in {text!r}") from None
-
 
 # ---------------------------------------------------------------------------------------
 # loading and validation
@@ -235,18 +177,18 @@ def _parse(path: Path, data: bytes) -> Dataset:
     if not raw:
         raise err("top level", "not the LoCoMo layout: the list of samples is empty")
     report = EvidenceReport()
-    convs: list[Conversation] = []
+    convs: list[Sample] = []
     seen: dict[str, int] = {}
     for i, sample in enumerate(raw):
         conv = _conversation(err, i, sample, report)
-        if conv.sample_id in seen:
-            raise err(f"[{i}].sample_id", f"duplicate sample id {conv.sample_id!r} (also [{seen[conv.sample_id]}])")
-        seen[conv.sample_id] = i
+        if conv.id in seen:
+            raise err(f"[{i}].sample_id", f"duplicate sample id {conv.id!r} (also [{seen[conv.id]}])")
+        seen[conv.id] = i
         convs.append(conv)
     return Dataset(path, tuple(convs), report, hashlib.sha256(data).hexdigest())
 
 
-def _conversation(err: _Errors, i: int, sample: Any, report: EvidenceReport) -> Conversation:
+def _conversation(err: _Errors, i: int, sample: Any, report: EvidenceReport) -> Sample:
     if not isinstance(sample, dict):
         raise err(f"[{i}]", f"not the LoCoMo layout: expected a sample object, got {_kind(sample)}")
     if "sample_id" not in sample:
@@ -297,11 +239,11 @@ def _conversation(err: _Errors, i: int, sample: Any, report: EvidenceReport) -> 
             raise err(place, "empty session (no turns)")
         turns = []
         for k, t in enumerate(raw_turns):
-            turn = _turn(err, place, k, t, n, date, known)
-            if turn.dia_id in by_id:
-                raise err(f"{place} {turn.dia_id}", f"duplicate dia id (also in {where_id[turn.dia_id]})")
-            by_id[turn.dia_id] = turn
-            where_id[turn.dia_id] = key
+            turn = _turn(err, place, k, t, n, date, known, sid)
+            if turn.id in by_id:
+                raise err(f"{place} {turn.id}", f"duplicate dia id (also in {where_id[turn.id]})")
+            by_id[turn.id] = turn
+            where_id[turn.id] = key
             turns.append(turn)
         sessions.append(Session(n, date, date_text, tuple(turns)))
 
@@ -311,10 +253,10 @@ def _conversation(err: _Errors, i: int, sample: Any, report: EvidenceReport) -> 
     if not isinstance(qa, list):
         raise err(f"{sid} [{i}].qa", f"expected a list of questions, got {_kind(qa)}")
     questions = tuple(_question(err, sid, j, q, by_id, report) for j, q in enumerate(qa))
-    return Conversation(sid, (speakers[0], speakers[1]), tuple(sessions), questions, by_id)
+    return Sample(sid, (speakers[0], speakers[1]), tuple(sessions), by_id, questions)
 
 
-def _turn(err: _Errors, place: str, k: int, t: Any, n: int, date: datetime, known: set[str]) -> Turn:
+def _turn(err: _Errors, place: str, k: int, t: Any, n: int, date: datetime, known: set[str], sid: str) -> Turn:
     if not isinstance(t, dict):
         raise err(f"{place} turn[{k}]", f"expected a turn object, got {_kind(t)}")
     dia_id = t.get("dia_id")
@@ -338,7 +280,7 @@ def _turn(err: _Errors, place: str, k: int, t: Any, n: int, date: datetime, know
     caption = t.get("blip_caption")
     if caption is not None and not isinstance(caption, str):
         raise err(here, f"blip_caption must be a string, got {_kind(caption)}")
-    return Turn(dia_id, speaker, text, n, date, caption)
+    return Turn(dia_id, speaker, text, date, conversation=sid, session=n, caption=caption)
 
 
 def _question(

@@ -1,39 +1,23 @@
-"""The memory's records: one validated dialogue turn each, read from dicts or JSON Lines.
+"""Turns read from dicts or JSON Lines and validated: what every store is handed.
 
-They sit below the memory and the Neo4j store because both take them: the store writes what
-the memory validated, and neither should import the other to know what a turn is.
+Why one validation below every store: what one store accepts, all must accept, and what one
+refuses, all must refuse, before anything is written; so each record becomes a
+:class:`graphmem.domain.Turn` here, once, whatever store it goes to.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from graphmem.data import jsonl
-from graphmem.data.locomo import Conversation, Session, Turn, parse_session_date
+from graphmem.domain import DEFAULT_CONVERSATION, Turn
 from graphmem.errors import DataError
-
-DEFAULT_CONVERSATION = "default"
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One validated dialogue turn."""
-
-    id: str
-    speaker: str
-    text: str
-    date: datetime | None
-    conversation: str
-    turn: int | None = None
-    """The turn's number in its conversation, when the source numbers its turns: a gap
-    between two records' numbers says the turn before is missing (see ``_contexts``)."""
-
+from graphmem.text.dates import MONTH_NUMBERS
 
 _DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%I:%M %p on %A %d %B, %Y",
                  "%Y/%m/%d %H:%M", "%Y/%m/%d")
@@ -46,6 +30,35 @@ _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _WEEKDAY = re.compile(r"^(\d{4}/\d{1,2}/\d{1,2}) \((" + "|".join(_DAYS) + r")\)( \d{1,2}:\d{2})?$")
 """LongMemEval's ``2023/05/20 (Sat) 02:21``: the weekday in brackets is read apart (``%a`` would
 follow the locale) and must be the date's own, so a garbled date is refused, not misread."""
+
+
+_DATE = re.compile(
+    r"(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})",
+    re.IGNORECASE,
+)
+
+
+def parse_session_date(text: str) -> datetime:
+    """Parse LoCoMo's session stamp, e.g. ``1:56 pm on 8 May, 2023``.
+
+    Locale-independent (English month names, full or three-letter). Raises
+    ``ValueError`` if ``text`` is not such a stamp or names an impossible time or date.
+    """
+    m = _DATE.fullmatch(text.strip()) if isinstance(text, str) else None
+    if m is None:
+        raise ValueError(f"not a date like '1:56 pm on 8 May, 2023': {text!r}")
+    hour, minute, ampm, day, month_name, year = m.groups()
+    month = MONTH_NUMBERS.get(month_name.lower())
+    hour_ = int(hour)
+    if month is None:
+        raise ValueError(f"unknown month {month_name!r} in {text!r}")
+    if not 1 <= hour_ <= 12:
+        raise ValueError(f"hour {hour_} is not on a 12-hour clock in {text!r}")
+    hour_ = hour_ % 12 + (12 if ampm.lower() == "p" else 0)
+    try:
+        return datetime(int(year), month, int(day), hour_, int(minute))
+    except ValueError as exc:
+        raise ValueError(f"{exc} in {text!r}") from None
 
 
 class _Unreadable(ValueError):
@@ -120,85 +133,83 @@ class _Place:
         return f"{self.source} {self.n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
 
 
-class _Seen:
-    """The ids already held and those met so far in this batch, without copying the held ones
-    (a memory ingesting one turn must not pay for every id it holds)."""
-
-    def __init__(self, known: Collection[str]):
-        self.known, self.new = known, set()
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.new or key in self.known
-
-    def add(self, key: str) -> None:
-        self.new.add(key)
+TURN_LIMIT = 2**63
+"""A turn's number must be below this: every store keeps it as a signed 64-bit integer."""
 
 
-def validate(records: Iterable[Mapping[str, Any]], known: Collection[str] = frozenset(),
-             source: str = "record") -> list[Record]:
-    """Check every record before any is kept: one bad record means none are ingested."""
-    seen = _Seen(known)
+def validate(records: Iterable[Mapping[str, Any] | Turn], source: str = "record") -> list[Turn]:
+    """Check every record before any is kept: one bad record means none are ingested. A record
+    that repeats an earlier one's id with the same content is dropped (it is that turn again); with
+    other content it is refused. A :class:`graphmem.domain.Turn` is checked as its record is."""
+    return [turn for _, turn in placed(records, source)]
+
+
+def placed(records: Iterable[Mapping[str, Any] | Turn], source: str = "record") -> list[tuple[object, Turn]]:
+    """:func:`validate`, each turn with its place (``str()`` names it: ``record 3 (id 'x')``), for a
+    caller that may still refuse one (a store holding its id with other content)."""
+    places = (_Place(source, n, as_record(rec) if isinstance(rec, Turn) else rec) for n, rec in enumerate(records))
+    return _unique((where, where.rec) for where in places)
+
+
+def _unique(places: Iterable[tuple[object, Any]]) -> list[tuple[object, Turn]]:
+    """Each (place, record) validated in order, a repeated id dropped when it holds the same
+    and refused, naming its place, when it does not."""
+    seen: dict[str, Turn] = {}
     out = []
-    for n, rec in enumerate(records):
-        out.append(_record(rec, _Place(source, n, rec), seen))
+    for where, rec in places:
+        turn = _record(rec, where)
+        earlier = seen.get(turn.id)
+        if earlier is None:
+            seen[turn.id] = turn
+            out.append((where, turn))
+        elif not same(earlier, turn):
+            raise DataError(f"{where}: duplicate id {turn.id!r} with other content than an earlier record's")
     return out
 
 
-def _record(rec: Any, where: object, seen: set[str] | _Seen) -> Record:
-    """One validated record; ``seen`` collects ids so duplicates are refused."""
+def same(a: Turn, b: Turn) -> bool:
+    """Whether two turns hold the same record: what a repeated id may hold without being refused."""
+    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number) == \
+        (b.id, b.speaker, b.text, b.date, b.conversation, b.number)
+
+
+def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False) -> str:
+    """A string field: present, a string, not blank (unless ``empty``), and valid Unicode (a lone
+    surrogate cannot be written as UTF-8, so no store could keep it)."""
+    if key not in rec:
+        raise DataError(f"{where}: missing {key!r}")
+    value = rec[key]
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        raise DataError(f"{where}: {key!r} must be a non-empty string")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise DataError(f"{where}: {key!r} is not valid Unicode (a lone surrogate at character {e.start})") from None
+    return value
+
+
+def _record(rec: Any, where: object) -> Turn:
+    """One validated record."""
     if not isinstance(rec, Mapping):
         raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")
-    for key in ("id", "speaker", "text"):
-        if key not in rec:
-            raise DataError(f"{where}: missing {key!r}")
-        if not isinstance(rec[key], str) or (key != "text" and not rec[key].strip()):
-            raise DataError(f"{where}: {key!r} must be a non-empty string")
-    conv = rec.get("conversation", DEFAULT_CONVERSATION)
-    if not isinstance(conv, str) or not conv:
-        raise DataError(f"{where}: 'conversation' must be a non-empty string")
-    if rec["id"] in seen:
-        raise DataError(f"{where}: duplicate id {rec['id']!r}")
-    seen.add(rec["id"])
+    tid, speaker, text = _text(rec, "id", where), _text(rec, "speaker", where), _text(rec, "text", where, empty=True)
+    conv = _text(rec, "conversation", where) if "conversation" in rec else DEFAULT_CONVERSATION
     date = parse_date(rec.get("date", rec.get("time")), where)
     turn = rec.get("turn")
-    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or turn < 0):
-        raise DataError(f"{where}: 'turn' must be a whole number >= 0 (the turn's number in its conversation)")
-    return Record(rec["id"], rec["speaker"].strip(), rec["text"], date, conv, turn)
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < TURN_LIMIT):
+        raise DataError(f"{where}: 'turn' must be a whole number from 0 to 2**63 - 1 (the turn's number in its conversation)")
+    return Turn(tid, speaker.strip(), text, date, conv, turn)
 
 
-def read_jsonl(path: str | Path) -> list[Record]:
-    """Turn records from a JSON Lines file, one object per line, all validated before any is used."""
-    seen: set[str] = set()
-    return [_record(rec, f"{path}: line {n}", seen) for n, rec in jsonl.rows(path)]
+def as_record(turn: Turn) -> dict[str, Any]:
+    """A turn as the record a memory ingests (the inverse of validation): what a caller that holds
+    turns hands ``Memory.ingest``."""
+    return {"id": turn.id, "speaker": turn.speaker, "text": turn.text, "date": turn.date,
+            "conversation": turn.conversation, "turn": turn.number}
 
 
-def conversations(records: Sequence[Record]) -> list:
-    """Records as LoCoMo-shaped conversations, so claims are read by the bench's own code.
-
-    One conversation per ``conversation`` id, in first-seen order; a session per
-    calendar day (records without a date share one undated session, dated today);
-    turns in the order given. The reader is built for two-party dialogue, so a
-    conversation must have exactly two speakers.
-    """
-    grouped: dict[str, list[Record]] = {}
-    for r in records:
-        grouped.setdefault(r.conversation, []).append(r)
-    out = []
-    for conv_id, rows in grouped.items():
-        speakers = list(dict.fromkeys(r.speaker for r in rows))
-        if len(speakers) != 2:
-            raise DataError(f"conversation {conv_id!r}: graphmem reads two-party dialogue, and this one has "
-                            f"{len(speakers)} speaker{'s' if len(speakers) != 1 else ''} ({', '.join(speakers)})")
-        days: dict[object, list[Record]] = {}
-        for r in rows:
-            days.setdefault(r.date.date() if r.date else None, []).append(r)
-        sessions, by_id = [], {}
-        for n, (day, day_rows) in enumerate(days.items(), start=1):
-            date = day_rows[0].date or datetime.now().replace(microsecond=0)
-            turns = tuple(Turn(r.id, r.speaker, r.text, n, r.date or date) for r in day_rows)
-            by_id.update((t.dia_id, t) for t in turns)
-            sessions.append(Session(n, date, f"{date:%I:%M %p on %d %B, %Y}", turns))
-        out.append(Conversation(conv_id, (speakers[0], speakers[1]), tuple(sessions), (), by_id))
-    return out
-
-
+def read_jsonl(path: str | Path) -> list[Turn]:
+    """Turn records from a JSON Lines file, one object per line, all validated before any is used
+    (a repeated id: as :func:`validate` judges it, the place named by its line)."""
+    return [turn for _, turn in _unique((f"{path}: line {n}", rec) for n, rec in jsonl.rows(path))]

@@ -20,7 +20,9 @@ from graphmem.longmemeval.baseline import BM25
 from graphmem.longmemeval.load import Question
 from graphmem.longmemeval.metrics import VIEWS, scores, sessions_of, token_f1
 from graphmem.memory.api import FLOOR, MEANING_FLOOR, Memory
-from graphmem.memory.options import MemoryOptions
+from graphmem.index.options import MemoryOptions
+from graphmem.research.store import research_memory
+from graphmem.research.strategies import Strategies
 
 SYSTEMS = ("memory", "bm25", "bm25-sessions")
 """memory: graphmem's turns (sessions by their best turn); bm25: bm25s over turns (sessions the
@@ -65,6 +67,9 @@ class Settings:
     """The memory's settings for a run: what ``Memory(...)`` is given, nothing patched."""
 
     options: MemoryOptions = MemoryOptions()
+    strategies: Strategies | None = None
+    """A research memory's strategies (:mod:`graphmem.research`), to measure a step the product
+    does otherwise; None: the product's memory."""
     floor: float = FLOOR
     confidence: str = "coverage"
     """What ``ask`` abstains by: ``coverage`` or ``meaning`` (:mod:`graphmem.memory.meaning`)."""
@@ -98,6 +103,15 @@ class _Clock:
         return out
 
 
+def _memory(settings: Settings) -> Memory:
+    """A fresh memory of these settings: the product's, or the research memory with its strategies."""
+    judged = dict(floor=settings.floor, options=settings.options, confidence=settings.confidence,
+                  meaning_floor=settings.meaning_floor)
+    if settings.strategies is None:
+        return Memory(**judged)
+    return research_memory(settings.strategies, **judged)
+
+
 def run_question(q: Question, settings: Settings = Settings()) -> Result:
     """One question: each view's memory and BM25 built, searched and scored; the answer read."""
     result = Result(q.id, q.type, q.abstention, q.question, q.answer)
@@ -106,8 +120,7 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
     key_to_id = {s.key: s.id for s in q.sessions}
     for view in settings.views:
         records = q.records(ROLES[view])
-        mem = Memory(floor=settings.floor, options=settings.options, confidence=settings.confidence,
-                     meaning_floor=settings.meaning_floor)
+        mem = _memory(settings)
         clock.time("memory_index", lambda: mem.ingest(records))
         asked_on = q.date if settings.dated else None
         found = clock.time("memory_search", lambda: mem.records_for(q.question, k=len(records), asked_on=asked_on))

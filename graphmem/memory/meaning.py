@@ -16,7 +16,7 @@ is still covered (confidence AUC 0.680 against answerable questions; docs/longme
   any cosine e5 gives a question and a sentence (they fall between about 0.6 and 1).
 
 It applies where the shape is a person and an assistant: when an assistant speaks in the
-conversation of the first turn found (:func:`graphmem.memory.shape.is_assistant`); in two-party dialogue
+conversation of the first turn found (:func:`graphmem.index.shape.is_assistant`); in two-party dialogue
 the coverage stays, because there the cosine tells less than coverage does: on LoCoMo its AUC of
 answerable against adversarial questions is 0.557 against coverage's 0.600
 (``python bench/cohyponyms_locomo.py --dense``). An adversarial LoCoMo question asks one speaker
@@ -35,10 +35,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from graphmem.data.records import Record
-from graphmem.errors import DataError
-from graphmem.memory.index import _encoder, need_dense
-from graphmem.memory.options import MemoryOptions
+from graphmem.domain import Turn
+from graphmem.errors import MisuseError
+from graphmem.index.live_dense import encoder, need_dense
+from graphmem.index.options import MemoryOptions
 from graphmem.search.dense import Turns
 from graphmem.text.zh import has_cjk
 
@@ -66,13 +66,13 @@ class Meaning:
 
     def __init__(self, options: MemoryOptions):
         if options.meaning_turns < 1:
-            raise DataError(f"meaning_turns must be at least 1, not {options.meaning_turns}")
+            raise MisuseError(f"meaning_turns must be at least 1, not {options.meaning_turns}")
         need_dense()
         self.turns = options.meaning_turns
-        self.encoder = _encoder(options.dense_engine)
+        self.encoder = encoder(options.dense_engine)
         self.kinds = _kinds() if options.meaning_kinds else None
 
-    def swap(self, question: str, found: Sequence[Record]) -> str | None:
+    def swap(self, question: str, found: Sequence[Turn]) -> str | None:
         """The question's thing of the same kind as one the first turn names (``"asked/told"``), if
         any. A question in Chinese is not tested: its English gloss lists every sense of each word,
         which would flag kinds the question never asked of."""
@@ -81,7 +81,7 @@ class Meaning:
         with _WORDNET:
             return self.kinds.swapped_in(question, found[0].text)
 
-    def __call__(self, question: str, found: Sequence[Record]) -> float:
+    def __call__(self, question: str, found: Sequence[Turn]) -> float:
         """The best cosine between ``question`` (as asked: e5 is multilingual) and a sentence of the
         first turns ``found``; 0.0 when the question swaps in a thing of another kind, or when nothing
         was found."""
@@ -111,5 +111,5 @@ def _kinds() -> Any:
 def meaning(confidence: str, options: MemoryOptions) -> Meaning | None:
     """The meaning confidence a memory asked for, or None (coverage); an unknown name is refused."""
     if confidence not in CONFIDENCES:
-        raise DataError(f"unknown confidence {confidence!r}: choose {' or '.join(map(repr, CONFIDENCES))}")
+        raise MisuseError(f"unknown confidence {confidence!r}: choose {' or '.join(map(repr, CONFIDENCES))}")
     return Meaning(options) if confidence == "meaning" else None

@@ -112,7 +112,7 @@ def path_backend(ctx: Any, client: Client | None = None, blind: bool | None = No
     if hood is not None:
         return hood
     client = client or shared_client()
-    cid = ctx.conv.sample_id
+    cid = ctx.conv.id
     if blind:
         scope = BLIND_PREFIX + cid
         hood = CypherNeighbourhood(client, scope, memo)

@@ -1,31 +1,31 @@
-"""The load: plans written into Neo4j in batches, with progress bars, then the count check.
+"""What a load is checked by and reports: each conversation counted in Neo4j against its plan,
+the stamp of a checked load, the conversations a comma list selects, deleting one.
 
-A load is idempotent (every node and relationship is MERGEd) and checked: afterwards each
-conversation is counted in Neo4j against its plan, and only a conversation whose counts
-match is stamped as loaded from its reading, which is what the path arm's backend requires.
+The writing itself goes through the Neo4j store (:mod:`graphmem.store.neo4j_load`), so a loaded
+conversation is one the memory may go on with; this module stays below the store because the path
+arm's backend (:mod:`graphmem.neo4j.hops`) reads what it checks.
 """
 
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import click
 
-from graphmem.claims.build import mirror
-from graphmem.data.locomo import Conversation, Dataset
+from graphmem.data.locomo import Dataset
+from graphmem.domain import Conversation
 from graphmem.errors import GraphmemError
 from graphmem.neo4j.client import Client
-from graphmem.neo4j.plan import COUNT_FIELDS, STEPS, Plan, plan
+from graphmem.neo4j.plan import COUNT_FIELDS, Plan
 
-__all__ = ["DEFAULT_BATCH", "Counts", "LoadReport", "count", "delete", "load_conversations", "require_loaded", "select"]
+__all__ = ["DEFAULT_BATCH", "Counts", "LoadReport", "bar", "count", "delete", "require_loaded", "select"]
 
 DEFAULT_BATCH = 2000
-"""Rows per UNWIND batch (one managed write transaction each)."""
+"""Turns per write transaction of a load (each one UNWINDs its rows)."""
 
 
 @dataclass(frozen=True)
@@ -75,63 +75,12 @@ def select(dataset: Dataset, spec: str | None) -> list[Conversation]:
     if not spec:
         return list(dataset.conversations)
     wanted = [s.strip() for s in spec.split(",") if s.strip()]
-    known = {c.sample_id: c for c in dataset.conversations}
+    known = {c.id: c for c in dataset.conversations}
     unknown = [w for w in wanted if w not in known]
     if unknown:
         raise GraphmemError(f"unknown conversation {', '.join(unknown)}: choose from {', '.join(known)}")
     keep = set(wanted)
-    return [c for c in dataset.conversations if c.sample_id in keep]
-
-
-def load_conversations(client: Client, conversations: Sequence[Conversation], batch: int = DEFAULT_BATCH,
-                       replace: bool = False, progress: bool = False, plans: Sequence[Plan] | None = None,
-                       on_batch: Callable[[str, int], None] | None = None) -> LoadReport:
-    """Write conversations into Neo4j, idempotently, and check every count against the mirror.
-
-    Reads claims and builds the mirror with the bench's own code (:func:`graphmem.claims.build.mirror`), ensures the schema, then
-    (``replace``) deletes each conversation's subgraph in batches, then MERGEs every node
-    and then every relationship in ``UNWIND $rows`` batches of ``batch`` rows, one managed
-    write transaction each. Finally it counts each conversation in Neo4j; any difference
-    from the mirror is a ``GraphmemError``. A checked conversation is stamped with its
-    reading's fingerprint (what :func:`graphmem.neo4j.hops.path_backend` requires). ``progress`` draws bars on
-    stderr; ``on_batch(step, rows)`` is called after every committed batch.
-    """
-    if batch < 1:
-        raise GraphmemError("--batch must be at least 1")
-    start = time.perf_counter()
-    if plans is None:
-        with _bar(len(conversations), progress, "reading claims") as bar:
-            plans = []
-            for conv in conversations:
-                plans.append(plan(conv, mirror(conv)[1]))
-                bar.update(1)
-    client.ensure_schema()
-    if replace:
-        for p in plans:
-            delete(client, p.conversation, batch)
-    total = sum(p.size for p in plans)
-    with _bar(total, progress, "writing") as bar:
-        for step in STEPS:
-            rows = [r for p in plans for r in p.rows[step]]
-            for i in range(0, len(rows), batch):
-                chunk = rows[i:i + batch]
-                client.write(step, rows=chunk)
-                bar.update(len(chunk))
-                if on_batch is not None:
-                    on_batch(step, len(chunk))
-    counts = [count(client, p) for p in plans]
-    bad = [c for c in counts if not c.ok]
-    if bad:
-        detail = "; ".join(f"{c.conversation}: {c.differences()}" for c in bad[:3])
-        if len(bad) > 3:
-            detail += f"; and {len(bad) - 3} more conversations"
-        raise GraphmemError(
-            f"Neo4j at {client.settings.where} does not match the mirror: {detail}"
-            " (another reading is loaded there: run graphmem load --replace)"
-        )
-    for p in plans:
-        client.write("mark_loaded", conversation=p.conversation, reading=p.fingerprint)
-    return LoadReport(counts, total, time.perf_counter() - start)
+    return [c for c in dataset.conversations if c.id in keep]
 
 
 def count(client: Client, p: Plan) -> Counts:
@@ -158,7 +107,7 @@ class _NoBar:
 
 
 @contextmanager
-def _bar(total: int, show: bool, label: str) -> Iterator[Any]:
+def bar(total: int, show: bool, label: str) -> Iterator[Any]:
     if not show:
         yield _NoBar()
         return

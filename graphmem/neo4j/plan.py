@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graphmem.data.locomo import Conversation
+from graphmem.domain import Conversation
 from graphmem.errors import GraphmemError
 
 __all__ = [
@@ -78,7 +78,7 @@ def plan(conv: Conversation, graph: Any) -> Plan:
     relationships from the mirror (all of them, derived assertions included). An edge or
     node of a kind the model does not know is an error rather than silently dropped.
     """
-    cid = conv.sample_id
+    cid = conv.id
     check_id(cid)
     rows: dict[str, list[dict]] = {s: [] for s in STEPS}
     turn_key = _structure(conv, rows)
@@ -91,7 +91,7 @@ def plan(conv: Conversation, graph: Any) -> Plan:
 
 def _structure(conv: Conversation, rows: dict[str, list[dict]]) -> dict[str, str]:
     """The conversation, its sessions and its turns, from the dataset; returns each turn's key."""
-    cid = conv.sample_id
+    cid = conv.id
     rows["merge_conversations"].append({"id": cid, "speakers": list(conv.speakers)})
     turn_key = {}
     position = 0
@@ -101,8 +101,8 @@ def _structure(conv: Conversation, rows: dict[str, list[dict]]) -> dict[str, str
                                        "date_text": s.date_text})
         rows["link_sessions"].append({"from": cid, "to": skey})
         for t in s.turns:
-            tkey = turn_key[t.dia_id] = f"{cid}/{t.dia_id}"
-            rows["merge_turns"].append({"key": tkey, "id": t.dia_id, "conversation": cid, "session": s.index,
+            tkey = turn_key[t.id] = f"{cid}/{t.id}"
+            rows["merge_turns"].append({"key": tkey, "id": t.id, "conversation": cid, "session": s.index,
                                         "position": position, "speaker": t.speaker, "text": t.text,
                                         "date": t.date, "caption": t.caption})
             rows["link_turns"].append({"from": skey, "to": tkey})
@@ -172,13 +172,13 @@ def _relationships(cid: str, graph: Any, node_key: dict[Any, str], rows: dict[st
 
 def _speakers(conv: Conversation, graph: Any, turn_key: dict[str, str], rows: dict[str, list[dict]]) -> None:
     """Who spoke each turn, where the mirror knows the speaker as a person."""
-    cid = conv.sample_id
+    cid = conv.id
     people = {r["key"] for r in rows["merge_people"]}
     for t in conv.turns:
-        speaker = graph.nodes.get(("turn", t.dia_id), {}).get("speaker") or ""
+        speaker = graph.nodes.get(("turn", t.id), {}).get("speaker") or ""
         pkey = f"{cid}/{speaker}"
         if speaker and pkey in people:
-            rows["link_speakers"].append({"from": pkey, "to": turn_key[t.dia_id]})
+            rows["link_speakers"].append({"from": pkey, "to": turn_key[t.id]})
 
 
 def _expected(rows: dict[str, list[dict]]) -> dict[str, int]:

@@ -1,8 +1,9 @@
 """The Cypher the package runs, one statement a file, loaded by name.
 
-Every query lives in ``cypher/<name>.cypher`` and is read by :func:`query`; every value
-travels as a parameter, never inside the query text. The Browser's own files (its style
-and its documented example queries) live in ``cypher/browser``.
+Every query lives in the repository's top-level ``cypher/<name>.cypher`` and is read by
+:func:`query`; every value travels as a parameter, never inside the query text. The Browser's own
+files (its style and its documented example queries) live in ``cypher/browser``. A wheel ships the
+folder as ``graphmem/cypher`` (``pyproject.toml`` maps it); a source checkout reads it in place.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graphmem.errors import GraphmemError
@@ -21,8 +23,17 @@ if TYPE_CHECKING:  # a type only (importlib.resources.abc is new in Python 3.11)
 __all__ = ["Example", "browser_file", "browser_queries", "query", "query_names", "statements"]
 
 
+_CHECKOUT = Path(__file__).resolve().parents[2] / "cypher"
+"""The folder in a source checkout: beside ``graphmem/``, as the design card lays the repository out."""
+
+
+@lru_cache(maxsize=1)
 def _cypher_dir() -> Traversable:
-    return resources.files("graphmem.neo4j") / "cypher"
+    """The checkout's ``cypher/`` when this module runs from one, else the copy the wheel installed
+    (``graphmem.cypher``): a checkout on ``PYTHONPATH`` never reads another installation's queries."""
+    if (_CHECKOUT / "schema.cypher").is_file():
+        return _CHECKOUT
+    return resources.files("graphmem.cypher")
 
 
 @lru_cache(maxsize=None)
@@ -56,7 +67,7 @@ def statements(name: str) -> list[str]:
 
 
 def query_names() -> list[str]:
-    """Every query file shipped in ``graphmem/cypher`` (without the Browser's)."""
+    """Every query file in ``cypher/`` (without the Browser's)."""
     return sorted(p.name[: -len(".cypher")] for p in _cypher_dir().iterdir() if p.name.endswith(".cypher"))
 
 

@@ -258,7 +258,7 @@ def fuse(lexical: np.ndarray, dense: np.ndarray, weight: float = 0.5) -> np.ndar
     raw weighted sum 0.5: en 0.72 / zh 0.94; min-max 0.5: en 0.75 / zh 0.95;
     reciprocal-rank fusion (k=60): en 0.69 / zh 0.94. e5 cosines sit in a narrow band
     (about 0.7-0.9), so without normalising them the lexical side decides alone.
-    With BM25 structured queries (``graphmem.memory.rank``), passages encoded as
+    With BM25 structured queries (``graphmem.index.query``), passages encoded as
     ``"Speaker: utterance"`` and the person scope: en 0.78 / zh 0.97 at weight 0.5
     (0.76 / 0.96 at 0.3, 0.75 / 0.96 at 0.7: flat, so the default stays 0.5); RRF
     (k=60) en 0.63 / zh 0.94. Encoding the speaker with the utterance matters for

@@ -324,7 +324,7 @@ _GIVES = {"when": _says_relative, "how long": _gives_duration}
 
 ANSWER_TYPES = {"when": says_when, "how long": says_how_long}
 """The answer types a question can ask for, and how to tell a turn that gives one. Used by
-:class:`graphmem.memory.rank.Ranker`: a question's answer type is one more query term, matched by
+:class:`graphmem.index.query.Ranker`: a question's answer type is one more query term, matched by
 the turns of that type (answer typing, as in question answering since TREC-8)."""
 
 

@@ -21,8 +21,9 @@ from tests.conftest import need
 from graphmem.neo4j import queries
 from graphmem.neo4j.client import DEFAULT_PASSWORD, Client, Neo4jSettings, connect
 from graphmem.neo4j.hops import CypherNeighbourhood, path_backend
-from graphmem.neo4j.load import delete, load_conversations
-from graphmem.neo4j.plan import BLIND_PREFIX, NODE_STEPS, STEPS
+from graphmem.neo4j.load import delete
+from graphmem.store.neo4j_load import load_conversations
+from graphmem.neo4j.plan import BLIND_PREFIX
 from graphmem.neo4j.queries import browser_file, browser_queries, query, query_names, statements
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
@@ -53,7 +54,7 @@ def contexts(dataset):
 
     out = []
     for conv in dataset.conversations:
-        if conv.sample_id in SMALL:
+        if conv.id in SMALL:
             ctx = Context.of(conv)
             bench.read_and_build(ctx)
             out.append(ctx)
@@ -68,7 +69,7 @@ def loaded(client, contexts):
 
 def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
     """A tiny conversation whose names and texts hold quotes, backticks, braces, $, newlines, CJK."""
-    from graphmem.data.locomo import Conversation, Question, Session, Turn
+    from graphmem.data.locomo import Question, Sample, Session, Turn
 
     a, b = 'Zoë "Z" O\'Neil', "李小龍"
     d1, d2 = datetime(2023, 5, 8, 13, 56), datetime(2023, 6, 1, 9, 5)
@@ -84,9 +85,9 @@ def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
     for s, (date, part) in enumerate([(d1, said[:3]), (d2, said[3:])], start=1):
         turns = []
         for j, (who, text) in enumerate(part, start=1):
-            t = Turn(f"D{s}:{j}", who, text, s, date, caption="a photo of {\"x\"} $y `z`" if j == 1 else None)
+            t = Turn(f"D{s}:{j}", who, text, date, session=s, caption="a photo of {\"x\"} $y `z`" if j == 1 else None)
             turns.append(t)
-            turn_by_id[t.dia_id] = t
+            turn_by_id[t.id] = t
         sessions.append(Session(s, date, date.strftime("%-I:%M %p on %-d %B, %Y"), tuple(turns)))
     questions = (
         Question(0, "What did Zoë paint?", "a mural", 4, ("D1:1",)),
@@ -94,7 +95,7 @@ def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
         Question(2, "Who loves the park?", "Pixie", 1, ("D1:3",)),
         Question(3, "Who went hiking with Mei?", "李小龍", 4, ("D2:3",)),
     )
-    return Conversation(sample_id, (a, b), tuple(sessions), questions, turn_by_id)
+    return Sample(sample_id, (a, b), tuple(sessions), turn_by_id, questions)
 
 
 def handmade_context(conv):
@@ -112,7 +113,7 @@ def weird(client):
     ctx = handmade_context(handmade())
     report = load_conversations(client, [ctx.conv], replace=True)
     yield ctx, report
-    delete(client, ctx.conv.sample_id)
+    delete(client, ctx.conv.id)
 
 
 def _scoped_totals(client, ids) -> dict:
@@ -166,7 +167,7 @@ def test_loading_again_leaves_identical_counts(client, loaded, contexts):
 
 def test_replace_deletes_the_subgraph_first(client, weird):
     ctx, report = weird
-    cid = ctx.conv.sample_id
+    cid = ctx.conv.id
     assert delete(client, cid, batch=3) == report.counts[0].nodes
     assert _scoped_totals(client, [cid]) == {"nodes": 0, "relationships": 0}
     again = load_conversations(client, [ctx.conv], replace=True, batch=2)
@@ -178,7 +179,7 @@ def test_a_changed_reading_is_an_error_until_replaced(client):
     load_conversations(client, [handmade(cid)], replace=True)
     try:
         changed = handmade(cid, twist="noodles")  # one assertion's object changes: the old one would linger
-        with pytest.raises(GraphmemError, match=r"does not match the mirror.*--replace"):
+        with pytest.raises(GraphmemError, match=r"(does not match the mirror|holds other turns under this file.s ids).*--replace"):
             load_conversations(client, [changed])
         ctx = handmade_context(changed)
         with pytest.raises(GraphmemError, match="loaded from another reading|not loaded"):
@@ -197,7 +198,7 @@ def test_ids_that_would_break_keys_are_refused(client):
 
 def test_names_and_texts_read_back_verbatim(client, weird):
     ctx, report = weird
-    cid = ctx.conv.sample_id
+    cid = ctx.conv.id
     assert report.counts[0].ok
     conv = client.run("MATCH (c:Conversation {id: $id}) RETURN c.speakers AS s", id=cid)
     assert conv == [{"s": list(ctx.conv.speakers)}]
@@ -205,7 +206,7 @@ def test_names_and_texts_read_back_verbatim(client, weird):
     turns = client.run("MATCH (t:Turn {conversation: $id}) RETURN t.id AS id, t.text AS text, "
                        "t.speaker AS speaker, t.caption AS caption", id=cid)
     assert {r["id"]: (r["text"], r["speaker"], r["caption"]) for r in turns} == {
-        t.dia_id: (t.text, t.speaker, t.caption) for t in ctx.conv.turns}
+        f"{cid}/{t.id}": (t.text, t.speaker, t.caption) for t in ctx.conv.turns}
     assert any("\n" in r["text"] and "`" in r["text"] and "{$x}" in r["text"] for r in turns)
 
     people = client.run("MATCH (p:Person {conversation: $id}) RETURN p.id AS id, p.name AS name", id=cid)
@@ -230,9 +231,9 @@ def test_names_and_texts_read_back_verbatim(client, weird):
 
 
 def _sources() -> list[Path]:
-    """The modules that run Cypher: graphmem.neo4j's, the memory's Neo4j backend's, bench6's run in it."""
+    """The modules that run Cypher: graphmem.neo4j's, the Neo4j store's, bench6's run in it."""
     here = Path(queries.__file__).parent
-    return sorted([*here.glob("*.py"), *here.parent.glob("memory/graphdb*.py"), here.parent / "bench6" / "database.py"])
+    return sorted([*here.glob("*.py"), *here.parent.glob("store/neo4j*.py"), here.parent / "bench6" / "database.py"])
 
 
 def _asked_names() -> set[str]:
@@ -240,7 +241,6 @@ def _asked_names() -> set[str]:
     source = "\n".join(p.read_text(encoding="utf-8") for p in _sources())
     names = set(re.findall(r"\.(?:query|write|run)\(\s*\"([\w+]+)\"", source))
     names |= set(re.findall(r"\b(?:query|statements)\(\s*\"([\w+]+)\"", source))
-    names |= set(STEPS)
     return names
 
 
@@ -270,16 +270,13 @@ def test_queries_take_values_only_as_parameters():
 
 
 def test_schema_has_a_constraint_for_every_merge_key(client, loaded):
-    merged = set()
-    for name in NODE_STEPS:
-        m = re.search(r"MERGE \(\w+:(\w+) \{(\w+):", query(name))
-        merged.add((m.group(1), m.group(2)))
+    merged = {m for name in query_names() for m in re.findall(r"MERGE \(\w+:(\w+) \{(\w+):", query(name))}
     rows = client.run("SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties")
     unique = {(r["labelsOrTypes"][0], r["properties"][0]) for r in rows
               if r["type"] == "UNIQUENESS" and len(r["properties"]) == 1}
     assert merged <= unique
     assert merged == {("Conversation", "id"), ("Session", "key"), ("Turn", "key"), ("Person", "key"),
-                      ("Assertion", "key")}
+                      ("Assertion", "key"), ("Term", "stem"), ("Sentence", "key")}
 
 
 # --------------------------------------------------------------------------- Browser
@@ -424,9 +421,9 @@ def _parity(ctx, client):
     for hops, guided in ARMS:
         memory = PathArm(ctx, hops, guided).cite(ctx.conv.questions, 5)
         cypher = PathArm(ctx, hops, guided, backend=backend).cite(ctx.conv.questions, 5)
-        assert cypher == memory, (ctx.conv.sample_id, hops, guided)
+        assert cypher == memory, (ctx.conv.id, hops, guided)
     memory = PathArm(ctx, owned=False).cite(ctx.conv.questions, 5)  # the walk without the ownership test
-    assert PathArm(ctx, owned=False, backend=backend).cite(ctx.conv.questions, 5) == memory, (ctx.conv.sample_id, "unowned")
+    assert PathArm(ctx, owned=False, backend=backend).cite(ctx.conv.questions, 5) == memory, (ctx.conv.id, "unowned")
     return backend
 
 
@@ -446,7 +443,7 @@ def test_neighbourhood_rows_are_the_mirrors(client, loaded, contexts):
 
     ctx = contexts[0]
     memory = MemoryNeighbourhood(ctx.graph)
-    cypher = CypherNeighbourhood(client, ctx.conv.sample_id, memo=False)
+    cypher = CypherNeighbourhood(client, ctx.conv.id, memo=False)
     assert cypher.people() == memory.people()
     for who in memory.people():
         assert sorted(cypher.assertions([who]), key=repr) == sorted(memory.assertions([who]), key=repr)
@@ -459,7 +456,7 @@ def test_blind_path_runs_against_an_empty_scope_and_falls_silent(client, loaded,
 
     for ctx in contexts:
         hood = path_backend(ctx, client, blind=True)
-        assert hood.conversation == BLIND_PREFIX + ctx.conv.sample_id
+        assert hood.conversation == BLIND_PREFIX + ctx.conv.id
         hits = PathArm(ctx, 1, True, backend=hood).cite(ctx.conv.questions, 5)
         assert all(h == [] for h in hits)
         assert hood.queries >= 1  # the same Cypher ran, against nothing
@@ -506,9 +503,10 @@ def test_cli_load_reads_json_lines_of_turns(client, tmp_path):
 
     main = _cli_load()
     turns = [
-        {"id": "u1", "speaker": "Ann", "text": "I adopted a dog named Rex yesterday!", "date": "2023-05-08", "conversation": "jsonl-test"},
-        {"id": "u2", "speaker": "Bob", "text": "Congrats! My sister Jo loves dogs.", "date": "2023-05-09", "conversation": "jsonl-test"},
+        {"id": "jl1", "speaker": "Ann", "text": "I adopted a dog named Rex yesterday!", "date": "2023-05-08", "conversation": "jsonl-test"},
+        {"id": "jl2", "speaker": "Bob", "text": "Congrats! My sister Jo loves dogs.", "date": "2023-05-09", "conversation": "jsonl-test"},
     ]
+    delete(client, "jsonl-test")
     path = tmp_path / "turns.jsonl"
     path.write_text("\n".join(json.dumps(t) for t in turns) + "\n")
     first = CliRunner().invoke(main, ["load", "--data", str(path), "--quiet"])
@@ -518,8 +516,9 @@ def test_cli_load_reads_json_lines_of_turns(client, tmp_path):
     line = lambda out: next(x for x in out.splitlines() if x.startswith("jsonl-test"))
     assert line(first.output) == line(again.output) and line(first.output).endswith("ok")
     rows = client.run("MATCH (t:Turn {conversation: 'jsonl-test'}) RETURN t.id AS id, t.text AS text ORDER BY id")
-    assert [(r["id"], r["text"]) for r in rows] == [("u1", turns[0]["text"]), ("u2", turns[1]["text"])]
+    assert [(r["id"], r["text"]) for r in rows] == [("jl1", turns[0]["text"]), ("jl2", turns[1]["text"])]
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps(turns[0]) + "\n{not json\n")
     result = CliRunner().invoke(main, ["load", "--data", str(bad), "--quiet"])
     assert result.exit_code != 0 and "bad.jsonl: line 2: not JSON" in result.output
+    delete(client, "jsonl-test")

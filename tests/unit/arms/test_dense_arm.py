@@ -50,18 +50,18 @@ def test_the_memorys_embedding_score_shares_in_the_turn_replied_to():
     to) / 1.5, the lexical index's context weight; a turn with no context keeps its own."""
     import numpy as np
 
-    from graphmem.memory import api as memory
-    from graphmem.memory import index
-    from graphmem.memory import rank
-    from graphmem.memory.options import MemoryOptions
+    from graphmem.domain import Turn
+    from graphmem.index.options import MemoryOptions
+    from graphmem.index.query import CONTEXT_WEIGHT
+    from graphmem.research.bulk import BulkIndex
 
-    records = [memory.Record(id=i, speaker=s, text=t, date=None, conversation="c", turn=n)
+    records = [Turn(id=i, speaker=s, text=t, date=None, conversation="c", number=n)
                for i, s, t, n in [("a1", "Ann", "I just made coconut milk ice cream!", 1),
                                   ("b2", "Bob", "Super good! It was rich and creamy.", 2),
                                   ("a9", "Ann", "The bus was late again today.", 9)]]
     query = "What did Bob think of the coconut milk ice cream?"
-    mixed = index._dense_scores(records)(query)
-    own = index._dense_scores(records, options=MemoryOptions(dense_context=False))(query)
-    w = rank.CONTEXT_WEIGHT
+    mixed = BulkIndex(records, True, True, MemoryOptions()).dense(query)
+    own = BulkIndex(records, True, True, MemoryOptions(dense_context=False)).dense(query)
+    w = CONTEXT_WEIGHT
     assert np.isclose(mixed[1], (own[1] + w * own[0]) / (1 + w))
     assert mixed[1] > own[1] and np.isclose(mixed[0], own[0]) and np.isclose(mixed[2], own[2])

@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 
-from graphmem.data.records import Record
+from graphmem.domain import Turn
 from tests.conftest import REPO
 
 SPEC = importlib.util.spec_from_file_location("longmemeval_confidence", REPO / "bench" / "longmemeval_confidence.py")
@@ -20,8 +20,8 @@ confidence = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(confidence)
 
 
-def turn(text: str) -> Record:
-    return Record(id="t1", speaker="user", text=text, date=None, conversation="s1", turn=0)
+def turn(text: str) -> Turn:
+    return Turn(id="t1", speaker="user", text=text, date=None, conversation="s1", number=0)
 
 
 def test_a_swap_replaces_a_word_the_turn_holds_by_one_the_haystack_holds() -> None:

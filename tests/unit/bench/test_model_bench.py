@@ -32,12 +32,12 @@ def test_stratified_sample_is_seeded_stratified_and_renumbered(dataset):
     counts = Counter(q.category for c in a.conversations for q in c.questions)
     assert counts == Counter(allocate({cat: n for cat, n in Counter(
         q.category for c in dataset.conversations for q in c.questions).items()}, 300))
-    full = {c.sample_id: c for c in dataset.conversations}
+    full = {c.id: c for c in dataset.conversations}
     for conv in a.conversations:
         assert [q.index for q in conv.questions] == list(range(len(conv.questions)))
-        rest = iter((q.text, q.answer, q.category) for q in full[conv.sample_id].questions)
+        rest = iter((q.text, q.answer, q.category) for q in full[conv.id].questions)
         assert all((q.text, q.answer, q.category) in rest for q in conv.questions)  # a subsequence: order kept
-        assert conv.turn_by_id is full[conv.sample_id].turn_by_id
+        assert conv.turn_by_id is full[conv.id].turn_by_id
     line = describe(a, dataset, 7)
     assert line.startswith("sample: 300 of 1986 questions, stratified by category (seed 7): single hop 127,")
 

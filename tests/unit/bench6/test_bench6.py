@@ -276,36 +276,19 @@ def test_adapter_answers_chinese_queries():
     assert ad.search("专辑 发布", 1) == ["scene_1_session_1_turn_1"]
 
 
-def test_adapter_passes_the_ranking_on():
-    seen = {}
-
-    class Fake:
-        def __init__(self, **kw):
-            seen.update(kw)
-
-    import graphmem.memory.api as memory
+def test_adapter_passes_the_ranking_on_to_the_research_memory():
+    from graphmem.research.store import BulkStore
 
     ad = adapter.Adapter(ranking="tfidf")
     assert "tfidf" in ad.name
-    orig = memory.Memory
-    memory.Memory = Fake
-    try:
-        ad._new_memory()
-        assert seen == {"dense": False, "scope": True, "ranking": "tfidf"}
-        seen.clear()
-        adapter.Adapter()._new_memory()  # no ranking given: the memory's own default
-        assert seen == {"dense": False, "scope": True}
-    finally:
-        memory.Memory = orig
-
-
-# --------------------------------------------------------------------------- graphmem.memory.rank (BM25)
-
+    mem = ad._new_memory()
+    assert isinstance(mem.store, BulkStore) and mem.store.strategies.ranking == "tfidf"
+    assert not isinstance(adapter.Adapter()._new_memory().store, BulkStore)
 
 def test_bm25_scores_by_hand():
     import math
 
-    from graphmem.memory.rank import Ranker
+    from graphmem.research.ranker import Ranker
 
     texts = ["Ann: pottery bowl", "Bob: hiking dog dog", "Cy: album", "Dee: puppy hiking"]
     r = Ranker(texts)
@@ -320,7 +303,8 @@ def test_bm25_scores_by_hand():
 
 
 def test_bm25_irregular_forms_are_one_query_word():
-    from graphmem.memory.rank import Ranker, variants
+    from graphmem.index.query import variants
+    from graphmem.research.ranker import Ranker
 
     assert variants("drawing")[0] == "draw" and "drew" in variants("drawing")
     r = Ranker(["Ann: Yeah, I drew it.", "Bob: nice weather"])
@@ -331,7 +315,7 @@ def test_bm25_irregular_forms_are_one_query_word():
 def test_bm25_a_date_the_query_names_is_a_query_term():
     from datetime import datetime
 
-    from graphmem.memory.rank import Ranker
+    from graphmem.research.ranker import Ranker
 
     r = Ranker(["Ann: a new project", "Ann: a new project"], [datetime(2023, 2, 1), datetime(2023, 4, 9)])
     same = r.scores("What project was Ann working on?")
@@ -345,7 +329,7 @@ def test_bm25_a_date_the_query_names_is_a_query_term():
 def test_bm25_context_is_a_weaker_second_field():
     import math
 
-    from graphmem.memory.rank import Ranker
+    from graphmem.research.ranker import Ranker
 
     texts = ["Ann: coconut ice cream", "Ann: rich and creamy", "Bob: hiking"]
     r = Ranker(texts, contexts=["", "coconut ice cream", ""], context_weight=0.5)
@@ -361,7 +345,7 @@ def test_bm25_context_is_a_weaker_second_field():
 
 
 def test_bm25_a_when_question_matches_turns_that_say_when():
-    from graphmem.memory.rank import Ranker
+    from graphmem.research.ranker import Ranker
     from graphmem.text.dates import says_when
 
     texts = ["Ann: I adopted a dog, my first dog ever.", "Ann: I adopted a dog yesterday!", "Bob: nice weather"]
@@ -399,18 +383,18 @@ def test_real_bench6_pool_is_a_sample_of_dialogue(real_bench):
     """What the adapter's turn numbers are for: of the pool turns that follow another pool
     turn of their session, 7 follow it directly, 13 with one turn missing between (the
     turn two back is their context) and 18 after a longer gap (no context then)."""
-    from graphmem.data.records import validate
-    from graphmem.memory.index import _contexts
+    from graphmem import Memory
 
     ad = adapter.Adapter()
     ad.ingest(real_bench.pool)
-    records = ad.memory.records
+    records = list(ad.memory.turns())
     same_session = [(a, b) for a, b in zip(records, records[1:]) if a.conversation == b.conversation and a.date == b.date]
-    assert sum(b.turn == a.turn + 1 for a, b in same_session) == 7 and len(same_session) == 38
-    assert sum(1 for c in _contexts(records) if c) == 7 + 13
-    unnumbered = validate([{"id": r.id, "speaker": r.speaker, "text": r.text, "conversation": r.conversation,
-                            "date": r.date.isoformat()} for r in records])
-    assert sum(1 for c in _contexts(unnumbered) if c) == 38
+    assert sum(b.number == a.number + 1 for a, b in same_session) == 7 and len(same_session) == 38
+    assert sum(1 for c in ad.memory.store.index.context if c) == 7 + 13
+    unnumbered = Memory()
+    unnumbered.ingest([{"id": r.id, "speaker": r.speaker, "text": r.text, "conversation": r.conversation,
+                        "date": r.date.isoformat()} for r in records])
+    assert sum(1 for c in unnumbered.store.index.context if c) == 38
 
 
 def test_real_bench6_lexical_floor(real_bench):

@@ -10,14 +10,14 @@ from graphmem.claims import graph
 from graphmem.data import locomo
 from graphmem.claims.extract import extract
 from graphmem.claims.records import pieces
-from graphmem.data.locomo import Conversation, Session, Turn
+from graphmem.domain import Conversation, Session, Turn
 
 DAY = datetime(2023, 5, 8, 13, 56)
 
 
 def conversation(*lines: tuple[str, str], speakers=("Caroline", "Melanie")) -> Conversation:
-    turns = tuple(Turn(f"D1:{i + 1}", who, text, 1, DAY) for i, (who, text) in enumerate(lines))
-    return Conversation("conv-test", speakers, (Session(1, DAY, "", turns),), (), {t.dia_id: t for t in turns})
+    turns = tuple(Turn(f"D1:{i + 1}", who, text, DAY, session=1) for i, (who, text) in enumerate(lines))
+    return Conversation("conv-test", speakers, (Session(1, DAY, "", turns),), {t.id: t for t in turns})
 
 
 def built(*lines, **kw):

@@ -11,7 +11,7 @@ import pytest
 from graphmem.claims.extract import extract
 from graphmem.claims.records import Reading
 from graphmem.claims.stream import ConversationClaims
-from graphmem.data.locomo import Conversation, Session, Turn
+from graphmem.domain import Conversation, Session, Turn
 from graphmem.errors import DataError
 
 
@@ -24,8 +24,8 @@ def _differences(a: Reading, b: Reading) -> int:
 
 def _prefix(conv: Conversation, k: int) -> Conversation:
     """The conversation's first ``k`` turns, as the bulk reader takes a conversation."""
-    keep = {t.dia_id for t in conv.turns[:k]}
-    return replace(conv, sessions=tuple(replace(s, turns=tuple(t for t in s.turns if t.dia_id in keep))
+    keep = {t.id for t in conv.turns[:k]}
+    return replace(conv, sessions=tuple(replace(s, turns=tuple(t for t in s.turns if t.id in keep))
                                         for s in conv.sessions))
 
 
@@ -36,7 +36,7 @@ def _fed(conv: Conversation, size: int, speakers: tuple[str, str] | None) -> tup
     turns = conv.turns
     for start in range(0, len(turns), size):
         change = cc.add(turns[start:start + size])
-        assert set(change.reread) <= {t.dia_id for t in turns[:start]}
+        assert set(change.reread) <= {t.id for t in turns[:start]}
         kept.update(change.claims)
     return cc, kept
 
@@ -48,7 +48,7 @@ def test_one_turn_at_a_time_equals_the_bulk_reading(dataset):
         cc, kept = _fed(conv, 1, conv.speakers)
         bulk = extract(conv)
         differences += _differences(cc.reading, bulk)
-        assert [c for t in conv.turns for c in kept[t.dia_id]] == bulk.claims
+        assert [c for t in conv.turns for c in kept[t.id]] == bulk.claims
     assert differences == 0
 
 
@@ -59,8 +59,8 @@ def test_batches_with_speakers_learnt_equal_the_bulk_reading(dataset, size):
         cc, kept = _fed(conv, size, None)
         first = tuple(dict.fromkeys(t.speaker for t in conv.turns))
         bulk = extract(replace(conv, speakers=first))
-        assert _differences(cc.reading, bulk) == 0, conv.sample_id
-        assert [c for t in conv.turns for c in kept[t.dia_id]] == bulk.claims
+        assert _differences(cc.reading, bulk) == 0, conv.id
+        assert [c for t in conv.turns for c in kept[t.id]] == bulk.claims
 
 
 def test_every_prefix_checked_equals_the_bulk_reading(dataset):
@@ -73,11 +73,11 @@ def test_every_prefix_checked_equals_the_bulk_reading(dataset):
 
 
 def _turn(dia_id: str, speaker: str, text: str) -> Turn:
-    return Turn(dia_id, speaker, text, 1, datetime(2023, 5, 8))
+    return Turn(dia_id, speaker, text, datetime(2023, 5, 8), session=1)
 
 
 def _conv(turns: list[Turn]) -> Conversation:
-    return Conversation("c", ("Ann", "Bob"), (Session(1, turns[0].date, "", tuple(turns)),), ())
+    return Conversation("c", ("Ann", "Bob"), (Session(1, turns[0].date, "", tuple(turns)),))
 
 
 def test_a_name_learnt_later_rereads_only_the_turns_it_changes():
@@ -85,7 +85,7 @@ def test_a_name_learnt_later_rereads_only_the_turns_it_changes():
              _turn("D1:3", "Ann", "I went hiking.")]
     cc = ConversationClaims(("Ann", "Bob"))
     cc.add(early)
-    before = {c.dia_id: c.subject for c in cc.claims}
+    before = {c.turn_id: c.subject for c in cc.claims}
     assert before["D1:1"] == "ann"  # a subject naming nobody known is the speaker's
     change = cc.add([_turn("D1:4", "Ann", "My son Max is five.")])
     assert change.reread == ("D1:1",)
@@ -116,7 +116,7 @@ def test_restored_reads_on_as_if_never_closed(dataset):
     half = len(turns) // 2
     first = ConversationClaims(conv.speakers)
     first.add(turns[:half])
-    per_turn = [tuple(c for c in first.claims if c.dia_id == t.dia_id) for t in turns[:half]]
+    per_turn = [tuple(c for c in first.claims if c.turn_id == t.id) for t in turns[:half]]
     again = ConversationClaims.restore(conv.speakers, turns[:half], per_turn)
     for t in turns[half:]:
         again.add([t])

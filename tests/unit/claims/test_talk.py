@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from datetime import datetime
 
 import pytest
 
-from graphmem.data.locomo import Conversation, Session, Turn
+from graphmem.domain import Conversation, Session, Turn
 from graphmem.claims.extract import extract
 from graphmem.claims.people import People, fold, resolve
 from graphmem.claims.records import Claim, Piece, about, pieces
@@ -26,12 +28,12 @@ def conversation(*lines: tuple[str, str], speakers=("Caroline", "Melanie"), seco
             sessions.append([])
         n = len(sessions)
         date = DAY1 if n == 1 else DAY2
-        sessions[-1].append(Turn(f"D{n}:{len(sessions[-1]) + 1}", who, text, n, date))
+        sessions[-1].append(Turn(f"D{n}:{len(sessions[-1]) + 1}", who, text, date, session=n))
     built = tuple(
         Session(n + 1, (DAY1 if n == 0 else DAY2), "", tuple(turns)) for n, turns in enumerate(sessions)
     )
-    by_id = {t.dia_id: t for s in built for t in s.turns}
-    return Conversation("conv-test", speakers, built, (), by_id)
+    by_id = {t.id: t for s in built for t in s.turns}
+    return Conversation("conv-test", speakers, built, by_id)
 
 
 def claims_of(*lines, **kw) -> list[Claim]:
@@ -379,7 +381,7 @@ def test_third_parties_from_my_friend_and_my_son():
     ))
     assert set(r.people.third_parties) == {"jenna", "max", "oscar"}
     assert r.people.display("jenna") == "Jenna"
-    subjects = [(c.dia_id, c.subject, c.predicate) for c in r.claims]
+    subjects = [(c.turn_id, c.subject, c.predicate) for c in r.claims]
     assert ("D1:1", "jenna", "love") in subjects
     assert ("D1:3", "max", "love") in subjects
     # the introduction is also the owner's naming claim: "my son is called Max"
@@ -399,7 +401,7 @@ def test_a_list_is_not_an_apposition():
         ("Melanie", "My girlfriend, Toby and I went camping."),
     ))
     naming = [c for c in r.claims if c.predicate == "call"]
-    assert [(c.dia_id, c.topic) for c in naming] == [("D1:1", "my puppy")]
+    assert [(c.turn_id, c.topic) for c in naming] == [("D1:1", "my puppy")]
 
 
 def test_name_folding():
@@ -465,8 +467,8 @@ def test_a_claim_carries_turn_id_date_and_speaker():
     ))
     race = next(c for c in r.claims if c.predicate == "run")
     parade = next(c for c in r.claims if c.predicate == "go")
-    assert (race.dia_id, race.date, race.speaker) == ("D1:2", DAY1, "melanie")
-    assert (parade.dia_id, parade.date) == ("D2:1", DAY2)
+    assert (race.turn_id, race.date, race.speaker) == ("D1:2", DAY1, "melanie")
+    assert (parade.turn_id, parade.date) == ("D2:1", DAY2)
     assert r.turns == ("D1:1", "D1:2", "D2:1")
     assert r.speakers["D1:2"] == "melanie" and r.dates["D2:1"] == DAY2
 
@@ -487,8 +489,8 @@ def test_pieces_and_about():
 def test_captions_are_optional():
     conv = conversation(("Caroline", "Look at this!"))
     turn = conv.sessions[0].turns[0]
-    captioned = Turn(turn.dia_id, turn.speaker, turn.text, turn.session, turn.date, "a photo of a dog")
-    conv = Conversation("c", conv.speakers, (Session(1, DAY1, "", (captioned,)),), (), {turn.dia_id: captioned})
+    captioned = replace(turn, caption="a photo of a dog")
+    conv = Conversation("c", conv.speakers, (Session(1, DAY1, "", (captioned,)),), {turn.id: captioned})
     assert not any("dog" in c.sentence for c in extract(conv).claims)
     cap = [c for c in extract(conv, captions=True).claims if c.sentence == "a photo of a dog"]
     assert [(c.subject, c.predicate) for c in cap] == [("caroline", "share")]

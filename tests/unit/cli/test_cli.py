@@ -168,6 +168,9 @@ def test_ingest_then_ask_and_search_a_saved_memory(tmp_path):
     done = runner.invoke(main, ["search", "hiking", "--memory", str(saved), "-k", "1"])
     assert done.exit_code == 0 and "default/d2" in done.output
     again = runner.invoke(main, ["ingest", "--memory", str(saved), str(turns)])
-    assert again.exit_code == 1 and "turns.jsonl: turn 0 (id 'd1'): duplicate id 'd1'" in again.output
+    assert again.exit_code == 0 and "0 turns added" in again.output and "2 of the file's turns it held already" in again.output
+    turns.write_text('{"id": "d1", "speaker": "Ann", "text": "Another text.", "date": "2023-05-08"}\n')
+    other = runner.invoke(main, ["ingest", "--memory", str(saved), str(turns)])
+    assert other.exit_code == 1 and "turns.jsonl: turn 0 (id 'd1'): the memory holds id 'd1' already, with other content" in other.output
     missing = runner.invoke(main, ["search", "dog", "--memory", str(tmp_path / "none.db")])
     assert missing.exit_code == 1 and "none.db: no such memory file" in missing.output

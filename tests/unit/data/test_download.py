@@ -194,7 +194,7 @@ def test_load_downloads_once_then_uses_the_cache(server, cache):
     url = f"{base}/locomo10.json"
     ds = locomo.load_dataset(url=url, sha256=SHA, timeout=5)
     assert ds.path == cache / "locomo10.json"
-    assert ds.conversations[0].sample_id == "conv-t"
+    assert ds.conversations[0].id == "conv-t"
     assert ds.sha256 == SHA
     assert hits == ["/locomo10.json"]
     locomo.load_dataset(url=url, sha256=SHA, timeout=5)
@@ -207,7 +207,7 @@ def test_load_replaces_a_corrupt_cache(server, cache):
     cache.mkdir()
     (cache / "locomo10.json").write_text("[]")
     ds = locomo.load_dataset(url=f"{base}/locomo10.json", sha256=SHA, timeout=5)
-    assert ds.conversations[0].sample_id == "conv-t"
+    assert ds.conversations[0].id == "conv-t"
     assert len(hits) == 1
     assert (cache / "locomo10.json").read_bytes() == BODY
 

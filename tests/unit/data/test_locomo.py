@@ -34,7 +34,7 @@ def test_sessions_in_numeric_order(dataset):
         assert idx == sorted(idx) and idx[0] == 1
         for s in c.sessions:
             assert all(t.session == s.index and t.date == s.date for t in s.turns)
-            assert all(t.dia_id.startswith(f"D{s.index}:") for t in s.turns)
+            assert all(t.id.startswith(f"D{s.index}:") for t in s.turns)
     conv26 = dataset.conversations[0]
     assert [s.index for s in conv26.sessions][8:11] == [9, 10, 11]  # not 1, 10, 11, ..., 2
 
@@ -47,10 +47,10 @@ def test_dates_parsed(dataset):
 
 def test_turns(dataset):
     c = dataset.conversations[0]
-    assert c.sample_id == "conv-26"
+    assert c.id == "conv-26"
     assert c.speakers == ("Caroline", "Melanie")
     t = c.turn_by_id["D1:1"]
-    assert (t.dia_id, t.speaker, t.session) == ("D1:1", "Caroline", 1)
+    assert (t.id, t.speaker, t.session) == ("D1:1", "Caroline", 1)
     assert t.text.startswith("Hey Mel!")
     assert t.caption is None
     captions = [t for c in dataset.conversations for t in c.turns if t.caption]
@@ -71,7 +71,7 @@ def test_answers_are_strings(dataset):
 
 
 def _by_sid(dataset):
-    return {c.sample_id: c for c in dataset.conversations}
+    return {c.id: c for c in dataset.conversations}
 
 
 def test_evidence_repairs(dataset):
@@ -338,9 +338,9 @@ def test_explicit_path_beats_environment(tmp_path, monkeypatch):
     mine = _write(tmp_path, [_sample("mine")], "mine.json")
     env = _write(tmp_path, [_sample("env")], "env.json")
     monkeypatch.setenv("GRAPHMEM_LOCOMO", str(env))
-    assert locomo.load_dataset(mine).conversations[0].sample_id == "mine"
+    assert locomo.load_dataset(mine).conversations[0].id == "mine"
     assert locomo.load_dataset(str(mine)).path == mine
-    assert locomo.load_dataset().conversations[0].sample_id == "env"
+    assert locomo.load_dataset().conversations[0].id == "env"
 
 
 def test_cache_dir(tmp_path, monkeypatch):
@@ -365,5 +365,5 @@ def test_questions_with_evidence_carry_their_scoped_ids(dataset):
     assert len(rows) == sum(bool(q.evidence) for c in dataset.conversations for q in c.questions)
     assert 0 < len(rows) < dataset.questions  # some questions (the empty-context ones) name no evidence
     for c, q, wanted in rows:
-        assert wanted == {f"{c.sample_id}/{e}" for e in q.evidence}
+        assert wanted == {f"{c.id}/{e}" for e in q.evidence}
         assert all(w.split("/", 1)[1] in c.turn_by_id for w in wanted)

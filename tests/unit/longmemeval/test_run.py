@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from graphmem.longmemeval.load import question
 from graphmem.longmemeval.run import Settings, run_question
-from graphmem.memory.options import MemoryOptions
+from graphmem.index.options import MemoryOptions
 
 from tests.unit.longmemeval.conftest import session
 

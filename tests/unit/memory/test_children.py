@@ -2,7 +2,7 @@
 
 import pytest
 
-from graphmem.memory.children import Children
+from graphmem.index.children import Children
 
 
 def test_replies_come_back_in_the_order_added_whatever_is_removed():

@@ -12,19 +12,19 @@ import pytest
 import graphmem.claims.stream as stream
 from graphmem import Memory
 from graphmem.claims.extract import extract
-from graphmem.data.records import conversations
+from graphmem.data.dialogue import conversations
 from graphmem.errors import DataError
-from graphmem.memory.saved import SCHEMA_VERSION
+from graphmem.store.sqlite import SCHEMA_VERSION
 
 
 def _records(conv) -> list[dict]:
-    return [{"id": f"{conv.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
-             "conversation": conv.sample_id} for t in conv.turns]
+    return [{"id": f"{conv.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+             "conversation": conv.id} for t in conv.turns]
 
 
 def _bulk(mem: Memory, conv: str):
     """The bulk reading of the conversation's records, as the Neo4j store reads them."""
-    (c,) = conversations([r for r in mem.records if r.conversation == conv])
+    (c,) = conversations([r for r in list(mem.turns()) if r.conversation == conv])
     return tuple(extract(c).claims)
 
 
@@ -33,28 +33,28 @@ def test_claims_ingested_one_turn_at_a_time_are_the_bulk_reading(dataset):
     for conv in dataset.conversations[:3]:
         for r in _records(conv):
             mem.ingest([r])
-            mem.claims(conv.sample_id)  # asked for after every turn: read one turn at a time
+            mem.claims(conv.id)  # asked for after every turn: read one turn at a time
     for conv in dataset.conversations[:3]:
-        claims = mem.claims(conv.sample_id)
-        assert claims and claims == _bulk(mem, conv.sample_id)
+        claims = mem.claims(conv.id)
+        assert claims and claims == _bulk(mem, conv.id)
 
 
 def test_a_memory_in_ram_reads_a_conversations_claims_when_first_asked_for(dataset, monkeypatch):
     calls = []
     read = stream.read_turn
-    monkeypatch.setattr(stream, "read_turn", lambda *a: calls.append(a[1].dia_id) or read(*a))
+    monkeypatch.setattr(stream, "read_turn", lambda *a: calls.append(a[1].id) or read(*a))
     a, b = dataset.conversations[:2]
     mem = Memory()
     for start in range(0, len(a.turns), 100):
         mem.ingest(_records(a)[start:start + 100])
     mem.ingest(_records(b))
     assert mem.search("adoption agency") and calls == []  # searching reads no claims
-    assert mem.claims(a.sample_id) == _bulk(mem, a.sample_id)
-    assert set(calls) == {f"{a.sample_id}/{t.dia_id}" for t in a.turns}
+    assert mem.claims(a.id) == _bulk(mem, a.id)
+    assert set(calls) == {f"{a.id}/{t.id}" for t in a.turns}
     read_a = len(calls)
-    assert mem.claims(a.sample_id) == _bulk(mem, a.sample_id) and len(calls) == read_a  # kept, not read again
-    assert mem.claims(b.sample_id) == _bulk(mem, b.sample_id)
-    assert {c for c in calls[read_a:]} == {f"{b.sample_id}/{t.dia_id}" for t in b.turns}
+    assert mem.claims(a.id) == _bulk(mem, a.id) and len(calls) == read_a  # kept, not read again
+    assert mem.claims(b.id) == _bulk(mem, b.id)
+    assert {c for c in calls[read_a:]} == {f"{b.id}/{t.id}" for t in b.turns}
 
 
 def test_a_turn_without_a_date_is_dated_when_ingested_not_when_its_claims_are_read():
@@ -77,22 +77,22 @@ def test_saved_claims_reopen_without_reading_and_read_on(dataset, tmp_path, monk
         for start in range(0, half, 25):
             mem.ingest(records[start:min(start + 25, half)])
             if start + 25 >= quarter and start < quarter:
-                mem.claims(conv.sample_id)  # read (and saved) up to here; the rest of the half waits
+                mem.claims(conv.id)  # read (and saved) up to here; the rest of the half waits
     calls = []
     read = stream.read_turn
     with Memory(path=tmp_path / "m.db") as mem:
         with monkeypatch.context() as m:
-            m.setattr(stream, "read_turn", lambda *a: calls.append(a[1].dia_id) or read(*a))
-            assert mem.claims(conv.sample_id) == _bulk(mem, conv.sample_id)
+            m.setattr(stream, "read_turn", lambda *a: calls.append(a[1].id) or read(*a))
+            assert mem.claims(conv.id) == _bulk(mem, conv.id)
         read_first = {r["id"] for r in records[:(quarter // 25 + 1) * 25]}
         assert calls and set(calls) <= {r["id"] for r in records[:half]} - read_first  # only the waiting turns
         mem.ingest(records[half:])
     with Memory(path=tmp_path / "m.db") as mem:
-        assert mem.claims(conv.sample_id) == live.claims(conv.sample_id)  # the turns left waiting, read now
+        assert mem.claims(conv.id) == live.claims(conv.id)  # the turns left waiting, read now
     with Memory(path=tmp_path / "m.db") as mem:
         with monkeypatch.context() as m:
             m.setattr(stream, "read_turn", lambda *a: pytest.fail("a saved claim was read again"))
-            assert mem.claims(conv.sample_id) == live.claims(conv.sample_id)
+            assert mem.claims(conv.id) == live.claims(conv.id)
 
 
 def test_a_saved_turn_left_waiting_is_dated_when_it_was_ingested(tmp_path):
@@ -115,12 +115,12 @@ def test_claims_whose_write_fails_are_read_again_from_the_file(tmp_path, monkeyp
     with Memory(path=path) as mem:
         mem.ingest(turns)
         with monkeypatch.context() as m:
-            m.setattr(type(mem._file), "keep_claims", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
+            m.setattr(type(mem.store.file), "keep_claims", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
             with pytest.raises(OSError):
                 mem.claims()
         assert mem.claims() == live.claims()  # read again, whole, once, and written this time
     with Memory(path=path) as mem:
-        assert not mem._file.conversation("default")[2]  # nothing waits any more
+        assert not mem.store.file.conversation("default")[2]  # nothing waits any more
         assert mem.claims() == live.claims()
 
 
@@ -130,12 +130,12 @@ def test_an_undated_turn_read_again_after_reopening_keeps_its_ingest_date(tmp_pa
     with Memory(path=path) as mem:
         mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}])
         assert mem.claims() == ()  # read, and saved, with one speaker known: no claim yet
-        assert not mem._file.conversation("default")[2]
+        assert not mem.store.file.conversation("default")[2]
     after = datetime.now()
     time.sleep(1.1)
     with Memory(path=path) as mem:
         mem.ingest([{"id": "b", "speaker": "Bob", "text": "Nice! I love hiking."}])  # a second speaker: "a" read again
-        (claim,) = [c for c in mem.claims() if c.dia_id == "a"]
+        (claim,) = [c for c in mem.claims() if c.turn_id == "a"]
     assert before <= claim.date <= after
 
 
@@ -158,7 +158,7 @@ def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
         assert mem.claims() == want
         mem.ingest([{"id": "c", "speaker": "Ann", "text": "I bought a kayak."}])
     with Memory(path=path) as mem:
-        assert [c.dia_id for c in mem.claims()] == ["a", "c"]
+        assert [c.turn_id for c in mem.claims()] == ["a", "c"]
     db = sqlite3.connect(path)
     assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,)
     db.close()
@@ -189,8 +189,8 @@ def test_a_file_of_version_4_keeps_its_waiting_turns_waiting(tmp_path):
     db.commit()
     db.close()
     with Memory(path=path) as mem:
-        assert [r.id for r, _ in mem._file.conversation("one")[2]] == ["c"]
-        assert [r.id for r, _ in mem._file.conversation("two")[2]] == ["x", "y"]
+        assert [r.id for r, _ in mem.store.file.conversation("one")[2]] == ["c"]
+        assert [r.id for r, _ in mem.store.file.conversation("two")[2]] == ["x", "y"]
         assert mem.claims("one") == live.claims("one")
         assert mem.claims("two") == live.claims("two")
     db = sqlite3.connect(path)
@@ -199,7 +199,7 @@ def test_a_file_of_version_4_keeps_its_waiting_turns_waiting(tmp_path):
     assert sorted(db.execute("SELECT conversation, upto FROM claims_read")) == [("one", 3), ("two", 4)]
     db.close()
     with Memory(path=path) as mem:  # nothing waits any more, and nothing is read twice
-        assert not mem._file.conversation("one")[2] and not mem._file.conversation("two")[2]
+        assert not mem.store.file.conversation("one")[2] and not mem.store.file.conversation("two")[2]
         assert mem.claims("one") == live.claims("one") and mem.claims("two") == live.claims("two")
 
 
@@ -212,7 +212,7 @@ def test_a_failed_save_keeps_neither_turns_nor_claims(tmp_path, monkeypatch):
         def broken(*a, **k):
             raise OSError("disk full")
 
-        monkeypatch.setattr(type(mem._file), "save", broken)
+        monkeypatch.setattr(type(mem.store.file), "save", broken)
         with pytest.raises(OSError):
             mem.ingest([{"id": "c", "speaker": "Ann", "text": "My son Max loves him."}])
         monkeypatch.undo()
@@ -235,7 +235,7 @@ def test_a_conversation_of_three_speakers_keeps_its_turns_but_no_claims(tmp_path
             mem.claims()
         with pytest.raises(DataError, match="holds no turn"):
             mem.claims("elsewhere")
-        assert mem._file.db.execute("SELECT count(*) FROM claims").fetchone() == (0,)  # the dropped claims deleted
+        assert mem.store.file.db.execute("SELECT count(*) FROM claims").fetchone() == (0,)  # the dropped claims deleted
 
 
 def test_a_reading_stopped_part_way_loses_no_waiting_turn(monkeypatch):
@@ -259,13 +259,13 @@ def test_a_failed_ingest_in_ram_keeps_the_claims_and_their_dates(monkeypatch):
     mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}])
     before = mem.claims()
     time.sleep(1.1)  # a turn dated again would be dated a second later
-    monkeypatch.setattr(mem._live, "add", lambda new: (_ for _ in ()).throw(RuntimeError("disk full")))
+    monkeypatch.setattr(mem.store.index, "add", lambda new: (_ for _ in ()).throw(RuntimeError("disk full")))
     with pytest.raises(RuntimeError):
         mem.ingest([{"id": "c", "speaker": "Ann", "text": "I bought a kayak."}])
-    assert [r.id for r in mem.records] == ["a", "b"]
+    assert [r.id for r in list(mem.turns())] == ["a", "b"]
     assert mem.claims() == before  # the same claims, dates and all: nothing was read or dated again
     mem.ingest([{"id": "c", "speaker": "Ann", "text": "I bought a kayak."}])
-    assert [c.dia_id for c in mem.claims()] == ["a", "c"]
+    assert [c.turn_id for c in mem.claims()] == ["a", "c"]
 
 
 def test_a_third_speaker_in_ram_keeps_the_turns_and_says_why_when_asked():
@@ -279,7 +279,7 @@ def test_a_third_speaker_in_ram_keeps_the_turns_and_says_why_when_asked():
 
 def test_claims_read_now_after_turns_left_waiting_come_in_turn_order(dataset):
     from graphmem.data.records import validate
-    from graphmem.memory.claims import MemoryClaims
+    from graphmem.store.claims import MemoryClaims
 
     conv = dataset.conversations[0]
     records = validate(_records(conv))
@@ -289,4 +289,4 @@ def test_claims_read_now_after_turns_left_waiting_come_in_turn_order(dataset):
     assert set(change.claims) == {r.id for r in records}
     mem = Memory()
     mem.ingest(_records(conv))
-    assert claims.claims(conv.sample_id) == _bulk(mem, conv.sample_id)
+    assert claims.claims(conv.id) == _bulk(mem, conv.id)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from graphmem.index.query import Query
 from graphmem import Memory
 from graphmem.errors import DataError
-from graphmem.memory.conversations import best_conversations, conversation_scores
-from graphmem.memory.index import _Index
-from graphmem.memory.options import MemoryOptions
+from graphmem.index.conversations import best_conversations, conversation_scores
+from graphmem.research.store import research_memory
+from graphmem.research.strategies import Strategies
+from graphmem.index.options import MemoryOptions
 
 # s2 holds the single best turn (1.825); s1 three lesser ones (1.296, 1.205, 0.627: 1.846 summed)
 CHAT = [
@@ -66,7 +68,7 @@ def test_a_conversation_with_several_matching_turns_outranks_one_with_a_single_b
 
 def _reference(index, query: str, turns: int, rest: float) -> list[str]:
     """Every matching turn's score summed per conversation in plain Python: the definition."""
-    docs, scores = index.scores(query)
+    docs, scores = index.scores(Query.parse(query))
     per: dict[str, list[float]] = {}
     for d, s in zip(docs.tolist(), scores.tolist()):
         per.setdefault(index.records[d].conversation, []).append(s)
@@ -81,30 +83,31 @@ def _reference(index, query: str, turns: int, rest: float) -> list[str]:
 def test_the_live_index_sums_as_the_definition_and_as_the_bulk_index(dataset):
     """LoCoMo's questions with no one named in them (the names made "someone", so no scope puts a
     person's conversations first): the live ranking is the plain sum's, and the bulk index's."""
-    records = [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
-                "conversation": c.sample_id} for c in dataset.conversations for t in c.turns]
+    records = [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+                "conversation": c.id} for c in dataset.conversations for t in c.turns]
     names = {t.speaker for c in dataset.conversations for t in c.turns}
     questions = [q.text for c in dataset.conversations for q in c.questions][::40]
     mem = Memory()
     mem.ingest(records)
-    bulk = _Index(mem.records, False, True, "bm25", MemoryOptions())
+    bulk = research_memory(Strategies())
+    bulk.ingest(list(mem.turns()))
     for q in questions:
         for who in names:
             q = q.replace(who, "someone")
-        expected = _reference(mem._built(), q, 5, 0.3)
+        expected = _reference(mem.store.index, q, 5, 0.3)
         assert mem.search_conversations(q, k=10) == expected[:10], q
-        assert bulk.conversations(q, 10) == expected[:10], q
+        assert bulk.search_conversations(q, k=10) == expected[:10], q
 
 
 def test_the_named_persons_conversations_come_first(dataset):
-    records = [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
-                "conversation": c.sample_id} for c in dataset.conversations[:4] for t in c.turns]
+    records = [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+                "conversation": c.id} for c in dataset.conversations[:4] for t in c.turns]
     mem = Memory()
     mem.ingest(records)
     conv = dataset.conversations[2]
     who = conv.turns[0].speaker
     found = mem.search_conversations(f"What did {who} paint?", k=4)
-    assert found[0] == conv.sample_id
+    assert found[0] == conv.id
     assert Memory(scope=False).search_conversations("x", k=1) == []
 
 
@@ -117,8 +120,7 @@ def test_a_saved_memory_and_the_bulk_index_rank_conversations_as_the_live_one(tm
     with Memory(path=tmp_path / "m.db") as again:
         for q in ("kayak on the lake", "pizza after the match", "lake"):
             assert again.search_conversations(q, k=3) == live.search_conversations(q, k=3), q
-    bulk = Memory(options=MemoryOptions(rerank=lambda found, people: found))  # a strategy: the bulk index
+    bulk = research_memory(Strategies(rerank=lambda found, people: found))  # a strategy: the research index
     bulk.ingest(CHAT)
-    assert isinstance(bulk._built(), _Index)
     for q in ("kayak on the lake", "pizza after the match", "lake"):
         assert bulk.search_conversations(q, k=3) == live.search_conversations(q, k=3), q

@@ -6,26 +6,26 @@ from datetime import date, datetime
 import numpy as np
 import pytest
 
-from graphmem.data.records import Record
+from graphmem.domain import Turn
 from graphmem.errors import DataError
-from graphmem.memory.graphdb_rows import family_token, index_row, month_token, said_token, sentence_rows
-from graphmem.memory.graphdb_search import _frequencies
-from graphmem.memory.live import LiveIndex
-from graphmem.memory.options import MemoryOptions
-from graphmem.memory.rank import family_sets, variants
+from graphmem.store.neo4j_rows import family_token, index_row, month_token, said_token, sentence_rows
+from graphmem.store.neo4j_search import _frequencies
+from graphmem.index.live import LiveIndex
+from graphmem.index.options import MemoryOptions
+from graphmem.index.query import family_sets, variants
 from graphmem.neo4j.queries import query
 
 
 def _index(*texts: tuple[str, str]) -> LiveIndex:
     index = LiveIndex(MemoryOptions(), scope=False)
-    index.add([Record(f"t{i}", who, text, datetime(2023, 5, 8, 13, 56), "c") for i, (who, text) in enumerate(texts)])
+    index.add([Turn(f"t{i}", who, text, datetime(2023, 5, 8, 13, 56), "c") for i, (who, text) in enumerate(texts)])
     return index
 
 
 def test_a_row_holds_the_live_index_fields_and_the_tokens_its_frequencies_need():
     index = _index(("Ann", "Thanks, Bob! I went hiking yesterday."), ("Bob", "Where did you go?"))
     first, reply = index_row(index, 0), index_row(index, 1)
-    assert first["key"] == "c/t0" and first["fields"]["scope"] == "c"
+    assert first["key"] == "t0" and first["fields"]["scope"] == "c"
     assert first["fields"]["terms"].split() == index.indexed_terms(0)  # vocative out: no "bob"
     assert "bob" not in first["fields"]["terms"].split()
     assert reply["fields"]["context"].split() == index.said_terms[0]  # the turn it replies to
@@ -52,7 +52,7 @@ def test_every_document_frequency_has_one_way_and_only_spans_are_counted():
 def test_a_row_names_the_turn_it_replies_to_for_the_dense_side():
     index = _index(("Ann", "I went hiking yesterday."), ("Bob", "Where did you go?"))
     assert index_row(index, 0)["fields"]["replied"] is None
-    assert index_row(index, 1)["fields"]["replied"] == "c/t0"
+    assert index_row(index, 1)["fields"]["replied"] == "t0"
 
 
 def test_a_search_in_two_files_is_one_statement_loaded_by_name():
@@ -72,8 +72,8 @@ def test_sentence_rows_embed_each_sentence_with_its_speaker():
             return np.ones((len(pieces), self.dims), dtype=np.float32)
 
     enc = Fake(384)
-    rows = sentence_rows([Record("t0", "Ann", "I went hiking. It rained!", None, "c")], enc)
-    assert [r["key"] for r in rows] == ["c/t0#s0", "c/t0#s1"] and {r["turn"] for r in rows} == {"c/t0"}
+    rows = sentence_rows([Turn("t0", "Ann", "I went hiking. It rained!", None, "c")], enc)
+    assert [r["key"] for r in rows] == ["t0#s0", "t0#s1"] and {r["turn"] for r in rows} == {"t0"}
     assert enc.seen == ["Ann: I went hiking.", "Ann: It rained!"]
     with pytest.raises(DataError, match="384"):
-        sentence_rows([Record("t0", "Ann", "Hi.", None, "c")], Fake(12))
+        sentence_rows([Turn("t0", "Ann", "Hi.", None, "c")], Fake(12))

@@ -15,19 +15,22 @@ from datetime import date, datetime
 import numpy as np
 import pytest
 
+from graphmem.index.query import Query
+from graphmem.errors import MisuseError
 from graphmem import Memory
 from graphmem.claims.replies import unaddressed
 from graphmem.errors import DataError
-from graphmem.memory.index import _Index
-from graphmem.memory.options import MemoryOptions
-from graphmem.memory.saved import MemoryFileInUse
+from graphmem.research.store import research_memory
+from graphmem.research.strategies import Strategies
+from graphmem.index.options import MemoryOptions
+from graphmem.store.sqlite import MemoryFileInUse
 from graphmem.text.dates import says_when
 from tests.conftest import REPO, shared_or_need
 
 
 def _records(dataset, numbered: bool = False) -> list[dict]:
-    return [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": t.speaker, "text": t.text, "date": t.date,
-             "conversation": c.sample_id, **({"turn": int(t.dia_id.split(":")[1])} if numbered else {})}
+    return [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
+             "conversation": c.id, **({"turn": int(t.id.split(":")[1])} if numbered else {})}
             for c in dataset.conversations for t in c.turns]
 
 
@@ -35,9 +38,12 @@ def _questions(dataset) -> list[str]:
     return [q.text for c in dataset.conversations for q in c.questions]
 
 
-def _bulk(mem: Memory, options: MemoryOptions = MemoryOptions()) -> _Index:
-    """The bulk index over the same records: what the memory answered before it was live."""
-    return _Index(mem.records, False, True, "bm25", options)
+def _bulk(mem: Memory, options: MemoryOptions = MemoryOptions(), dense: bool = False) -> Memory:
+    """The research memory over the same turns: every turn scored at once by the bulk ranker, what
+    the memory answered before it was live (the research side must differ from it in one step only)."""
+    bulk = research_memory(Strategies(), options=options, dense=dense)
+    bulk.ingest(list(mem.turns()))
+    return bulk
 
 
 def test_one_turn_at_a_time_searches_as_the_bulk_index(dataset):
@@ -46,7 +52,7 @@ def test_one_turn_at_a_time_searches_as_the_bulk_index(dataset):
         mem.ingest([r])
     bulk = _bulk(mem)
     for q in _questions(dataset):
-        assert mem.search(q) == [r.id for r in bulk.search(q, 5, None)], q
+        assert mem.search(q) == bulk.search(q), q
 
 
 @pytest.mark.parametrize("options", [MemoryOptions(), MemoryOptions(context_reach=3),
@@ -61,20 +67,20 @@ def test_turns_out_of_order_search_as_the_bulk_index(dataset, options):
     for start in range(0, len(records), 7):
         mem.ingest(records[start:start + 7])
     bulk = _bulk(mem, options)
-    assert mem._live.context == bulk.contexts
+    assert mem.store.index.context == bulk.store.index.contexts
     for q in _questions(dataset)[::3]:
-        assert mem.search(q) == [r.id for r in bulk.search(q, 5, None)], q
-        assert mem.search(q, conversation="conv-26") == [r.id for r in bulk.search(q, 5, "conv-26")], q
+        assert mem.search(q) == bulk.search(q), q
+        assert mem.search(q, conversation="conv-26") == bulk.search(q, conversation="conv-26"), q
 
 
 def test_a_speaker_met_later_rereads_the_turns_that_name_them():
     mem = Memory()
     mem.ingest([{"id": "1", "speaker": "Ann", "text": "Thanks, Calvin! The concert was great.", "conversation": "c"}])
-    before = mem._live.said[0]
+    before = mem.store.index.said[0]
     mem.ingest([{"id": "2", "speaker": "Calvin", "text": "Glad you liked it.", "conversation": "c"}])
-    assert before != mem._live.said[0] and "Calvin" not in mem._live.said[0]
-    assert mem._live.said[0] == unaddressed("Thanks, Calvin! The concert was great.", {"Ann", "Calvin"})
-    assert _bulk(mem).contexts[1] == mem._live.said[0]  # and the turn replying to it reads it so
+    assert before != mem.store.index.said[0] and "Calvin" not in mem.store.index.said[0]
+    assert mem.store.index.said[0] == unaddressed("Thanks, Calvin! The concert was great.", {"Ann", "Calvin"})
+    assert _bulk(mem).store.index.contexts[1] == mem.store.index.said[0]  # and the turn replying to it reads it so
 
 
 def test_confidence_and_replies_match_the_bulk_vocabulary(dataset):
@@ -84,9 +90,9 @@ def test_confidence_and_replies_match_the_bulk_vocabulary(dataset):
     mem.ingest(_records(dataset))
     bulk = _bulk(mem)
     for q in _questions(dataset)[:300]:
-        found = bulk.search(q, 5, None)
+        found = bulk.records_for(q)
         if found:
-            assert mem.ask(q).confidence == sure(bulk.vocab, bulk.english(q), found[0].text, unseen=True), q
+            assert mem.ask(q).confidence == sure(bulk.store.index.vocab, q, found[0].text, unseen=True), q
 
 
 def test_a_saved_memory_reopens_as_the_live_one(dataset, tmp_path):
@@ -126,7 +132,7 @@ def _held(index) -> dict:
 
 
 def test_a_restored_index_holds_exactly_what_the_live_one_held(dataset, tmp_path):
-    """Reopening restores column by column (graphmem.memory.live.LiveIndex._keep_all) and builds
+    """Reopening restores column by column (graphmem.index.live.LiveIndex._keep_all) and builds
     the postings in arrays; what it holds must be what ingesting held, in the same order."""
     records = _records(dataset, numbered=True)[:1500] + [
         {"id": "lme-1", "speaker": "user", "text": "I bought a blue kettle last week.", "conversation": "chat", "turn": 1,
@@ -136,9 +142,9 @@ def test_a_restored_index_holds_exactly_what_the_live_one_held(dataset, tmp_path
     with Memory(path=tmp_path / "m.db") as saved:
         for start in range(0, len(records), 300):
             saved.ingest(records[start:start + 300])
-        live = _held(saved._live)
+        live = _held(saved.store.index)
     with Memory(path=tmp_path / "m.db") as again:
-        assert _held(again._live) == live
+        assert _held(again.store.index) == live
 
 
 @pytest.mark.parametrize("numbered, batch", [(True, 5), (True, 450), (True, 5000), (False, 700)])
@@ -163,7 +169,7 @@ def test_a_batch_holds_exactly_what_one_turn_at_a_time_held(dataset, numbered, b
     many = Memory(options=MemoryOptions(batch=min(batch, 64)))  # every ingest column by column
     for start in range(0, len(records), batch):
         many.ingest(records[start:start + batch])
-    assert _held(many._live) == _held(one._live)
+    assert _held(many.store.index) == _held(one.store.index)
 
 
 def test_a_batch_of_weights_no_float32_holds_holds_them_as_one_turn_at_a_time_did(dataset):
@@ -179,8 +185,8 @@ def test_a_batch_of_weights_no_float32_holds_holds_them_as_one_turn_at_a_time_di
     many = Memory(options=MemoryOptions(context_weight=weight, batch=64))
     for start in range(0, len(records), 200):
         many.ingest(records[start:start + 200])
-    assert _held(many._live) == _held(one._live)
-    p = many._live.postings
+    assert _held(many.store.index) == _held(one.store.index)
+    p = many.store.index.postings
     assert any(w.view().dtype == np.float64 for w in p._tfs)  # some term holds a weight no float32 holds
 
 
@@ -189,10 +195,10 @@ def test_bad_records_leave_a_saved_memory_as_it_was(tmp_path):
         mem.ingest([{"id": "a", "speaker": "Ann", "text": "I like tea."}])
         with pytest.raises(DataError, match="record 1.*missing 'speaker'"):
             mem.ingest([{"id": "b", "speaker": "Bob", "text": "Me too."}, {"id": "c", "text": "no speaker"}])
-        with pytest.raises(DataError, match="duplicate id 'a'"):
+        with pytest.raises(DataError, match="record 0 \\(id 'a'\\): the memory holds id 'a' already, with other content"):
             mem.ingest([{"id": "a", "speaker": "Bob", "text": "again"}])
     with Memory(path=tmp_path / "m.db") as mem:
-        assert [r.id for r in mem.records] == ["a"]
+        assert [r.id for r in list(mem.turns())] == ["a"]
 
 
 def test_a_second_opener_gets_one_clear_error(tmp_path):
@@ -239,7 +245,7 @@ def test_a_process_killed_mid_ingest_loses_only_that_ingest(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     with Memory(path=path) as mem:
-        assert [r.id for r in mem.records] == ["seed"]
+        assert [r.id for r in list(mem.turns())] == ["seed"]
         assert mem.search("tea", k=1) == ["seed"]
 
 
@@ -280,10 +286,10 @@ def test_the_dense_side_embeds_each_batch_once_and_scores_as_the_bulk_index():
     mem = Memory(dense=True)
     mem.ingest(rows[:60])
     mem.ingest(rows[60:])
-    bulk = _Index(mem.records, True, True, "bm25", MemoryOptions())
+    bulk = _bulk(mem, dense=True)
     for q in bench6.load_bench(bench6_dir).questions:
         for lang in ("en", "zh"):
-            assert mem.search(q.text[lang]) == [r.id for r in bulk.search(q.text[lang], 5, None)], q.qid
+            assert mem.search(q.text[lang]) == bulk.search(q.text[lang]), q.qid
 
 
 def test_a_closed_memory_refuses_work_and_a_refused_open_keeps_no_lock(tmp_path):
@@ -291,14 +297,14 @@ def test_a_closed_memory_refuses_work_and_a_refused_open_keeps_no_lock(tmp_path)
     mem = Memory(path=path)
     mem.ingest([{"id": "a", "speaker": "Ann", "text": "I like tea."}])
     mem.close()
-    with pytest.raises(DataError, match="was closed"):
+    with pytest.raises(MisuseError, match="was closed"):
         mem.ingest([{"id": "b", "speaker": "Bob", "text": "Me too."}])
-    with pytest.raises(DataError, match="was closed"):
+    with pytest.raises(MisuseError, match="was closed"):
         mem.search("tea")
     with pytest.raises(DataError, match="saved with settings"):
         Memory(path=path, options=MemoryOptions(context_reach=3))
     with Memory(path=path) as again:  # the refused opener released the file
-        assert [r.id for r in again.records] == ["a"]
+        assert [r.id for r in list(again.turns())] == ["a"]
 
 
 def test_asked_on_lets_a_relative_date_find_that_days_turns_in_every_index(tmp_path):
@@ -315,7 +321,7 @@ def test_asked_on_lets_a_relative_date_find_that_days_turns_in_every_index(tmp_p
     for when in ("2023/03/25 (Sat) 18:26", "2023-03-25", date(2023, 3, 25), datetime(2023, 3, 25, 18, 26)):
         assert mem.search(q, asked_on=when) == ["a", "c", "b"], when  # said that day, or "yesterday" the day after
     bulk = _bulk(mem)
-    assert [r.id for r in bulk.search(q, 5, None, datetime(2023, 3, 25))] == ["a", "c", "b"]
+    assert bulk.search(q, asked_on=datetime(2023, 3, 25)) == ["a", "c", "b"]
     with Memory(path=tmp_path / "m.db") as saved:
         saved.ingest(turns)
     with Memory(path=tmp_path / "m.db") as saved:
@@ -344,13 +350,13 @@ def test_asked_on_changes_only_questions_with_relative_dates(dataset):
 def test_a_batch_s_rows_are_each_turn_s_row(dataset):
     """A saved memory writes a batch's rows column by column (MemoryFile._rows): each must be the
     row one turn at a time makes (MemoryFile._row), days and vocatives and replies included."""
-    from graphmem.memory.saved import MemoryFile
+    from graphmem.store.sqlite import MemoryFile
 
     mem = Memory()
     records = _records(dataset, numbered=True)[:900]
     mem.ingest(records[:400])
     mem.ingest(records[400:])
-    index = mem._live
+    index = mem.store.index
     assert index._spans and any(index.said[i] != r.text for i, r in enumerate(index.records))
     for first in (0, 400, 899):
         assert MemoryFile._rows(index, first, "m") == [(*MemoryFile._row(index, i), "m") for i in range(first, 900)]
@@ -366,15 +372,16 @@ def test_a_search_within_the_named_persons_conversations_is_the_search_of_every_
         mem = Memory()
         for batch in feed:
             mem.ingest(batch)
-        live, scoped = mem._live, 0
-        for q in _questions(dataset)[::2]:
-            within = live._search_within(q, 5, None, None)
+        live, scoped = mem.store.index, 0
+        for text in _questions(dataset)[::2]:
+            q = Query.parse(text)
+            within = live._search_within(q, 5, None)
             if within is not None:
                 scoped += 1
-                assert [r.id for r in within] == [r.id for r in live._search_all(q, 5, None)], q
+                assert [r.id for r in within] == [r.id for r in live._search_all(q, 5, None)], text
             for conv in ("conv-26", "conv-30", "nowhere"):
-                assert ([r.id for r in live._search_within(q, 5, conv, None)]
-                        == [r.id for r in live._search_all(q, 5, conv)]), (q, conv)
+                assert ([r.id for r in live._search_within(q, 5, conv)]
+                        == [r.id for r in live._search_all(q, 5, conv)]), (text, conv)
         assert scoped > len(_questions(dataset)[::2]) // 2
         for kind in live.types.values():  # what a search takes as each turn once, in order
             assert (np.diff(kind.view()) > 0).all()
@@ -386,7 +393,7 @@ def test_fewer_than_k_of_the_named_persons_turns_are_followed_by_every_other_tur
                 {"id": "b1", "speaker": "Bob", "text": "Nice, a puppy!", "conversation": "c1"},
                 {"id": "c1", "speaker": "Cy", "text": "My puppy chewed my shoes.", "conversation": "c2"},
                 {"id": "d1", "speaker": "Di", "text": "Puppies chew everything.", "conversation": "c2"}])
-    assert mem._live._search_within("What puppy did Ann adopt?", 3, None, None) is None
+    assert mem.store.index._search_within(Query.parse("What puppy did Ann adopt?"), 3, None) is None
     first, second, third = mem.search("What puppy did Ann adopt?", k=3)  # Ann's two, then one of the rest
     assert (first, second) == ("a1", "b1") and third in ("c1", "d1")
     assert mem.search("What puppy did Ann adopt?", k=2) == ["a1", "b1"]
@@ -395,7 +402,7 @@ def test_fewer_than_k_of_the_named_persons_turns_are_followed_by_every_other_tur
 def test_a_new_file_has_large_pages_and_an_old_file_keeps_its_own(tmp_path):
     import sqlite3
 
-    from graphmem.memory.saved import PAGE_SIZE
+    from graphmem.store.sqlite import PAGE_SIZE
 
     def pages(path) -> int:
         db = sqlite3.connect(path)
@@ -421,15 +428,15 @@ def test_a_new_file_has_large_pages_and_an_old_file_keeps_its_own(tmp_path):
 def test_a_person_in_most_conversations_is_searched_over_every_turn():
     """A scope holding more than one turn in SCOPE_SHARE of the memory is not searched alone
     (looking each of its turns up would cost more than reading the postings whole); the same turns."""
-    from graphmem.memory.live_search import SCOPE_SHARE
+    from graphmem.index.live_search import SCOPE_SHARE
 
     mem = Memory()
     for c in range(12):
         mem.ingest([{"id": f"{c}/{t}", "speaker": "Ann" if t % 2 == 0 else f"Bob{c}", "conversation": f"c{c}",
                      "text": f"the dog ran to the lake number {c} {t}"} for t in range(6)])
-    live = mem._live
-    assert live._search_within("Where did Ann's dog run?", 5, None, None) is None  # Ann: every turn's conversation
-    assert live._search_within("Where did Bob3's dog run?", 5, None, None) is not None  # one conversation of 12
+    live = mem.store.index
+    assert live._search_within(Query.parse("Where did Ann's dog run?"), 5, None) is None  # Ann: every turn's conversation
+    assert live._search_within(Query.parse("Where did Bob3's dog run?"), 5, None) is not None  # one conversation of 12
     assert 12 > SCOPE_SHARE
     for q in ("Where did Ann's dog run?", "Where did Bob3's dog run?", "Which lake?"):
-        assert mem.search(q) == [r.id for r in live._search_all(q, 5, None)], q
+        assert mem.search(q) == [r.id for r in live._search_all(Query.parse(q), 5, None)], q

@@ -15,10 +15,10 @@ import pytest
 
 from graphmem import Memory
 from graphmem.answer.reader import ABSTAIN
-from graphmem.errors import DataError
+from graphmem.errors import DataError, MisuseError
 from graphmem.memory.api import FLOOR, Answer
 from graphmem.memory.meaning import MEANING_FLOOR
-from graphmem.memory.options import MemoryOptions
+from graphmem.index.options import MemoryOptions
 from tests.conftest import need_meaning
 
 CHAT = [
@@ -110,7 +110,7 @@ def test_nothing_found_is_judged_by_the_memorys_confidence() -> None:
     assert mem.ask("Quantum chromodynamics?") == Answer(ABSTAIN, (), 0.0, "meaning")
     assert mem.ask("What sport did I play?", k=0) == Answer(ABSTAIN, (), 0.0, "meaning")
     assert Memory().ask("Anything?") == Answer(ABSTAIN, (), 0.0, "coverage")
-    with pytest.raises(DataError, match="meaning_turns must be at least 1"):
+    with pytest.raises(MisuseError, match="meaning_turns must be at least 1"):
         Memory(confidence="meaning", options=MemoryOptions(meaning_kinds=False, meaning_turns=0))
 
 
@@ -123,7 +123,7 @@ def test_a_question_in_chinese_is_embedded_as_asked_and_not_kind_tested() -> Non
 
 
 def test_an_unknown_confidence_is_refused() -> None:
-    with pytest.raises(DataError, match="unknown confidence 'sure'"):
+    with pytest.raises(MisuseError, match="unknown confidence 'sure'"):
         Memory(confidence="sure")
 
 

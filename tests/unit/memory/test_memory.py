@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from graphmem import Memory
-from graphmem.errors import DataError
+from graphmem.errors import DataError, MisuseError
 from graphmem.answer.reader import ABSTAIN
 
 TURNS = [
@@ -76,7 +76,7 @@ def test_a_reply_is_found_by_the_turn_it_answers():
 def test_research_settings_are_options_passed_in():
     """Each choice of the index can be measured against its alternative by building a memory
     with other options; memories with different options live side by side."""
-    from graphmem.memory.options import MemoryOptions
+    from graphmem.index.options import MemoryOptions
 
     turns = [
         {"id": "n1", "speaker": "Nate", "text": "I just made coconut milk ice cream for the first time.", "date": "2023-05-08"},
@@ -116,7 +116,7 @@ def test_ask_replies_cites_and_abstains_like_the_bench(mem):
 
 
 def test_a_question_about_something_never_said_is_less_sure():
-    from graphmem.memory.options import MemoryOptions
+    from graphmem.index.options import MemoryOptions
 
     question = "Where did Ann take Rex and her parrot?"  # "parrot": no turn holds it
     counted, left_out = Memory(), Memory(options=MemoryOptions(sure_unseen=False))
@@ -133,7 +133,7 @@ def test_bad_records_name_the_record_and_ingest_nothing(mem):
         ({"id": "x1", "text": "hi"}, "missing 'speaker'"),
         ({"id": "x1", "speaker": "Ann"}, "missing 'text'"),
         ({"id": "x1", "speaker": "Ann", "text": 42}, "'text' must be"),
-        ({"id": "d1", "speaker": "Ann", "text": "again"}, "duplicate id 'd1'"),
+        ({"id": "d1", "speaker": "Ann", "text": "again"}, "holds id 'd1' already, with other content"),
         ({"id": "x1", "speaker": "Ann", "text": "hi", "date": "someday"}, "cannot read the date"),
         ({"id": "x1", "speaker": "Ann", "text": "hi", "turn": "3"}, "'turn' must be a whole number"),
         ({"id": "x1", "speaker": "Ann", "text": "hi", "turn": -1}, "'turn' must be a whole number"),
@@ -150,7 +150,7 @@ def test_bad_records_name_the_record_and_ingest_nothing(mem):
 def test_empty_memory_and_bad_backend():
     assert Memory().search("anything") == []
     assert Memory().ask("anything").reply == ABSTAIN
-    with pytest.raises(DataError, match="unknown backend"):
+    with pytest.raises(MisuseError, match="unknown backend"):
         Memory(backend="sqlite")
 
 
@@ -167,14 +167,15 @@ def test_chinese_queries_meet_english_turns():
 def test_jsonl_turns_are_read_and_bad_lines_named(tmp_path):
     import json
 
-    from graphmem.memory.api import conversations, read_jsonl, validate
+    from graphmem.data.dialogue import conversations
+    from graphmem.data.records import read_jsonl, validate
 
     good = tmp_path / "turns.jsonl"
     good.write_text("\n".join(json.dumps(t) for t in TURNS[:3]) + "\n\n")
     records = read_jsonl(good)
     assert [r.id for r in records] == ["d1", "d2", "d3"]
     [conv] = conversations(records)
-    assert conv.sample_id == "c1" and conv.speakers == ("Ann", "Bob") and len(conv.sessions) == 2
+    assert conv.id == "c1" and conv.speakers == ("Ann", "Bob") and len(conv.sessions) == 2
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps(TURNS[0]) + "\n{oops\n")
     with pytest.raises(DataError, match=r"bad.jsonl: line 2: not JSON"):

@@ -6,9 +6,10 @@ import random
 
 import numpy as np
 
-from graphmem.memory.arrays import Weights
-from graphmem.memory.postings import Postings, top_k
-from graphmem.memory.rank import B, K1, Ranker
+from graphmem.index.arrays import Weights
+from graphmem.index.postings import Postings, top_k
+from graphmem.index.query import B, K1
+from graphmem.research.ranker import Ranker
 from graphmem.text.terms import analyse
 
 WORDS = "dog cat hiking alps paint painting painted lake park music guitar drew drawing city beach".split()
@@ -84,7 +85,7 @@ def test_top_k_is_a_stable_sort_cut_at_k():
 
 
 def test_a_union_by_flags_is_the_union_by_sort():
-    from graphmem.memory.postings import DENSE, _union
+    from graphmem.index.postings import DENSE, _union
 
     rng = np.random.default_rng(0)
     for size, n in ((5, 10_000), (2_000, 10_000), (9_000, 10_000)):  # few (sorted), many (flagged), most

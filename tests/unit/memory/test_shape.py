@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from graphmem.research.store import research_memory
+from graphmem.research.strategies import Strategies
 from graphmem.answer.reader import ReaderSettings
-from graphmem.data.records import Record
+from graphmem.domain import Turn
 from graphmem.memory.api import Memory
-from graphmem.memory.options import MemoryOptions
-from graphmem.memory.shape import is_assistant, reader_settings, reads_reply
+from graphmem.index.options import MemoryOptions
+from graphmem.index.shape import is_assistant, reader_settings, reads_reply
 
-USER = Record("u", "user", "I named my hamster Billy.", None, "s1", 0)
-BOT = Record("a", "assistant", "Billy is a lovely name for a hamster!", None, "s1", 1)
-ANN = Record("x", "Ann", "I adopted a dog.", None, "c", 0)
-BOB = Record("y", "Bob", "What is its name?", None, "c", 1)
+USER = Turn("u", "user", "I named my hamster Billy.", None, "s1", 0)
+BOT = Turn("a", "assistant", "Billy is a lovely name for a hamster!", None, "s1", 1)
+ANN = Turn("x", "Ann", "I adopted a dog.", None, "c", 0)
+BOB = Turn("y", "Bob", "What is its name?", None, "c", 1)
 
 
 def test_roles_tell_the_shape():
@@ -49,10 +51,9 @@ def test_the_assistant_no_longer_outranks_the_user_through_the_users_words():
 
 def test_the_bulk_index_reads_the_shape_as_the_live_one_does():
     live = Memory()
-    bulk = Memory(options=MemoryOptions(rerank=lambda found, named: found))  # a strategy: the bulk index
+    bulk = research_memory(Strategies(rerank=lambda found, named: found))  # a strategy: the research index
     live.ingest(_turns())
     bulk.ingest(_turns())
-    assert live._live is not None and bulk._live is None
     assert bulk.search(QUESTION, k=4) == live.search(QUESTION, k=4)
     assert bulk.search(QUESTION, k=1) == ["u"]
 
@@ -73,7 +74,7 @@ def test_a_first_person_question_prefers_the_askers_own_turn():
         assert on.search(q) == off.search(q), q
     two = Memory()  # two people: no asker's turns, whoever speaks
     two.ingest([{**t, "speaker": "Ann" if t["speaker"] == "user" else "Bob"} for t in BOOK])
-    assert two._live.askers.count == 0
+    assert two.store.index.askers.count == 0
 
 
 def _as_chat(dataset) -> tuple[list[dict], list[str]]:
@@ -82,8 +83,8 @@ def _as_chat(dataset) -> tuple[list[dict], list[str]]:
     records, questions = [], []
     for c in dataset.conversations:
         user = c.speakers[0]
-        records += [{"id": f"{c.sample_id}/{t.dia_id}", "speaker": "user" if t.speaker == user else "assistant",
-                     "text": t.text, "date": t.date, "conversation": c.sample_id} for t in c.turns]
+        records += [{"id": f"{c.id}/{t.id}", "speaker": "user" if t.speaker == user else "assistant",
+                     "text": t.text, "date": t.date, "conversation": c.id} for t in c.turns]
         questions += [q.text.replace(user, "I") for q in c.questions if user in q.text][:40]
     return records, questions
 
@@ -96,9 +97,9 @@ def test_askers_are_kept_live_as_the_bulk_index_and_a_reopened_file_keep_them(da
     for start in range(0, len(order), 50):
         live.ingest([records[i] for i in order[start:start + 50]])
     fed = [records[i] for i in order]
-    bulk = Memory(options=MemoryOptions(rerank=lambda found, named: found))  # a strategy: the bulk index
+    bulk = research_memory(Strategies(rerank=lambda found, named: found))  # a strategy: the research index
     bulk.ingest(fed)
-    assert bulk._live is None and live._live.askers.count == int(live._live.askers.mine.view().sum()) > 0
+    assert live.store.index.askers.count == int(live.store.index.askers.mine.view().sum()) > 0
     for q in questions:
         assert live.search(q) == bulk.search(q), q
     live.close()

@@ -1,4 +1,4 @@
-"""A saved memory keeps its postings when it closes (graphmem.memory.snapshot) and reopens from
+"""A saved memory keeps its postings when it closes (graphmem.store.snapshot) and reopens from
 them only while they are the file's as it stands: what it then holds must be what a rebuild
 from the turns holds, bit for bit; a stale, partial or foreign snapshot is never read."""
 
@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from graphmem import Memory
-from graphmem.memory.options import MemoryOptions
+from graphmem.index.options import MemoryOptions
 from tests.unit.memory.test_live import _held, _questions, _records
 
 WEIGHT = 0.5 + 2**-30
@@ -25,8 +25,8 @@ def _feed(path, records, options=MemoryOptions()) -> dict:
             mem.ingest(records[start:start + 300])
         for r in records[900:]:
             mem.ingest([r])
-        held = _held(mem._live)
-        held["layout"] = _layout(mem._live.postings)
+        held = _held(mem.store.index)
+        held["layout"] = _layout(mem.store.index.postings)
     return held
 
 
@@ -55,16 +55,16 @@ def test_a_snapshot_reopens_to_exactly_what_a_rebuild_holds(dataset, tmp_path, o
     layout = live.pop("layout")
     assert not all(layout[0]) and (options.context_weight != WEIGHT or "float64" in layout[1])  # both kinds kept
     with Memory(path=path, options=options) as kept:
-        assert kept._file.snapshot_read
-        assert _held(kept._live) == live and _layout(kept._live.postings) == layout
+        assert kept.store.file.snapshot_read
+        assert _held(kept.store.index) == live and _layout(kept.store.index.postings) == layout
         answers = [kept.search(q) for q in _questions(dataset)[:300]]
     _drop_snapshot(path)
     with Memory(path=path, options=options) as rebuilt:
-        assert not rebuilt._file.snapshot_read
-        assert _held(rebuilt._live) == live
+        assert not rebuilt.store.file.snapshot_read
+        assert _held(rebuilt.store.index) == live
         assert [rebuilt.search(q) for q in _questions(dataset)[:300]] == answers
     with Memory(path=path, options=options) as again:  # the rebuild's close wrote a snapshot again
-        assert again._file.snapshot_read and _held(again._live) == live
+        assert again.store.file.snapshot_read and _held(again.store.index) == live
 
 
 def test_a_snapshot_taken_before_the_last_ingest_is_not_read(dataset, tmp_path):
@@ -73,14 +73,14 @@ def test_a_snapshot_taken_before_the_last_ingest_is_not_read(dataset, tmp_path):
     with Memory(path=path) as mem:
         mem.ingest(records[:300])
     mem = Memory(path=path)
-    assert mem._file.snapshot_read
+    assert mem.store.file.snapshot_read
     mem.ingest(records[300:])
-    held = _held(mem._live)
-    mem._file.db.close()  # the process dies before it closes: the snapshot is of 300 turns
-    mem._file = None
+    held = _held(mem.store.index)
+    mem.store.file.db.close()  # the process dies before it closes: the snapshot is of 300 turns
+    mem.store.file = None
     with Memory(path=path) as again:
-        assert not again._file.snapshot_read
-        assert _held(again._live) == held
+        assert not again.store.file.snapshot_read
+        assert _held(again.store.index) == held
 
 
 def test_a_snapshot_reread_after_a_later_ingest_holds_every_turn(dataset, tmp_path):
@@ -90,11 +90,11 @@ def test_a_snapshot_reread_after_a_later_ingest_holds_every_turn(dataset, tmp_pa
     with Memory(path=path) as mem:
         mem.ingest(records[:250])
     with Memory(path=path) as mem:
-        assert mem._file.snapshot_read
+        assert mem.store.file.snapshot_read
         mem.ingest(records[250:])
-        held = _held(mem._live)
+        held = _held(mem.store.index)
     with Memory(path=path) as mem:
-        assert mem._file.snapshot_read and len(mem) == 500 and _held(mem._live) == held
+        assert mem.store.file.snapshot_read and len(mem) == 500 and _held(mem.store.index) == held
 
 
 def _saved_300(dataset, tmp_path):
@@ -102,7 +102,7 @@ def _saved_300(dataset, tmp_path):
     path = tmp_path / "m.db"
     with Memory(path=path) as mem:
         mem.ingest(_records(dataset)[:300])
-        return path, _held(mem._live)
+        return path, _held(mem.store.index)
 
 
 DAMAGE = {
@@ -129,8 +129,8 @@ def test_a_damaged_snapshot_is_not_read(dataset, tmp_path, damage):
     db.commit()
     db.close()
     with Memory(path=path) as mem:
-        assert not mem._file.snapshot_read
-        assert _held(mem._live) == live
+        assert not mem.store.file.snapshot_read
+        assert _held(mem.store.index) == live
 
 
 def _rewritten_head(text: bytes) -> bytes:
@@ -169,8 +169,8 @@ def test_a_snapshot_whose_checksums_agree_but_whose_content_does_not_is_not_read
     db.commit()
     db.close()
     with Memory(path=path) as mem:
-        assert not mem._file.snapshot_read
-        assert _held(mem._live) == live
+        assert not mem.store.file.snapshot_read
+        assert _held(mem.store.index) == live
 
 
 def test_a_snapshot_made_under_other_settings_is_not_read(tmp_path):
@@ -183,15 +183,15 @@ def test_a_snapshot_made_under_other_settings_is_not_read(tmp_path):
     with Memory(path=path, options=MemoryOptions(shape=True)) as mem:
         mem.ingest(chat)
     with Memory(path=path, options=MemoryOptions(shape=False)) as other:
-        assert not other._file.snapshot_read
-        held = _held(other._live)
+        assert not other.store.file.snapshot_read
+        held = _held(other.store.index)
     fresh = Memory(options=MemoryOptions(shape=False))
     fresh.ingest(chat)
-    assert held == _held(fresh._live)
+    assert held == _held(fresh.store.index)
 
 
 def test_a_snapshot_that_cannot_be_written_is_a_warning_and_loses_nothing(dataset, tmp_path, monkeypatch):
-    from graphmem.memory import snapshot
+    from graphmem.store import snapshot
 
     def broken(index, generation):
         raise MemoryError("no room for the snapshot")
@@ -203,11 +203,11 @@ def test_a_snapshot_that_cannot_be_written_is_a_warning_and_loses_nothing(datase
         with pytest.raises(KeyError, match="the caller's own"):  # the caller's exception is not replaced
             with Memory(path=path) as mem:
                 mem.ingest(records)
-                held = _held(mem._live)
+                held = _held(mem.store.index)
                 raise KeyError("the caller's own")
     monkeypatch.undo()
     with Memory(path=path) as again:
-        assert not again._file.snapshot_read and _held(again._live) == held
+        assert not again.store.file.snapshot_read and _held(again.store.index) == held
 
 
 def test_an_empty_memory_closes_and_reopens(tmp_path):
@@ -218,4 +218,4 @@ def test_an_empty_memory_closes_and_reopens(tmp_path):
         assert len(mem) == 0 and mem.search("anything") == []
         mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}])
     with Memory(path=path) as mem:
-        assert mem._file.snapshot_read and mem.search("Who adopted a dog?") == ["a"]
+        assert mem.store.file.snapshot_read and mem.search("Who adopted a dog?") == ["a"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass, field
 
-from graphmem.data.records import Record
+from graphmem.domain import Turn
 from graphmem.text import kinds as cohyponyms
 from tests.conftest import REPO
 
@@ -138,7 +138,7 @@ def test_a_flagged_question_is_put_below_every_unflagged_one() -> None:
     spec = importlib.util.spec_from_file_location("longmemeval_confidence", REPO / "bench" / "longmemeval_confidence.py")
     confidence = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(confidence)
-    told = Record(id="t1", speaker="user", text="I bought three cows last spring.", date=None, conversation="s1", turn=0)
+    told = Turn(id="t1", speaker="user", text="I bought three cows last spring.", date=None, conversation="s1", number=0)
     sure = {"top1": 1.0, "dense10": 0.95}
     unsure = {"top1": 0.0, "dense10": -1.0}
     assert confidence.kind(rule(), "How many goats did I buy?", [told], sure) == "goats/cows"

@@ -1,0 +1,29 @@
+// The schema graphmem load relies on: one uniqueness constraint per key the load MERGEs on
+// (each also gives the key its index), and the indexes the conversation scope reads by.
+// Every statement is idempotent (IF NOT EXISTS); they run one by one, before any write.
+CREATE CONSTRAINT conversation_id IF NOT EXISTS FOR (c:Conversation) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT session_key IF NOT EXISTS FOR (s:Session) REQUIRE s.key IS UNIQUE;
+CREATE CONSTRAINT turn_key IF NOT EXISTS FOR (t:Turn) REQUIRE t.key IS UNIQUE;
+CREATE CONSTRAINT person_key IF NOT EXISTS FOR (p:Person) REQUIRE p.key IS UNIQUE;
+CREATE CONSTRAINT assertion_key IF NOT EXISTS FOR (a:Assertion) REQUIRE a.key IS UNIQUE;
+CREATE INDEX session_conversation IF NOT EXISTS FOR (s:Session) ON (s.conversation);
+CREATE INDEX turn_conversation IF NOT EXISTS FOR (t:Turn) ON (t.conversation);
+CREATE INDEX person_conversation IF NOT EXISTS FOR (p:Person) ON (p.conversation);
+CREATE INDEX assertion_conversation IF NOT EXISTS FOR (a:Assertion) ON (a.conversation);
+CREATE INDEX assertion_ref IF NOT EXISTS FOR (a:Assertion) ON (a.conversation, a.n);
+// The person scope starts from the Person nodes a query names (search_parts.cypher).
+CREATE INDEX person_lname IF NOT EXISTS FOR (p:Person) ON (p.lname);
+// The memory's search (Memory(backend="neo4j")): a Term node per stem holds its document
+// frequencies, kept by the same transaction that writes a turn's search fields; the full-text
+// index holds those fields, pre-stemmed (whitespace analyser), and is searchable at commit.
+CREATE CONSTRAINT term_stem IF NOT EXISTS FOR (x:Term) REQUIRE x.stem IS UNIQUE;
+CREATE INDEX term_vdf IF NOT EXISTS FOR (x:Term) ON (x.vdf);
+CREATE FULLTEXT INDEX turn_terms IF NOT EXISTS FOR (t:Turn) ON EACH [t.terms, t.context, t.marks, t.scope] OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}};
+// The dense side (Memory(backend="neo4j", dense=True), graphmem load --dense): one Sentence node
+// per sentence of a turn, its embedding ("Speaker: sentence", multilingual-e5-small, 384
+// dimensions) in a native vector index; a turn's `replied` is the key of the turn it replies to.
+CREATE CONSTRAINT sentence_key IF NOT EXISTS FOR (s:Sentence) REQUIRE s.key IS UNIQUE;
+CREATE INDEX sentence_turn IF NOT EXISTS FOR (s:Sentence) ON (s.turn);
+CREATE INDEX sentence_conversation IF NOT EXISTS FOR (s:Sentence) ON (s.conversation);
+CREATE INDEX turn_replied IF NOT EXISTS FOR (t:Turn) ON (t.replied);
+CREATE VECTOR INDEX sentence_vectors IF NOT EXISTS FOR (s:Sentence) ON (s.embedding) OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};

@@ -1,0 +1,17 @@
+// New turns, their sessions and who spoke them: every turn of the memory, ingested or loaded, is
+// written by this statement. The caller holds the conversation's lock and has checked the keys
+// are new. A session is a sitting: a dataset's own (LoCoMo's), or one per calendar day.
+UNWIND $rows AS row
+MATCH (c:Conversation {id: row.conversation})
+MERGE (s:Session {key: row.session_key})
+  ON CREATE SET s.conversation = row.conversation, s.index = row.session, s.date = row.session_date,
+                s.date_text = row.date_text, s.day = row.day
+MERGE (c)-[:HAS_SESSION]->(s)
+MERGE (t:Turn {key: row.key})
+SET t.id = row.id, t.conversation = row.conversation, t.session = row.session, t.position = row.position,
+    t.speaker = row.speaker, t.text = row.text, t.date = row.date, t.number = row.number, t.caption = row.caption
+MERGE (s)-[:HAS_TURN]->(t)
+MERGE (p:Person {key: row.person})
+  ON CREATE SET p.id = row.person_id, p.conversation = row.conversation, p.name = row.speaker, p.n = -1
+SET p.speaker = true, p.lname = row.lname
+MERGE (p)-[:SPOKE]->(t)

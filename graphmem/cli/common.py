@@ -1,0 +1,63 @@
+"""What several commands share: one-line errors, the Neo4j connection options, the confidence options.
+
+Why apart: the memory's commands and the benchmarks' both use these, and neither may import the other.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from graphmem.errors import GraphmemError
+
+__all__ = ["confidence_options", "friendly", "meaning_floor_setting", "neo4j_options"]
+
+
+def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn the package's own errors into one-line click errors."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except GraphmemError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper
+
+
+
+def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--uri/--user/--password/--database; each falls back to NEO4J_*, then the local defaults."""
+    for option in reversed([
+        click.option("--uri", default=None, help="Bolt URI [$NEO4J_URI, else bolt://localhost:7687]."),
+        click.option("--user", default=None, help="Neo4j user [$NEO4J_USER, else neo4j]."),
+        click.option("--password", default=None, help="Neo4j password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
+        click.option("--database", default=None, help="Database [$NEO4J_DATABASE, else the server's default]."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+
+def confidence_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--confidence and --meaning-floor: what an answer abstains by (graphmem.memory.meaning)."""
+    fn = click.option("--meaning-floor", type=click.FloatRange(-1, 1), default=None,
+                      help="With --confidence meaning: below this cosine reply 'No information available' "
+                           "[the memory's, chosen on LongMemEval's development half].")(fn)
+    return click.option("--confidence", type=click.Choice(["coverage", "meaning"]), default="coverage", show_default=True,
+                        help="What an answer abstains by: the words of the question the first turn found covers, or "
+                             "(between a person and an assistant) an embedding's cosine and WordNet's kinds "
+                             "(extra 'dense' and WordNet: scripts/wordnet-local).")(fn)
+
+
+
+def meaning_floor_setting(floor: float | None, confidence: str) -> dict[str, float]:
+    """``meaning_floor=`` for a memory when ``--meaning-floor`` was given (else the memory's own)."""
+    if floor is not None and confidence != "meaning":
+        raise click.UsageError("--meaning-floor is the floor of --confidence meaning: give that too")
+    return {} if floor is None else {"meaning_floor": floor}
+

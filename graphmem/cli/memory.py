@@ -1,0 +1,146 @@
+"""The memory's commands: ``ingest`` turns into a memory file, ``search`` and ``ask`` a memory.
+
+Why a module of their own: these are the product's commands, and they import the memory and
+its stores, never the benchmarks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options
+from graphmem.data.dialogue import memory_records
+from graphmem.domain import Turn
+
+if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the command that needs it: --help stays fast
+    from graphmem.memory.api import Memory
+
+__all__ = ["COMMANDS"]
+
+
+memory_options = [
+    click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                 help="LoCoMo JSON or a JSON Lines file of turns (default: $GRAPHMEM_LOCOMO, else the cached "
+                      "LoCoMo download); not with --backend neo4j."),
+    click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+                 help="memory: read --data in process; neo4j: every turn already in Neo4j (graphmem load first)."),
+    click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                 help="A saved memory file (graphmem ingest --memory PATH FILE), instead of --data."),
+    click.option("--conversation", default=None, help="Search this conversation only (e.g. conv-26)."),
+    click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns to return."),
+    click.option("--asked-on", default=None, metavar="DATE",
+                 help="When it is asked (e.g. 2023-05-20), so 'last week' or '10 days ago' names days."),
+]
+
+
+def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--data/--backend/--memory/--conversation/-k/--asked-on and the Neo4j connection options, for search and ask."""
+    for option in reversed(memory_options):
+        fn = option(fn)
+    return neo4j_options(fn)
+
+
+def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any], saved: Path | None = None,
+            judged: dict[str, Any] | None = None) -> Memory:
+    """A Memory over a dialogue file (in process), a saved memory file, or what Neo4j holds;
+    ``judged``: its ``confidence=`` and ``meaning_floor=``, if not the default's."""
+    judged = judged or {}
+    # search and ask need the memory (scikit-learn): imported here to keep --help fast
+    from graphmem.memory.api import Memory
+
+    if saved is not None:
+        if data is not None or backend != "memory":
+            raise click.UsageError("--memory is a saved memory: not with --data or --backend neo4j")
+        if not saved.is_file():
+            raise click.ClickException(f"{saved}: no such memory file (make one: graphmem ingest --memory {saved} FILE)")
+        return Memory(floor=floor, path=saved, **judged)
+    if backend == "neo4j":
+        if data is not None:
+            raise click.UsageError("--data is read in process; with --backend neo4j load it first: graphmem load --data FILE")
+        return Memory("neo4j", floor=floor, **judged, **neo4j)
+    mem = Memory(floor=floor, **judged)
+    mem.ingest(memory_records(data))
+    return mem
+
+
+def _cite(records: Sequence[Turn]) -> str:
+    """One line per returned turn: conversation, id, speaker, date and what was said."""
+    lines = []
+    for r in records:
+        when = f" ({r.date.day} {r.date:%B %Y})" if r.date else ""
+        text = r.text if len(r.text) <= 160 else r.text[:157] + "..."
+        where = r.id if r.id.startswith(f"{r.conversation}/") else f"{r.conversation}/{r.id}"
+        lines.append(f"  {where}  {r.speaker}{when}: {text}")
+    return "\n".join(lines) if lines else "  (nothing matched)"
+
+
+@click.command()
+@click.argument("query")
+@with_memory_options
+@friendly
+def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
+           asked_on: str | None, **neo4j: str | None) -> None:
+    """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
+    with _memory(data, backend, 0.30, neo4j, saved) as mem:
+        click.echo(_cite(mem.records_for(query, k, conversation, asked_on)))
+
+
+@click.command()
+@click.argument("question")
+@with_memory_options
+@click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
+              help="Below this confidence reply 'No information available'.")
+@confidence_options
+@friendly
+def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
+        asked_on: str | None, floor: float, confidence: str, meaning_floor: float | None, **neo4j: str | None) -> None:
+    """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
+    from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
+
+    judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
+    with _memory(data, backend, floor, neo4j, saved, judged) as mem:
+        found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on)
+        answer = mem.answer_from(question, found, cite=k)
+        used = mem.floor_of(answer)
+    click.echo(f"reply: {answer.reply}")
+    click.echo(f"confidence: {answer.confidence:.3f} ({answer.measure}, floor {floor_text(used)})")
+    click.echo("cited:")
+    click.echo(_cite(found[:k]))
+
+
+@click.command()
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The memory file to add to (made when missing).")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--batch", type=click.IntRange(min=1), default=1000, show_default=True, help="Turns per transaction.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@friendly
+def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
+    """Add the turns of FILE (JSON Lines, or LoCoMo JSON) to a saved memory.
+
+    Every line is checked before any is added: one bad line adds nothing. Each batch is one
+    transaction, so an interrupted run keeps the batches it finished; to resume, run the same
+    command again: the turns the memory holds already (same id, same content) are skipped, and
+    only what is missing is added. A turn whose id the memory holds with other content is
+    refused before anything is added."""
+    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
+
+    records = memory_records(file)
+    with Memory(path=saved) as mem:
+        mem.check(records, source=f"{file}: turn")
+        added = 0
+        starts = range(0, len(records), batch)
+        with click.progressbar(starts, label="ingesting", hidden=quiet) as bar:
+            for start in bar:
+                added += mem.ingest(records[start:start + batch])
+        held = len(records) - added
+        click.echo(f"{added} turns added to {saved}; it holds {len(mem)}"
+                   + (f" ({held} of the file's turns it held already)" if held else ""))
+
+
+
+COMMANDS = (search, ask, ingest)

@@ -1,0 +1,99 @@
+"""graphmem's own record types: a turn, a session, a conversation, a claim, an answer.
+
+Why one module at the bottom of the package: every layer passes these around (the loaders make
+them, the claim reader and the index read them, the stores keep them, the memory returns them),
+so none of those layers may own them. A dataset's loader (LoCoMo, LongMemEval, bench6, a JSON
+Lines file) converts its rows into these; nothing downstream reads a dataset's own layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+__all__ = ["ABSTAIN", "DEFAULT_CONVERSATION", "Answer", "Claim", "Conversation", "Session", "Turn"]
+
+DEFAULT_CONVERSATION = "default"
+"""The conversation of a turn that names none."""
+
+ABSTAIN = "No information available"
+"""The reply of an answer that abstains (the wording LoCoMo's adversarial answers use)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One utterance: who said what, when, in which conversation.
+
+    ``id`` is unique within a memory (a dataset whose ids repeat across conversations, as
+    LoCoMo's ``D1:3`` do, is given ids scoped by its loader). ``number`` is the turn's number in
+    its conversation when the source numbers its turns: a gap between two numbers says the turn
+    before is missing. ``session`` is the sitting a dataset puts it in (None: the memory counts a
+    sitting per calendar day); ``caption`` describes an image shared with it."""
+
+    id: str
+    speaker: str
+    text: str
+    date: datetime | None = None
+    conversation: str = DEFAULT_CONVERSATION
+    number: int | None = None
+    session: int | None = None
+    caption: str | None = None
+
+
+@dataclass(frozen=True)
+class Session:
+    """A dated sitting of a conversation; its turns in the order they were said."""
+
+    index: int
+    date: datetime
+    date_text: str
+    turns: tuple[Turn, ...]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A dialogue read whole: who speaks in it and its sessions in order (what claims are read from)."""
+
+    id: str
+    speakers: tuple[str, ...]
+    sessions: tuple[Session, ...]
+    turn_by_id: dict[str, Turn] = field(repr=False, compare=False, hash=False, default_factory=dict)
+
+    @property
+    def turns(self) -> list[Turn]:
+        return [t for s in self.sessions for t in s.turns]
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One assertion read from one clause of a turn: whom it is about and what it says."""
+
+    subject: str
+    predicate: str
+    object: str
+    negated: bool
+    sentence: str
+    turn_id: str
+    """The id of the turn it was read from."""
+    date: datetime
+    mentions: tuple[str, ...] = ()
+    topic: str = ""
+    """The grammatical subject when it is not the person ("the kids", "my painting")."""
+    speaker: str = ""
+    """The key of the person who said it."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What ``Memory.ask`` returns: the reply, the turns it cites (best first) and the confidence."""
+
+    reply: str
+    cited: tuple[str, ...]
+    confidence: float
+    measure: str = "coverage"
+    """What ``confidence`` is: ``coverage`` (a share of the question's words, in [0, 1]) or
+    ``meaning`` (a cosine; :mod:`graphmem.memory.meaning`), each with its own floor."""
+
+    @property
+    def quiet(self) -> bool:
+        return self.reply == ABSTAIN

@@ -1,6 +1,0 @@
-// The turns of one conversation from a position on, in order: what another process wrote
-// since this one last read the conversation.
-MATCH (t:Turn {conversation: $conversation})
-WHERE t.position >= $from
-RETURN t.id AS id, t.speaker AS speaker, t.text AS text, t.date AS date, t.number AS turn, t.position AS position
-ORDER BY t.position

@@ -1,0 +1,99 @@
+"""The research memory: a :class:`graphmem.memory.api.Memory` over the research index.
+
+Why a store: the memory's verbs (validation, the reader, the confidence) stay the product's, and
+only the ranking is the experiment's, so a benchmark compares the shipped memory with a variant
+that differs in exactly one step. :class:`BulkStore` keeps the turns in RAM and builds a
+:class:`graphmem.research.bulk.BulkIndex` over all of them when it is first read after an add.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Sequence
+from typing import Any
+
+from graphmem.domain import Claim, Turn
+from graphmem.index.options import MemoryOptions
+from graphmem.index.query import Query
+from graphmem.memory.api import Memory
+from graphmem.research.bulk import BulkIndex
+from graphmem.research.strategies import Strategies
+from graphmem.store.claims import MemoryClaims
+from graphmem.text.terms import Vocabulary
+
+__all__ = ["BulkStore", "ResearchMemory", "research_memory"]
+
+
+class BulkStore:
+    """Turns in RAM, searched by the research index (built again when read after an add)."""
+
+    where = "research memory"
+
+    def __init__(self, options: MemoryOptions = MemoryOptions(), scope: bool = True, dense: bool = False,
+                 strategies: Strategies = Strategies()):
+        self.options, self.scope, self.dense, self.strategies = options, scope, dense, strategies
+        self.records: list[Turn] = []
+        self._ids: dict[str, int] = {}
+        self._claims = MemoryClaims()
+        self._index: BulkIndex | None = None
+
+    def add(self, turns: Sequence[Turn]) -> None:
+        self._claims.defer(turns)
+        self._ids.update((t.id, i) for i, t in enumerate(turns, len(self.records)))
+        self.records.extend(turns)
+        self._index = None
+
+    @property
+    def index(self) -> BulkIndex:
+        if self._index is None:
+            self._index = BulkIndex(self.records, self.dense, self.scope, self.options, self.strategies)
+        return self._index
+
+    def held(self, ids: Collection[str]) -> dict[str, Turn]:
+        return {i: self.records[self._ids[i]] for i in ids if i in self._ids}
+
+    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
+        return iter([r for r in self.records if conversation is None or r.conversation == conversation])
+
+    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
+        return self.index.search(query, k, conversation) if self.records else []
+
+    def conversations(self, query: Query, k: int) -> list[str]:
+        return self.index.conversations(query, k) if self.records else []
+
+    def claims(self, conversation: str) -> tuple[Claim, ...]:
+        return self._claims.claims(conversation)
+
+    def speakers(self, conversation: str) -> list[str]:
+        return list(dict.fromkeys(r.speaker for r in self.records if r.conversation == conversation))
+
+    def weights(self, query: Query, found: Sequence[Turn]) -> Vocabulary:
+        return self.index.vocab
+
+    def build(self) -> None:
+        if self.records:
+            _ = self.index
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def close(self) -> None:
+        """Nothing held open."""
+
+
+class ResearchMemory(Memory):
+    """A memory over a :class:`BulkStore`, whose confidence may read the first turn found with the
+    turn it replies to (``Strategies.sure_context``)."""
+
+    _store: BulkStore
+
+    def _covered(self, found: Sequence[Turn]) -> str:
+        if not self._store.strategies.sure_context:
+            return super()._covered(found)
+        return f"{self._store.index.said_before[found[0].id]} {found[0].text}"
+
+
+def research_memory(strategies: Strategies = Strategies(), *, options: MemoryOptions = MemoryOptions(),
+                    dense: bool = False, scope: bool = True, **memory: Any) -> ResearchMemory:
+    """A memory whose ranking is the research index with ``strategies`` (the rest is the product's:
+    ``memory`` takes ``Memory``'s other settings, floor, confidence and so on)."""
+    return ResearchMemory(store=BulkStore(options, scope, dense, strategies), options=options, **memory)

@@ -1,0 +1,240 @@
+"""Writing into a shared Neo4j memory: one transaction a write, touching only what changed.
+
+Why this shape: any number of processes may write into one database, into one conversation
+too, and every acknowledged turn must be there afterwards. So one write is ONE managed
+transaction (retried whole by the driver on a transient error) that first locks the
+conversations it writes (``memory_lock.cypher``: sorted, so writers queue instead of
+deadlocking), and only then decides turn positions and sessions from what the database holds,
+never from a process's snapshot. What it writes:
+
+- the new turns, their session (a dataset's sitting, or a calendar day) and who spoke them;
+- their search fields (:mod:`graphmem.store.neo4j_rows`) and, where a new turn changes how an
+  earlier turn reads (the turn replying to it; turns naming a speaker met only now), those
+  turns' fields, with the document frequencies they move;
+- the claims of the new turns, and of the earlier turns whose claims a new turn changed; or,
+  for ``graphmem load``, the graph its mirror holds (people, assertions, derived ones too);
+- the conversation's counters (turns, total BM25 length, speakers);
+- with ``dense=True``, the embeddings of the new turns' sentences (encoded once, before the
+  transaction, so a retried attempt writes the same vectors without encoding again).
+
+Reading a turn needs its conversation (its speakers, the turn it replies to, the people named
+in it), so a writer keeps a reading of each conversation it writes (:class:`_Held`) and, under
+the lock, brings it up to date with the turns other processes added since (``memory_tail``).
+A writer holds only the conversations it writes, never the memory. ``graphmem load`` and the
+memory write through this one path, so a program may go on with a conversation that was loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from graphmem.claims.people import fold
+from graphmem.domain import Turn
+from graphmem.errors import DataError
+from graphmem.index.live import LiveIndex
+from graphmem.index.options import MemoryOptions
+from graphmem.index.people import speaker_key
+from graphmem.neo4j.client import Client, Transaction
+from graphmem.store.claims import ClaimsChange, MemoryClaims
+from graphmem.store.neo4j_rows import claim_rows, index_row, sentence_rows, turn_key
+
+if TYPE_CHECKING:  # a type only: the embedding is an optional extra
+    from graphmem.search.dense import Encoder
+
+__all__ = ["Given", "Writer", "as_datetime", "turn_of"]
+
+
+@dataclass(frozen=True)
+class Given:
+    """What a load hands the writer beside one conversation's turns: the graph its mirror holds
+    (person and claim rows, :mod:`graphmem.neo4j.plan`'s), and its sessions' dates and captions."""
+
+    people: list[dict]
+    claims: list[dict]
+    sessions: Mapping[int, tuple[datetime, str]]
+    """Session index -> (its date, its date as the dataset writes it)."""
+
+
+@dataclass
+class _Held:
+    """A writer's reading of one conversation: the live index over its turns, their claims read
+    turn by turn (:class:`graphmem.store.claims.MemoryClaims`), and the BM25 length each turn
+    was last written with."""
+
+    index: LiveIndex
+    claims: MemoryClaims = field(default_factory=MemoryClaims)
+    lengths: list[float] = field(default_factory=list)
+    speakers: dict[str, None] = field(default_factory=dict)
+    """The conversation's speakers in the order they first spoke (kept, not rescanned per write)."""
+
+    def grow(self, turns: Sequence[Turn]) -> None:
+        """Read ``turns`` into the index, then note their speakers."""
+        self.index.add(turns)
+        self.speakers.update(dict.fromkeys(r.speaker for r in turns))
+
+
+class Writer:
+    """The one write path into Neo4j: the memory's ingests and ``graphmem load``'s conversations."""
+
+    def __init__(self, client: Client, options: MemoryOptions, encoder: Encoder | None = None):
+        self.client, self.options, self.encoder = client, options, encoder
+        self.held: dict[str, _Held] = {}
+
+    def ingest(self, turns: Sequence[Turn], given: Mapping[str, Given] | None = None) -> None:
+        """Write validated turns in one transaction. A turn whose id the database holds already is
+        skipped when it holds the same, refused (``DataError``, before anything is written) when not.
+        ``given``: per conversation, the graph a load writes instead of reading claims."""
+        convs = sorted({r.conversation for r in turns})
+        attempts = 0
+        vectors = sentence_rows(turns, self.encoder) if self.encoder is not None else []
+
+        def work(tx: Transaction) -> None:
+            nonlocal attempts
+            if attempts:  # a retried attempt: what the failed one read is not in the database
+                for conv in convs:
+                    self.held.pop(conv, None)
+            attempts += 1
+            self._work(tx, turns, convs, given or {})
+            if vectors:
+                tx.run("write_vectors", rows=vectors)
+
+        try:
+            self.client.transaction(work, "a write")
+        except BaseException:
+            for conv in convs:  # the readings ran ahead of the database
+                self.held.pop(conv, None)
+            raise
+        for conv in given or {}:  # a load wrote the mirror's claims, not this reading's: read anew when next written
+            self.held.pop(conv, None)
+
+    def _work(self, tx: Transaction, turns: Sequence[Turn], convs: list[str], given: Mapping[str, Given]) -> None:
+        keys = [turn_key(r) for r in turns]
+        locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=convs, keys=keys)}
+        held = {h["key"]: h for h in locked[convs[0]]["held"]} if convs else {}
+        for r in turns:
+            h = held.get(turn_key(r))
+            if h is not None and not _same(h, r):
+                raise DataError(f"id {r.id!r}: Neo4j at {self.client.settings.where} holds it already with"
+                                " other content (a turn's id is unique within the memory)")
+        for conv in convs:
+            new = [r for r in turns if r.conversation == conv and turn_key(r) not in held]
+            if new:
+                self._conversation(tx, locked[conv], new, given.get(conv))
+
+    def _conversation(self, tx: Transaction, locked: dict, new: list[Turn], given: Given | None) -> None:
+        """One conversation's part of a write, under its lock."""
+        conv = locked["conversation"]
+        held = self._caught_up(tx, conv, int(locked["indexed"]))
+        index = held.index
+        first = len(index)
+        index.changed.clear()
+        held.grow(new)
+        change = held.claims.add(new) if given is None else None
+        touched = set(range(first, len(index))) | set(index.changed)
+        for d in index.changed:  # a turn read again: the turns replying to it carry its words
+            touched.update(index.children.get(d))
+        index.changed.clear()
+        sessions = _Sessions(conv, locked["sessions"], given)
+        tx.run("write_turns", rows=[_turn_row(r, first + k, sessions) for k, r in enumerate(new)])
+        rows = [index_row(index, i) for i in sorted(touched)]
+        tx.run("index_turns", rows=rows)
+        grown = 0.0
+        held.lengths.extend([0.0] * len(new))
+        for i, row in zip(sorted(touched), rows, strict=True):
+            grown += row["fields"]["length"] - held.lengths[i]
+            held.lengths[i] = row["fields"]["length"]
+        if change is not None:
+            forget, claims, people = self._claims(conv, held, change, {r.id for r in new})
+        else:
+            forget, claims, people = [], given.claims, given.people
+        speakers = list(held.speakers)
+        tx.run("write_claims", forget=forget, people=people, claims=claims, conversation=conv, added=len(new),
+               length=grown, speakers=speakers, lspeakers=[speaker_key(s) for s in speakers],
+               askers=index.askers.count, refused=held.claims.refused(conv))
+
+    def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> _Held:
+        """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
+        held = self.held.get(conv)
+        if held is None or len(held.index) > indexed:
+            held = self.held[conv] = _Held(LiveIndex(self.options, scope=False))
+        if len(held.index) < indexed:
+            missing = [turn_of(r) for r in tx.run("memory_tail", conversation=conv, **{"from": len(held.index)})]
+            held.grow(missing)
+            held.index.changed.clear()
+            held.lengths.extend(held.index.fields(i)[1] for i in range(len(held.lengths), len(held.index)))
+            held.claims.add(missing)
+        return held
+
+    @staticmethod
+    def _claims(conv: str, held: _Held, change: ClaimsChange, new: set[str]) -> tuple[list[str], list[dict], list[dict]]:
+        """The turns whose assertions go (earlier turns read again), the claim rows to write (every
+        turn whose claims are new or changed, and only those) and the people they name (a
+        conversation a third speaker joined keeps no claims: the reader reads two-party dialogue)."""
+        earlier = [d for d in change.claims if d not in new]
+        if conv in change.dropped:
+            earlier = [r.id for r in held.index.records if r.id not in new]
+        speakers = {fold(s): s for s in held.speakers}
+        claims: list[dict] = []
+        people: dict[str, dict] = {}
+        for d, said in change.claims.items():
+            rows, named = claim_rows(conv, d, said, speakers)
+            claims.extend(rows)
+            people.update((p["key"], p) for p in named)
+        return earlier, claims, list(people.values())
+
+
+class _Sessions:
+    """The session of each new turn: a dataset's own (a load's, ``given``), else the sitting of
+    its calendar day, an existing one if the conversation has it (``held``: [index, day] pairs)."""
+
+    def __init__(self, conv: str, held: Sequence[Sequence[int]], given: Given | None):
+        self.conv, self.given = conv, given
+        self.by_day = {int(day): int(n) for n, day in held if day is not None}
+        self.last = max((int(n) for n, _ in held), default=0)
+
+    def of(self, r: Turn) -> dict:
+        if self.given is not None and r.session is not None:
+            when, text = self.given.sessions[r.session]
+            return self._row(r.session, when, text, when.toordinal())
+        day = r.date.toordinal() if r.date is not None else 0
+        n = self.by_day.get(day)
+        if n is None:
+            self.last += 1
+            n = self.by_day[day] = self.last
+        return self._row(n, r.date, f"{r.date:%I:%M %p on %d %B, %Y}" if r.date else "", day)
+
+    def _row(self, n: int, when: datetime | None, text: str, day: int) -> dict:
+        return {"session": n, "session_key": f"{self.conv}/S{n}", "session_date": when, "date_text": text, "day": day}
+
+
+def _turn_row(r: Turn, position: int, sessions: _Sessions) -> dict:
+    return {
+        "key": turn_key(r), "id": r.id, "conversation": r.conversation, "position": position,
+        "speaker": r.speaker, "text": r.text, "date": r.date, "number": r.number, "caption": r.caption,
+        "person": f"{r.conversation}/{fold(r.speaker)}", "person_id": fold(r.speaker), "lname": speaker_key(r.speaker),
+        **sessions.of(r),
+    }
+
+
+def _same(held: Mapping, r: Turn) -> bool:
+    """Whether the turn the database holds under ``r``'s key holds what ``r`` does."""
+    return (held["id"], held["speaker"], held["text"], as_datetime(held["date"]), held["conversation"],
+            held["number"]) == (r.id, r.speaker, r.text, r.date, r.conversation, r.number)
+
+
+def turn_of(row: Mapping) -> Turn:
+    """A turn as a statement returns it (``id``, ``speaker``, ``text``, ``date``, ``conversation``,
+    ``turn``: its number)."""
+    return Turn(row["id"], row["speaker"], row["text"], as_datetime(row["date"]), row["conversation"], row["turn"])
+
+
+def as_datetime(value: object) -> datetime | None:
+    """A stored date back as a Python datetime (the driver returns its own DateTime type)."""
+    if value is None:
+        return None
+    if hasattr(value, "to_native"):
+        value = value.to_native()
+    return value if isinstance(value, datetime) else None

@@ -1,0 +1,96 @@
+"""The memory in RAM: the live index over every turn, and each conversation's claims.
+
+Why in process: a program that wants a memory for one run needs no server and no file, and a
+turn is searchable the moment it is added, at a cost set by the turn
+(:class:`graphmem.index.live.LiveIndex`). Claims are read the first time a conversation's are
+asked for (:class:`graphmem.store.claims.MemoryClaims`), since no search or answer reads them.
+:class:`graphmem.store.sqlite.FileStore` is this store kept in one SQLite file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Sequence
+from datetime import datetime
+
+from graphmem.domain import Claim, Turn
+from graphmem.index.live import LiveIndex
+from graphmem.index.options import MemoryOptions
+from graphmem.index.query import Query
+from graphmem.index.vocabulary import LiveVocabulary
+from graphmem.store.claims import MemoryClaims, ingest_moment
+
+__all__ = ["RamStore"]
+
+
+class RamStore:
+    """Turns, their live index and their claims, held in this process."""
+
+    where = "memory"
+
+    def __init__(self, options: MemoryOptions = MemoryOptions(), scope: bool = True, dense: bool = False):
+        self.options, self.scope, self.dense = options, scope, dense
+        self.index = LiveIndex(options, scope, dense)
+        self._claims = MemoryClaims()
+        self._ids: dict[str, int] = {}
+
+    def add(self, turns: Sequence[Turn]) -> None:
+        """Index the turns, then keep them (:meth:`_keep`); a failure at any step leaves the store
+        as it was before."""
+        if not turns:
+            return
+        first = len(self.index)
+        now = ingest_moment()
+        try:
+            self.index.add(turns)
+            self._claims.defer(turns, now)  # read when asked for (MemoryClaims.defer)
+            self._keep(first, now)
+            self.index.changed.clear()
+        except BaseException:
+            self._rewind(first)
+            raise
+        self._ids.update((t.id, i) for i, t in enumerate(turns, first))
+
+    def _keep(self, first: int, now: datetime) -> None:
+        """What a store that persists writes of the turns from ``first`` on, last: nothing here."""
+
+    def _rewind(self, first: int) -> None:
+        """The index as it was before its last add: its earlier turns read again (the claims are
+        as they were: the failed turns were never deferred)."""
+        earlier = self.index.records[:first]
+        self.index = LiveIndex(self.options, self.scope, self.dense)
+        self.index.add(earlier)
+
+    def held(self, ids: Collection[str]) -> dict[str, Turn]:
+        records, at = self.index.records, self._ids
+        return {i: records[at[i]] for i in ids if i in at}
+
+    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
+        if conversation is None:
+            return iter(list(self.index.records))
+        records = self.index.records
+        return iter([records[i] for i in self.index.by_conv.get(conversation, ())])
+
+    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
+        return self.index.search(query, k, conversation) if len(self.index) else []
+
+    def conversations(self, query: Query, k: int) -> list[str]:
+        return self.index.conversations(query, k) if len(self.index) else []
+
+    def claims(self, conversation: str) -> tuple[Claim, ...]:
+        return self._claims.claims(conversation)
+
+    def speakers(self, conversation: str) -> list[str]:
+        records = self.index.records
+        return list(dict.fromkeys(records[i].speaker for i in self.index.by_conv.get(conversation, ())))
+
+    def weights(self, query: Query, found: Sequence[Turn]) -> LiveVocabulary:
+        return self.index.vocab
+
+    def build(self) -> None:
+        """Nothing to build: every turn is indexed as it is added."""
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def close(self) -> None:
+        """Nothing held open."""
