@@ -99,7 +99,8 @@ class Memory:
             return len(self._store)
 
     def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        """Every turn the memory holds (of one conversation), in the order they were added."""
+        """Every turn the memory holds (of one conversation): conversation by conversation in the
+        order of their ids, each conversation's turns in the order they were added."""
         with self._lock:
             self._open_or_raise()
             return self._store.turns(conversation)

@@ -52,7 +52,8 @@ class BulkStore:
         return {i: self.records[self._ids[i]] for i in ids if i in self._ids}
 
     def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        return iter([r for r in self.records if conversation is None or r.conversation == conversation])
+        convs = sorted({r.conversation for r in self.records}) if conversation is None else [conversation]
+        return iter([r for c in convs for r in self.records if r.conversation == c])
 
     def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
         return self.index.search(query, k, conversation) if self.records else []

@@ -46,7 +46,8 @@ class Store(Protocol):
         """The turns the store holds under any of these ids."""
 
     def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        """Every turn held (of one conversation), in the order they were added."""
+        """Every turn held (of one conversation): conversation by conversation in the order of their
+        ids, each conversation's in the order they were added."""
 
     def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
         """The k best turns for a parsed query, best first (of one conversation when given)."""

@@ -26,7 +26,7 @@ candidates are ``search_fused``'s (the vector index's nearest sentences join Luc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import date
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,7 +38,7 @@ from graphmem.index.shape import ASSISTANT_ROLES
 from graphmem.neo4j.client import Client
 from graphmem.store.neo4j_rows import family_token, mark_of, month_token, said_token
 from graphmem.store.neo4j_write import turn_of
-from graphmem.text.dates import months_touched as months
+from graphmem.text.dates import month_span, months_touched as months
 from graphmem.text.terms import analyse
 
 __all__ = ["CANDIDATES", "DbVocabulary", "NEAREST", "Searcher"]
@@ -187,7 +187,7 @@ def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date,
         spanned = " ".join(f"smon_{y}_{m}" for y, m in months(lo, hi))
         if lo == hi:
             ways.append([("df", said_token(lo)), count(f"marks:({spanned})", lo, hi, spans_only=True)])
-        elif (lo.day, (hi + timedelta(days=1)).day, lo.month, lo.year) == (1, 1, hi.month, hi.year):
+        elif (lo.day, lo.month, lo.year) == (1, hi.month, hi.year) and hi == month_span(hi.year, hi.month)[1]:
             ways.append([("df", month_token(lo.year, lo.month))])
         else:
             said = " ".join(f"mon_{y}_{m}" for y, m in months(lo, hi))

@@ -65,10 +65,9 @@ class RamStore:
         return {i: records[at[i]] for i in ids if i in at}
 
     def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        if conversation is None:
-            return iter(list(self.index.records))
-        records = self.index.records
-        return iter([records[i] for i in self.index.by_conv.get(conversation, ())])
+        records, by_conv = self.index.records, self.index.by_conv
+        convs = sorted(by_conv) if conversation is None else [conversation]
+        return iter([records[i] for c in convs for i in by_conv.get(c, ())])
 
     def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
         return self.index.search(query, k, conversation) if len(self.index) else []

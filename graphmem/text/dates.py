@@ -27,8 +27,9 @@ The date a text is about is not the date it was written: "yesterday" in a sessio
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from datetime import date, datetime, timedelta
+from calendar import monthrange
+from collections.abc import Callable, Iterable
+from datetime import MAXYEAR, MINYEAR, date, datetime, timedelta
 
 __all__ = [
     "ANSWER_TYPES",
@@ -148,6 +149,15 @@ def resolve_date(sentence: str, said: datetime) -> str:
     the October before May. With no such word, the session date itself is the answer.
     """
     s = sentence.lower()
+    try:
+        return _resolved(s, said)
+    except (OverflowError, ValueError):  # a day outside the calendar: say it as written, against the day said
+        m = _RELATIVE.search(s)
+        return f"{m.group(0)}, as said on {day(said)}" if m else day(said)
+
+
+def _resolved(s: str, said: datetime) -> str:
+    """:func:`resolve_date` of a lower-cased sentence (a day outside the calendar raises)."""
     m = _YESTERDAY.search(s)
     if m:
         return day(said - timedelta(days=1))
@@ -163,7 +173,7 @@ def resolve_date(sentence: str, said: datetime) -> str:
             return f"{m.group(1)} week{'s' if n > 1 else ''} before {day(said)}"
         if unit == "month":
             return _month_shift(said, -n)
-        return str(said.year - n)
+        return str(_year(said.year - n))
     m = _NEAR.search(s)
     if m:
         return _relative(m.group(1), m.group(2), said)
@@ -217,36 +227,47 @@ def time_marks(text: str, said: datetime | None, kinds: Iterable[str],
 def _days_of(s: str, d: date) -> list[Span]:
     """:func:`days_spoken_of` of a lower-cased text said on ``d`` that holds a relative expression.
     Each scan runs only over a text holding one of its words (:data:`_SCAN_WORDS`): the same spans
-    in the same order, at a fraction of the scans."""
+    in the same order, at a fraction of the scans. A span that would fall outside the calendar
+    ("tomorrow" said on its last day, "5000 years ago") is left out: a turn at the calendar's edge
+    reads as any other, without that day."""
     out: list[Span] = []
     for _ in _scan(_YESTERDAY, s):
-        out.append((d - timedelta(days=1),) * 2)
+        _keep(out, lambda: (d - timedelta(days=1),) * 2)
     for m in _scan(_AGO, s):
         n = _NUMBERS.get(m.group(1)) or int(m.group(1))
-        try:
-            out.append(_back(d, n, m.group(2)))
-        except (ValueError, OverflowError):  # "5000 years ago": before the calendar's first day
-            continue
+        _keep(out, lambda: _back(d, n, m.group(2)))
     for m in _scan(_NEAR, s):
         which, unit = m.group(1), m.group(2)
         if unit == "weekend" and which != "next":
-            saturday = d - timedelta(days=(d.weekday() - 5) % 7 or 7)
-            out.append((saturday, saturday + timedelta(days=1)))
+            _keep(out, lambda: _weekend_before(d))
         elif unit in ("week", "month", "year"):
-            out.append(_back(d, -1 if which == "next" else 1, unit))
+            _keep(out, lambda: _back(d, -1 if which == "next" else 1, unit))
     for m in _scan(_WEEKDAY, s):
         if not _BARE_THIS.match(m.group(0)):  # "this Friday" may be ahead; "this past Friday" is not
             back = (d.weekday() - WEEKDAYS.index(m.group(1))) % 7 or 7
-            out.append((d - timedelta(days=back),) * 2)
+            _keep(out, lambda: (d - timedelta(days=back),) * 2)
     for m in _scan(_IN_MONTH, s):
-        out.append(month_span(*_last(m.group(1), d)))
+        _keep(out, lambda: month_span(*_last(m.group(1), d)))
     for m in _scan(_IN_YEAR, s):
         y = int(m.group(1))
         out.append((date(y, 1, 1), date(y, 12, 31)))
     for m in _scan(_AHEAD, s):
         if m.group(1) == "tomorrow":  # "tonight" is the day it was said
-            out.append((d + timedelta(days=1),) * 2)
+            _keep(out, lambda: (d + timedelta(days=1),) * 2)
     return out
+
+
+def _keep(out: list[Span], span: Callable[[], Span]) -> None:
+    """Add the span ``span()`` makes, unless it falls outside the calendar (before year 1, after 9999)."""
+    try:
+        out.append(span())
+    except (ValueError, OverflowError):
+        pass
+
+
+def _weekend_before(d: date) -> Span:
+    saturday = d - timedelta(days=(d.weekday() - 5) % 7 or 7)
+    return saturday, saturday + timedelta(days=1)
 
 
 _SCAN_WORDS: dict[re.Pattern[str], tuple[str, ...]] = {
@@ -275,9 +296,7 @@ def _back(d: date, n: int, unit: str) -> Span:
 
 def month_span(year: int, month: int) -> Span:
     """The first and last day of a month."""
-    first = date(year, month, 1)
-    nxt = date(year + month // 12, month % 12 + 1, 1)
-    return first, nxt - timedelta(days=1)
+    return date(year, month, 1), date(year, month, monthrange(year, month)[1])
 
 
 def months_touched(a: date, b: date) -> list[tuple[int, int]]:
@@ -341,9 +360,16 @@ def _last(month_name: str, said: date) -> tuple[int, int]:
     return (said.year if month <= said.month else said.year - 1), month
 
 
+def _year(year: int) -> int:
+    """A year the calendar holds (``OverflowError`` for one it does not)."""
+    if not MINYEAR <= year <= MAXYEAR:
+        raise OverflowError(f"year {year} is outside the calendar")
+    return year
+
+
 def _month_shift(said: datetime, n: int) -> str:
     year, month = _shifted(said, n)
-    return f"{MONTHS[month - 1].capitalize()} {year}"
+    return f"{MONTHS[month - 1].capitalize()} {_year(year)}"
 
 
 def _relative(which: str, unit: str, said: datetime) -> str:
@@ -353,7 +379,7 @@ def _relative(which: str, unit: str, said: datetime) -> str:
     if unit == "month":
         return _month_shift(said, 1 if after else -1)
     if unit == "year":
-        return str(said.year + (1 if after else -1))
+        return str(_year(said.year + (1 if after else -1)))
     return f"{unit} {_season_year(unit, said, after)}"
 
 

@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-from dataclasses import asdict
 
 import pytest
 
@@ -59,58 +58,6 @@ def test_ingest_search_ask_and_a_second_memory_finds_it_in_the_database(clean):
     again.ingest([{"id": "mt3", "speaker": "Ann", "text": "Rex chewed my slippers.", "date": "2023-05-09", "conversation": CONV}])
     assert _count(clean) == 3
     assert mem.search("slippers", k=1, conversation=CONV) == ["mt3"]  # the first memory sees it at once
-
-
-def test_the_database_ranks_as_the_embedded_memory(clean):
-    turns = [
-        {"id": "mn1", "speaker": "Nate", "text": "I made coconut milk ice cream.", "date": "2023-05-08", "turn": 1},
-        {"id": "mj1", "speaker": "Jo", "text": "Ooh, how did it turn out, Nate?", "date": "2023-05-08", "turn": 2},
-        {"id": "mn2", "speaker": "Nate", "text": "Super good! Rich and creamy.", "date": "2023-05-08", "turn": 3},
-        {"id": "mn3", "speaker": "Nate", "text": "And the turtles loved the leftovers yesterday.", "date": "2023-05-09", "turn": 5},
-    ]
-    db = Memory(backend="neo4j")
-    for t in turns:  # one at a time: each write reads what the earlier ones left in the database
-        db.ingest([{**t, "conversation": CONV}])
-    # the embedded memory over every turn the database searches, so the same BM25 statistics
-    held = clean.run("MATCH (t:Turn) WHERE t.bag IS NOT NULL RETURN t.key AS id, t.speaker AS speaker, t.text AS text,"
-                     " t.date AS date, t.conversation AS conversation, t.number AS turn ORDER BY conversation, t.position")
-    here = Memory()
-    here.ingest([{**r, "date": r["date"].to_native().isoformat() if r["date"] else None} for r in held])
-    assert len(here) == len(db)
-    for q in ("How did it turn out?", "ice cream", "Nate coconut", "What happened on 8 May 2023?", "When did the turtles eat?"):
-        assert db.search(q, k=4, conversation=CONV) == here.search(q, k=4, conversation=CONV), q
-    for q in ("What did Jo ask on Monday?", "turtles ice cream a day ago"):  # relative dates, as of 10 May
-        dated = db.search(q, k=4, conversation=CONV, asked_on="2023-05-10")
-        assert dated == here.search(q, k=4, conversation=CONV, asked_on="2023-05-10"), q
-        assert dated != db.search(q, k=4, conversation=CONV), q
-
-
-def test_the_database_prefers_the_askers_turns_as_the_embedded_memory(clean):
-    """A person-assistant exchange: a first-person question's matched turns by the person count one
-    more term there as here; the assistant speaks first in OTHER only after its person has."""
-    chat = [
-        {"id": "u1", "speaker": "user", "text": "I am reading a book called Dune and love it.", "conversation": CONV},
-        {"id": "a1", "speaker": "assistant", "conversation": CONV,
-         "text": "Reading is great! A good book before bed helps. Book apps for reading: Goodreads tracks every book."},
-        {"id": "u2", "speaker": "user", "text": "My sister lent me a book about reading faster.", "conversation": OTHER},
-        {"id": "a2", "speaker": "assistant", "text": "Speed reading books are popular.", "conversation": OTHER},
-    ]
-    db = Memory(backend="neo4j")
-    for t in chat:
-        db.ingest([t])
-    askers = clean.run("MATCH (c:Conversation) WHERE c.id IN [$a, $b] RETURN c.id AS id, c.askers AS n ORDER BY id",
-                       a=CONV, b=OTHER)
-    assert [r["n"] for r in askers] == [1, 1]
-    # the embedded memory over every turn the database searches, so the same BM25 statistics
-    held = clean.run("MATCH (t:Turn) WHERE t.bag IS NOT NULL RETURN t.key AS id, t.speaker AS speaker, t.text AS text,"
-                     " t.date AS date, t.conversation AS conversation, t.number AS turn ORDER BY conversation, t.position")
-    here = Memory()
-    here.ingest([{**r, "date": r["date"].to_native().isoformat() if r["date"] else None} for r in held])
-    for q in ("What book am I currently reading?", "Which book is good for reading?", "my reading book"):
-        assert db.search(q, k=4) == here.search(q, k=4), q
-    assert db.search("What book am I currently reading?", k=1, conversation=CONV) == ["u1"]
-    assert Memory(backend="neo4j", options=MemoryOptions(asker=False)).search(
-        "What book am I currently reading?", k=1, conversation=CONV) == ["a1"]
 
 
 def test_lucene_proposes_the_askers_turns_as_the_ranking_weighs_them(clean):
@@ -302,27 +249,3 @@ def test_cli_load_keeps_a_turn_files_turn_numbers(clean, tmp_path):
     assert [r["n"] for r in numbers] == [1, 4]
     # with the gap, Bob's turn is not read as a reply to Ann's: "dog" finds Ann's turn alone
     assert Memory(backend="neo4j").search("Who adopted a dog?", k=2, conversation=CONV) == ["mt1"]
-
-
-def test_the_database_ranks_conversations_as_the_embedded_memory(clean):
-    """CONV holds three lesser kayak turns, OTHER the single best one: summed in the database, CONV
-    comes first, as in the embedded memory over the same turns; each at its best turn, OTHER."""
-    chat = [
-        {"id": "k1", "speaker": "user", "text": "I want a kayak, a cheap one.", "conversation": CONV},
-        {"id": "k2", "speaker": "assistant", "text": "A touring kayak suits calm water and a lake.", "conversation": CONV},
-        {"id": "k3", "speaker": "user", "text": "Is a used kayak cheaper at the lake shop?", "conversation": CONV},
-        {"id": "k4", "speaker": "user", "text": "Kayak on the lake: my brother's kayak on the lake.", "conversation": OTHER},
-        {"id": "k5", "speaker": "assistant", "text": "Paddling is good exercise.", "conversation": OTHER},
-    ]
-    db = Memory(backend="neo4j")
-    db.ingest(chat)
-    held = clean.run("MATCH (t:Turn) WHERE t.bag IS NOT NULL RETURN t.key AS id, t.speaker AS speaker, t.text AS text,"
-                     " t.date AS date, t.conversation AS conversation, t.number AS turn ORDER BY conversation, t.position")
-    here = Memory()
-    here.ingest([{**r, "date": r["date"].to_native().isoformat() if r["date"] else None} for r in held])
-    found = db.search_conversations("kayak on the lake", k=20)  # (any other conversation the database holds, too)
-    assert [c for c in found if c in (CONV, OTHER)] == [CONV, OTHER]
-    assert found == here.search_conversations("kayak on the lake", k=20)
-    at_best = Memory(backend="neo4j", options=MemoryOptions(conversation_turns=1))
-    assert [c for c in at_best.search_conversations("kayak on the lake", k=20) if c in (CONV, OTHER)] == [OTHER, CONV]
-    assert db.search_conversations("zzqx qqzz", k=5) == []

@@ -1,5 +1,5 @@
-"""The live memory: fed one turn at a time it answers as a memory built at once; saved, it
-reopens as it was; a crash, a second process and bad records leave the file whole."""
+"""The live memory: fed one turn at a time it holds what a batch holds; saved, it reopens as it was;
+a crash, a second process and bad records leave the file whole."""
 
 from __future__ import annotations
 
@@ -20,12 +20,10 @@ from graphmem.errors import MisuseError
 from graphmem import Memory
 from graphmem.claims.replies import unaddressed
 from graphmem.errors import DataError
-from graphmem.research.store import research_memory
-from graphmem.research.strategies import Strategies
 from graphmem.index.options import MemoryOptions
 from graphmem.store.sqlite import MemoryFileInUse
 from graphmem.text.dates import says_when
-from tests.conftest import REPO, shared_or_need
+from tests.conftest import REPO
 
 
 def _records(dataset, numbered: bool = False) -> list[dict]:
@@ -38,41 +36,6 @@ def _questions(dataset) -> list[str]:
     return [q.text for c in dataset.conversations for q in c.questions]
 
 
-def _bulk(mem: Memory, options: MemoryOptions = MemoryOptions(), dense: bool = False) -> Memory:
-    """The research memory over the same turns: every turn scored at once by the bulk ranker, what
-    the memory answered before it was live (the research side must differ from it in one step only)."""
-    bulk = research_memory(Strategies(), options=options, dense=dense)
-    bulk.ingest(list(mem.turns()))
-    return bulk
-
-
-def test_one_turn_at_a_time_searches_as_the_bulk_index(dataset):
-    mem = Memory()
-    for r in _records(dataset):
-        mem.ingest([r])
-    bulk = _bulk(mem)
-    for q in _questions(dataset):
-        assert mem.search(q) == bulk.search(q), q
-
-
-@pytest.mark.parametrize("options", [MemoryOptions(), MemoryOptions(context_reach=3),
-                                     MemoryOptions(unaddressed=False, speaker=False, spans=False)])
-def test_turns_out_of_order_search_as_the_bulk_index(dataset, options):
-    """Numbered turns in shuffled order (a turn before the one it replies to, speakers met late):
-    every reply field and vocative is read again where the bulk index would read it otherwise."""
-    records = _records(dataset, numbered=True)
-    random.Random(1).shuffle(records)
-    records = records[:2500]
-    mem = Memory(options=options)
-    for start in range(0, len(records), 7):
-        mem.ingest(records[start:start + 7])
-    bulk = _bulk(mem, options)
-    assert mem.store.index.context == bulk.store.index.contexts
-    for q in _questions(dataset)[::3]:
-        assert mem.search(q) == bulk.search(q), q
-        assert mem.search(q, conversation="conv-26") == bulk.search(q, conversation="conv-26"), q
-
-
 def test_a_speaker_met_later_rereads_the_turns_that_name_them():
     mem = Memory()
     mem.ingest([{"id": "1", "speaker": "Ann", "text": "Thanks, Calvin! The concert was great.", "conversation": "c"}])
@@ -80,19 +43,7 @@ def test_a_speaker_met_later_rereads_the_turns_that_name_them():
     mem.ingest([{"id": "2", "speaker": "Calvin", "text": "Glad you liked it.", "conversation": "c"}])
     assert before != mem.store.index.said[0] and "Calvin" not in mem.store.index.said[0]
     assert mem.store.index.said[0] == unaddressed("Thanks, Calvin! The concert was great.", {"Ann", "Calvin"})
-    assert _bulk(mem).store.index.contexts[1] == mem.store.index.said[0]  # and the turn replying to it reads it so
-
-
-def test_confidence_and_replies_match_the_bulk_vocabulary(dataset):
-    from graphmem.answer.sure import sure
-
-    mem = Memory()
-    mem.ingest(_records(dataset))
-    bulk = _bulk(mem)
-    for q in _questions(dataset)[:300]:
-        found = bulk.records_for(q)
-        if found:
-            assert mem.ask(q).confidence == sure(bulk.store.index.vocab, q, found[0].text, unseen=True), q
+    assert mem.store.index.context[1] == mem.store.index.said[0]  # and the turn replying to it reads it so
 
 
 def test_a_saved_memory_reopens_as_the_live_one(dataset, tmp_path):
@@ -271,27 +222,6 @@ def test_one_thread_ingests_while_others_search():
     assert not errors and len(mem) == 300
 
 
-def test_the_dense_side_embeds_each_batch_once_and_scores_as_the_bulk_index():
-    import json
-
-    from graphmem import bench6
-    from graphmem.search import dense
-
-    bench6_dir = shared_or_need("bench6", "GRAPHMEM_BENCH6", inside="pool.jsonl")
-    if not dense.available():
-        pytest.skip("the dense extra is not installed")
-    pool = [json.loads(line) for line in (bench6_dir / "pool.jsonl").read_text().splitlines()]
-    rows = [{"id": r["id"], "speaker": r["speaker"], "text": r["text"],
-             "conversation": r["id"].rsplit("_session", 1)[0]} for r in pool]
-    mem = Memory(dense=True)
-    mem.ingest(rows[:60])
-    mem.ingest(rows[60:])
-    bulk = _bulk(mem, dense=True)
-    for q in bench6.load_bench(bench6_dir).questions:
-        for lang in ("en", "zh"):
-            assert mem.search(q.text[lang]) == bulk.search(q.text[lang]), q.qid
-
-
 def test_a_closed_memory_refuses_work_and_a_refused_open_keeps_no_lock(tmp_path):
     path = tmp_path / "m.db"
     mem = Memory(path=path)
@@ -320,8 +250,6 @@ def test_asked_on_lets_a_relative_date_find_that_days_turns_in_every_index(tmp_p
     assert mem.search(q) == ["b", "a", "c"]  # "buy" alone: the shortest turn first
     for when in ("2023/03/25 (Sat) 18:26", "2023-03-25", date(2023, 3, 25), datetime(2023, 3, 25, 18, 26)):
         assert mem.search(q, asked_on=when) == ["a", "c", "b"], when  # said that day, or "yesterday" the day after
-    bulk = _bulk(mem)
-    assert bulk.search(q, asked_on=datetime(2023, 3, 25)) == ["a", "c", "b"]
     with Memory(path=tmp_path / "m.db") as saved:
         saved.ingest(turns)
     with Memory(path=tmp_path / "m.db") as saved:

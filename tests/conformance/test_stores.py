@@ -1,0 +1,152 @@
+"""One memory over three stores: the same ingests give the same searches, answers, claims, ids and
+errors in RAM, in one SQLite file and in Neo4j (``store`` in conftest.py runs each case on each).
+
+Each case builds the memory on its store and a reference :class:`graphmem.Memory` in RAM from the
+same records, and compares them; a verb is done when its case passes on all three stores. This
+suite replaces the tests that kept copies of the ranking equal: there is one ranking now, and
+these cases hold every store to it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from graphmem import Memory
+from graphmem.errors import DataError, MisuseError
+
+CHAT = [
+    {"id": "c1", "speaker": "Nate", "text": "I made coconut milk ice cream for the party.", "date": "2023-05-08", "conversation": "friends", "turn": 1},
+    {"id": "c2", "speaker": "Jo", "text": "Ooh, how did it turn out, Nate?", "date": "2023-05-08", "conversation": "friends", "turn": 2},
+    {"id": "c3", "speaker": "Nate", "text": "Super good! Rich and creamy.", "date": "2023-05-08", "conversation": "friends", "turn": 3},
+    {"id": "c4", "speaker": "Jo", "text": "My turtles ate the leftovers yesterday.", "date": "2023-05-10", "conversation": "friends", "turn": 5},
+    {"id": "c5", "speaker": "Nate", "text": "Thanks, Jo! I adopted a dog called Rex last week.", "date": "2023-05-12", "conversation": "friends", "turn": 6},
+    {"id": "h1", "speaker": "Mia", "text": "We went kayaking on the lake in May 2023.", "date": "2023-06-01", "conversation": "hikers"},
+    {"id": "h2", "speaker": "Leo", "text": "The lake was cold; I want a new kayak.", "date": "2023-06-01", "conversation": "hikers"},
+    {"id": "h3", "speaker": "Mia", "text": "Rex would love the lake too.", "date": "2023-06-02", "conversation": "hikers"},
+    {"id": "u1", "speaker": "user", "text": "I am reading a book called Dune and I love it.", "date": "2023-07-01", "conversation": "assistant-chat"},
+    {"id": "a1", "speaker": "assistant", "text": "Dune is a great book! Reading before bed helps many readers.", "date": "2023-07-01", "conversation": "assistant-chat"},
+    {"id": "u2", "speaker": "user", "text": "How long should I read each night?", "date": "2023-07-02", "conversation": "assistant-chat"},
+    {"id": "a2", "speaker": "assistant", "text": "For thirty minutes, for two weeks, then see.", "date": "2023-07-02", "conversation": "assistant-chat"},
+]
+
+QUESTIONS = [
+    "How did the ice cream turn out?", "What did Nate adopt?", "Who went kayaking?", "What happened in May 2023?",
+    "When did the turtles eat?", "What book am I reading?", "How long should I read?", "lake kayak Rex",
+    "What did Jo say on 10 May 2023?", "Nate coconut", "zzqx nothing matches", "我在读什么书",
+]
+
+
+def _refusal(verb) -> str:
+    """The one line a verb is refused with (a ``DataError``)."""
+    with pytest.raises(DataError) as refused:
+        verb()
+    return str(refused.value)
+
+
+def _both(store, records=CHAT, **settings):
+    mem, here = store(**settings), Memory(**settings)
+    assert mem.ingest(records) == here.ingest(records) == len({r["id"] for r in records})
+    return mem, here
+
+
+def test_searches_and_answers_are_the_ram_memorys(store):
+    mem, here = _both(store)
+    for q in QUESTIONS:
+        for conversation in (None, "friends", "assistant-chat"):
+            assert mem.search(q, k=4, conversation=conversation) == here.search(q, k=4, conversation=conversation), q
+        for asked_on in ("2023-05-11", datetime(2023, 6, 3)):
+            assert mem.search(q, k=4, asked_on=asked_on) == here.search(q, k=4, asked_on=asked_on), (q, asked_on)
+        assert mem.ask(q) == here.ask(q), q
+        assert mem.search_conversations(q, k=3) == here.search_conversations(q, k=3), q
+    assert mem.search("What did Nate adopt?", k=1) == ["c5"]  # ids as ingested, in every store
+
+
+def test_locomo_searches_are_the_ram_memorys(store, dataset):
+    convs = [c for c in dataset.conversations if c.id in ("conv-26", "conv-30")]
+    records = [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date, "conversation": c.id}
+               for c in convs for t in c.turns]
+    mem, here = store(), Memory()
+    for start in range(0, len(records), 200):
+        mem.ingest(records[start:start + 200])
+        here.ingest(records[start:start + 200])
+    questions = [q.text for c in convs for q in c.questions][::4][:100]
+    for q in questions:
+        assert mem.search(q, k=5) == here.search(q, k=5), q
+    for q in questions[:25]:
+        assert mem.ask(q) == here.ask(q), q
+    assert mem.claims("conv-30") == here.claims("conv-30")
+
+
+def test_claims_are_the_ram_memorys(store):
+    mem, here = _both(store)
+    for conversation in ("friends", "hikers", "assistant-chat"):
+        assert mem.claims(conversation) == here.claims(conversation), conversation
+    assert any(c.predicate == "adopt" and c.turn_id == "c5" for c in mem.claims("friends"))
+    for conversation in ("nowhere", "default"):
+        expected = f"conversation {conversation!r}: the memory holds no turn of it"
+        assert _refusal(lambda: mem.claims(conversation)) == _refusal(lambda: here.claims(conversation)) == expected
+
+
+def test_a_third_speaker_keeps_the_turns_and_refuses_claims_alike(store):
+    three = [{"id": f"t{i}", "speaker": who, "text": f"{who} likes hiking number {i}.", "date": "2023-05-08",
+              "conversation": "trio"} for i, who in enumerate(["Ann", "Bob", "Cy"])]
+    mem, here = _both(store, three)
+    assert mem.search("hiking", k=3) == here.search("hiking", k=3)
+    refused = _refusal(lambda: mem.claims("trio"))
+    assert refused == _refusal(lambda: here.claims("trio")) and "no claims" in refused and "two-party" in refused
+
+
+def test_ids_are_the_memorys_own_and_a_held_id_is_judged_by_its_content(store):
+    mem, here = _both(store)
+    assert mem.ingest(CHAT[:3]) == here.ingest(CHAT[:3]) == 0  # the same turns again: nothing new
+    changed = [{**CHAT[0], "text": "Something else entirely."}]
+    for memory in (mem, here):
+        with pytest.raises(DataError, match=r"record 0 \(id 'c1'\): the memory holds id 'c1' already, with other content"):
+            memory.ingest(changed)
+    moved = [{**CHAT[5], "conversation": "friends"}]  # an id is the memory's, not its conversation's
+    for memory in (mem, here):
+        with pytest.raises(DataError, match="holds id 'h1' already"):
+            memory.ingest(moved)
+    assert len(mem) == len(here) == len(CHAT)
+    assert list(mem.turns()) == list(here.turns())
+    assert [t.id for t in mem.turns("hikers")] == ["h1", "h2", "h3"]
+    assert list(mem.turns("nowhere")) == []
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"id": "x", "speaker": "Ann", "text": "a lone \udc80 surrogate"}, "'text' is not valid Unicode"),
+    ({"id": "x\ud800", "speaker": "Ann", "text": "hi"}, "'id' is not valid Unicode"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "turn": 2**70}, "'turn' must be a whole number from 0 to 2\\*\\*63 - 1"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "turn": True}, "'turn' must be a whole number"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "date": "0000-01-01"}, "cannot read the date"),
+    ({"id": "x", "speaker": "  ", "text": "hi"}, "'speaker' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "conversation": ""}, "'conversation' must be a non-empty string"),
+])
+def test_what_one_store_refuses_every_store_refuses_before_writing(store, bad, message):
+    mem, here = _both(store, CHAT[:2])
+    for memory in (mem, here):
+        with pytest.raises(DataError, match=r"record 1 \(id '.*'\): " + message):
+            memory.ingest([CHAT[2], bad])
+        assert len(memory) == 2  # nothing of the batch was written
+
+
+def test_dates_at_the_calendars_edges_are_kept_and_searched_alike(store):
+    edges = [{"id": "e1", "speaker": "Ann", "text": "See you tomorrow, and next year too.", "date": "9999-12-31"},
+             {"id": "e2", "speaker": "Bob", "text": "I saw it yesterday and last month.", "date": "0001-01-01"}]
+    mem, here = _both(store, edges)
+    for q, asked_on in (("What happens tomorrow?", "9999-12-31"), ("What did I see yesterday?", "0001-01-01"),
+                        ("What happened in December 9999?", None)):
+        assert mem.search(q, asked_on=asked_on) == here.search(q, asked_on=asked_on), q
+        assert mem.ask(q, asked_on=asked_on) == here.ask(q, asked_on=asked_on), q
+
+
+def test_a_closed_memory_refuses_every_verb_alike(store):
+    mem = store()
+    mem.ingest(CHAT[:2])
+    mem.close()
+    for verb in (lambda: mem.ingest(CHAT[2:3]), lambda: mem.search("ice cream"), lambda: mem.ask("what?"),
+                 lambda: mem.claims("friends"), lambda: len(mem), lambda: mem.turns()):
+        with pytest.raises(MisuseError, match="this memory was closed"):
+            verb()
