@@ -5,9 +5,9 @@
 WHERE score > 0
 WITH named, t.conversation AS conversation, score, t.position AS position
 ORDER BY conversation, score DESC, position
-WITH named, conversation, collect(score)[0..$turns] AS best
+WITH named, conversation, collect(score)[0..$q.turns] AS best
 WITH conversation, conversation IN named AS inside,
-     best[0] + $rest * reduce(total = 0.0, x IN best[1..] | total + x) AS score
+     best[0] + $q.rest * reduce(total = 0.0, x IN best[1..] | total + x) AS score
 ORDER BY inside DESC, score DESC, conversation
-LIMIT $k
+LIMIT $q.k
 RETURN conversation, score

@@ -4,16 +4,16 @@
 // database-wide), and the turns replying to those, which share in their score.
 CALL (lucenes) {
   UNWIND lucenes AS lucene
-  CALL db.index.fulltext.queryNodes('turn_terms', lucene, {limit: $limit}) YIELD node
+  CALL db.index.fulltext.queryNodes('turn_terms', lucene, {limit: $q.limit}) YIELD node
   RETURN collect(node) AS lexical
 }
 CALL () {
   CALL () {
-    CALL db.index.vector.queryNodes('sentence_vectors', $nearest, $vector) YIELD node AS s
-    WITH s WHERE $conversation IS NULL
+    CALL db.index.vector.queryNodes('sentence_vectors', $q.nearest, $q.vector) YIELD node AS s
+    WITH s WHERE $q.conversation IS NULL
     RETURN s
     UNION
-    MATCH (s:Sentence {conversation: $conversation})
+    MATCH (s:Sentence {conversation: $q.conversation})
     RETURN s
   }
   MATCH (t:Turn {key: s.turn})

@@ -1,3 +1,7 @@
+// Every value a search takes travels in ONE map parameter, `$q`: Neo4j caches a plan per statement
+// and per the types of its parameters (a list of maps is not an empty list, a map not a null), so
+// separate parameters would plan the same statement again for each shape of query, a second each
+// on a cold server; one map has one type, and so one plan.
 // The first part of every search, one statement in several files (graphmem.memory.graphdb_search
 // names them; one round trip): the statistics, each query part's idf and Lucene's queries.
 // Statistics: n and the total BM25 length off the Conversation nodes; each token's document
@@ -19,13 +23,13 @@ CALL () {
   RETURN sum(coalesce(c.indexed, 0)) AS n, sum(coalesce(c.length, 0.0)) AS total
 }
 CALL () {
-  UNWIND $stems AS s
+  UNWIND $q.stems AS s
   OPTIONAL MATCH (x:Term {stem: s})
   RETURN collect([s, coalesce(x.df, 0)]) AS dfs
 }
 CALL () {
-  UNWIND range(0, size($counts) - 1) AS i
-  WITH i, $counts[i] AS q
+  UNWIND range(0, size($q.counts) - 1) AS i
+  WITH i, $q.counts[i] AS q
   CALL (q) {
     CALL db.index.fulltext.queryNodes('turn_terms', q.lucene) YIELD node AS t
     WITH t, q, coalesce(t.day, -1) >= coalesce(q.lo, 0) AND coalesce(t.day, -1) <= coalesce(q.hi, 0) AS said
@@ -40,37 +44,37 @@ CALL () {
 }
 CALL () {
   MATCH (p:Person)
-  WHERE $scope AND $conversation IS NULL AND p.lname IN $words
+  WHERE $q.scope AND $q.conversation IS NULL AND p.lname IN $q.words
   RETURN collect(DISTINCT p.conversation) AS named
 }
 CALL () {
   MATCH (c:Conversation)
-  WHERE $asker AND coalesce(c.askers, 0) > 0
+  WHERE $q.asker AND coalesce(c.askers, 0) > 0
   RETURN collect(c.id) AS assisted, sum(c.askers) AS askers
 }
 WITH n, total, named, counted, dfs, assisted, askers WHERE n > 0
 WITH n, total, named,
      CASE WHEN askers > 0 THEN {conversations: assisted, idf: log(1.0 + (n - askers + 0.5) / (askers + 0.5))}
           ELSE null END AS asker,
-     [g IN $groups | {stems: [s IN g.stems WHERE coalesce(head([p IN dfs WHERE p[0] = s | p[1]]), 0) > 0],
+     [g IN $q.groups | {stems: [s IN g.stems WHERE coalesce(head([p IN dfs WHERE p[0] = s | p[1]]), 0) > 0],
                       df: reduce(d = 0, way IN g.ways | d + CASE WHEN way.count IS NULL
                             THEN coalesce(head([p IN dfs WHERE p[0] = way.df | p[1]]), 0) ELSE counted[way.count] END)}] AS raw,
-     [d IN $dates | {lo: d.lo, hi: d.hi, months: d.months,
+     [d IN $q.dates | {lo: d.lo, hi: d.hi, months: d.months,
                      df: reduce(x = 0, way IN d.ways | x + CASE WHEN way.count IS NULL
                            THEN coalesce(head([p IN dfs WHERE p[0] = way.df | p[1]]), 0) ELSE counted[way.count] END)}] AS spans,
-     CASE WHEN $mark IS NULL THEN 0 ELSE coalesce(head([p IN dfs WHERE p[0] = $mark.token | p[1]]), 0) END AS mdf
+     CASE WHEN $q.mark IS NULL THEN 0 ELSE coalesce(head([p IN dfs WHERE p[0] = $q.mark.token | p[1]]), 0) END AS mdf
 WITH n, total, named, asker,
      [i IN range(0, size(raw) - 1) WHERE size(raw[i].stems) > 0
         AND NOT any(j IN range(0, i - 1) WHERE size(raw[j].stems) = size(raw[i].stems)
                     AND all(x IN raw[j].stems WHERE x IN raw[i].stems))
       | {stems: raw[i].stems, idf: log(1.0 + (n - raw[i].df + 0.5) / (raw[i].df + 0.5))}] AS groups,
      [d IN spans | {lo: d.lo, hi: d.hi, months: d.months, idf: log(1.0 + (n - d.df + 0.5) / (d.df + 0.5))}] AS dates,
-     CASE WHEN mdf > 0 THEN {type: $mark.type, phrase: $mark.phrase, idf: log(1.0 + (n - mdf + 0.5) / (mdf + 0.5))}
+     CASE WHEN mdf > 0 THEN {type: $q.mark.type, phrase: $q.mark.phrase, idf: log(1.0 + (n - mdf + 0.5) / (mdf + 0.5))}
           ELSE null END AS typed
 WITH n, total, named, asker, groups, dates, typed,
      reduce(s = '', g IN groups | reduce(q = s, x IN g.stems |
         q + ' terms:' + x + '^' + toString(toInteger(round(g.idf * 10000)))
-          + ' context:' + x + '^' + toString(toInteger(round(g.idf * $w * 10000)))))
+          + ' context:' + x + '^' + toString(toInteger(round(g.idf * $q.w * 10000)))))
      + reduce(s = '', d IN dates | reduce(q = s, m IN d.months |
         q + ' marks:mon_' + m + '^' + toString(toInteger(round(d.idf * 10000)))
           + ' marks:smon_' + m + '^' + toString(toInteger(round(d.idf * 10000)))))
@@ -78,7 +82,7 @@ WITH n, total, named, asker, groups, dates, typed,
             ELSE ' marks:' + typed.phrase + '^' + toString(toInteger(round(typed.idf * 10000))) END AS body,
      CASE WHEN asker IS NULL THEN '' ELSE ' marks:"#asker"^' + toString(toInteger(round(asker.idf * 10000))) END AS lift
 WITH total / n AS avg, named, asker, groups, dates, typed,
-     [scope IN CASE WHEN body = '' THEN [] WHEN $conversation IS NOT NULL THEN [[$conversation]]
+     [scope IN CASE WHEN body = '' THEN [] WHEN $q.conversation IS NOT NULL THEN [[$q.conversation]]
                     WHEN size(named) > 0 THEN [[], named] ELSE [[]] END |
       CASE WHEN size(scope) = 0 AND lift = '' THEN body
            WHEN size(scope) = 0 THEN '+(' + body + ')' + lift

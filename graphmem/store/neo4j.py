@@ -2,8 +2,8 @@
 
 Why the database serves it: a memory many processes share cannot live in one of them. Opening
 connects, makes sure the schema exists (once per process: constraints, the Term nodes' index, the
-full-text index over the turns' search fields) and warms the search statements (a fresh server
-plans and compiles each statement on its first run), and reads nothing else; a search is one
+full-text index over the turns' search fields) and warms the search statement (a fresh server
+plans it and builds its runtime on its first run: :func:`ready`), and reads nothing else; a search is one
 round trip (:mod:`graphmem.store.neo4j_search`); a write is one transaction
 (:mod:`graphmem.store.neo4j_write`), the same for the memory's ingests and ``graphmem load``.
 """
@@ -24,15 +24,25 @@ from graphmem.store.neo4j_write import Given, Writer, as_datetime, turn_of
 
 __all__ = ["Neo4jStore"]
 
-_SCHEMA_DONE: set[str] = set()
-"""The databases whose schema this process has made sure of (an explicit, idempotent step,
-once per process, never per write)."""
+_READY: set[str] = set()
+"""The databases this process has made ready: their schema made sure of and their search statements
+warmed (an explicit step, once per process, never per write or search)."""
+
+WARM_QUERY = "When did you last see them in May 2023?"
+"""The search run once when a store opens: words, a date and an answer type, so that every part of the
+search statement is planned and run once."""
 
 
-def ensure_schema(client: Client) -> None:
-    if client.settings.where not in _SCHEMA_DONE:
+def ready(client: Client, searcher: Searcher) -> None:
+    """The schema made sure of, then the search warmed: a server plans a statement the first time it
+    meets it (about a second for the search on a cold server) and builds its runtime on the first run;
+    done here, the first search a program makes costs what any search costs. On a server that met the
+    statements before (another process, an earlier load) this costs two searches' time."""
+    if client.settings.where not in _READY:
         client.ensure_schema()
-        _SCHEMA_DONE.add(client.settings.where)
+        searcher.search(Query.parse(WARM_QUERY), 1, None)
+        client.query("reader_stats", stems=["warm"])
+        _READY.add(client.settings.where)
 
 
 class Neo4jStore:
@@ -46,14 +56,14 @@ class Neo4jStore:
             need_dense()
             encoder = shared_encoder(options.dense_engine)
         self.client = client or connect(uri, user, password, database)
-        try:
-            ensure_schema(self.client)
-        except BaseException:
-            self.client.close()
-            raise
         self.where = self.client.settings.where
         self.searcher = Searcher(self.client, options, scope, candidates, encoder)
         self.writer = Writer(self.client, options, encoder)
+        try:
+            ready(self.client, self.searcher)
+        except BaseException:
+            self.client.close()
+            raise
 
     def add(self, turns: Sequence[Turn], given: Mapping[str, Given] | None = None) -> None:
         """Write the turns in one transaction; ``given``: a load's graph per conversation."""

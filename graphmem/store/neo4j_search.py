@@ -105,10 +105,10 @@ class Searcher:
         if params is None:
             return []
         if self.encoder is None:
-            rows = self.client.query("search_parts+search_lexical+search_bm25f+search_top", **params)
+            rows = self.client.query("search_parts+search_lexical+search_bm25f+search_top", q=params)
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top",
-                                     **params, **self._dense(query))
+                                     q={**params, **self._dense(query)})
         return [turn_of(r) for r in rows]
 
     def conversations(self, query: Query, k: int) -> list[str]:
@@ -120,10 +120,10 @@ class Searcher:
             return []
         params.update(turns=self.options.conversation_turns, rest=self.options.conversation_rest)
         if self.encoder is None:
-            rows = self.client.query("search_parts+search_lexical+search_bm25f+search_conversations", **params)
+            rows = self.client.query("search_parts+search_lexical+search_bm25f+search_conversations", q=params)
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_conversations",
-                                     **params, **self._dense(query))
+                                     q={**params, **self._dense(query)})
         return [r["conversation"] for r in rows]
 
     def _dense(self, query: Query) -> dict[str, object]:
