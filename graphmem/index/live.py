@@ -35,7 +35,7 @@ from graphmem.index.days import Days
 from graphmem.index.live_dense import LiveDense, encoder, need_dense
 from graphmem.index.live_search import LiveSearch
 from graphmem.index.options import MemoryOptions
-from graphmem.index.postings import Postings, term_ids
+from graphmem.index.postings import Postings, field_counts, term_ids
 from graphmem.index.readings import Reading, Readings
 from graphmem.index.shape import reads_replies, reads_reply
 from graphmem.index.vocabulary import LiveVocabulary
@@ -148,8 +148,8 @@ class LiveIndex(LiveSearch):
         once and the reply field gathers them from the turn replied to (an earlier record's too)."""
         n = len(self.records)
         new = range(first, n)
-        w = self.options.context_weight
-        weighed = bool(self.options.context and w)
+        w = self.reply_weight
+        weighed = bool(w)
         links = self.replied[first:]
         reads = reads_replies(self.options.shape, self.records, links, first) if weighed else [False] * len(links)
         replied = [j if read else -1 for j, read in zip(links, reads)]
@@ -324,11 +324,16 @@ class LiveIndex(LiveSearch):
         """Turn i's weighted BM25 term counts and length, as its postings hold them."""
         return self._counts(i)
 
+    @property
+    def reply_weight(self) -> float:
+        """What a term of the reply field counts against one of the turn's own (0: no reply field):
+        BM25F's field weight, the one setting both ways of filling the postings read."""
+        return self.options.context_weight if self.options.context else 0.0
+
     def reply_field(self, i: int) -> list[str]:
         """Turn i's second field: the terms of the utterance it replies to, when it reads it."""
         j = self.replied[i]
-        weighted = self.options.context and self.options.context_weight
-        return list(self.said_terms[j]) if weighted and self._reads(i, j) else []
+        return list(self.said_terms[j]) if self.reply_weight and self._reads(i, j) else []
 
     def _utterance(self, r: Turn) -> str:
         return unaddressed(r.text, self.speakers[r.conversation]) if self.options.unaddressed else r.text
@@ -365,18 +370,8 @@ class LiveIndex(LiveSearch):
         return None
 
     def _counts(self, i: int) -> tuple[dict[str, float], float]:
-        """The BM25 fields of record i, weighted as :class:`graphmem.index.query.Ranker` weighs them."""
-        w = self.options.context_weight
-        j = self.replied[i]
-        context = self.said_terms[j] if self._reads(i, j) else []
-        fields = [(self._indexed_terms(i), 1.0)] + ([(context, w)] if self.options.context and w else [])
-        counts: dict[str, float] = {}
-        length = 0.0
-        for terms, weight in fields:
-            length += weight * len(terms)
-            for t in terms:
-                counts[t] = counts.get(t, 0.0) + weight
-        return counts, length
+        """Turn i's BM25F term frequencies and length (:func:`graphmem.index.postings.field_counts`)."""
+        return field_counts(self._indexed_terms(i), self.reply_field(i), self.reply_weight)
 
     def _reads(self, i: int, j: int | None) -> bool:
         """Whether record i reads record j, the one it replies to, as its second field."""

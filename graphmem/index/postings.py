@@ -24,7 +24,7 @@ import numpy as np
 
 from graphmem.index.arrays import Grow, Weights
 
-__all__ = ["DOC", "LAYOUT", "Postings", "term_ids", "top_k"]
+__all__ = ["DOC", "LAYOUT", "Postings", "field_counts", "term_ids", "top_k"]
 
 TAIL = 32
 """A term's postings wait in a Python list (cheap to append to) until there are this many,
@@ -51,6 +51,21 @@ would give for the same turns."""
 DOC = np.int32
 """A posting's document number: half an int64's bytes, for a memory of up to 2**31 turns. Term
 frequencies are :class:`Weights`, read as float64, so the arithmetic stays the bulk ranker's."""
+
+
+def field_counts(own: Sequence[str], reply: Sequence[str], weight: float) -> tuple[dict[str, float], float]:
+    """A turn's BM25F term frequencies and length: each term's count in the turn's own field plus
+    ``weight`` times its count in the reply field, and the fields' lengths weighted alike (one
+    length normalisation for both: Robertson, Zaragoza & Taylor's simple BM25F). A batch of turns
+    is counted by the same rule column by column (:func:`_columns`); ``cypher/search_bm25f.cypher``
+    counts it in the database."""
+    counts: dict[str, float] = {}
+    for t in own:
+        counts[t] = counts.get(t, 0.0) + 1.0
+    if weight:
+        for t in reply:
+            counts[t] = counts.get(t, 0.0) + weight
+    return counts, float(len(own)) + (weight * len(reply) if weight else 0.0)
 
 
 class Postings:

@@ -13,7 +13,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["LiveVocabulary"]
+__all__ = ["LiveVocabulary", "smoothed_idf"]
+
+
+def smoothed_idf(n: int, dfs: Sequence[int]) -> np.ndarray:
+    """The reader's weight of terms held by ``dfs`` of ``n`` turns: scikit-learn's smoothed idf,
+    ``ln((1 + n) / (1 + df)) + 1``, with its float operations (written once: every store weighs
+    words by it)."""
+    df = np.asarray(dfs, dtype=np.float64) + 1.0
+    idf = np.full_like(df, fill_value=n + 1, dtype=np.float64)
+    idf /= df
+    np.log(idf, out=idf)
+    idf += 1.0
+    return idf
 
 
 class LiveVocabulary:
@@ -87,12 +99,7 @@ class LiveVocabulary:
                 del df[t]
 
     def _idf(self, dfs: Sequence[int]) -> np.ndarray:
-        df = np.asarray(dfs, dtype=np.float64) + 1.0
-        idf = np.full_like(df, fill_value=self.n + 1, dtype=np.float64)
-        idf /= df
-        np.log(idf, out=idf)
-        idf += 1.0
-        return idf
+        return smoothed_idf(self.n, dfs)
 
     @property
     def unseen(self) -> float:

@@ -29,11 +29,11 @@ from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
-import numpy as np
 
 from graphmem.domain import Turn
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query, family_sets
+from graphmem.index.vocabulary import smoothed_idf
 from graphmem.index.shape import ASSISTANT_ROLES
 from graphmem.neo4j.client import Client
 from graphmem.store.neo4j_rows import family_token, mark_of, month_token, said_token
@@ -69,7 +69,7 @@ class DbVocabulary:
         self.unseen = self._idf(rarest) if rarest else 1.0
 
     def _idf(self, df: int) -> float:
-        return float(np.log(np.float64(self.n + 1) / np.float64(df + 1)) + 1.0)
+        return float(smoothed_idf(self.n, [df])[0])
 
     def weight(self, term: str) -> float:
         df = self.vdf.get(term)
