@@ -6,6 +6,10 @@ Stems come from nltk's PorterStemmer in NLTK mode, the stemmer the official metr
 runs; weights are inverse document frequency over the turns of one conversation,
 fitted once by scikit-learn's ``TfidfVectorizer`` and reused for every unit an arm
 indexes (turns, pieces, claims) and for every question.
+
+Text in other languages and scripts is split and keyed by :mod:`graphmem.text.scripts`:
+its words are found again, accented or not; the Porter stemmer, an English one, is only
+given words that are ASCII once their diacritics are folded.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
+
+from graphmem.text.scripts import fold, is_cjk, unicode_words
 
 
 def _porter_class() -> type:
@@ -79,13 +85,15 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case alphanumeric words, in order, stop words included: the runs of :data:`_WORD`
-    (a curly apostrophe, as a straight one, splits two words). An ASCII text's runs are taken by
-    a byte table and a split, a third cheaper than the pattern's scan (every turn ingested is split)."""
+    """Lower-case words, in order, stop words included. An ASCII text's words are the runs of
+    :data:`_WORD` (a curly apostrophe, as a straight one, splits two words), taken by a byte table
+    and a split, a third cheaper than the pattern's scan (every turn ingested is split). Any other
+    text is split by Unicode's rules (:func:`graphmem.text.scripts.unicode_words`): words in
+    every script, case-folded, each Han ideograph or kana a word, and the same ASCII words."""
     low = text.lower()
     if low.isascii():  # every byte but [a-z0-9] made a space: the runs are what split() leaves
         return low.encode("ascii").translate(_NOT_WORD).decode("ascii").split()
-    return _WORD.findall(low)
+    return unicode_words(text)
 
 
 _NOT_WORD = bytes(c if c in b"0123456789abcdefghijklmnopqrstuvwxyz" else 32 for c in range(256))
@@ -119,8 +127,18 @@ this map, a third of an ingest's analysis cheaper than a cached call per word.""
 
 
 def _term(word: str) -> str | None:
-    """A lower-case word's term, or None when it carries no topic."""
-    return stem(word) if content(word) else None
+    """A lower-case word's term, or None when it carries no topic.
+
+    A word of another script is keyed by :func:`graphmem.text.scripts.fold`: one that folds to
+    ASCII ("zürich", "café") is then an ASCII word like any other, stemmed, so that it meets the
+    word typed without accents; any other is its folded self, unstemmed (Porter's rules are
+    English suffixes). A single ideograph or kana carries topic, a single letter does not."""
+    if word.isascii():
+        return stem(word) if content(word) else None
+    key = fold(word)
+    if key.isascii():
+        return stem(key) if content(key) else None
+    return key if content(key) or (len(key) == 1 and is_cjk(key)) else None
 
 
 class Vocabulary:
