@@ -1,4 +1,4 @@
-"""Words in any script: which characters make a word, and the key a word is indexed by.
+"""Words in any script: which characters make a word, and the form a word is indexed by.
 
 :func:`graphmem.text.terms.words` splits an ASCII text by a byte table; a text with any other
 character comes here, so that a memory told "Ольга живёт в Москве" or "Ich war in Zürich" can
@@ -13,20 +13,26 @@ find it again. The rules follow Unicode rather than a list of languages:
 - a Han ideograph or a kana is a word on its own: Chinese and Japanese write no spaces, so a
   run of them is a phrase or a sentence, not a word, and one character per term still lets a
   turn be found by the characters a query shares with it (Korean writes spaces: Hangul runs
-  stay words).
+  stay words);
+- diacritics are folded: the accents of Latin, Greek and Cyrillic letters and the optional
+  vowel points of Hebrew and Arabic are dropped, Latin letters with a stroke become their base
+  letter, decimal digits of any script become ASCII digits. So "Zurich" finds "Zürich" and
+  "cafe" finds "café" (the conflation Lucene's ICU and ASCII folding filters make), because
+  people often type without the accents their language has. Marks that are letters in their
+  own right (Indic vowel signs, a virama) are kept.
 
-:func:`fold` gives the key a word is indexed under: the diacritics of Latin, Greek and
-Cyrillic letters and the optional vowel points of Hebrew and Arabic are dropped, so "Zurich"
-finds "Zürich" and "cafe" finds "café", the conflation Lucene's ICU and ASCII folding filters
-make, because people often type without the accents their language has. Marks that are letters
-in their own right (Indic vowel signs, a virama) are kept.
+The words come out folded, not only their index keys, because every reader of a query (the
+ranker's structured query, the Neo4j search) takes :func:`graphmem.text.terms.words` and stems
+it: a folded word is then one key on both sides. A word that folds to ASCII is an ASCII word
+like any other and is stemmed like one.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-__all__ = ["fold", "is_cjk", "unicode_words"]
+__all__ = ["is_cjk", "unicode_words"]
 
 _CJK_RANGES = (
     (0x3005, 0x3007),    # 々 〆 〇: the iteration mark, the closing mark, the ideographic zero
@@ -39,43 +45,46 @@ _CJK_RANGES = (
 )
 """The characters that are each a word of their own (see the module docstring)."""
 
+_CJK_CHAR = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _CJK_RANGES) + "]")
+
 _OPTIONAL_MARKS = (
     (0x0300, 0x036F),  # combining diacritical marks: the accents NFD takes off Latin, Greek, Cyrillic
     (0x1AB0, 0x1AFF),  # their extended block
     (0x1DC0, 0x1DFF),  # and supplement
-    (0x0591, 0x05C7),  # Hebrew cantillation and vowel points (niqqud), dagesh, shin and sin dots
+    (0x0591, 0x05C7),  # Hebrew cantillation and vowel points (niqqud), dagesh, shin and sin dots (not the maqaf)
     (0x0610, 0x061A),  # Arabic honorific signs
     (0x064B, 0x065F),  # Arabic harakat: short vowels, tanwin, shadda, sukun
     (0x0670, 0x0670),  # Arabic superscript alef
 )
-"""Combining marks a writer may leave out without writing another word."""
+"""Where the combining marks (category Mn) are that a writer may leave out without writing another word."""
 
-_LETTERS = str.maketrans({"ø": "o", "đ": "d", "ð": "d", "ł": "l", "ħ": "h", "ı": "i", "ŧ": "t",
-                          "ŋ": "n", "ĸ": "k", "æ": "ae", "œ": "oe", "þ": "th"})
-"""Latin letters that are a base letter with a stroke or a ligature, which NFD does not take apart
-(ø is not o plus a mark): folded as the ASCII folding filters fold them, so "Kobenhavn" finds
-"København"."""
+_LETTERS = {"ø": "o", "đ": "d", "ð": "d", "ł": "l", "ħ": "h", "ı": "i", "ŧ": "t", "ŋ": "n", "ĸ": "k",
+            "æ": "ae", "œ": "oe", "þ": "th"}
+"""Latin letters that are a base letter with a stroke, or a ligature, which NFD does not take
+apart (ø is not o plus a mark): folded as the ASCII folding filters fold them, so "Kobenhavn"
+finds "København"."""
 
 
 def is_cjk(char: str) -> bool:
     """Whether one character is a Han ideograph or a kana, each of which is a word on its own."""
-    code = ord(char)
-    return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
+    return _in(char, _CJK_RANGES)
 
 
-def _optional(char: str) -> bool:
-    """Whether a decomposed character is a mark :func:`fold` drops."""
+def _in(char: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    """Whether one character's code point is in one of the (first, last) ranges."""
     code = ord(char)
-    return any(lo <= code <= hi for lo, hi in _OPTIONAL_MARKS) and unicodedata.combining(char) > 0
+    return any(lo <= code <= hi for lo, hi in ranges)
 
 
 class _Table(dict):
-    """``str.translate``'s table from a case-folded NFKC text to its words separated by spaces.
+    """``str.translate``'s table from a case-folded, decomposed text to its folded words
+    separated by spaces.
 
-    Each code point is classified the first time it is met and then kept, so a text costs one
-    dictionary lookup per character in C: a letter, digit or mark stays, a CJK character is
-    set apart by spaces, anything else becomes a space. The ASCII entries are those of
-    :data:`graphmem.text.terms._NOT_WORD`, so an ASCII word reads the same in any text.
+    Each code point is classified the first time it is met (:func:`_classify`) and then kept,
+    so a text costs one dictionary lookup per character, in C. The ASCII entries are those of
+    :data:`graphmem.text.terms._NOT_WORD` (a letter or digit stays, anything else is a space),
+    so an ASCII word reads the same in any text. A CJK character stays too: it is set apart
+    once the text is composed again, as a kana's voicing mark, decomposed here, belongs to it.
     """
 
     def __missing__(self, code: int) -> str:
@@ -84,14 +93,16 @@ class _Table(dict):
 
 
 def _classify(char: str) -> str:
-    """What one character becomes in a text split into words (see :class:`_Table`)."""
+    """What one character of a case-folded NFD text becomes (see the module docstring)."""
     if char.isascii():
         return char if char.isalnum() else " "
-    if is_cjk(char):
-        return f" {char} "
-    if char == "\u00ad":  # a soft hyphen sits inside a word and is not seen
-        return ""
+    if char in _LETTERS:
+        return _LETTERS[char]
     kind = unicodedata.category(char)
+    if char == "\u00ad" or (kind == "Mn" and _in(char, _OPTIONAL_MARKS)):  # a soft hyphen: in a word, unseen
+        return ""
+    if kind == "Nd":
+        return str(unicodedata.decimal(char))
     if kind[0] in "LN" or (kind in ("Mn", "Mc") and not _selector(char)):
         return char
     return " "
@@ -99,26 +110,15 @@ def _classify(char: str) -> str:
 
 def _selector(char: str) -> bool:
     """Whether a mark is a variation selector: emoji presentation, not a part of a word."""
-    code = ord(char)
-    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+    return _in(char, ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF)))
 
 
 _TABLE = _Table()
 
 
 def unicode_words(text: str) -> list[str]:
-    """The case-folded words of a text in any script, in order (see the module docstring)."""
-    return unicodedata.normalize("NFKC", text).casefold().translate(_TABLE).split()
-
-
-def fold(word: str) -> str:
-    """The key a case-folded word is indexed under: no diacritics on Latin, Greek or Cyrillic
-    letters, no Hebrew or Arabic points, Latin letters with strokes as their base letter, and
-    decimal digits of any script as ASCII digits. An ASCII word is its own key."""
-    if word.isascii():
-        return word
-    bare = "".join(c for c in unicodedata.normalize("NFD", word) if not _optional(c))
-    key = unicodedata.normalize("NFC", bare).translate(_LETTERS)
-    if key.isascii():
-        return key
-    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() and not c.isascii() else c for c in key)
+    """The folded, case-folded words of a text in any script, in order (see the module docstring)."""
+    folded = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold()).translate(_TABLE)
+    if folded.isascii():
+        return folded.split()
+    return _CJK_CHAR.sub(r" \g<0> ", unicodedata.normalize("NFC", folded)).split()

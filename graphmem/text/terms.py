@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import sparse
 
-from graphmem.text.scripts import fold, is_cjk, unicode_words
+from graphmem.text.scripts import is_cjk, unicode_words
 
 
 def _porter_class() -> type:
@@ -89,7 +89,8 @@ def words(text: str) -> list[str]:
     :data:`_WORD` (a curly apostrophe, as a straight one, splits two words), taken by a byte table
     and a split, a third cheaper than the pattern's scan (every turn ingested is split). Any other
     text is split by Unicode's rules (:func:`graphmem.text.scripts.unicode_words`): words in
-    every script, case-folded, each Han ideograph or kana a word, and the same ASCII words."""
+    every script, case-folded, their diacritics folded ("zürich" is "zurich"), each Han ideograph
+    or kana a word, and the same ASCII words."""
     low = text.lower()
     if low.isascii():  # every byte but [a-z0-9] made a space: the runs are what split() leaves
         return low.encode("ascii").translate(_NOT_WORD).decode("ascii").split()
@@ -101,8 +102,9 @@ _NOT_WORD = bytes(c if c in b"0123456789abcdefghijklmnopqrstuvwxyz" else 32 for 
 
 
 def content(word: str) -> bool:
-    """Whether a lower-case word carries topic (not a stop word, not a lone letter)."""
-    return word not in STOP and (len(word) > 1 or word.isdigit())
+    """Whether a lower-case word carries topic (not a stop word, not a lone letter). A lone Han
+    ideograph or kana is a word (:func:`graphmem.text.scripts.is_cjk`), not a letter."""
+    return word not in STOP and (len(word) > 1 or word.isdigit() or (not word.isascii() and is_cjk(word)))
 
 
 def analyse(text: str) -> list[str]:
@@ -129,16 +131,13 @@ this map, a third of an ingest's analysis cheaper than a cached call per word.""
 def _term(word: str) -> str | None:
     """A lower-case word's term, or None when it carries no topic.
 
-    A word of another script is keyed by :func:`graphmem.text.scripts.fold`: one that folds to
-    ASCII ("zürich", "café") is then an ASCII word like any other, stemmed, so that it meets the
-    word typed without accents; any other is its folded self, unstemmed (Porter's rules are
-    English suffixes). A single ideograph or kana carries topic, a single letter does not."""
-    if word.isascii():
-        return stem(word) if content(word) else None
-    key = fold(word)
-    if key.isascii():
-        return stem(key) if content(key) else None
-    return key if content(key) or (len(key) == 1 and is_cjk(key)) else None
+    :func:`words` gives a word of another script with its diacritics folded: one that is then ASCII
+    ("zürich" as "zurich") is stemmed like any English word, so that it meets the word typed without
+    accents; any other is its own term, unstemmed (Porter's rules are English suffixes, which leave
+    it as it is when the query side stems it, as the ranker's structured query does)."""
+    if not content(word):
+        return None
+    return stem(word) if word.isascii() else word
 
 
 class Vocabulary:
