@@ -29,6 +29,7 @@ like any other and is stemmed like one.
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 
@@ -115,10 +116,38 @@ def _selector(char: str) -> bool:
 
 _TABLE = _Table()
 
+_ASCII_WORD = bytes(c if c in b"0123456789abcdefghijklmnopqrstuvwxyz" else 32 for c in range(256))
+"""The bytes of an ASCII text that make words (:data:`graphmem.text.terms._NOT_WORD`'s table)."""
+
+
+class _NotAscii(Exception):
+    """A run of characters whose words are not ASCII once folded (a Cyrillic word, a kanji)."""
+
+
+def _fold_run(err: UnicodeError) -> tuple[str, int]:
+    """The ``ascii`` codec's error handler ``graphmem.words``: a run of non-ASCII characters
+    folded by :data:`_TABLE`, when that leaves it ASCII (curly quotes, dashes, emoji, accents)."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    out = err.object[err.start:err.end].translate(_TABLE)
+    if not out.isascii():
+        raise _NotAscii
+    return out, err.end
+
+
+codecs.register_error("graphmem.words", _fold_run)
+
 
 def unicode_words(text: str) -> list[str]:
-    """The folded, case-folded words of a text in any script, in order (see the module docstring)."""
-    folded = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold()).translate(_TABLE)
-    if folded.isascii():
-        return folded.split()
-    return _CJK_CHAR.sub(r" \g<0> ", unicodedata.normalize("NFC", folded)).split()
+    """The folded, case-folded words of a text in any script, in order (see the module docstring).
+
+    Most non-ASCII text met in English conversation is ASCII but for a few quotes, dashes,
+    emoji or accents: it is encoded to ASCII with only those runs looked up in the table
+    (a table lookup per character costs as much as the whole byte path), then split as an
+    ASCII text is. A text with a word that stays non-ASCII is translated whole."""
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold())
+    try:
+        return decomposed.encode("ascii", "graphmem.words").translate(_ASCII_WORD).decode("ascii").split()
+    except _NotAscii:
+        folded = unicodedata.normalize("NFC", decomposed.translate(_TABLE))
+    return _CJK_CHAR.sub(r" \g<0> ", folded).split()

@@ -110,3 +110,19 @@ def test_chinese_queries_are_still_glossed_into_english():
                 {"id": "zh", "speaker": "Li", "text": "我昨天在公园散步。"},
                 {"id": "other", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday."}])
     assert mem.search("Bob 徒步 阿尔卑斯山", k=1) == ["en"]
+
+
+def test_the_ascii_shortcut_splits_as_the_whole_table_does():
+    """A text whose words fold to ASCII is encoded with only its non-ASCII runs looked up; any
+    other is translated whole: the same words either way."""
+    import unicodedata
+
+    from graphmem.text import scripts
+
+    def whole(text: str) -> list[str]:
+        folded = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold()).translate(scripts._TABLE)
+        return scripts._CJK_CHAR.sub(r" \g<0> ", unicodedata.normalize("NFC", folded)).split()
+
+    texts = [t["text"] for t in DATA["turns"]] + ["It\u2019s \u201cgreat\u201d \u2014 caf\u00e9 \U0001f389", "Zu\u0308rich 東京 x"]
+    for text in texts:
+        assert unicode_words(text) == whole(text), text
