@@ -57,7 +57,7 @@ turns are always those after its last read (they are read together,
 :meth:`graphmem.store.claims.MemoryClaims._drain`); a file of 3 or 4 opens with each
 conversation's last read turn for its mark and no ``unread``; code of 4 refuses a file of 5
 (it would write turns without marking them waiting)."""
-READING_VERSION = "1"
+READING_VERSION = "2"
 """The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
 whenever those rules change."""

@@ -6,6 +6,10 @@ Stems come from nltk's PorterStemmer in NLTK mode, the stemmer the official metr
 runs; weights are inverse document frequency over the turns of one conversation,
 fitted once by scikit-learn's ``TfidfVectorizer`` and reused for every unit an arm
 indexes (turns, pieces, claims) and for every question.
+
+Text in other languages and scripts is split and keyed by :mod:`graphmem.text.scripts`:
+its words are found again, accented or not; the Porter stemmer, an English one, is only
+given words that are ASCII once their diacritics are folded.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
+
+from graphmem.text.scripts import is_cjk, unicode_words
 
 
 def _porter_class() -> type:
@@ -79,13 +85,16 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case alphanumeric words, in order, stop words included: the runs of :data:`_WORD`
-    (a curly apostrophe, as a straight one, splits two words). An ASCII text's runs are taken by
-    a byte table and a split, a third cheaper than the pattern's scan (every turn ingested is split)."""
+    """Lower-case words, in order, stop words included. An ASCII text's words are the runs of
+    :data:`_WORD` (a curly apostrophe, as a straight one, splits two words), taken by a byte table
+    and a split, a third cheaper than the pattern's scan (every turn ingested is split). Any other
+    text is split by Unicode's rules (:func:`graphmem.text.scripts.unicode_words`): words in
+    every script, case-folded, their diacritics folded ("zürich" is "zurich"), each Han ideograph
+    or kana a word, and the same ASCII words."""
     low = text.lower()
     if low.isascii():  # every byte but [a-z0-9] made a space: the runs are what split() leaves
         return low.encode("ascii").translate(_NOT_WORD).decode("ascii").split()
-    return _WORD.findall(low)
+    return unicode_words(text)
 
 
 _NOT_WORD = bytes(c if c in b"0123456789abcdefghijklmnopqrstuvwxyz" else 32 for c in range(256))
@@ -93,8 +102,9 @@ _NOT_WORD = bytes(c if c in b"0123456789abcdefghijklmnopqrstuvwxyz" else 32 for 
 
 
 def content(word: str) -> bool:
-    """Whether a lower-case word carries topic (not a stop word, not a lone letter)."""
-    return word not in STOP and (len(word) > 1 or word.isdigit())
+    """Whether a lower-case word carries topic (not a stop word, not a lone letter). A lone Han
+    ideograph or kana is a word (:func:`graphmem.text.scripts.is_cjk`), not a letter."""
+    return word not in STOP and (len(word) > 1 or word.isdigit() or (not word.isascii() and is_cjk(word)))
 
 
 def analyse(text: str) -> list[str]:
@@ -119,8 +129,15 @@ this map, a third of an ingest's analysis cheaper than a cached call per word.""
 
 
 def _term(word: str) -> str | None:
-    """A lower-case word's term, or None when it carries no topic."""
-    return stem(word) if content(word) else None
+    """A lower-case word's term, or None when it carries no topic.
+
+    :func:`words` gives a word of another script with its diacritics folded: one that is then ASCII
+    ("zürich" as "zurich") is stemmed like any English word, so that it meets the word typed without
+    accents; any other is its own term, unstemmed (Porter's rules are English suffixes, which leave
+    it as it is when the query side stems it, as the ranker's structured query does)."""
+    if not content(word):
+        return None
+    return stem(word) if word.isascii() else word
 
 
 class Vocabulary:
