@@ -35,6 +35,7 @@ from graphmem.index.days import Days
 from graphmem.index.live_dense import LiveDense, encoder, need_dense
 from graphmem.index.live_search import LiveSearch
 from graphmem.index.options import MemoryOptions
+from graphmem.index.people import speaker_key
 from graphmem.index.postings import Postings, field_counts, term_ids
 from graphmem.index.readings import Reading, Readings
 from graphmem.index.shape import reads_replies, reads_reply
@@ -130,7 +131,7 @@ class LiveIndex(LiveSearch):
         self.conv_of.extend(np.fromiter(map(self.conv_ids.__getitem__, convs), dtype=np.int64, count=len(convs)))
         for c, who in dict.fromkeys((r.conversation, r.speaker) for r in records):
             self.speakers.setdefault(c, set()).add(who)
-            self.people.setdefault(who.lower(), set()).add(c)
+            self.people.setdefault(speaker_key(who), set()).add(c)
         if first == 0:
             self.askers.restore(records)
         for i, r in enumerate(records, first):
@@ -287,7 +288,7 @@ class LiveIndex(LiveSearch):
         self.days.add(i, r.date.date() if r.date is not None else None, saved.spans)
         conv = self._numbered(r.conversation)
         self.conv_of.append(conv)
-        self.people.setdefault(r.speaker.lower(), set()).add(r.conversation)
+        self.people.setdefault(speaker_key(r.speaker), set()).add(r.conversation)
         self.changed.update(self.askers.add(r, self.by_conv.setdefault(r.conversation, []), self.records))
         self.by_conv[r.conversation].append(i)
         if r.number is not None:

@@ -10,13 +10,16 @@ so that every store scopes the same query to the same conversations.
 from __future__ import annotations
 
 from graphmem.index.query import Query
+from graphmem.text.terms import words
 
 __all__ = ["People", "speaker_key"]
 
 
 def speaker_key(speaker: str) -> str:
-    """The key a speaker is known by: a query names them when one of its words is this key."""
-    return speaker.lower()
+    """The key a speaker is known by: a query names them when one of its words is this key. The
+    name read as a query's words are read (lower case, accents folded, any script), so "Jürgen"
+    is named by "jurgen" as by "Jürgen"; a name of several words is named by none."""
+    return " ".join(words(speaker))
 
 
 class People:
