@@ -87,7 +87,7 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
 def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
           confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None,
-          model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
+          timeout: float | None, model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
           sample: int | None, seed: int) -> None:
     """Run the LoCoMo benchmark and print the table."""
     # only this command needs the bench (scikit-learn, nltk, networkx): imported here to keep --help fast
@@ -110,7 +110,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         raise click.UsageError("--model reads one run; it does not combine with --sweep")
     client = None
     if backend == "neo4j":
-        client = gn.connect(uri, user, password, database)
+        client = gn.connect(uri, user, password, database, timeout=timeout)
     prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend, neo4j=client)
     if sweep:
         _sweep(prep, sweep, k, floor, settings, plot, confidence)

@@ -31,12 +31,16 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--uri/--user/--password/--database; each falls back to NEO4J_*, then the local defaults."""
+    """--uri/--user/--password/--database/--timeout; each falls back to NEO4J_* (GRAPHMEM_NEO4J_TIMEOUT),
+    then the local defaults."""
     for option in reversed([
         click.option("--uri", default=None, help="Bolt URI [$NEO4J_URI, else bolt://localhost:7687]."),
         click.option("--user", default=None, help="Neo4j user [$NEO4J_USER, else neo4j]."),
         click.option("--password", default=None, help="Neo4j password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
         click.option("--database", default=None, help="Database [$NEO4J_DATABASE, else the server's default]."),
+        click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Seconds to wait for Neo4j: connecting, retrying, and (four times it) each transaction"
+                          " [$GRAPHMEM_NEO4J_TIMEOUT, else 5]."),
     ]):
         fn = option(fn)
     return fn

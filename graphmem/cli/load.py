@@ -29,7 +29,7 @@ __all__ = ["COMMANDS"]
 @neo4j_options
 @friendly
 def load(data: Path | None, conversations: str | None, batch: int, replace: bool, quiet: bool, dense: bool,
-         uri: str | None, user: str | None, password: str | None, database: str | None) -> None:
+         uri: str | None, user: str | None, password: str | None, database: str | None, timeout: float | None) -> None:
     """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror.
 
     Every turn is written through the memory's Neo4j store, so Memory(backend="neo4j") searches it
@@ -45,7 +45,7 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
         need_dense()
     records = turn_file(data)
     chosen = gl.select(dialogue(data, records), conversations)
-    with gn.connect(uri, user, password, database) as client:
+    with gn.connect(uri, user, password, database, timeout=timeout) as client:
         report = load_conversations(client, chosen, batch=batch, replace=replace, progress=not quiet,
                                     scoped=records is None, dense=dense)
     turns = [t for c in chosen for t in c.turns]

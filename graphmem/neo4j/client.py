@@ -2,15 +2,23 @@
 
 Connection settings come from ``NEO4J_URI`` (default ``bolt://localhost:7687``),
 ``NEO4J_USER`` (``neo4j``), ``NEO4J_PASSWORD`` (``graphmem-dev``, the local server's
-default) and ``NEO4J_DATABASE`` (the server's default database); the password is never
-printed. Each way of failing to connect is one :class:`~graphmem.errors.Neo4jUnavailable`
-line naming the URI and what to do.
+default), ``NEO4J_DATABASE`` (the server's default database) and ``GRAPHMEM_NEO4J_TIMEOUT``
+(seconds, :data:`DEFAULT_TIMEOUT`); the password is never printed. Each way of failing to connect
+is one :class:`~graphmem.errors.Neo4jUnavailable` line naming the URI and what to do.
+
+Why every statement runs in a managed transaction (``execute_read``/``execute_write``), schema
+changes and ad-hoc reads too: the driver runs a managed transaction again, whole, on a transient
+error (a deadlock, a leader switch, a lost connection), while an auto-commit statement's error goes
+straight to the caller. Why one session per call: a session that failed carries nothing into the
+next call. Why one timeout bounds everything: a caller of a memory whose server is down must hear so
+in one line within seconds, not after the driver's own retries (by default, half a minute).
 """
 
 from __future__ import annotations
 
 import atexit
 import logging
+import math
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -22,25 +30,54 @@ from graphmem.errors import GraphmemError, Neo4jUnavailable
 from graphmem.neo4j.queries import query, statements
 
 __all__ = [
-    "CONNECT_TIMEOUT", "DEFAULT_PASSWORD", "DEFAULT_URI", "DEFAULT_USER", "ENV_DATABASE", "ENV_PASSWORD", "ENV_URI",
-    "ENV_USER", "RETRY_TIME", "START_HINT", "Client", "Transaction", "Neo4jSettings", "connect", "shared_client", "translate",
+    "DEFAULT_PASSWORD", "DEFAULT_TIMEOUT", "DEFAULT_URI", "DEFAULT_USER", "ENV_DATABASE", "ENV_PASSWORD", "ENV_TIMEOUT",
+    "ENV_URI", "ENV_USER", "SERVER_SHARE", "START_HINT", "TURNS_PER_TIMEOUT", "Client", "Transaction", "Neo4jSettings",
+    "connect", "shared_client", "translate",
 ]
 
 ENV_URI = "NEO4J_URI"
 ENV_USER = "NEO4J_USER"
 ENV_PASSWORD = "NEO4J_PASSWORD"
 ENV_DATABASE = "NEO4J_DATABASE"
+ENV_TIMEOUT = "GRAPHMEM_NEO4J_TIMEOUT"
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_USER = "neo4j"
 DEFAULT_PASSWORD = "graphmem-dev"
 
-CONNECT_TIMEOUT = 3.0
-"""Seconds to wait for a TCP connection: an absent server fails fast."""
+DEFAULT_TIMEOUT = 5.0
+"""Seconds a call may wait for Neo4j (``timeout=``, ``--timeout``, ``GRAPHMEM_NEO4J_TIMEOUT``): long
+enough for a cold server's first plans, short enough that a server which is down is reported at once."""
 
-RETRY_TIME = 15.0
-"""Seconds a managed transaction keeps retrying transient errors before giving up."""
+ATTEMPT_SHARE = 1 / 3
+"""The share of the timeout that each connection attempt (TCP connect; acquiring a connection, its
+handshake included) and the driver's retrying (from the first failure on) may take. The driver waits
+1, 2, 4 ... s (+-20%) between attempts and stops once its retry time has passed, after one more wait
+at most: with a third of the timeout each, a call to an absent server ends within the timeout (a
+refused connection fails at once: the waits are what it costs), and a transient error is still tried
+three times by default."""
+
+SERVER_SHARE = 4
+"""How many timeouts one transaction may run on the server before the server ends it: a server just
+started plans each statement anew (the search's takes seconds), and a write waits for the writers
+queued before it on its conversation, each paying that too."""
+
+TURNS_PER_TIMEOUT = 50
+"""A write transaction of more turns than this may run that much longer on the server (its
+:data:`SERVER_SHARE` timeouts per this many turns): a load's transaction of hundreds of turns takes
+seconds on a warm server, more on a cold one."""
+
+INDEX_WAIT = 300.0
+"""Seconds the schema step waits for new indexes to come online (populating over existing data)."""
 
 START_HINT = "start it with `docker compose up -d` or `scripts/neo4j-local start`, or set NEO4J_URI"
+
+_ALREADY = frozenset({
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists", "Neo.ClientError.Schema.IndexAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintAlreadyExists", "Neo.ClientError.Schema.IndexWithNameAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists",
+})
+"""What a schema statement ``IF NOT EXISTS`` fails with when another process made the same index
+between its check and its commit: what it asked for is there."""
 
 T = TypeVar("T")
 
@@ -57,17 +94,26 @@ class Neo4jSettings:
     user: str = DEFAULT_USER
     password: str = field(default=DEFAULT_PASSWORD, repr=False)
     database: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    """Seconds a call may wait for the server (see :data:`DEFAULT_TIMEOUT`)."""
 
     @classmethod
     def from_env(cls, uri: str | None = None, user: str | None = None, password: str | None = None,
-                 database: str | None = None) -> Neo4jSettings:
-        """Explicit values first, then ``NEO4J_*``, then the defaults."""
+                 database: str | None = None, timeout: float | None = None) -> Neo4jSettings:
+        """Explicit values first, then ``NEO4J_*`` (and ``GRAPHMEM_NEO4J_TIMEOUT``), then the defaults."""
         env = os.environ
+        if timeout is not None:
+            seconds = _seconds(timeout, "timeout=")
+        elif env.get(ENV_TIMEOUT, "").strip():
+            seconds = _seconds(env[ENV_TIMEOUT], ENV_TIMEOUT)
+        else:
+            seconds = DEFAULT_TIMEOUT
         return cls(
             uri=uri or env.get(ENV_URI) or DEFAULT_URI,
             user=user or env.get(ENV_USER) or DEFAULT_USER,
             password=password if password is not None else env.get(ENV_PASSWORD, DEFAULT_PASSWORD),
             database=database or env.get(ENV_DATABASE) or None,
+            timeout=seconds,
         )
 
     @property
@@ -81,35 +127,34 @@ class Neo4jSettings:
         return self.public_uri + (f" (database {self.database!r})" if self.database else "")
 
 
+def _seconds(value: object, name: str) -> float:
+    """A timeout in seconds: a finite number above 0 (a string from the environment too)."""
+    try:
+        seconds = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else math.nan
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise GraphmemError(f"{name} {value!r} is not a number of seconds above 0 (the Neo4j timeout, e.g. 5)")
+    return seconds
+
+
 class Client:
     """A driver bound to one database, whose every failure is a one-line ``GraphmemError``.
 
-    ``query``/``write`` run one named query in a managed transaction (retried on transient
-    errors for up to ``RETRY_TIME`` seconds) and return the records as dicts.
+    Every call is one managed transaction in a session of its own, retried by the driver on a
+    transient error, bounded by ``settings.timeout`` (:func:`connect` says how); ``query``/``write``
+    run one named query and return the records as dicts.
     """
 
     def __init__(self, settings: Neo4jSettings, driver: Any):
         self.settings = settings
         self.driver = driver
-        self._session = None
         self.rows_read = 0
         """Records every query returned so far: what a start-up or a search read, counted."""
 
     # -- plumbing
 
-    @property
-    def session(self) -> Any:
-        if self._session is None:
-            self._session = self.driver.session(database=self.settings.database)
-        return self._session
-
     def close(self) -> None:
-        if self._session is not None:
-            try:
-                self._session.close()
-            except Exception:  # noqa: BLE001 - closing a dead session must not mask the real error
-                pass
-            self._session = None
         self.driver.close()
 
     def __enter__(self) -> Client:
@@ -118,72 +163,71 @@ class Client:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _reset(self) -> None:
-        """Drop the session after a failure so the next call starts clean."""
-        if self._session is not None:
+    @property
+    def server_timeout(self) -> float:
+        """Seconds one transaction may run on the server (:data:`SERVER_SHARE` timeouts)."""
+        return self.settings.timeout * SERVER_SHARE
+
+    def execute(self, work: Callable[[Any], T], write: bool, doing: str, seconds: float | None = None,
+                retry: bool = True) -> T:
+        """``work(tx)`` in one managed transaction of a fresh session, its driver errors one line.
+        ``seconds``: the server's timeout for the transaction (default :attr:`server_timeout`);
+        ``retry=False``: one attempt (the driver's retry time 0)."""
+        with self.errors(doing, seconds):
+            return self._execute(work, write, seconds, retry)
+
+    def _execute(self, work: Callable[[Any], T], write: bool, seconds: float | None = None, retry: bool = True) -> T:
+        from neo4j import unit_of_work  # lazy: the driver takes ~1 s to import (imported by now: it made the driver)
+
+        unit = unit_of_work(timeout=seconds or self.server_timeout)(work)
+        once = {} if retry else {"max_transaction_retry_time": 0.0}
+        session = self.driver.session(database=self.settings.database, **once)
+        try:
+            return session.execute_write(unit) if write else session.execute_read(unit)
+        finally:
             try:
-                self._session.close()
-            except Exception:  # noqa: BLE001
+                session.close()
+            except Exception:  # noqa: BLE001 - closing a dead session must not mask the real error
                 pass
-            self._session = None
 
     def query(self, name: str, **params: Any) -> list[dict]:
-        return self._managed(name, params, write=False)
+        return self._named(name, params, write=False)
 
     def write(self, name: str, **params: Any) -> list[dict]:
-        return self._managed(name, params, write=True)
+        return self._named(name, params, write=True)
 
-    def _managed(self, name: str, params: dict, write: bool) -> list[dict]:
+    def _named(self, name: str, params: dict, write: bool) -> list[dict]:
         text = query(name)
+        doing = "a search" if name.startswith("search_") else f"{'a write' if write else 'a read'} ({name})"
+        return self.execute(lambda tx: self._rows(tx, text, params), write, doing)
 
-        def work(tx: Any) -> list[dict]:
-            rows = [r.data() for r in tx.run(text, params)]
-            self.rows_read += len(rows)
-            return rows
+    def _rows(self, tx: Any, text: str, params: dict) -> list[dict]:
+        rows = [r.data() for r in tx.run(text, params)]
+        self.rows_read += len(rows)
+        return rows
 
-        with self.errors(name):
-            try:
-                if write:
-                    return self.session.execute_write(work)
-                return self.session.execute_read(work)
-            except BaseException:
-                self._reset()
-                raise
-
-    def transaction(self, work: Callable[[Transaction], T], doing: str) -> T:
+    def transaction(self, work: Callable[[Transaction], T], doing: str, size: int = 1) -> T:
         """Run ``work`` as ONE managed write transaction: every statement it runs commits
         together or not at all, and the driver runs it again, whole, on a transient error or a
-        deadlock (so ``work`` must not keep state from a failed attempt)."""
-        def unit(tx: Any) -> T:
-            return work(Transaction(tx, self))
-
-        with self.errors(doing):
-            try:
-                return self.session.execute_write(unit)
-            except BaseException:
-                self._reset()
-                raise
+        deadlock (so ``work`` must not keep state from a failed attempt). ``size``: the turns it
+        writes, for its server timeout (one timeout per :data:`TURNS_PER_TIMEOUT` turns)."""
+        seconds = self.server_timeout * max(1.0, size / TURNS_PER_TIMEOUT)
+        return self.execute(lambda tx: work(Transaction(tx, self)), True, doing, seconds)
 
     def run(self, text: str, **params: Any) -> list[dict]:
-        """One auto-commit statement (schema changes and ad-hoc reads, e.g. the Browser queries)."""
-        with self.errors("a query"):
-            try:
-                rows = [r.data() for r in self.session.run(text, params)]
-                self.rows_read += len(rows)
-                return rows
-            except BaseException:
-                self._reset()
-                raise
+        """One statement in a managed write transaction (ad-hoc reads, e.g. the Browser queries, and
+        tests' checks): retried on transient errors like every other call."""
+        return self.execute(lambda tx: self._rows(tx, text, params), True, "a query")
 
     @contextmanager
-    def errors(self, doing: str) -> Iterator[None]:
+    def errors(self, doing: str, seconds: float | None = None) -> Iterator[None]:
         """Translate the driver's exceptions into one line naming the URI and what to do."""
         try:
             yield
         except GraphmemError:
             raise
         except Exception as exc:  # noqa: BLE001 - every driver failure becomes one line
-            line = translate(exc, self.settings, doing)
+            line = translate(exc, self.settings, doing, seconds)
             if line is None:
                 raise  # not the driver's: a bug, keep its traceback
             raise line from None
@@ -191,13 +235,9 @@ class Client:
     # -- what the package needs
 
     def verify(self) -> None:
-        """Connect, authenticate and open the database now, so a wrong setting fails at once."""
-        with self.errors("connecting"):
-            try:
-                self.session.run("RETURN 1").consume()
-            except BaseException:
-                self._reset()
-                raise
+        """Connect, authenticate and open the database now, so a wrong setting fails at once (one
+        attempt: a server that refuses the connection is reported without the retries' waits)."""
+        self.execute(lambda tx: tx.run("RETURN 1").consume(), False, "connecting", retry=False)
 
     def ensure_schema(self) -> None:
         """Constraints and indexes (idempotent), then wait until every index is online; one
@@ -208,8 +248,20 @@ class Client:
         if len(names) == len(wanted) and names <= online:
             return
         for stmt in wanted:
-            self.run(stmt)
-        self.run("CALL db.awaitIndexes(300)")
+            self._schema(stmt)
+        self.execute(lambda tx: tx.run("CALL db.awaitIndexes($seconds)", seconds=int(INDEX_WAIT)).consume(), False,
+                     "waiting for the indexes", INDEX_WAIT + self.server_timeout)
+
+    def _schema(self, stmt: str) -> None:
+        """One schema statement in its own managed transaction (Neo4j runs no schema change beside
+        data, and several processes may make the schema at once: a deadlock between them is
+        retried, and an index another process made first is what was asked for)."""
+        with self.errors("making the schema"):
+            try:
+                self._execute(lambda tx: tx.run(stmt).consume(), True)
+            except Exception as exc:  # noqa: BLE001 - the driver's error, told apart by its code
+                if getattr(exc, "code", None) not in _ALREADY:
+                    raise
 
 
 class Transaction:
@@ -224,36 +276,59 @@ class Transaction:
         return rows
 
 
-def translate(exc: BaseException, settings: Neo4jSettings, doing: str = "a query") -> GraphmemError | None:
-    """The one line a user sees for a driver or network exception (never the password); else None."""
+def translate(exc: BaseException, settings: Neo4jSettings, doing: str = "a query",
+              seconds: float | None = None) -> GraphmemError | None:
+    """The one line a user sees for a driver or network exception (never the password); else None.
+    ``seconds``: the transaction's server timeout, when not the usual (:data:`SERVER_SHARE` timeouts)."""
     from neo4j import exceptions as nx  # lazy: the driver takes ~1 s to import, and `bench` imports this module without connecting
 
-    where = settings.where
+    where, code = settings.where, getattr(exc, "code", None) or ""
     if isinstance(exc, nx.AuthError):
         return Neo4jUnavailable(
             f"Neo4j at {settings.public_uri} refused user {settings.user!r}: wrong user or password;"
             f" set {ENV_USER} and {ENV_PASSWORD} (or --user/--password)"
         )
-    if isinstance(exc, nx.Neo4jError) and exc.code == "Neo.ClientError.Database.DatabaseNotFound":
+    if code == "Neo.ClientError.Database.DatabaseNotFound":
         return Neo4jUnavailable(
             f"Neo4j at {settings.public_uri} has no database {settings.database!r}: set {ENV_DATABASE}"
             f" (or --database) to an existing one, or unset it for the server's default"
         )
     if isinstance(exc, (nx.ServiceUnavailable, nx.SessionExpired, nx.ConnectionAcquisitionTimeoutError,
                         nx.IncompleteCommit, nx.DatabaseUnavailable, ConnectionError, OSError)):
-        if doing in ("connecting",):
-            return Neo4jUnavailable(f"cannot reach Neo4j at {where}: {START_HINT}")
+        return _unavailable(settings, doing)
+    if "TransactionTimedOut" in code:
         return Neo4jUnavailable(
-            f"lost Neo4j at {where} during {doing}: {START_HINT}, then run the command again"
-            " (graphmem load is idempotent)"
+            f"Neo4j at {where} did not finish {doing} within its server timeout of"
+            f" {_s(seconds or settings.timeout * SERVER_SHARE)}: allow longer with {ENV_TIMEOUT} (or timeout=,"
+            " --timeout), or run it again when the server is less busy"
+        )
+    if isinstance(exc, nx.Neo4jError) and exc.is_retryable():
+        return Neo4jUnavailable(
+            f"Neo4j at {where} kept failing {doing} with {code} for {_s(settings.timeout)}, retried:"
+            f" run it again, or allow longer with {ENV_TIMEOUT} (or timeout=, --timeout)"
         )
     if isinstance(exc, nx.ConfigurationError) or (doing == "connecting" and isinstance(exc, ValueError)):
         return GraphmemError(f"{ENV_URI} {settings.public_uri!r} is not usable: {_one_line(exc)} (use bolt://host:7687)")
     if isinstance(exc, nx.Neo4jError):
-        return GraphmemError(f"Neo4j at {where} failed {doing}: {exc.code}: {_one_line(exc.message or exc)}")
+        return GraphmemError(f"Neo4j at {where} failed {doing}: {code}: {_one_line(exc.message or exc)}")
     if isinstance(exc, nx.DriverError):
         return GraphmemError(f"Neo4j driver failed {doing} at {where}: {_one_line(exc)}")
     return None
+
+
+def _unavailable(settings: Neo4jSettings, doing: str) -> Neo4jUnavailable:
+    """No server answered within the timeout: where, how long, and how to start one."""
+    waited = f"within {_s(settings.timeout)} ({ENV_TIMEOUT}, or timeout=, --timeout)"
+    if doing == "connecting":
+        return Neo4jUnavailable(f"cannot reach Neo4j at {settings.where} {waited}: {START_HINT}")
+    return Neo4jUnavailable(
+        f"lost Neo4j at {settings.where} during {doing}, no answer {waited}: {START_HINT},"
+        " then run the command again (graphmem load is idempotent)"
+    )
+
+
+def _s(seconds: float) -> str:
+    return f"{seconds:g} s"
 
 
 def _one_line(x: object) -> str:
@@ -261,9 +336,12 @@ def _one_line(x: object) -> str:
 
 
 def connect(uri: str | None = None, user: str | None = None, password: str | None = None,
-            database: str | None = None, verify: bool = True, retry_time: float = RETRY_TIME) -> Client:
-    """A verified client: explicit settings, else ``NEO4J_*``, else the local defaults."""
-    settings = Neo4jSettings.from_env(uri, user, password, database)
+            database: str | None = None, verify: bool = True, timeout: float | None = None) -> Client:
+    """A verified client: explicit settings, else ``NEO4J_*`` and ``GRAPHMEM_NEO4J_TIMEOUT``, else
+    the local defaults. The timeout bounds the TCP connect, the acquisition of a connection and the
+    driver's retrying (a third each, :data:`ATTEMPT_SHARE`), and each transaction on the server
+    (:data:`SERVER_SHARE` timeouts)."""
+    settings = Neo4jSettings.from_env(uri, user, password, database, timeout)
     scheme = settings.uri.split("://", 1)[0].lower() if "://" in settings.uri else ""
     if scheme not in _SCHEMES:
         raise GraphmemError(
@@ -272,13 +350,14 @@ def connect(uri: str | None = None, user: str | None = None, password: str | Non
     _quiet_driver_logs()
     from neo4j import GraphDatabase  # lazy: the driver takes ~1 s to import, and `bench` imports this module without connecting
 
+    share = settings.timeout * ATTEMPT_SHARE
     try:
         driver = GraphDatabase.driver(
             settings.uri,
             auth=(settings.user, settings.password),
-            connection_timeout=CONNECT_TIMEOUT,
-            connection_acquisition_timeout=max(2 * CONNECT_TIMEOUT, 10.0),
-            max_transaction_retry_time=retry_time,
+            connection_timeout=share,
+            connection_acquisition_timeout=share,
+            max_transaction_retry_time=share,
             notifications_min_severity="OFF",
         )
     except Exception as exc:  # noqa: BLE001
@@ -311,6 +390,7 @@ def shared_client() -> Client:
     settings = Neo4jSettings.from_env()
     client = _shared.get(settings)
     if client is None:
-        client = _shared[settings] = connect(settings.uri, settings.user, settings.password, settings.database)
+        client = _shared[settings] = connect(settings.uri, settings.user, settings.password, settings.database,
+                                             timeout=settings.timeout)
         atexit.register(client.close)
     return client

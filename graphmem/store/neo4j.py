@@ -50,12 +50,13 @@ class Neo4jStore:
 
     def __init__(self, options: MemoryOptions = MemoryOptions(), scope: bool = True, dense: bool = False,
                  candidates: int = CANDIDATES, uri: str | None = None, user: str | None = None,
-                 password: str | None = None, database: str | None = None, client: Client | None = None):
+                 password: str | None = None, database: str | None = None, client: Client | None = None,
+                 timeout: float | None = None):
         encoder = None
         if dense:  # the embedding model before the connection: a missing extra says so first
             need_dense()
             encoder = shared_encoder(options.dense_engine)
-        self.client = client or connect(uri, user, password, database)
+        self.client = client or connect(uri, user, password, database, timeout=timeout)
         self.where = self.client.settings.where
         self.searcher = Searcher(self.client, options, scope, candidates, encoder)
         self.writer = Writer(self.client, options, encoder)

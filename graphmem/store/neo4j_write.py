@@ -102,7 +102,7 @@ class Writer:
                 tx.run("write_vectors", rows=vectors)
 
         try:
-            self.client.transaction(work, "a write")
+            self.client.transaction(work, "a write", size=len(turns))
         except BaseException:
             for conv in convs:  # the readings ran ahead of the database
                 self.held.pop(conv, None)

@@ -21,8 +21,9 @@ from graphmem.store.sqlite import FileStore
 __all__ = ["BACKENDS", "open_store"]
 
 
-NEO4J_SETTINGS = frozenset({"uri", "user", "password", "database", "candidates", "client"})
-"""The keyword settings ``backend="neo4j"`` takes (its connection, and how many candidates Lucene proposes)."""
+NEO4J_SETTINGS = frozenset({"uri", "user", "password", "database", "timeout", "candidates", "client"})
+"""The keyword settings ``backend="neo4j"`` takes (its connection, how long a call may wait for the
+server, and how many candidates Lucene proposes)."""
 
 
 def _ram(path: str | os.PathLike | None, options: MemoryOptions, scope: bool, dense: bool, **extra: Any) -> Store:
