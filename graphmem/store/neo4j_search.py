@@ -5,9 +5,10 @@ the memory's ranking is BM25F (a turn's own stems and, at half weight, the stems
 replies to, in one term frequency and one length; :class:`graphmem.index.query.Ranker`), with
 structured query groups and date and answer-type terms. So Lucene, over the pre-stemmed fields
 :mod:`graphmem.store.neo4j_rows` writes, proposes a bounded candidate set (``candidates``
-turns, 100 by default, and as many again within the conversations of the people the query
-names), and the same query scores those by the memory's own arithmetic
-(:class:`graphmem.index.postings.Postings`'s, operation for operation) and returns the k best.
+turns, 100 by default, or k when a search asks for more, so that it can return them; and as many
+again within the conversations of the people the query names), and the same query scores those by
+the memory's own arithmetic (:class:`graphmem.index.postings.Postings`'s, operation for operation)
+and returns the k best.
 Its statistics come from what the database keeps: the number of indexed turns and their total
 length (on the Conversation nodes), each stem's document frequency (on its Term node), and,
 counted by Lucene, the document frequency of a group of several stems or of a date. The person
@@ -44,7 +45,8 @@ from graphmem.text.terms import analyse
 __all__ = ["CANDIDATES", "DbVocabulary", "NEAREST", "Searcher"]
 
 CANDIDATES = 100
-"""How many turns Lucene proposes per search (and per person scope) for BM25F to re-rank. Chosen
+"""How many turns Lucene proposes per search (and per person scope) for BM25F to re-rank, at least
+(a search for k turns has max(CANDIDATES, k) proposed: fewer could not fill its k). Chosen
 on LoCoMo (``python bench/neo4j_memory.py quality --candidates 200,100``): the same evidence
 hit@5 (0.713, the embedded memory's) at 100 and 200, identical top 5 for 1,973 and 1,978 of
 1,981 questions, and a search under half as long at 100 in that run."""
@@ -52,7 +54,8 @@ hit@5 (0.713, the embedded memory's) at 100 and 200, identical top 5 for 1,973 a
 
 NEAREST = 100
 """With ``dense=True``, how many sentences the vector index proposes (their turns, and the turns
-replying to them, join Lucene's candidates). The same order of size as ``CANDIDATES``; measured
+replying to them, join Lucene's candidates), at least (k when a search asks for more turns). The
+same order of size as ``CANDIDATES``; measured
 in docs/neo4j.md (``python bench/neo4j_memory.py quality --dense``)."""
 
 if TYPE_CHECKING:  # a type only: the embedding is an optional extra
@@ -108,7 +111,7 @@ class Searcher:
             rows = self.client.query("search_parts+search_lexical+search_bm25f+search_top", q=params)
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top",
-                                     q={**params, **self._dense(query)})
+                                     q={**params, **self._dense(query, k)})
         return [turn_of(r) for r in rows]
 
     def conversations(self, query: Query, k: int) -> list[str]:
@@ -123,14 +126,14 @@ class Searcher:
             rows = self.client.query("search_parts+search_lexical+search_bm25f+search_conversations", q=params)
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_conversations",
-                                     q={**params, **self._dense(query)})
+                                     q={**params, **self._dense(query, k)})
         return [r["conversation"] for r in rows]
 
-    def _dense(self, query: Query) -> dict[str, object]:
+    def _dense(self, query: Query, k: int) -> dict[str, object]:
         """The fused search's extra parameters: the vector index's nearest sentences are candidates too."""
         assert self.encoder is not None
         vector = self.encoder.encode([query.text], query=True)[0].astype(float).tolist()
-        return dict(vector=vector, nearest=self.nearest,
+        return dict(vector=vector, nearest=max(self.nearest, k),
                     dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
 
     def _params(self, query: Query, k: int, conversation: str | None) -> dict | None:
@@ -158,7 +161,7 @@ class Searcher:
             scope=self.scope, conversation=conversation, groups=groups, dates=dates, roles=sorted(ASSISTANT_ROLES),
             asker=self.options.weighs_askers and query.of_asker,
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
-            limit=self.candidates, k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
+            limit=max(self.candidates, k), k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
 
 
 def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:
