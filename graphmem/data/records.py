@@ -130,11 +130,30 @@ class _Place:
 
     def __str__(self) -> str:
         rec = self.rec
-        return f"{self.source} {self.n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
+        return f"{self.source} {self.n}" + (f" (id {_short(rec.get('id'))})" if isinstance(rec, Mapping) and "id" in rec else "")
+
+
+def _short(value: object, most: int = 60) -> str:
+    """A value's repr for a message, cut to ``most`` characters: a record's id may be anything."""
+    text = repr(value)
+    if len(text) <= most:
+        return text
+    return text[:most - 4] + "...'" if text.endswith("'") else text[:most - 3] + "..."
 
 
 TURN_LIMIT = 2**63
 """A turn's number must be below this: every store keeps it as a signed 64-bit integer."""
+
+KEY_LIMIT = 1000
+"""The longest id or conversation id, in characters: each is a key every store indexes, and Neo4j's
+range index refuses a key over 8 kB (1000 characters take at most 4 kB in UTF-8, which leaves room
+for a key made of a conversation's id and a speaker's name)."""
+
+SPEAKER_LIMIT = 200
+"""The longest speaker name, in characters: a name is part of a key (see :data:`KEY_LIMIT`), and the
+vocative reader matches every prefix of it (a cost that grows with the square of its length)."""
+
+_LIMITS = {"id": KEY_LIMIT, "conversation": KEY_LIMIT, "speaker": SPEAKER_LIMIT}
 
 
 def validate(records: Iterable[Mapping[str, Any] | Turn], source: str = "record") -> list[Turn]:
@@ -174,13 +193,17 @@ def same(a: Turn, b: Turn) -> bool:
 
 
 def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False) -> str:
-    """A string field: present, a string, not blank (unless ``empty``), and valid Unicode (a lone
+    """A string field: present, a string, not blank (unless ``empty``), no longer than its limit
+    (:data:`KEY_LIMIT`, :data:`SPEAKER_LIMIT`; a text has none), and valid Unicode (a lone
     surrogate cannot be written as UTF-8, so no store could keep it)."""
     if key not in rec:
         raise DataError(f"{where}: missing {key!r}")
     value = rec[key]
     if not isinstance(value, str) or (not empty and not value.strip()):
         raise DataError(f"{where}: {key!r} must be a non-empty string")
+    limit = _LIMITS.get(key)
+    if limit is not None and len(value) > limit:
+        raise DataError(f"{where}: {key!r} is {len(value)} characters long, more than {limit} (every store keys by it)")
     if not value.isascii():
         try:
             value.encode("utf-8")

@@ -101,10 +101,19 @@ _NOT_WORD = bytes(c if c in b"0123456789abcdefghijklmnopqrstuvwxyz" else 32 for 
 """A byte table that keeps :data:`_WORD`'s characters and turns every other byte into a space."""
 
 
+MAX_WORD = 100
+"""The longest word that carries topic, in characters. No language's words are longer; a longer run
+(a hash, an encoded blob, a key held down) is nothing a question asks by, and as a term it would be
+a key no index takes (Neo4j's range index refuses a key over 8 kB, its Term nodes' stems included)
+and a token Lucene splits (at 255 characters), so every store leaves it out alike."""
+
+
 def content(word: str) -> bool:
-    """Whether a lower-case word carries topic (not a stop word, not a lone letter). A lone Han
-    ideograph or kana is a word (:func:`graphmem.text.scripts.is_cjk`), not a letter."""
-    return word not in STOP and (len(word) > 1 or word.isdigit() or (not word.isascii() and is_cjk(word)))
+    """Whether a lower-case word carries topic (not a stop word, not a lone letter, not longer than
+    :data:`MAX_WORD`). A lone Han ideograph or kana is a word (:func:`graphmem.text.scripts.is_cjk`),
+    not a letter."""
+    return (word not in STOP and len(word) <= MAX_WORD
+            and (len(word) > 1 or word.isdigit() or (not word.isascii() and is_cjk(word))))
 
 
 def analyse(text: str) -> list[str]:
