@@ -2,8 +2,8 @@
 
 The counts must come out exact, with no duplicate node or relationship, and until the
 rerun no interrupted conversation may pass for loaded. Needs a server started by
-``scripts/neo4j-local`` (the test kills its JVM by the pid file and starts it again);
-about a minute, most of it Neo4j's own start.
+``scripts/neo4j-local`` (the test kills its JVM by the pid file and starts it again as it was,
+:mod:`tests.neo4j.server`); about a minute, most of it Neo4j's own start.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO, need
+from tests.neo4j.server import local_server
 
 from graphmem.claims.build import mirror
 from graphmem.neo4j.client import connect
@@ -25,8 +25,6 @@ from graphmem.neo4j.load import require_loaded
 from graphmem.store.neo4j_load import load_conversations
 from graphmem.neo4j.plan import plan
 from graphmem.errors import GraphmemError, Neo4jUnavailable
-
-SCRIPT = REPO / "scripts" / "neo4j-local"
 
 LOADER = r"""
 import sys
@@ -57,29 +55,13 @@ print("finished", flush=True)
 """
 
 
-def _server_pid() -> int:
-    pid_file = Path(os.environ.get("NEO4J_LOCAL_DIR", REPO / ".neo4j")) / "neo4j.pid"
-    try:
-        pid = int(pid_file.read_text().strip())
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except (OSError, ValueError):
-        need(f"the fault test needs a server started by scripts/neo4j-local (no live pid in {pid_file})")
-    if b"Launcher" not in cmdline:
-        need(f"pid in {pid_file} is not the scripts/neo4j-local server")
-    return pid
-
-
-def _start_server() -> None:
-    done = subprocess.run(["bash", str(SCRIPT), "start"], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-
-
 def test_kill_neo4j_mid_load_then_load_again_gives_exact_counts(dataset, locomo_path):
     try:
         connect().close()
     except Neo4jUnavailable as exc:
         need(f"no Neo4j server: {exc}")
-    pid = _server_pid()
+    server = local_server()
+    pid = server.pid
 
     loader = subprocess.Popen([sys.executable, "-c", LOADER, str(locomo_path)], cwd=REPO,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -103,7 +85,7 @@ def test_kill_neo4j_mid_load_then_load_again_gives_exact_counts(dataset, locomo_
         if loader.poll() is None:
             loader.kill()
             loader.wait()
-        _start_server()  # whatever happened, leave a running server behind
+        server.run("start")  # whatever happened, leave a running server behind
 
     # the interrupted loader failed with one line, and said what to do
     assert loader.returncode == 1, (out, err)
