@@ -39,7 +39,7 @@ def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--password", default=None, help="Neo4j password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
         click.option("--database", default=None, help="Database [$NEO4J_DATABASE, else the server's default]."),
         click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-                     help="Seconds to wait for Neo4j: connecting, retrying, and (four times it) each transaction"
+                     help="Seconds to wait for Neo4j: connecting, retrying, and (six times it) each transaction"
                           " [$GRAPHMEM_NEO4J_TIMEOUT, else 5]."),
     ]):
         fn = option(fn)

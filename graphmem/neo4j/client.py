@@ -31,8 +31,8 @@ from graphmem.neo4j.queries import query, statements
 
 __all__ = [
     "DEFAULT_PASSWORD", "DEFAULT_TIMEOUT", "DEFAULT_URI", "DEFAULT_USER", "ENV_DATABASE", "ENV_PASSWORD", "ENV_TIMEOUT",
-    "ENV_URI", "ENV_USER", "SERVER_SHARE", "START_HINT", "TURNS_PER_TIMEOUT", "Client", "Transaction", "Neo4jSettings",
-    "connect", "shared_client", "translate",
+    "ENV_URI", "ENV_USER", "SERVER_SHARE", "START_HINT", "STARTUP_WAIT", "TURNS_PER_TIMEOUT", "Client", "Transaction",
+    "Neo4jSettings", "connect", "shared_client", "translate",
 ]
 
 ENV_URI = "NEO4J_URI"
@@ -56,7 +56,7 @@ at most: with a third of the timeout each, a call to an absent server ends withi
 refused connection fails at once: the waits are what it costs), and a transient error is still tried
 three times by default."""
 
-SERVER_SHARE = 4
+SERVER_SHARE = 6
 """How many timeouts one transaction may run on the server before the server ends it: a server just
 started plans each statement anew (the search's takes seconds), and a write waits for the writers
 queued before it on its conversation, each paying that too."""
@@ -66,8 +66,11 @@ TURNS_PER_TIMEOUT = 50
 :data:`SERVER_SHARE` timeouts per this many turns): a load's transaction of hundreds of turns takes
 seconds on a warm server, more on a cold one."""
 
-INDEX_WAIT = 300.0
-"""Seconds the schema step waits for new indexes to come online (populating over existing data)."""
+STARTUP_WAIT = 300.0
+"""Seconds a store's start may keep the server busy (:meth:`Client.starting`): new indexes coming
+online over existing data, and the first plans of a server just started, which every process
+starting at once makes for itself (the search statement's takes seconds on a cold JVM, times the
+processes over the cores)."""
 
 START_HINT = "start it with `docker compose up -d` or `scripts/neo4j-local start`, or set NEO4J_URI"
 
@@ -151,6 +154,7 @@ class Client:
         self.driver = driver
         self.rows_read = 0
         """Records every query returned so far: what a start-up or a search read, counted."""
+        self._starting = False
 
     # -- plumbing
 
@@ -165,14 +169,27 @@ class Client:
 
     @property
     def server_timeout(self) -> float:
-        """Seconds one transaction may run on the server (:data:`SERVER_SHARE` timeouts)."""
-        return self.settings.timeout * SERVER_SHARE
+        """Seconds one transaction may run on the server (:data:`SERVER_SHARE` timeouts; while
+        :meth:`starting`, :data:`STARTUP_WAIT`)."""
+        return STARTUP_WAIT if self._starting else self.settings.timeout * SERVER_SHARE
+
+    @contextmanager
+    def starting(self) -> Iterator[None]:
+        """The calls of a store's start (its schema, the statements it warms), each allowed
+        :data:`STARTUP_WAIT` on the server: what a cold server spends on them is planning, once,
+        not a query running away. Connecting and retrying stay bounded by the timeout."""
+        before, self._starting = self._starting, True
+        try:
+            yield
+        finally:
+            self._starting = before
 
     def execute(self, work: Callable[[Any], T], write: bool, doing: str, seconds: float | None = None,
                 retry: bool = True) -> T:
         """``work(tx)`` in one managed transaction of a fresh session, its driver errors one line.
         ``seconds``: the server's timeout for the transaction (default :attr:`server_timeout`);
         ``retry=False``: one attempt (the driver's retry time 0)."""
+        seconds = seconds or self.server_timeout
         with self.errors(doing, seconds):
             return self._execute(work, write, seconds, retry)
 
@@ -210,7 +227,7 @@ class Client:
         """Run ``work`` as ONE managed write transaction: every statement it runs commits
         together or not at all, and the driver runs it again, whole, on a transient error or a
         deadlock (so ``work`` must not keep state from a failed attempt). ``size``: the turns it
-        writes, for its server timeout (one timeout per :data:`TURNS_PER_TIMEOUT` turns)."""
+        writes; past :data:`TURNS_PER_TIMEOUT` its server timeout grows with them."""
         seconds = self.server_timeout * max(1.0, size / TURNS_PER_TIMEOUT)
         return self.execute(lambda tx: work(Transaction(tx, self)), True, doing, seconds)
 
@@ -249,8 +266,8 @@ class Client:
             return
         for stmt in wanted:
             self._schema(stmt)
-        self.execute(lambda tx: tx.run("CALL db.awaitIndexes($seconds)", seconds=int(INDEX_WAIT)).consume(), False,
-                     "waiting for the indexes", INDEX_WAIT + self.server_timeout)
+        self.execute(lambda tx: tx.run("CALL db.awaitIndexes($seconds)", seconds=int(STARTUP_WAIT)).consume(), False,
+                     "waiting for the indexes", STARTUP_WAIT + self.settings.timeout)
 
     def _schema(self, stmt: str) -> None:
         """One schema statement in its own managed transaction (Neo4j runs no schema change beside

@@ -37,11 +37,14 @@ def ready(client: Client, searcher: Searcher) -> None:
     """The schema made sure of, then the search warmed: a server plans a statement the first time it
     meets it (about a second for the search on a cold server) and builds its runtime on the first run;
     done here, the first search a program makes costs what any search costs. On a server that met the
-    statements before (another process, an earlier load) this costs two searches' time."""
+    statements before (another process, an earlier load) this costs two searches' time. These calls
+    may keep the server busy longer than a search may (:meth:`Client.starting`): on a server just
+    started, every process starting at once plans the search statement for itself."""
     if client.settings.where not in _READY:
-        client.ensure_schema()
-        searcher.search(Query.parse(WARM_QUERY), 1, None)
-        client.query("reader_stats", stems=["warm"])
+        with client.starting():
+            client.ensure_schema()
+            searcher.search(Query.parse(WARM_QUERY), 1, None)
+            client.query("reader_stats", stems=["warm"])
         _READY.add(client.settings.where)
 
 

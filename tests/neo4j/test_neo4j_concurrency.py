@@ -1,9 +1,10 @@
 """Writers into one conversation: no transient error reaches a caller, no acknowledged turn is lost.
 
 Eight processes write one turn at a time into one conversation, twice (``python
-bench/neo4j_faults.py writers`` makes ten runs, with ``--restart`` on a server just started); and the
+bench/neo4j_faults.py writers`` makes ten runs, with ``--restart`` on a server just started); the
 lock itself: a writer queued on a conversation must not deadlock with the writer that holds it,
-whatever the holder writes (a new session, the conversation's counters).
+whatever the holder writes (a new session, the conversation's counters); and eight processes
+making a missing index at once (a fresh database) all start.
 """
 
 from __future__ import annotations
@@ -132,3 +133,30 @@ def _until_blocked(client, seconds: float = 10.0) -> None:
             return
         time.sleep(0.05)
     pytest.fail("the second writer never waited for the lock")
+
+
+SCHEMA = r"""
+from graphmem.errors import GraphmemError
+from graphmem.neo4j.client import connect
+try:
+    with connect() as client:
+        client.ensure_schema()
+except GraphmemError as exc:
+    raise SystemExit(str(exc))
+"""
+
+
+def test_eight_processes_making_a_missing_index_at_once_all_start(clean):
+    """Each finds the index missing and makes it (``IF NOT EXISTS``): the ones that lose the race
+    to another find it made, or deadlock with it and are retried; none fails."""
+    clean.run("DROP INDEX term_vdf IF EXISTS")
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    try:
+        procs = [subprocess.Popen([sys.executable, "-c", SCHEMA], stderr=subprocess.PIPE, text=True, env=env)
+                 for _ in range(8)]
+        errors = [p.communicate(timeout=300)[1].strip() for p in procs]
+    finally:
+        clean.ensure_schema()  # whatever happened, the index is there again
+    assert errors == [""] * 8, errors
+    assert clean.query("schema_state") and any(r["name"] == "term_vdf" and r["state"] == "ONLINE"
+                                               for r in clean.query("schema_state"))

@@ -16,7 +16,8 @@ import pytest
 
 from graphmem import Memory
 from graphmem.errors import GraphmemError, Neo4jUnavailable
-from graphmem.neo4j.client import DEFAULT_TIMEOUT, ENV_TIMEOUT, SERVER_SHARE, Neo4jSettings, connect
+from graphmem.neo4j.client import (DEFAULT_TIMEOUT, ENV_TIMEOUT, SERVER_SHARE, STARTUP_WAIT, Client, Neo4jSettings,
+                                   connect)
 from graphmem.neo4j.load import delete
 
 from tests.neo4j.server import Proxy, local_server
@@ -73,6 +74,18 @@ def test_the_timeout_is_a_setting_from_the_keyword_the_environment_or_the_defaul
         Memory(backend="neo4j", timeout=True)
 
 
+def test_a_stores_start_may_keep_the_server_busy_longer_than_a_call():
+    """Only the calls inside ``starting()`` (nested too) get the start's server bound; after it,
+    every call is bounded by the timeout again."""
+    client = Client(Neo4jSettings(timeout=0.25), driver=None)
+    assert client.server_timeout == 0.25 * SERVER_SHARE
+    with client.starting():
+        with client.starting():
+            assert client.server_timeout == STARTUP_WAIT
+        assert client.server_timeout == STARTUP_WAIT
+    assert client.server_timeout == 0.25 * SERVER_SHARE
+
+
 @pytest.mark.parametrize("timeout", [1.0, 2.0])
 def test_a_port_nothing_listens_on_answers_in_one_line_within_the_timeout(timeout):
     uri = f"bolt://127.0.0.1:{_free_port()}"
@@ -118,7 +131,7 @@ def test_a_transaction_past_its_server_timeout_is_ended_in_one_line(clean):
 
 
 def test_the_real_server_stopped_mid_session_answers_in_one_line_then_started_again_serves(clean):
-    """``scripts/neo4j-local stop`` under an open memory, then ``start``: about 20 s, most of it the start."""
+    """``scripts/neo4j-local stop`` under an open memory, then ``start`` (most of the test's time)."""
     server = local_server()
     timeout = 2.0
     mem = Memory(backend="neo4j", timeout=timeout)
