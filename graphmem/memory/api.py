@@ -57,7 +57,8 @@ class Memory:
     """A conversational memory over dialogue turns, kept by one store.
 
     ``Memory()`` keeps it in RAM, ``Memory(path=FILE)`` in one SQLite file, ``Memory(backend="neo4j")``
-    in Neo4j (connection settings as keyword arguments or ``NEO4J_*``), and ``Memory(store=...)`` in
+    in Neo4j (connection settings and ``timeout=`` as keyword arguments, or ``NEO4J_*`` and
+    ``GRAPHMEM_NEO4J_TIMEOUT``), and ``Memory(store=...)`` in
     any :class:`graphmem.store.base.Store`. ``options`` holds the index's settings
     (:class:`graphmem.index.options.MemoryOptions`; the defaults are what ships).
     """
