@@ -15,11 +15,11 @@ from typing import Any
 from graphmem.data import locomo
 from graphmem.data.evidence import EvidenceReport
 from graphmem.data.locomo import Dataset, Sample, Session
-from graphmem.data.records import as_record, read_jsonl
+from graphmem.data.records import as_record, read_jsonl, read_jsonl_placed
 from graphmem.domain import Turn
 from graphmem.errors import DataError
 
-__all__ = ["conversations", "dialogue", "memory_records", "turn_file"]
+__all__ = ["conversations", "dialogue", "memory_records", "memory_records_of", "placed_records", "turn_file"]
 
 
 def turn_file(data: Path | None) -> list[Turn] | None:
@@ -36,6 +36,23 @@ def dialogue(data: Path | None, records: list[Turn] | None) -> Dataset:
     return locomo.load_dataset(data)
 
 
+def placed_records(data: Path | None) -> tuple[list[dict[str, Any]], list[str]]:
+    """:func:`memory_records`, with where each was read (``file: line 3``; ``file: conv-26 D1:3``), so an
+    error about one names its place in the file."""
+    if data is not None and data.suffix.lower() in (".jsonl", ".ndjson"):
+        pairs = read_jsonl_placed(data)
+        return [as_record(t) for _, t in pairs], [where for where, _ in pairs]
+    dataset = locomo.load_dataset(data)
+    records = memory_records_of(dataset)
+    return records, [f"{dataset.path}: {r['id'].replace('/', ' ', 1)}" for r in records]
+
+
+def memory_records_of(dataset: Dataset) -> list[dict[str, Any]]:
+    """A LoCoMo dataset's turns as memory records (ids ``conversation/dia_id``)."""
+    return [{"id": f"{conv.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date, "conversation": conv.id}
+            for conv in dataset.conversations for t in conv.turns]
+
+
 def memory_records(data: Path | None) -> list[dict[str, Any]]:
     """A dialogue file's turns as memory records. A JSON Lines file keeps its own ids; a
     LoCoMo turn's id becomes ``conversation/dia_id`` (dia_ids repeat across conversations,
@@ -43,9 +60,7 @@ def memory_records(data: Path | None) -> list[dict[str, Any]]:
     records = turn_file(data)
     if records is not None:
         return [as_record(r) for r in records]
-    return [{"id": f"{conv.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
-             "conversation": conv.id}
-            for conv in locomo.load_dataset(data).conversations for t in conv.turns]
+    return memory_records_of(locomo.load_dataset(data))
 
 
 def conversations(records: Sequence[Turn]) -> list[Sample]:

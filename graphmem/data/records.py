@@ -8,7 +8,7 @@ refuses, all must refuse, before anything is written; so each record becomes a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from datetime import datetime
 from pathlib import Path
@@ -125,28 +125,30 @@ class _Place:
 
     __slots__ = ("source", "n", "rec")
 
-    def __init__(self, source: str, n: int, rec: Any):
+    def __init__(self, source: str | Sequence[str], n: int, rec: Any):
         self.source, self.n, self.rec = source, n, rec
 
     def __str__(self) -> str:
-        rec = self.rec
-        return f"{self.source} {self.n}" + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
+        rec, source = self.rec, self.source
+        where = f"{source} {self.n}" if isinstance(source, str) else source[self.n]
+        return where + (f" (id {rec.get('id')!r})" if isinstance(rec, Mapping) and "id" in rec else "")
 
 
 TURN_LIMIT = 2**63
 """A turn's number must be below this: every store keeps it as a signed 64-bit integer."""
 
 
-def validate(records: Iterable[Mapping[str, Any] | Turn], source: str = "record") -> list[Turn]:
+def validate(records: Iterable[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> list[Turn]:
     """Check every record before any is kept: one bad record means none are ingested. A record
     that repeats an earlier one's id with the same content is dropped (it is that turn again); with
     other content it is refused. A :class:`graphmem.domain.Turn` is checked as its record is."""
     return [turn for _, turn in placed(records, source)]
 
 
-def placed(records: Iterable[Mapping[str, Any] | Turn], source: str = "record") -> list[tuple[object, Turn]]:
-    """:func:`validate`, each turn with its place (``str()`` names it: ``record 3 (id 'x')``), for a
-    caller that may still refuse one (a store holding its id with other content)."""
+def placed(records: Iterable[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> list[tuple[object, Turn]]:
+    """:func:`validate`, each turn with its place (``str()`` names it: ``record 3 (id 'x')``, or,
+    when ``source`` names each record's place, ``file: line 3 (id 'x')``), for a caller that may
+    still refuse one (a store holding its id with other content)."""
     places = (_Place(source, n, as_record(rec) if isinstance(rec, Turn) else rec) for n, rec in enumerate(records))
     return _unique((where, where.rec) for where in places)
 
@@ -212,4 +214,9 @@ def as_record(turn: Turn) -> dict[str, Any]:
 def read_jsonl(path: str | Path) -> list[Turn]:
     """Turn records from a JSON Lines file, one object per line, all validated before any is used
     (a repeated id: as :func:`validate` judges it, the place named by its line)."""
-    return [turn for _, turn in _unique((f"{path}: line {n}", rec) for n, rec in jsonl.rows(path))]
+    return [turn for _, turn in read_jsonl_placed(path)]
+
+
+def read_jsonl_placed(path: str | Path) -> list[tuple[str, Turn]]:
+    """:func:`read_jsonl`, each turn with the place it was read from (``file: line N``)."""
+    return [(str(where), turn) for where, turn in _unique((f"{path}: line {n}", rec) for n, rec in jsonl.rows(path))]

@@ -58,20 +58,22 @@ class Memory:
 
     ``Memory()`` keeps it in RAM, ``Memory(path=FILE)`` in one SQLite file, ``Memory(backend="neo4j")``
     in Neo4j (connection settings as keyword arguments or ``NEO4J_*``), and ``Memory(store=...)`` in
-    any :class:`graphmem.store.base.Store`. ``options`` holds the index's settings
+    any :class:`graphmem.store.base.Store`. ``read_only=True`` opens it only to read: a file is then
+    never written (any number of readers beside its one writer), and ingests are refused. ``options`` holds the index's settings
     (:class:`graphmem.index.options.MemoryOptions`; the defaults are what ships).
     """
 
     def __init__(self, backend: str = "memory", *, path: str | os.PathLike | None = None, store: Store | None = None,
                  floor: float = FLOOR, settings: ReaderSettings = ReaderSettings(), dense: bool = False,
                  scope: bool = True, options: MemoryOptions = MemoryOptions(), confidence: str = "coverage",
-                 meaning_floor: float = MEANING_FLOOR, **neo4j: Any):
+                 meaning_floor: float = MEANING_FLOOR, read_only: bool = False, **neo4j: Any):
         self.floor = floor
         self.meaning_floor = meaning_floor
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
         self.settings = settings
         self.options = options
-        self._store = store if store is not None else open_store(backend, path, options, scope, dense, **neo4j)
+        self.read_only = read_only
+        self._store = store if store is not None else open_store(backend, path, options, scope, dense, read_only, **neo4j)
         self._lock = threading.RLock()  # one thread may ingest while others search
         self._closed = False
 
@@ -113,15 +115,18 @@ class Memory:
         again, and is skipped; with other content it is refused. Returns how many turns were added."""
         with self._lock:
             self._open_or_raise()
+            if self.read_only:
+                raise MisuseError(f"{self._store.where}: this memory was opened read-only; it takes no turns")
             with paused_gc():  # records, readings, postings: many small acyclic objects
                 new = self._fresh(placed(list(records)))
                 self._store.add(new)
             return len(new)
 
-    def check(self, records: Sequence[Mapping[str, Any] | Turn], source: str = "record") -> int:
+    def check(self, records: Sequence[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> int:
         """Validate records against what the memory holds, adding nothing (``DataError`` names the
         first bad one): a long file is checked whole before its first batch is ingested. Returns
-        how many of them the memory does not hold yet."""
+        how many of them the memory does not hold yet. ``source`` names the records' places: a word
+        (``record`` gives ``record 3``), or each record's own (``file: line 3``)."""
         with self._lock:
             self._open_or_raise()
             return len(self._fresh(placed(list(records), source)))

@@ -139,6 +139,12 @@ def test_an_undated_turn_read_again_after_reopening_keeps_its_ingest_date(tmp_pa
     assert before <= claim.date <= after
 
 
+def _without_checksums(db) -> None:
+    """A file as versions before 6 wrote it: no row checksums."""
+    for table, column in (("turns", "crc"), ("turns", "rcrc"), ("claims", "crc")):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+
+
 def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
     import sqlite3
 
@@ -151,6 +157,7 @@ def test_a_file_of_version_2_opens_with_every_claim_read(tmp_path):
     db.execute("DROP TABLE snapshot")
     db.execute("DELETE FROM meta WHERE key = 'generation'")
     db.execute("ALTER TABLE turns DROP COLUMN at")
+    _without_checksums(db)
     db.execute("UPDATE meta SET value = '2' WHERE key = 'version'")
     db.commit()
     db.close()
@@ -185,6 +192,7 @@ def test_a_file_of_version_4_keeps_its_waiting_turns_waiting(tmp_path):
     db.execute("CREATE TABLE unread (id TEXT PRIMARY KEY) WITHOUT ROWID")
     db.execute("INSERT INTO unread VALUES ('x'), ('c'), ('y')")
     db.execute("DROP TABLE claims_read")
+    _without_checksums(db)
     db.execute("UPDATE meta SET value = '4' WHERE key = 'version'")
     db.commit()
     db.close()
