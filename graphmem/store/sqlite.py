@@ -51,8 +51,8 @@ and the file's ``generation``, moved on by every ingest; a file of version 3 has
 code of version 3 refuses a file of 4 (it would write turns without moving the generation on,
 and a stale snapshot would then pass for a current one). 5: per conversation, the last turn whose
 claims were read (table ``claims_read``) instead of a row per waiting turn (table ``unread``): an
-ingest writes no row to say its turns wait (a B-tree insert a turn less: 0.87 to 1.0 us in a
-scratch insert of r=4's 23,528 ids, of a saved turn's 40 to 50), and a conversation's waiting
+ingest writes no row to say its turns wait (a B-tree insert a turn less, a small share of what a
+saved turn costs: docs/memory.md, "Figures behind the code"), and a conversation's waiting
 turns are always those after its last read (they are read together,
 :meth:`graphmem.store.claims.MemoryClaims._drain`); a file of 3 or 4 opens with each
 conversation's last read turn for its mark and no ``unread``; code of 4 refuses a file of 5
@@ -107,8 +107,8 @@ class MemoryFile:
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0.5)
             # a new file's pages (an existing file keeps its own): a saved turn is a row of a few
-            # hundred bytes in three B-trees, and at 16 KiB rather than 4 its insert costs about a
-            # quarter less (bench/memory_scale.py --path; scratch: 6.6 -> 4.7 us a turn)
+            # hundred bytes in three B-trees, and at 16 KiB rather than 4 its insert costs less
+            # (a scratch timing: docs/memory.md, "What it costs as it grows")
             self.db.execute(f"PRAGMA page_size={PAGE_SIZE}")
             self.db.execute("PRAGMA locking_mode=EXCLUSIVE")
             # write-ahead log, synced at every commit: one fsync an ingest, and a commit is durable
