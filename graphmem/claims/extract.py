@@ -57,17 +57,17 @@ it is not the person ("The support group has made me feel accepted"), is
 ``Claim.topic``.
 
 Two readings were measured with ``bench/reach.py --compare`` over all ten conversations
-and are off by default:
+and are off by default (the figures: docs/locomo.md, "Figures behind the code"):
 
 * **captions** (``captions=True``: each image caption as the speaker's ('share',
-  caption) claim) move piece reach by +0.001 on single-hop and answerable questions and
-  not at all on adversarial ones -- all but one captioned evidence turn already has a
-  piece about its speaker -- so they would mostly grow the index with text nobody said;
+  caption) claim) barely move piece reach -- all but one captioned evidence turn
+  already has a piece about its speaker -- so they would mostly grow the index with
+  text nobody said;
 * **you as a mention** (``you_mentions=True``: a ``you``/``your`` outside the subject
-  links the claim to the other speaker) raises one-hop reach by 0.019 on answerable
-  questions and by 0.072 on adversarial ones: the wrong trade.
+  links the claim to the other speaker) raises one-hop reach far more on adversarial
+  questions than on answerable ones: the wrong trade.
 
-Reading all ten conversations takes well under a second of CPU: sentences are
+Reading is cheap (its CPU time: docs/locomo.md, "How it is put together"): sentences are
 tokenised once with one C-level regex pass, and the cyclic garbage collector is paused
 while the (acyclic) tokens and claims are built.
 """

@@ -95,9 +95,10 @@ def _build(reading: Reading) -> nx.MultiDiGraph:
 def _add(g: nx.MultiDiGraph, nodes: list, edges: list) -> None:
     """Add nodes then keyed edges, writing networkx's adjacency dicts directly.
 
-    ``add_edges_from`` costs about 10 us an edge through its views; this is the same
-    structure (``_node``, ``_succ``, ``_pred``; a key -> attribute dict per node pair),
-    built at dictionary speed. A node an edge names that was not given (a person a claim
+    ``add_edges_from`` goes through networkx's views for every edge, which is slow at a
+    conversation's thousands of edges (docs/locomo.md, "Figures behind the code"); this is
+    the same structure (``_node``, ``_succ``, ``_pred``; a key -> attribute dict per node
+    pair), built at dictionary speed. A node an edge names that was not given (a person a claim
     mentions whom the people list lacks -- never in practice) is added bare.
     """
     node, succ, pred = g._node, g._succ, g._pred

@@ -13,9 +13,9 @@ in lower case (so "Mel" is Melanie, but "Time" is never Tim); :func:`resolve` ke
 longest name. The memory reads queries a user types, often in lower case, across many
 conversations with no such guard: a speaker's name counts there as a whole word in any case,
 exactly as written, every speaker named. Measured: the capitalised, exact reading would
-agree with the memory's on every LoCoMo question (1,986) and bench6 query (200), but not on a
-query typed in lower case; with this module's folding, 15 LoCoMo questions ("Mel and her kids")
-would scope differently.
+agree with the memory's on every LoCoMo question and bench6 query, but not on a query typed in
+lower case; with this module's folding, some LoCoMo questions ("Mel and her kids") would scope
+differently (docs/locomo.md, "Figures behind the code").
 """
 
 from __future__ import annotations

@@ -14,10 +14,11 @@ Where the file comes from (:func:`load_dataset`)
        cache, and kept only if its SHA-256 is :data:`LOCOMO_SHA256`.
 
     The cached file is re-verified on every load: the bytes are read for parsing anyway,
-    and hashing 2.8 MB costs about 2 ms. A cached file with the wrong hash (edited,
-    truncated by hand) is replaced by a fresh download; if that fails the error says how
-    to provide the file instead. Explicit paths and ``$GRAPHMEM_LOCOMO`` are not hashed
-    against :data:`LOCOMO_SHA256`: they may be deliberately edited or reduced copies.
+    and hashing them costs little next to parsing them (docs/locomo.md, "Figures behind the
+    code"). A cached file with the wrong hash (edited, truncated by hand) is replaced by a
+    fresh download; if that fails the error says how to provide the file instead. Explicit
+    paths and ``$GRAPHMEM_LOCOMO`` are not hashed against :data:`LOCOMO_SHA256`: they may be
+    deliberately edited or reduced copies.
 
 Validation
     Every structural problem raises :class:`~graphmem.errors.DataError` whose message is

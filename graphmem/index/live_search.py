@@ -25,8 +25,8 @@ __all__ = ["LiveSearch", "SCOPE_SHARE", "named_first"]
 
 SCOPE_SHARE = 4
 """A scope is searched alone while it holds at most one turn in this many of the memory's. Above that
-the scoped search costs more than scoring every turn: a scratch timing of a person in all of 2,000
-conversations (100,000 turns) read 14 ms scoped against 3 ms over every turn."""
+the scoped search costs more than scoring every turn, as a scratch timing of a person in every
+conversation showed (docs/memory.md, "What it costs as it grows")."""
 
 
 class LiveSearch(People):

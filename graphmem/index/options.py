@@ -40,8 +40,9 @@ class MemoryOptions:
     """How many turns back the turn a numbered turn replies to is looked for (1: only the turn
     right before it; 2: when that one was never ingested, the one before it, in two-party
     dialogue the speaker's own previous turn). See ``_replied_to``. Chosen on LoCoMo pools
-    shaped like bench6's (``python bench/memory_locomo.py --pools --compare context-reach-1``:
-    all hit@1 0.759 -> 0.767, 18 questions won and 4 lost; reach 3: 0.766)."""
+    shaped like bench6's, where most turns lack the turn before them: a reach of two finds more
+    evidence first than one, and three adds nothing (``python bench/memory_locomo.py --pools
+    --compare context-reach-1``; docs/memory.md, "Pools shaped like bench6's")."""
 
     answer_types: tuple[str, ...] = tuple(ANSWER_TYPES)
     """The answer types (:data:`graphmem.text.dates.ANSWER_TYPES`) a question asking for one
@@ -86,8 +87,8 @@ class MemoryOptions:
     batch: int = 64
     """An ingest of this many records or more is indexed column by column
     (``LiveIndex._add_batch``), a smaller one record by record: the same index either way, and
-    each is the cheaper on its side of this size (``python bench/ingest_batch.py``, LoCoMo's turns:
-    even at about 64 records; at 1,024, 49 against 68 microseconds a turn)."""
+    each is the cheaper on its side of this size, where the two break even on LoCoMo's turns
+    (``python bench/ingest_batch.py``; docs/memory.md, "What it costs as it grows")."""
 
     sure_unseen: bool = True
     """The confidence ``ask`` abstains by counts the question's terms no turn holds, at the
@@ -99,8 +100,8 @@ class MemoryOptions:
     """With ``confidence="meaning"``: how many of the turns found the embedding reads
     (:mod:`graphmem.memory.meaning`). On LongMemEval's development half the best cosine over the
     first ten separates answerable from ``_abs`` questions a little better than over the first
-    three (AUC 0.735 against 0.718, less than one question apart: ``python
-    bench/longmemeval_confidence.py --dense``, dense10 against dense3)."""
+    three, within one question (``python bench/longmemeval_confidence.py --dense``, dense10
+    against dense3: docs/longmemeval.md)."""
 
     meaning_kinds: bool = True
     """With ``confidence="meaning"``: a question that swaps in a thing of the same kind as one the

@@ -34,10 +34,10 @@ ingest leaves no long list for the first query to pay for."""
 
 DENSE = 16
 """A union of postings holding at least one document in this many is taken by flags, not a sort
-(:func:`_union`). Chosen from 300 warm LoCoMo searches at r = 16 (a scratch timing; the two ways
-return the same documents): always sorting read a p50 of about 1.35 ms, always flagging and this
-threshold 0.7 to 1.1 ms; flags alone would also pay a pass over every document for a rare word's
-few postings, which this threshold leaves to the sort."""
+(:func:`_union`). Chosen by timing warm LoCoMo searches (a scratch timing; the two ways return the
+same documents: docs/memory.md, "Figures behind the code"): flagging a common word's postings beats
+sorting them, and flags alone would also pay a pass over every document for a rare word's few
+postings, which this threshold leaves to the sort."""
 
 HELD = 4096
 """At most this many query groups' document frequencies are remembered (:meth:`Postings._held`)."""

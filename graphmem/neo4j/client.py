@@ -226,7 +226,7 @@ class Transaction:
 
 def translate(exc: BaseException, settings: Neo4jSettings, doing: str = "a query") -> GraphmemError | None:
     """The one line a user sees for a driver or network exception (never the password); else None."""
-    from neo4j import exceptions as nx  # lazy: the driver takes ~1 s to import, and `bench` imports this module without connecting
+    from neo4j import exceptions as nx  # lazy: the driver is slow to import, and `bench` imports this module without connecting
 
     where = settings.where
     if isinstance(exc, nx.AuthError):
@@ -270,7 +270,7 @@ def connect(uri: str | None = None, user: str | None = None, password: str | Non
             f"{ENV_URI} {settings.public_uri!r} is not a Neo4j Bolt URI: use bolt://host:7687 or neo4j://host:7687"
         )
     _quiet_driver_logs()
-    from neo4j import GraphDatabase  # lazy: the driver takes ~1 s to import, and `bench` imports this module without connecting
+    from neo4j import GraphDatabase  # lazy: the driver is slow to import, and `bench` imports this module without connecting
 
     try:
         driver = GraphDatabase.driver(

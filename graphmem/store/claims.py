@@ -8,8 +8,8 @@ earlier turn a name learnt later changes), never the memory. Neo4j writes claims
 turns, in one transaction, so it reads them in the ingest (:meth:`MemoryClaims.add`). An
 embedded memory keeps its new turns waiting (:meth:`MemoryClaims.defer`) and reads them the
 first time that conversation's claims are asked for, since no search or answer reads claims:
-reading them is about three quarters of what an ingest would cost. A saved memory
-(:mod:`graphmem.store.sqlite`, a :class:`ClaimsStore`) keeps in its file the claims read and
+reading them is most of what an ingest would cost (docs/memory.md, "Claims, turn by turn"). A
+saved memory (:mod:`graphmem.store.sqlite`, a :class:`ClaimsStore`) keeps in its file the claims read and
 which turns still wait (with the moment each was ingested), and writes a conversation's claims
 there when it reads them; a reopened one restores a conversation's claims from there, without
 reading it again, the first time that conversation is asked for.

@@ -45,9 +45,9 @@ __all__ = ["CANDIDATES", "DbVocabulary", "NEAREST", "Searcher"]
 
 CANDIDATES = 100
 """How many turns Lucene proposes per search (and per person scope) for BM25F to re-rank. Chosen
-on LoCoMo (``python bench/neo4j_memory.py quality --candidates 200,100``): the same evidence
-hit@5 (0.713, the embedded memory's) at 100 and 200, identical top 5 for 1,973 and 1,978 of
-1,981 questions, and a search under half as long at 100 in that run."""
+on LoCoMo (``python bench/neo4j_memory.py quality --candidates 200,100``): 100 finds the evidence
+as often as 200 and as the embedded memory, with nearly every top 5 the same, in a much shorter
+search (docs/neo4j.md, "The memory served by Neo4j")."""
 
 
 NEAREST = 100
