@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options
-from graphmem.data.dialogue import memory_records
+from graphmem.data.dialogue import memory_records, placed_records
 from graphmem.domain import Turn
+from graphmem.errors import StoreUnavailable
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the command that needs it: --help stays fast
     from graphmem.memory.api import Memory
@@ -55,9 +56,7 @@ def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]
     if saved is not None:
         if data is not None or backend != "memory":
             raise click.UsageError("--memory is a saved memory: not with --data or --backend neo4j")
-        if not saved.is_file():
-            raise click.ClickException(f"{saved}: no such memory file (make one: graphmem ingest --memory {saved} FILE)")
-        return Memory(floor=floor, path=saved, **judged)
+        return Memory(floor=floor, path=saved, read_only=True, **judged)  # a reader: the file is never written
     if backend == "neo4j":
         if data is not None:
             raise click.UsageError("--data is read in process; with --backend neo4j load it first: graphmem load --data FILE")
@@ -126,21 +125,48 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
     transaction, so an interrupted run keeps the batches it finished; to resume, run the same
     command again: the turns the memory holds already (same id, same content) are skipped, and
     only what is missing is added. A turn whose id the memory holds with other content is
-    refused before anything is added."""
+    refused, naming its line, before anything is added."""
     from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
 
-    records = memory_records(file)
+    records, places = placed_records(file)
     with Memory(path=saved) as mem:
-        mem.check(records, source=f"{file}: turn")
+        mem.check(records, source=places)
         added = 0
         starts = range(0, len(records), batch)
-        with click.progressbar(starts, label="ingesting", hidden=quiet) as bar:
-            for start in bar:
-                added += mem.ingest(records[start:start + batch])
+        try:
+            with click.progressbar(starts, label="ingesting", hidden=quiet) as bar:
+                for start in bar:
+                    added += mem.ingest(records[start:start + batch])
+        except StoreUnavailable as e:
+            raise click.ClickException(f"{e}; {saved} holds {len(mem)} turns, {added} of them added now: make room"
+                                       " and run the same command again to add the rest") from None
         held = len(records) - added
         click.echo(f"{added} turns added to {saved}; it holds {len(mem)}"
                    + (f" ({held} of the file's turns it held already)" if held else ""))
 
 
+@click.command()
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The damaged memory file (read, never written).")
+@click.option("--to", "new", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The new memory file to make (must not exist).")
+@friendly
+def repair(saved: Path, new: Path) -> None:
+    """Salvage what can be read of a damaged memory file into a new one.
 
-COMMANDS = (search, ask, ingest)
+    Every turn whose row reads back as it was written (its checksum agrees) goes into NEW, read
+    afresh; what cannot be read is named. The damaged file is only read."""
+    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
+    from graphmem.store.sqlite_repair import readable  # likewise
+
+    if new.exists():
+        raise click.ClickException(f"{new}: exists already; give repair a new file to salvage into")
+    found = readable(saved)
+    kept = 0
+    with Memory(path=new) as mem:
+        for start in range(0, len(found.turns), 1000):
+            kept += mem.ingest(found.turns[start:start + 1000])
+    click.echo(f"{new}: {kept} turns salvaged from {saved}; {found.lost_line()}")
+
+
+COMMANDS = (search, ask, ingest, repair)

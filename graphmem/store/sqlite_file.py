@@ -59,6 +59,8 @@ class DamagedFile(DataError):
 
 
 def _damaged(path: Path, what: str) -> DamagedFile:
+    what = " ".join(what.replace("***", " ").split())  # SQLite's reports span lines: one line, its start
+    what = what if len(what) <= 200 else what[:197] + "..."
     return DamagedFile(f"{path}: the memory file is damaged ({what}); salvage what can be read with"
                        f" graphmem repair --memory {path} --to NEW")
 
@@ -171,16 +173,21 @@ class MemoryFile:
         self.version = self._data_version()
 
     @contextmanager
-    def read(self, doing: str) -> Iterator[None]:
-        """SQLite's errors while ``doing`` as one line naming the file: damage, a busy file, a full disk."""
+    def read(self, doing: str, writing: bool = False) -> Iterator[None]:
+        """SQLite's errors while ``doing`` as one line naming the file: damage, a busy file, a full
+        disk (``writing``: an I/O error while writing is the disk's, not the file's damage)."""
         try:
             yield
         except sqlite3.DatabaseError as e:
             if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:  # a rollback after a failed write may fail too: the transaction is gone either way
+                    pass
             text = str(e)
-            if "full" in text:
-                raise StoreUnavailable(f"{self.path}: the disk is full ({doing}); nothing of it was kept") from None
+            if "full" in text or (writing and "I/O error" in text):
+                raise StoreUnavailable(f"{self.path}: cannot write the file ({text}: is the disk full?) while"
+                                       f" {doing}; nothing of it was kept") from None
             if isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text or "readonly" in text):
                 raise self._refusal(e) from None
             raise _damaged(self.path, f"{text}, {doing}") from None
@@ -274,7 +281,7 @@ class MemoryFile:
 
     def _write(self, doing: str, *steps: tuple[str, Sequence[tuple]]) -> None:
         """Each statement over its rows, all in one transaction: all of it lands, or none."""
-        with self.read(doing):
+        with self.read(doing, writing=True):
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 for sql, rows in steps:

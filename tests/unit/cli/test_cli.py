@@ -171,6 +171,6 @@ def test_ingest_then_ask_and_search_a_saved_memory(tmp_path):
     assert again.exit_code == 0 and "0 turns added" in again.output and "2 of the file's turns it held already" in again.output
     turns.write_text('{"id": "d1", "speaker": "Ann", "text": "Another text.", "date": "2023-05-08"}\n')
     other = runner.invoke(main, ["ingest", "--memory", str(saved), str(turns)])
-    assert other.exit_code == 1 and "turns.jsonl: turn 0 (id 'd1'): the memory holds id 'd1' already, with other content" in other.output
+    assert other.exit_code == 1 and "turns.jsonl: line 1 (id 'd1'): the memory holds id 'd1' already, with other content" in other.output
     missing = runner.invoke(main, ["search", "dog", "--memory", str(tmp_path / "none.db")])
     assert missing.exit_code == 1 and "none.db: no such memory file" in missing.output
