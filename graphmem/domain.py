@@ -24,8 +24,8 @@ ABSTAIN = "No information available"
 class Turn:
     """One utterance: who said what, when, in which conversation.
 
-    ``id`` is unique within a memory (a dataset whose ids repeat across conversations, as
-    LoCoMo's ``D1:3`` do, is given ids scoped by its loader). ``number`` is the turn's number in
+    ``id`` is unique within its user's part of a memory (a dataset whose ids repeat across
+    conversations, as LoCoMo's ``D1:3`` do, is given ids scoped by its loader). ``number`` is the turn's number in
     its conversation when the source numbers its turns: a gap between two numbers says the turn
     before is missing. ``session`` is the sitting a dataset puts it in (None: the memory counts a
     sitting per calendar day); ``caption`` describes an image shared with it."""
@@ -38,6 +38,8 @@ class Turn:
     number: int | None = None
     session: int | None = None
     caption: str | None = None
+    user: str | None = None
+    """Whose memory it belongs to: a partition, never crossed (None: the turns that carry no user)."""
 
 
 @dataclass(frozen=True)

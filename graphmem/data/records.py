@@ -156,13 +156,13 @@ def placed(records: Iterable[Mapping[str, Any] | Turn], source: str | Sequence[s
 def _unique(places: Iterable[tuple[object, Any]]) -> list[tuple[object, Turn]]:
     """Each (place, record) validated in order, a repeated id dropped when it holds the same
     and refused, naming its place, when it does not."""
-    seen: dict[str, Turn] = {}
+    seen: dict[tuple[str | None, str], Turn] = {}
     out = []
     for where, rec in places:
         turn = _record(rec, where)
-        earlier = seen.get(turn.id)
+        earlier = seen.get((turn.user, turn.id))  # an id is unique within its user's turns
         if earlier is None:
-            seen[turn.id] = turn
+            seen[(turn.user, turn.id)] = turn
             out.append((where, turn))
         elif not same(earlier, turn):
             raise DataError(f"{where}: duplicate id {turn.id!r} with other content than an earlier record's")
@@ -171,13 +171,18 @@ def _unique(places: Iterable[tuple[object, Any]]) -> list[tuple[object, Turn]]:
 
 def same(a: Turn, b: Turn) -> bool:
     """Whether two turns hold the same record: what a repeated id may hold without being refused."""
-    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number) == \
-        (b.id, b.speaker, b.text, b.date, b.conversation, b.number)
+    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number, a.user) == \
+        (b.id, b.speaker, b.text, b.date, b.conversation, b.number, b.user)
 
 
-def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False) -> str:
-    """A string field: present, a string, not blank (unless ``empty``), and valid Unicode (a lone
-    surrogate cannot be written as UTF-8, so no store could keep it)."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+"""Control characters: no name (an id, a conversation, a user, a speaker) holds one."""
+
+
+def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False, name: bool = True) -> str:
+    """A string field: present, a string, not blank (unless ``empty``), valid Unicode (a lone
+    surrogate cannot be written as UTF-8, so no store could keep it), and, for a ``name``, free of
+    control characters (the stores mark a user's keys with one)."""
     if key not in rec:
         raise DataError(f"{where}: missing {key!r}")
     value = rec[key]
@@ -188,6 +193,8 @@ def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False) 
             value.encode("utf-8")
         except UnicodeEncodeError as e:
             raise DataError(f"{where}: {key!r} is not valid Unicode (a lone surrogate at character {e.start})") from None
+    if name and _CONTROL.search(value):
+        raise DataError(f"{where}: {key!r} holds a control character")
     return value
 
 
@@ -195,20 +202,22 @@ def _record(rec: Any, where: object) -> Turn:
     """One validated record."""
     if not isinstance(rec, Mapping):
         raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")
-    tid, speaker, text = _text(rec, "id", where), _text(rec, "speaker", where), _text(rec, "text", where, empty=True)
+    tid, speaker = _text(rec, "id", where), _text(rec, "speaker", where)
+    text = _text(rec, "text", where, empty=True, name=False)
     conv = _text(rec, "conversation", where) if "conversation" in rec else DEFAULT_CONVERSATION
+    user = _text(rec, "user", where) if rec.get("user") is not None else None
     date = parse_date(rec.get("date", rec.get("time")), where)
     turn = rec.get("turn")
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < TURN_LIMIT):
         raise DataError(f"{where}: 'turn' must be a whole number from 0 to 2**63 - 1 (the turn's number in its conversation)")
-    return Turn(tid, speaker.strip(), text, date, conv, turn)
+    return Turn(tid, speaker.strip(), text, date, conv, turn, user=user)
 
 
 def as_record(turn: Turn) -> dict[str, Any]:
     """A turn as the record a memory ingests (the inverse of validation): what a caller that holds
     turns hands ``Memory.ingest``."""
     return {"id": turn.id, "speaker": turn.speaker, "text": turn.text, "date": turn.date,
-            "conversation": turn.conversation, "turn": turn.number}
+            "conversation": turn.conversation, "turn": turn.number, "user": turn.user}
 
 
 def read_jsonl(path: str | Path) -> list[Turn]:

@@ -43,6 +43,7 @@ from graphmem.index.shape import is_assistant, reader_settings
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
+from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_turn
 
 __all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Memory", "Turn", "When"]
 
@@ -100,12 +101,14 @@ class Memory:
             self._open_or_raise()
             return len(self._store)
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        """Every turn the memory holds (of one conversation): conversation by conversation in the
-        order of their ids, each conversation's turns in the order they were added."""
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+        """Every turn of ``user`` the memory holds (of one conversation): conversation by conversation
+        in the order of their ids, each conversation's turns in the order they were added. ``user``
+        None: the turns that carry no user."""
         with self._lock:
             self._open_or_raise()
-            return self._store.turns(conversation)
+            held = self._store.turns(None if conversation is None else scoped(conversation, user), user)
+            return iter([unscoped_turn(t) for t in held])
 
     def ingest(self, records: Iterable[Mapping[str, Any] | Turn]) -> int:
         """Add dialogue turns (dicts with id, speaker, text; optional date, conversation, turn).
@@ -118,7 +121,7 @@ class Memory:
             if self.read_only:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it takes no turns")
             with paused_gc():  # records, readings, postings: many small acyclic objects
-                new = self._fresh(placed(list(records)))
+                new = self._fresh(_scoped(placed(list(records))))
                 self._store.add(new)
             return len(new)
 
@@ -129,7 +132,7 @@ class Memory:
         (``record`` gives ``record 3``), or each record's own (``file: line 3``)."""
         with self._lock:
             self._open_or_raise()
-            return len(self._fresh(placed(list(records), source)))
+            return len(self._fresh(_scoped(placed(list(records), source))))
 
     def _fresh(self, turns: list[tuple[object, Turn]]) -> list[Turn]:
         """The validated turns the store does not hold; one held with other content is refused,
@@ -137,48 +140,53 @@ class Memory:
         held = self._store.held([t.id for _, t in turns])
         for where, t in turns:
             if t.id in held and not same(held[t.id], t):
-                raise DataError(f"{where}: the memory holds id {t.id!r} already, with other content"
-                                " (a turn's id is unique within the memory)")
+                raise DataError(f"{where}: the memory holds id {unscoped(t.id)!r} already, with other content"
+                                " (a turn's id is unique within its user's turns)")
         return [t for _, t in turns if t.id not in held]
 
     def _open_or_raise(self) -> None:
         if self._closed:
             raise MisuseError(f"{self._store.where}: this memory was closed; open it again")
 
-    def claims(self, conversation: str = DEFAULT_CONVERSATION) -> tuple[Claim, ...]:
+    def claims(self, conversation: str = DEFAULT_CONVERSATION, user: str | None = None) -> tuple[Claim, ...]:
         """The claims read from a conversation's turns, in turn order (:mod:`graphmem.store.claims`).
         Embedded, the first call for a conversation reads its turns' claims (a saved memory writes
         them to its file, so they are read once), holding the memory's lock; later calls read only
         the turns ingested since."""
         with self._lock:
             self._open_or_raise()
-            return self._store.claims(conversation)
+            return tuple(unscoped_claim(c) for c in self._store.claims(scoped(conversation, user)))
 
-    def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> list[str]:
-        """Turn ids best first (at most k). ``asked_on`` (a datetime, a date, or a date string
-        as records take): when the query is asked, so its relative dates ("10 days ago", "last
-        week") name days, as the dates it names ("in May 2023") always do; without it they name none."""
-        return [r.id for r in self._search(query, k, conversation, asked_on)]
+    def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+               user: str | None = None) -> list[str]:
+        """Turn ids best first (at most k), of ``user``'s turns only (None: those that carry no user).
+        ``asked_on`` (a datetime, a date, or a date string as records take): when the query is
+        asked, so its relative dates ("10 days ago", "last week") name days, as the dates it names
+        ("in May 2023") always do; without it they name none."""
+        return [r.id for r in self._search(query, k, conversation, asked_on, user)]
 
-    def records_for(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> list[Turn]:
+    def records_for(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+                    user: str | None = None) -> list[Turn]:
         """The turns ``search`` returns (speaker, text, date, conversation), best first."""
-        return self._search(query, k, conversation, asked_on)
+        return self._search(query, k, conversation, asked_on, user)
 
-    def search_conversations(self, query: str, k: int = 5, asked_on: When = None) -> list[str]:
+    def search_conversations(self, query: str, k: int = 5, asked_on: When = None, user: str | None = None) -> list[str]:
         """The conversations the query is most about, best first (at most k): which past chat to
         show, or to read whole. Each scores its best turn and, at a fraction, its next best
         (:mod:`graphmem.index.conversations`), the named person's conversations first, as
         ``search`` puts their turns; ``asked_on`` as for ``search``."""
-        return self._asked(query, k, asked_on, lambda q: self._store.conversations(q, k))
+        return [unscoped(c) for c in self._asked(query, k, asked_on, lambda q: self._store.conversations(q, k, user))]
 
-    def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> Answer:
-        """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
+    def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+            user: str | None = None) -> Answer:
+        """The reply (extractive, or ``No information available``), the cited turns, the confidence:
+        read off ``user``'s turns only."""
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
-                return self.answer_from(question, self._search(question, k, conversation, asked_on))
+                return self.answer_from(question, self._search(question, k, conversation, asked_on, user))
         # the meaning confidence reads more turns than are cited, and embeds them without the memory's
         # lock (an ingest need not wait for it): the reader may see turns ingested since the search
-        found = self._search(question, max(k, self.confidence_turns) if k > 0 else k, conversation, asked_on)
+        found = self._search(question, max(k, self.confidence_turns) if k > 0 else k, conversation, asked_on, user)
         return self.answer_from(question, found, cite=k)
 
     @property
@@ -192,7 +200,8 @@ class Memory:
         after searching, for a caller that also wants the turns. The reader reads and cites the
         first ``cite`` of them (None: all). With ``confidence="meaning"`` the confidence is judged
         by the first ``confidence_turns`` of ``found``: pass that many, as ``ask`` does."""
-        measure = "meaning" if self._meaning is not None and found and self._assisted(found[0].conversation) \
+        measure = "meaning" if self._meaning is not None and found \
+            and self._assisted(scoped(found[0].conversation, found[0].user)) \
             else "coverage"
         cited = found[:cite]
         if not cited:  # nothing found, or nothing to cite: nothing to judge
@@ -234,8 +243,10 @@ class Memory:
         with self._lock:
             self._store.build()
 
-    def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None) -> list[Turn]:
-        return self._asked(query, k, asked_on, lambda q: self._store.search(q, k, conversation))
+    def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None,
+                user: str | None = None) -> list[Turn]:
+        where = None if conversation is None else scoped(conversation, user)
+        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, lambda q: self._store.search(q, k, where, user))]
 
     def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query], list]) -> list:
         """``run`` (a search of turns or of conversations) over the store, under the memory's lock,
@@ -248,6 +259,11 @@ class Memory:
             if k <= 0:
                 return []
             return run(parsed)
+
+
+def _scoped(turns: list[tuple[object, Turn]]) -> list[tuple[object, Turn]]:
+    """Validated turns under the keys the stores hold them by (:mod:`graphmem.store.users`)."""
+    return [(where, scoped_turn(t)) for where, t in turns]
 
 
 def _moment(asked_on: When) -> datetime | None:

@@ -45,15 +45,16 @@ class Store(Protocol):
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         """The turns the store holds under any of these ids."""
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        """Every turn held (of one conversation): conversation by conversation in the order of their
-        ids, each conversation's in the order they were added."""
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+        """Every turn of ``user`` held (of one conversation): conversation by conversation in the
+        order of their keys, each conversation's in the order they were added."""
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        """The k best turns for a parsed query, best first (of one conversation when given)."""
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
+        """The k best turns of ``user`` for a parsed query, best first (of one conversation when given).
+        Ids and conversations are the scoped keys of :mod:`graphmem.store.users`."""
 
-    def conversations(self, query: Query, k: int) -> list[str]:
-        """The k conversations the query is most about, best first."""
+    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+        """The k conversations of ``user`` the query is most about, best first."""
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The claims read from a conversation's turns, in turn order."""

@@ -32,6 +32,8 @@ class RamStore:
         self.index = LiveIndex(options, scope, dense)
         self._claims = MemoryClaims()
         self._ids: dict[str, int] = {}
+        self._users: dict[str | None, dict[str, None]] = {}
+        """Each user's conversations (scoped keys, :mod:`graphmem.store.users`) in the order met."""
 
     def add(self, turns: Sequence[Turn]) -> None:
         """Index the turns, then keep them (:meth:`_keep`); a failure at any step leaves the store
@@ -49,6 +51,18 @@ class RamStore:
             self._rewind(first)
             raise
         self._ids.update((t.id, i) for i, t in enumerate(turns, first))
+        self._met(turns)
+
+    def _met(self, turns: Sequence[Turn]) -> None:
+        for t in turns:
+            self._users.setdefault(t.user, {})[t.conversation] = None
+
+    def _among(self, user: str | None) -> list[str] | None:
+        """The conversations a search of ``user`` may return turns of: None (every one) while the
+        memory holds no user's turns at all, else that user's."""
+        if user is None and None in self._users and len(self._users) == 1 or not self._users:
+            return None
+        return list(self._users.get(user, {}))
 
     def _keep(self, first: int, now: datetime) -> None:
         """What a store that persists writes of the turns from ``first`` on, last: nothing here."""
@@ -64,16 +78,16 @@ class RamStore:
         records, at = self.index.records, self._ids
         return {i: records[at[i]] for i in ids if i in at}
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
         records, by_conv = self.index.records, self.index.by_conv
-        convs = sorted(by_conv) if conversation is None else [conversation]
+        convs = sorted(self._users.get(user, {})) if conversation is None else [conversation]
         return iter([records[i] for c in convs for i in by_conv.get(c, ())])
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        return self.index.search(query, k, conversation) if len(self.index) else []
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
+        return self.index.search(query, k, conversation, self._among(user)) if len(self.index) else []
 
-    def conversations(self, query: Query, k: int) -> list[str]:
-        return self.index.conversations(query, k) if len(self.index) else []
+    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+        return self.index.conversations(query, k, self._among(user)) if len(self.index) else []
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)

@@ -62,6 +62,8 @@ class FileStore(RamStore):
         self.index = LiveIndex(self.options, self.scope)
         records = self.file.load(self.index)
         self._ids = {r.id: i for i, r in enumerate(records)}
+        self._users = {}
+        self._met(records)
         self._claims = MemoryClaims(self.file)
 
     def _follow(self) -> None:
@@ -70,6 +72,7 @@ class FileStore(RamStore):
             first = len(self.index)
             added = self.file.load(self.index, first)
             self._ids.update((t.id, i) for i, t in enumerate(added, first))
+            self._met(added)
             self._claims = MemoryClaims(self.file)  # a conversation's claims are read again from the file
 
     def add(self, turns: Sequence[Turn]) -> None:

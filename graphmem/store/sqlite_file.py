@@ -50,7 +50,7 @@ __all__ = ["DamagedFile", "MemoryFile", "READING_VERSION", "SCHEMA_VERSION", "PA
 _VERSIONS = ("2", "3", "4", "5")
 """The older versions a writer brings to this one when it opens their file."""
 
-_TURN_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc"
+_TURN_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user"
 
 
 class DamagedFile(DataError):
@@ -219,13 +219,13 @@ class MemoryFile:
         when: dict[str, datetime] = {}
         out = []
         for k, row in enumerate(rows, first):
-            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read = row
-            if n != k or record_crc(n, tid, conv, speaker, text, said_on, turn, at) != record \
+            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user = row
+            if n != k or record_crc(n, tid, conv, speaker, text, said_on, turn, at, user) != record \
                     or reading_crc(n, *reading) != read:
                 raise _damaged(self.path, f"turn {k}'s row is not what was written")
             if said_on and said_on not in when:  # a session's turns share a date
                 when[said_on] = datetime.fromisoformat(said_on)
-            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn))
+            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user))
         return out
 
     def _restore(self, index: LiveIndex, rows: list[tuple], records: list[Turn]) -> list[Turn]:
@@ -255,7 +255,7 @@ class MemoryFile:
             if i < first:
                 reading = _reading(index, i)
                 again.append((*reading, reading_crc(i, *reading), i))
-        self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
+        self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
                     ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?", again),
                     ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
         self.generation += 1

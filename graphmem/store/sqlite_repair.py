@@ -20,13 +20,14 @@ from urllib.parse import quote
 from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.store.sqlite_schema import record_crc
+from graphmem.store.users import unscoped_turn
 
 __all__ = ["Salvage", "readable"]
 
 _RANGE = 256
 """Rows read at a time; a range that fails is read again one row at a time."""
 
-_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, crc"
+_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, crc, user"
 
 
 @dataclass
@@ -88,8 +89,8 @@ def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage) -> list[Tu
             except sqlite3.DatabaseError:
                 report.lost.append(f"turn {n}")
     out = []
-    for n, tid, conv, speaker, text, date, turn, at, checksum in rows:
-        if checksum is not None and record_crc(n, tid, conv, speaker, text, date, turn, at) != checksum:
+    for n, tid, conv, speaker, text, date, turn, at, checksum, user in rows:
+        if checksum is not None and record_crc(n, tid, conv, speaker, text, date, turn, at, user) != checksum:
             report.lost.append(f"turn {n}")
             continue
         try:
@@ -97,5 +98,5 @@ def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage) -> list[Tu
         except (TypeError, ValueError):
             report.lost.append(f"turn {n}")
             continue
-        out.append(Turn(tid, speaker, text, when, conv, turn))
+        out.append(unscoped_turn(Turn(tid, speaker, text, when, conv, turn, user=user)))
     return out

@@ -27,7 +27,7 @@ SCHEMA_VERSION = "6"
 (``at``). 4: the postings as they stood at the last close (table ``snapshot``) and the file's
 ``generation``, moved on by every ingest. 5: per conversation, the last turn whose claims were read
 (table ``claims_read``) instead of a row per waiting turn. 6: a CRC-32 per row (``crc``, and a turn's
-``rcrc`` of its reading), checked when the row is read. An older file is brought to this version when
+``rcrc`` of its reading), checked when the row is read, and the user a turn belongs to (``user``). An older file is brought to this version when
 a writer opens it; code of an older version refuses a newer file (it would write rows without them)."""
 
 READING_VERSION = "2"
@@ -44,7 +44,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS turns (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
     " conversation TEXT NOT NULL, speaker TEXT NOT NULL, text TEXT NOT NULL, date TEXT, turn INTEGER,"
     " said TEXT, terms TEXT NOT NULL, replied INTEGER, types TEXT NOT NULL, spans TEXT NOT NULL, at TEXT,"
-    " crc INTEGER, rcrc INTEGER)",
+    " crc INTEGER, rcrc INTEGER, user TEXT)",
     "CREATE INDEX IF NOT EXISTS turns_by_conversation ON turns (conversation, n)",
     "CREATE TABLE IF NOT EXISTS claims (id TEXT NOT NULL, seq INTEGER NOT NULL, subject TEXT NOT NULL,"
     " predicate TEXT NOT NULL, object TEXT NOT NULL, negated INTEGER NOT NULL, sentence TEXT NOT NULL,"
@@ -63,9 +63,9 @@ def crc(cells: Iterable[object]) -> int:
 
 
 def record_crc(n: int, tid: str, conversation: str, speaker: str, text: str, when: str | None, turn: int | None,
-               at: str | None) -> int:
+               at: str | None, user: str | None = None) -> int:
     """The checksum of a turn's record (written once)."""
-    return crc((n, tid, conversation, speaker, text, when, turn, at))
+    return crc((n, tid, conversation, speaker, text, when, turn, at) + ((user,) if user is not None else ()))
 
 
 def reading_crc(n: int, said: str | None, terms: str, replied: int | None, types: str, spans: str) -> int:
@@ -85,7 +85,8 @@ def turn_row(i: int, r: Turn, reading: tuple, at: str | None) -> tuple:
     """Turn ``i``'s whole row of ``turns``, its two checksums last."""
     when = r.date.isoformat() if r.date else None
     return (i, r.id, r.conversation, r.speaker, r.text, when, r.number, *reading, at,
-            record_crc(i, r.id, r.conversation, r.speaker, r.text, when, r.number, at), reading_crc(i, *reading))
+            record_crc(i, r.id, r.conversation, r.speaker, r.text, when, r.number, at, r.user), reading_crc(i, *reading),
+            r.user)
 
 
 def claim_cells(turn_id: str, seq: int, c: Claim) -> tuple:
@@ -108,6 +109,7 @@ def upgrade(db: sqlite3.Connection, version: str) -> None:
         db.execute("DROP TABLE unread")
     db.execute("ALTER TABLE turns ADD COLUMN crc INTEGER")
     db.execute("ALTER TABLE turns ADD COLUMN rcrc INTEGER")
+    db.execute("ALTER TABLE turns ADD COLUMN user TEXT")
     db.execute("ALTER TABLE claims ADD COLUMN crc INTEGER")
     rows = db.execute("SELECT n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans"
                       " FROM turns").fetchall()

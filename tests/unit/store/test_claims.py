@@ -140,8 +140,8 @@ def test_an_undated_turn_read_again_after_reopening_keeps_its_ingest_date(tmp_pa
 
 
 def _without_checksums(db) -> None:
-    """A file as versions before 6 wrote it: no row checksums."""
-    for table, column in (("turns", "crc"), ("turns", "rcrc"), ("claims", "crc")):
+    """A file as versions before 6 wrote it: no row checksums, no users."""
+    for table, column in (("turns", "crc"), ("turns", "rcrc"), ("turns", "user"), ("claims", "crc")):
         db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
 
 
