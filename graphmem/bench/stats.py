@@ -41,7 +41,6 @@ takes on some resample.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -54,6 +53,7 @@ from sklearn.metrics import roc_auc_score
 
 from graphmem.bench import metric
 from graphmem.data.files import read_text
+from graphmem.data.jsontext import parse
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Question
 from graphmem.errors import DataError, GraphmemError
 
@@ -138,10 +138,7 @@ def load_predictions(path: str | Path) -> Predictions:
     """Read and validate a predictions file; a :class:`DataError` names the file and the place."""
     path = Path(path)
     text = read_text(path, "predictions file")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    data = parse(text, str(path))
     if not isinstance(data, list) or not data:
         raise DataError(f"{path}: expected a non-empty JSON list of samples, got {_kind(data)}")
 

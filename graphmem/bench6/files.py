@@ -11,7 +11,6 @@ The data are not part of graphmem (CC BY-NC 4.0, derived from LoCoMo): point
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.data import jsonl
+from graphmem.data.files import read_text
+from graphmem.data.jsontext import parse
 from graphmem.errors import DataError, GraphmemError
 
 ENV = "GRAPHMEM_BENCH6"
@@ -108,10 +109,7 @@ def load_bench(path: str | os.PathLike | None = None) -> Bench:
     published = None
     pub_path = base / "published_results.json"
     if pub_path.is_file():
-        try:
-            published = json.loads(pub_path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise DataError(f"{pub_path}: not JSON ({e})") from None
+        published = parse(read_text(pub_path), str(pub_path))
         if not isinstance(published, dict) or not isinstance(published.get("arms"), dict):
             raise DataError(f"{pub_path}: expected an object with 'arms'")
     return Bench(base, pool, questions, published, sorted(set(dangling)))

@@ -31,7 +31,6 @@ Evidence ids are repaired or dropped by :mod:`graphmem.data.evidence` (the rules
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import re
@@ -44,6 +43,7 @@ from typing import Any
 from graphmem.data.evidence import DIA_ID, EvidenceReport, normalise_evidence
 from graphmem.data.fetch import LOCOMO_FILENAME, LOCOMO_SHA256, LOCOMO_URL, cache_path, download
 from graphmem.data.files import read_bytes
+from graphmem.data.jsontext import kind as _kind, parse
 from graphmem.data.records import parse_session_date
 from graphmem.domain import Conversation, Session, Turn  # noqa: F401  (re-exported: LoCoMo's conversations are these)
 from graphmem.errors import DataError
@@ -127,23 +127,6 @@ SESSION_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 _SESSION_KEY = re.compile(r"session_(\d+)$")
 
 
-def _kind(value: Any) -> str:
-    """The JSON name of a Python value's type, for error messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 class _Errors:
     """Builds the one-line ``<file>: <place>: <problem>`` errors for one file."""
 
@@ -166,12 +149,7 @@ def _parse(path: Path, data: bytes) -> Dataset:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not JSON (not UTF-8 text: byte {exc.start})") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except RecursionError:
-        raise DataError(f"{path}: not JSON this loader can read (nested too deeply)") from None
+    raw = parse(text, str(path))
     if not isinstance(raw, list):
         raise err("top level", f"not the LoCoMo layout: expected a list of samples, got {_kind(raw)}")
     if not raw:

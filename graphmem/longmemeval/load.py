@@ -14,7 +14,6 @@ as that id for the session-level metrics. Neither rejects the haystack.
 from __future__ import annotations
 
 import gzip
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from graphmem.data.jsontext import parse
 from graphmem.data.records import parse_date
 from graphmem.errors import DataError
 
@@ -131,15 +131,14 @@ def _read(path: Path) -> Any:
         raw = path.read_bytes()
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
-        return json.loads(raw)
+        text = raw.decode("utf-8-sig")
     except OSError as exc:  # gzip.BadGzipFile and EOFError (a cut download) are OSError / EOFError
         raise DataError(f"{path}: cannot read it ({exc})") from None
     except EOFError:
         raise DataError(f"{path}: the gzip stream ends early (a cut download?)") from None
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 text at byte {exc.start}") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+    return parse(text, str(path))
 
 
 def question(row: Any, where: str) -> Question:

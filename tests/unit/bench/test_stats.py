@@ -80,7 +80,7 @@ def test_load_discovers_arms_in_file_order_with_plus(tmp_path):
 @pytest.mark.parametrize(
     "content, message",
     [
-        ("{not json", r"not valid JSON: .* line 1 column 2"),
+        ("{not json", r"not JSON \(line 1, column 2: "),
         ("{}", "expected a non-empty JSON list of samples"),
         ("[]", "expected a non-empty JSON list of samples"),
         ('[{"sample_id": "c1", "qa": [{"category": 4, "answer": "a"}]}]', "no '<arm>_prediction' keys"),

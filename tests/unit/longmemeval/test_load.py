@@ -63,7 +63,7 @@ def _bad(tmp_path, rows):
 
 
 def test_malformed_input_names_the_file_and_the_place(tmp_path):
-    assert "not JSON (line 1 column 3" in _bad(tmp_path, "[{")
+    assert "not JSON (line 1, column 3" in _bad(tmp_path, "[{")
     assert "expected a JSON list" in _bad(tmp_path, {"a": 1})
     rows = tiny_rows()
     del rows[1]["answer"]
