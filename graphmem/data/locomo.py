@@ -7,7 +7,8 @@ strings, and evidence ids repaired or dropped *with a report* rather than silent
 
 Where the file comes from (:func:`load_dataset`)
     1. an explicit path (the CLI's ``--data PATH``);
-    2. else ``$GRAPHMEM_LOCOMO``;
+    2. else ``$GRAPHMEM_LOCOMO``, else the shared copy the tests use (``$GRAPHMEM_SHARED``, else
+       ``shared/data`` beside the checkout or a directory above: :mod:`graphmem.data.shared`);
     3. else the cache file :func:`~graphmem.data.fetch.cache_path` (``$GRAPHMEM_CACHE``, else
        ``$XDG_CACHE_HOME/graphmem``, else ``~/.cache/graphmem``, + ``locomo10.json``);
     4. else it is downloaded (:mod:`graphmem.data.fetch`) from :data:`LOCOMO_URL` into the
@@ -16,8 +17,8 @@ Where the file comes from (:func:`load_dataset`)
     The cached file is re-verified on every load: the bytes are read for parsing anyway,
     and hashing 2.8 MB costs about 2 ms. A cached file with the wrong hash (edited,
     truncated by hand) is replaced by a fresh download; if that fails the error says how
-    to provide the file instead. Explicit paths and ``$GRAPHMEM_LOCOMO`` are not hashed
-    against :data:`LOCOMO_SHA256`: they may be deliberately edited or reduced copies.
+    to provide the file instead. Explicit paths, ``$GRAPHMEM_LOCOMO`` and the shared copy are
+    not hashed against :data:`LOCOMO_SHA256`: they may be deliberately edited or reduced copies.
 
 Validation
     Every structural problem raises :class:`~graphmem.errors.DataError` whose message is
@@ -32,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,6 +40,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from graphmem.data import shared
 from graphmem.data.evidence import DIA_ID, EvidenceReport, normalise_evidence
 from graphmem.data.fetch import LOCOMO_FILENAME, LOCOMO_SHA256, LOCOMO_URL, cache_path, download
 from graphmem.data.files import read_bytes
@@ -319,7 +320,8 @@ def load_dataset(
     sha256: str = LOCOMO_SHA256,
     timeout: float = 30.0,
 ) -> Dataset:
-    """Load LoCoMo from ``path``, else ``$GRAPHMEM_LOCOMO``, else the cache, else download.
+    """Load LoCoMo from ``path``, else ``$GRAPHMEM_LOCOMO``, else the shared copy
+    (:func:`graphmem.data.shared.find`), else the cache, else download.
 
     A cached file is hashed on every load (it is read for parsing anyway); if its hash
     is not ``sha256`` it is downloaded again. Every failure is one :class:`DataError`
@@ -327,12 +329,9 @@ def load_dataset(
     """
     if path is not None:
         return load_file(Path(path))
-    env = os.environ.get(ENV_DATA)
-    if env:
-        p = Path(env).expanduser()
-        if not p.exists():
-            raise DataError(f"{p}: no such file (from ${ENV_DATA})")
-        return load_file(p)
+    found = shared.find(LOCOMO_FILENAME, ENV_DATA)
+    if found is not None:
+        return load_file(found)
     cached = cache_path()
     if cached.is_file():
         data = read_bytes(cached)

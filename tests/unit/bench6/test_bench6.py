@@ -133,7 +133,7 @@ def test_run_rejects_bad_arguments(tmp_path):
 # --------------------------------------------------------------------------- data errors
 
 
-def test_resolve_dir_env_and_missing(tmp_path, monkeypatch):
+def test_resolve_dir_env_and_missing(tmp_path, monkeypatch, no_shared):
     d = write(tmp_path / "d")
     monkeypatch.setenv(files.ENV, str(d))
     assert files.resolve_dir(None) == d

@@ -89,7 +89,7 @@ def test_cut_gzip_is_one_error(tmp_path, tiny):
         load(cut)
 
 
-def test_where_the_file_comes_from(tmp_path, monkeypatch, tiny):
+def test_where_the_file_comes_from(tmp_path, monkeypatch, tiny, no_shared):
     monkeypatch.delenv("GRAPHMEM_LONGMEMEVAL", raising=False)
     monkeypatch.setenv("GRAPHMEM_SHARED", str(tmp_path / "nowhere"))
     with pytest.raises(DataError, match="longmemeval_s_cleaned.json from the xiaowu0162/longmemeval-cleaned"):
