@@ -31,7 +31,8 @@ __all__ = ["COMMANDS"]
 
 
 data_option = click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                           help="LoCoMo JSON (default: $GRAPHMEM_LOCOMO, else the cached download).")
+                           help="LoCoMo JSON (default: $GRAPHMEM_LOCOMO, else the shared copy: $GRAPHMEM_SHARED, "
+                                "shared/data beside the checkout or above; else the cached download).")
 
 
 def model_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -216,7 +217,8 @@ def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, j
 
 @click.command()
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="bench6 folder (default: $GRAPHMEM_BENCH6).")
+              help="bench6 folder (default: $GRAPHMEM_BENCH6, else bench6/ in the shared data: $GRAPHMEM_SHARED, "
+                   "shared/data beside the checkout or above).")
 @click.option("--lang", type=click.Choice(["zh", "en", "both"]), default="both", show_default=True)
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option("--dense", is_flag=True, help="Fuse the optional multilingual embedding (extra 'dense') with lexical scores.")
@@ -241,7 +243,8 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
 
 @click.command()
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The release's JSON or .json.gz (default: $GRAPHMEM_LONGMEMEVAL, else the shared development half).")
+              help="The release's JSON or .json.gz (default: $GRAPHMEM_LONGMEMEVAL, else the development half in "
+                   "the shared data: $GRAPHMEM_SHARED, shared/data beside the checkout or above).")
 @click.option("--variant", type=click.Choice(["s", "oracle"]), default="s", show_default=True,
               help="Which shared development file when --data is not given: _S haystacks, or evidence sessions only.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")

