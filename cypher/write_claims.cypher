@@ -13,7 +13,7 @@ CALL () {
   UNWIND $people AS row
   MERGE (p:Person {key: row.key})
     ON CREATE SET p.id = row.id, p.conversation = row.conversation, p.name = row.name, p.speaker = row.speaker,
-                  p.n = row.n
+                  p.n = row.n, p.owner = $owner
   FOREACH (_ IN CASE WHEN row.fixed THEN [1] ELSE [] END |
     SET p.id = row.id, p.name = row.name, p.speaker = row.speaker, p.n = row.n)
 }

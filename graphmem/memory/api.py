@@ -154,9 +154,13 @@ class Memory:
         Embedded, the first call for a conversation reads its turns' claims (a saved memory writes
         them to its file, so they are read once), holding the memory's lock; later calls read only
         the turns ingested since."""
+        key = scoped(conversation, user)
         with self._lock:
             self._open_or_raise()
-            return tuple(unscoped_claim(c) for c in self._store.claims(scoped(conversation, user)))
+            try:
+                return tuple(unscoped_claim(c) for c in self._store.claims(key))
+            except DataError as e:  # said of the conversation the caller named, not of its key
+                raise DataError(str(e).replace(repr(key), repr(conversation))) from None
 
     def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
                user: str | None = None) -> list[str]:

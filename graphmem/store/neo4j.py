@@ -21,6 +21,7 @@ from graphmem.index.query import Query
 from graphmem.neo4j.client import Client, connect
 from graphmem.store.neo4j_search import CANDIDATES, DbVocabulary, Searcher
 from graphmem.store.neo4j_write import Given, Writer, as_datetime, turn_of
+from graphmem.store.users import owner
 
 __all__ = ["Neo4jStore"]
 
@@ -73,14 +74,15 @@ class Neo4jStore:
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         return {r["id"]: turn_of(r) for r in self.client.query("memory_held", keys=list(ids))} if ids else {}
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        return iter([turn_of(r) for r in self.client.query("memory_turns", conversation=conversation)])
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+        rows = self.client.query("memory_turns", conversation=conversation, owner=owner(user))
+        return iter([turn_of(r) for r in rows])
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        return self.searcher.search(query, k, conversation)
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
+        return self.searcher.search(query, k, conversation, user)
 
-    def conversations(self, query: Query, k: int) -> list[str]:
-        return self.searcher.conversations(query, k)
+    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+        return self.searcher.conversations(query, k, user)
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The conversation's claims in turn order, from its Assertion nodes (those the claim reader

@@ -35,6 +35,7 @@ from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.index.live import LiveIndex
 from graphmem.index.query import family_sets
+from graphmem.store.users import owner
 from graphmem.text.dates import months_touched as months
 from graphmem.search.dense import passages
 
@@ -82,7 +83,7 @@ def index_row(index: LiveIndex, i: int) -> dict:
         marks += [f"smon_{y}_{m}" for y, m in months(a, b)]
     fields = {
         "terms": " ".join(own), "context": " ".join(context), "marks": " ".join(dict.fromkeys(marks)),
-        "scope": r.conversation, "length": length, "types": list(read.types),
+        "scope": f"{r.conversation} {owner(r.user)}", "length": length, "types": list(read.types),
         "day": day.toordinal() if day is not None else None,
         "span_lo": [a.toordinal() for a, _ in spans], "span_hi": [b.toordinal() for _, b in spans],
         "replied": None if index.replied[i] is None else turn_key(index.records[index.replied[i]]),

@@ -40,6 +40,7 @@ from graphmem.index.people import speaker_key
 from graphmem.neo4j.client import Client, Transaction
 from graphmem.store.claims import ClaimsChange, MemoryClaims
 from graphmem.store.neo4j_rows import claim_rows, index_row, sentence_rows, turn_key
+from graphmem.store.users import owner
 
 if TYPE_CHECKING:  # a type only: the embedding is an optional extra
     from graphmem.search.dense import Encoder
@@ -88,6 +89,7 @@ class Writer:
         skipped when it holds the same, refused (``DataError``, before anything is written) when not.
         ``given``: per conversation, the graph a load writes instead of reading claims."""
         convs = sorted({r.conversation for r in turns})
+        users = {r.conversation: r.user for r in turns}
         attempts = 0
         vectors = sentence_rows(turns, self.encoder) if self.encoder is not None else []
 
@@ -97,7 +99,7 @@ class Writer:
                 for conv in convs:
                     self.held.pop(conv, None)
             attempts += 1
-            self._work(tx, turns, convs, given or {})
+            self._work(tx, turns, [{"id": c, "user": users[c], "owner": owner(users[c])} for c in convs], given or {})
             if vectors:
                 tx.run("write_vectors", rows=vectors)
 
@@ -110,9 +112,10 @@ class Writer:
         for conv in given or {}:  # a load wrote the mirror's claims, not this reading's: read anew when next written
             self.held.pop(conv, None)
 
-    def _work(self, tx: Transaction, turns: Sequence[Turn], convs: list[str], given: Mapping[str, Given]) -> None:
+    def _work(self, tx: Transaction, turns: Sequence[Turn], locks: list[dict], given: Mapping[str, Given]) -> None:
         keys = [turn_key(r) for r in turns]
-        locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=convs, keys=keys)}
+        locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=locks, keys=keys)}
+        convs = [c["id"] for c in locks]
         held = {h["key"]: h for h in locked[convs[0]]["held"]} if convs else {}
         for r in turns:
             h = held.get(turn_key(r))
@@ -153,7 +156,7 @@ class Writer:
         speakers = list(held.speakers)
         tx.run("write_claims", forget=forget, people=people, claims=claims, conversation=conv, added=len(new),
                length=grown, speakers=speakers, lspeakers=[speaker_key(s) for s in speakers],
-               askers=index.askers.count, refused=held.claims.refused(conv))
+               askers=index.askers.count, refused=held.claims.refused(conv), owner=owner(new[0].user))
 
     def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> _Held:
         """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
@@ -214,6 +217,7 @@ def _turn_row(r: Turn, position: int, sessions: _Sessions) -> dict:
     return {
         "key": turn_key(r), "id": r.id, "conversation": r.conversation, "position": position,
         "speaker": r.speaker, "text": r.text, "date": r.date, "number": r.number, "caption": r.caption,
+        "user": r.user, "owner": owner(r.user),
         "person": f"{r.conversation}/{fold(r.speaker)}", "person_id": fold(r.speaker), "lname": speaker_key(r.speaker),
         **sessions.of(r),
     }
@@ -222,13 +226,14 @@ def _turn_row(r: Turn, position: int, sessions: _Sessions) -> dict:
 def _same(held: Mapping, r: Turn) -> bool:
     """Whether the turn the database holds under ``r``'s key holds what ``r`` does."""
     return (held["id"], held["speaker"], held["text"], as_datetime(held["date"]), held["conversation"],
-            held["number"]) == (r.id, r.speaker, r.text, r.date, r.conversation, r.number)
+            held["number"], held["user"]) == (r.id, r.speaker, r.text, r.date, r.conversation, r.number, r.user)
 
 
 def turn_of(row: Mapping) -> Turn:
     """A turn as a statement returns it (``id``, ``speaker``, ``text``, ``date``, ``conversation``,
-    ``turn``: its number)."""
-    return Turn(row["id"], row["speaker"], row["text"], as_datetime(row["date"]), row["conversation"], row["turn"])
+    ``turn``: its number, ``user``)."""
+    return Turn(row["id"], row["speaker"], row["text"], as_datetime(row["date"]), row["conversation"], row["turn"],
+                user=row.get("user"))
 
 
 def as_datetime(value: object) -> datetime | None:

@@ -47,7 +47,7 @@ def _refusal(verb) -> str:
 
 def _both(store, records=CHAT, **settings):
     mem, here = store(**settings), Memory(**settings)
-    assert mem.ingest(records) == here.ingest(records) == len({r["id"] for r in records})
+    assert mem.ingest(records) == here.ingest(records) == len({(r.get("user"), r["id"]) for r in records})
     return mem, here
 
 
@@ -150,3 +150,30 @@ def test_a_closed_memory_refuses_every_verb_alike(store):
                  lambda: mem.claims("friends"), lambda: len(mem), lambda: mem.turns()):
         with pytest.raises(MisuseError, match="this memory was closed"):
             verb()
+
+
+def _of(user: str | None, records=CHAT) -> list[dict]:
+    return [{**r, "user": user, "text": f"{r['text']} ({user or 'nobody'})"} for r in records]
+
+
+def test_users_are_kept_apart(store):
+    """Three users' turns under the same ids and conversations: each search, answer, listing and
+    claim sees one user's only; ``user=None`` means the turns that carry no user, not everyone."""
+    records = _of(None) + _of("ann") + _of("bob", CHAT[:6])
+    mem, here = _both(store, records)
+    assert len(mem) == len(here) == len(records)
+    for user, mine in ((None, "(nobody)"), ("ann", "(ann)"), ("bob", "(bob)"), ("cy", None)):
+        for q in QUESTIONS[:6]:
+            found = mem.records_for(q, k=5, user=user)
+            assert [t.id for t in found] == here.search(q, k=5, user=user), (user, q)
+            assert all(t.user == user and t.text.endswith(mine) for t in found), (user, q)
+            assert mem.ask(q, user=user) == here.ask(q, user=user), (user, q)
+        assert list(mem.turns(user=user)) == list(here.turns(user=user))
+        assert {t.user for t in mem.turns(user=user)} <= {user}
+        assert mem.search_conversations("kayak lake", user=user) == here.search_conversations("kayak lake", user=user)
+    assert mem.search("What did Nate adopt?", k=5, user="cy") == []
+    assert mem.claims("friends", user="ann") == here.claims("friends", user="ann")
+    alone = Memory()
+    alone.ingest([{**r, "user": None} for r in _of("ann")])
+    assert mem.claims("friends", user="ann") == alone.claims("friends")  # as if ann's were the only turns
+    assert _refusal(lambda: mem.claims("friends", user="cy")) == "conversation 'friends': the memory holds no turn of it"
