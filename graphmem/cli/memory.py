@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options
+from graphmem.cli.common import (confidence_options, friendly, meaning_floor_setting, neo4j_account_options,
+                                 neo4j_options)
 from graphmem.data.dialogue import memory_records, placed_records
 from graphmem.domain import Turn
 from graphmem.errors import StoreUnavailable
@@ -147,6 +148,35 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
 
 
 @click.command()
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The memory file to forget in (else --backend neo4j).")
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="neo4j: forget in the database (the connection options below).")
+@click.option("--id", "ids", multiple=True, help="A turn's id (repeat for several).")
+@click.option("--conversation", default=None, help="Every turn of this conversation.")
+@click.option("--user", default=None, help="Whose turns (alone: every turn of this user).")
+@neo4j_account_options
+@friendly
+def forget(saved: Path | None, backend: str, ids: tuple[str, ...], conversation: str | None, user: str | None,
+           neo4j_user: str | None, **neo4j: str | None) -> None:
+    """Forget turns, and everything read from them, in a memory file or in Neo4j.
+
+    Afterwards every search, answer and claim is that of a memory that never ingested them; in
+    one transaction, so an interrupted forget forgets nothing."""
+    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
+
+    if (saved is None) == (backend == "memory"):
+        raise click.UsageError("give --memory FILE, or --backend neo4j")
+    if not ids and conversation is None and user is None:
+        raise click.UsageError("say what to forget: --id ID..., --conversation C or --user U")
+    if saved is not None and not saved.is_file():
+        raise click.ClickException(f"{saved}: no such memory file")
+    with (Memory(path=saved) if saved is not None else Memory("neo4j", user=neo4j_user, **neo4j)) as mem:
+        n = mem.forget(ids=list(ids) if ids else None, conversation=conversation, user=user)
+        click.echo(f"{n} turns forgotten; {mem.store.where} holds {len(mem)}")
+
+
+@click.command()
 @click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The damaged memory file (read, never written).")
 @click.option("--to", "new", type=click.Path(dir_okay=False, path_type=Path), required=True,
@@ -170,4 +200,4 @@ def repair(saved: Path, new: Path) -> None:
     click.echo(f"{new}: {kept} turns salvaged from {saved}; {found.lost_line()}")
 
 
-COMMANDS = (search, ask, ingest, repair)
+COMMANDS = (search, ask, ingest, forget, repair)

@@ -87,6 +87,12 @@ class LiveDense:
         self.matrix[self.rows:self.rows + len(block)] = block
         self.rows += len(block)
 
+    def forget(self, doc: int) -> None:
+        """A forgotten turn's sentence vectors erased (its place kept: the rows after it do not move)."""
+        rows = np.flatnonzero(self.owner.view() == doc)
+        if self.matrix is not None and len(rows):
+            self.matrix[rows] = 0
+
     def scores(self, query: str, n: int, replied: Sequence[int | None]) -> np.ndarray:
         own = np.full(n, -1.0)
         if self.rows:

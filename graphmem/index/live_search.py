@@ -36,8 +36,14 @@ class LiveSearch(People):
     def _fused(self, query: Query, docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         lexical = np.zeros(len(self.records))
         lexical[docs] = scores
-        fused = embedding.fuse(lexical, self.dense.scores(query.text, len(self.records), self.replied),
-                               self.options.dense_weight)
+        dense = self.dense.scores(query.text, len(self.records), self.replied)
+        if self.dead:  # fused over the turns held, as a memory that never read the forgotten ones fuses
+            alive = np.ones(len(self.records), dtype=bool)
+            alive[list(self.dead)] = False
+            fused = np.zeros(len(self.records))
+            fused[alive] = embedding.fuse(lexical[alive], dense[alive], self.options.dense_weight)
+        else:
+            fused = embedding.fuse(lexical, dense, self.options.dense_weight)
         docs = np.flatnonzero(fused > 0)
         return docs, fused[docs]
 

@@ -126,6 +126,29 @@ class Memory:
                 self._store.add(new)
             return len(new)
 
+    def forget(self, ids: Iterable[str] | None = None, conversation: str | None = None, user: str | None = None,
+               *, everything: bool = False) -> int:
+        """Remove turns, and everything derived from them, at once: their postings and the
+        statistics they counted in, their vectors, their claims (and people left with none), the
+        saved index's snapshot. Afterwards every search, answer and claim is that of a memory that
+        never ingested them. Which turns: ``ids`` (of ``user``), or every turn of ``conversation``
+        (of ``user``), or with neither every turn of ``user`` (``user=None`` needs ``everything=True``:
+        the turns that carry no user are not forgotten by an argument left out). Returns how many."""
+        with self._lock:
+            self._open_or_raise()
+            if self.read_only:
+                raise MisuseError(f"{self._store.where}: this memory was opened read-only; it forgets nothing")
+            if ids is not None:
+                if isinstance(ids, str):
+                    raise DataError("ids must be a list of ids, not one string")
+                keys = [scoped(i, user) for i in ids]
+            elif conversation is not None or user is not None or everything:
+                where = None if conversation is None else scoped(conversation, user)
+                keys = [t.id for t in self._store.turns(where, user)]
+            else:
+                raise MisuseError("say what to forget: ids=, conversation=, user=, or everything=True")
+            return self._store.forget(keys)
+
     def check(self, records: Sequence[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> int:
         """Validate records against what the memory holds, adding nothing (``DataError`` names the
         first bad one): a long file is checked whole before its first batch is ingested. Returns

@@ -45,6 +45,10 @@ class Store(Protocol):
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         """The turns the store holds under any of these ids."""
 
+    def forget(self, ids: Collection[str]) -> int:
+        """Forget the turns held under these ids, and everything read from them, at once: afterwards
+        the store answers as one that never held them. Returns how many it held."""
+
     def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
         """Every turn of ``user`` held (of one conversation): conversation by conversation in the
         order of their keys, each conversation's in the order they were added."""

@@ -147,6 +147,13 @@ class MemoryClaims:
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return tuple(cc.claims)
 
+    def reset(self, conv: str, turns: Waiting) -> None:
+        """The conversation's claims to be read again from these turns (after some were forgotten): a
+        store that keeps claims has dropped them, and restores the conversation from itself instead."""
+        self._forget(conv)
+        if self._store is None and turns:
+            self._pending[conv] = list(turns)
+
     def refused(self, conv: str) -> str | None:
         """Why the conversation keeps no claims (a third speaker), or None."""
         return self._refused.get(conv)

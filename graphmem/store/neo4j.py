@@ -71,6 +71,12 @@ class Neo4jStore:
         if turns:
             self.writer.ingest(turns, given)
 
+    def forget(self, ids: Collection[str]) -> int:
+        gone = self.held(ids)
+        if gone:
+            self.writer.forget(gone)
+        return len(gone)
+
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         return {r["id"]: turn_of(r) for r in self.client.query("memory_held", keys=list(ids))} if ids else {}
 

@@ -112,6 +112,30 @@ class Writer:
         for conv in given or {}:  # a load wrote the mirror's claims, not this reading's: read anew when next written
             self.held.pop(conv, None)
 
+    def forget(self, gone: Mapping[str, Turn]) -> None:
+        """Forget the turns ``gone`` (by key) in one transaction: each conversation they were in is
+        taken out whole (``forget_turns.cypher``) and the turns it keeps are written again, read
+        afresh, so it reads as it would had the forgotten turns never been written."""
+        convs = sorted({t.conversation for t in gone.values()})
+        users = {t.conversation: t.user for t in gone.values()}
+
+        def work(tx: Transaction) -> None:
+            locks = [{"id": c, "user": users[c], "owner": owner(users[c])} for c in convs]
+            tx.run("memory_lock", conversations=locks, keys=[])
+            kept = {c: [turn_of(r) for r in tx.run("memory_tail", conversation=c, **{"from": 0})
+                        if r["id"] not in gone] for c in convs}
+            tx.run("forget_turns", conversations=convs, keys=list(gone), emptied=[c for c in convs if not kept[c]])
+            for c in convs:
+                self.held.pop(c, None)
+                if kept[c]:
+                    self._conversation(tx, {"conversation": c, "indexed": 0, "sessions": []}, kept[c], None)
+
+        try:
+            self.client.transaction(work, "forgetting")
+        finally:
+            for c in convs:  # read afresh from the database when next written
+                self.held.pop(c, None)
+
     def _work(self, tx: Transaction, turns: Sequence[Turn], locks: list[dict], given: Mapping[str, Given]) -> None:
         keys = [turn_key(r) for r in turns]
         locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=locks, keys=keys)}
@@ -233,7 +257,7 @@ def turn_of(row: Mapping) -> Turn:
     """A turn as a statement returns it (``id``, ``speaker``, ``text``, ``date``, ``conversation``,
     ``turn``: its number, ``user``)."""
     return Turn(row["id"], row["speaker"], row["text"], as_datetime(row["date"]), row["conversation"], row["turn"],
-                user=row.get("user"))
+                caption=row.get("caption"), user=row.get("user"))
 
 
 def as_datetime(value: object) -> datetime | None:

@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
 
 from graphmem.domain import Claim, Turn
+from graphmem.index.forget import forget
 from graphmem.index.live import LiveIndex
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
@@ -34,6 +35,8 @@ class RamStore:
         self._ids: dict[str, int] = {}
         self._users: dict[str | None, dict[str, None]] = {}
         """Each user's conversations (scoped keys, :mod:`graphmem.store.users`) in the order met."""
+        self._moments: dict[str, datetime] = {}
+        """When each undated turn was ingested: its date, should its claims be read again."""
 
     def add(self, turns: Sequence[Turn]) -> None:
         """Index the turns, then keep them (:meth:`_keep`); a failure at any step leaves the store
@@ -51,7 +54,37 @@ class RamStore:
             self._rewind(first)
             raise
         self._ids.update((t.id, i) for i, t in enumerate(turns, first))
+        self._moments.update((t.id, now) for t in turns if t.date is None)
         self._met(turns)
+
+    def forget(self, ids: Collection[str]) -> int:
+        """Forget the turns held under these ids and everything read from them (:mod:`graphmem.index.forget`);
+        their conversations' claims are read again when next asked for. Returns how many were held."""
+        places = sorted(self._ids[i] for i in set(ids) if i in self._ids)
+        if not places:
+            return 0
+        convs = sorted(forget(self.index, places))
+        try:
+            self._forgotten(places, convs)
+        except BaseException:  # the file's transaction did not commit: the memory as its file holds it
+            self._rewind(len(self.index))
+            raise
+        for i in ids:
+            self._ids.pop(i, None)
+            self._moments.pop(i, None)
+        self._reclaim(convs)
+        self.index.changed.clear()
+        return len(places)
+
+    def _forgotten(self, places: Sequence[int], conversations: Sequence[str]) -> None:
+        """What a store that persists writes of a forgetting, last: nothing here."""
+
+    def _reclaim(self, conversations: Sequence[str]) -> None:
+        """The conversations' claims, to be read again from their turns held now."""
+        now = ingest_moment()
+        for conv in conversations:
+            held = [self.index.records[i] for i in self.index.by_conv.get(conv, ())]
+            self._claims.reset(conv, [(t, self._moments.get(t.id, now)) for t in held])
 
     def _met(self, turns: Sequence[Turn]) -> None:
         for t in turns:
@@ -103,7 +136,7 @@ class RamStore:
         """Nothing to build: every turn is indexed as it is added."""
 
     def __len__(self) -> int:
-        return len(self.index)
+        return self.index.held
 
     def close(self) -> None:
         """Nothing held open."""

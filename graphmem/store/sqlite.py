@@ -9,7 +9,7 @@ finds is what the file held when it asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from functools import wraps
 from pathlib import Path
@@ -60,6 +60,7 @@ class FileStore(RamStore):
     def _restore(self) -> None:
         """The file's turns and their reading restored into a new index, nothing read again."""
         self.index = LiveIndex(self.options, self.scope)
+        self._forgotten_seen = self.file.forgotten()
         records = self.file.load(self.index)
         self._ids = {r.id: i for i, r in enumerate(records)}
         self._users = {}
@@ -67,13 +68,18 @@ class FileStore(RamStore):
         self._claims = MemoryClaims(self.file)
 
     def _follow(self) -> None:
-        """A reader: the turns the writer committed since it last looked, indexed now."""
-        if self.read_only and self.file.changed():
-            first = len(self.index)
-            added = self.file.load(self.index, first)
-            self._ids.update((t.id, i) for i, t in enumerate(added, first))
-            self._met(added)
-            self._claims = MemoryClaims(self.file)  # a conversation's claims are read again from the file
+        """A reader: the turns the writer committed since it last looked, indexed now (the file read
+        whole again when the writer forgot turns: a reader's index cannot drop what it never saw go)."""
+        if not (self.read_only and self.file.changed()):
+            return
+        if self.file.forgotten() != self._forgotten_seen:
+            self._restore()
+            return
+        first = len(self.index)
+        added = self.file.load(self.index, self.file.ns[-1] if self.file.ns else -1)
+        self._ids.update((t.id, i) for i, t in enumerate(added, first))
+        self._met(added)
+        self._claims = MemoryClaims(self.file)  # a conversation's claims are read again from the file
 
     def add(self, turns: Sequence[Turn]) -> None:
         if self.read_only:
@@ -85,8 +91,17 @@ class FileStore(RamStore):
         self.file.save(self.index, first, now)
 
     def _rewind(self, first: int) -> None:
-        """The memory as its file holds it (the last add's transaction did not commit)."""
+        """The memory as its file holds it (the last write's transaction did not commit)."""
         self._restore()
+
+    def forget(self, ids: Collection[str]) -> int:
+        if self.read_only:
+            raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
+        return super().forget(ids)
+
+    def _forgotten(self, places: Sequence[int], conversations: Sequence[str]) -> None:
+        """The forgetting, one transaction of the file, written last."""
+        self.file.forget(self.index, places, conversations)
 
     held = _following(RamStore.held)
     turns = _following(RamStore.turns)
@@ -100,7 +115,7 @@ class FileStore(RamStore):
 
     def __len__(self) -> int:
         self._follow()
-        return len(self.index)
+        return self.index.held
 
     def close(self) -> None:
         """Close the file, a writer's postings kept for the next open."""

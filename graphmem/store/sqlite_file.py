@@ -170,6 +170,8 @@ class MemoryFile:
         self.snapshot_read = False
         """Whether the last load took the postings from the snapshot (else it rebuilt them)."""
         self._snapshot_of: int | None = None  # the generation the file's snapshot is of, once known
+        self.ns: list[int] = []
+        """Each turn's number in the file, by its place in the index (they part once turns are forgotten)."""
         self.version = self._data_version()
 
     @contextmanager
@@ -202,65 +204,106 @@ class MemoryFile:
         seen, self.version = self.version, now
         return now != seen
 
-    def load(self, index: LiveIndex, first: int = 0) -> list[Turn]:
-        """Every saved turn from number ``first`` on, in ingest order, restored into ``index`` (an
-        empty index takes them as saved; a reader following a writer adds them, read again). The
-        collector paused: hundreds of thousands of small acyclic objects, whose passes free nothing."""
+    def load(self, index: LiveIndex, after: int = -1) -> list[Turn]:
+        """Every saved turn numbered after ``after``, in ingest order, put into ``index``: an empty
+        index takes them as saved (nothing read again); a reader following a writer adds them, read
+        again. ``ns`` then holds each turn's number in the file, by its place in the index (the two
+        part once turns are forgotten). The collector paused: hundreds of thousands of small acyclic
+        objects, whose passes free nothing."""
         with paused_gc(), self.read("reading its turns"):
-            rows = self.db.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE n >= ? ORDER BY n", (first,)).fetchall()
-            records = self._checked(rows, first)
-            if first:
+            rows = self.db.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE n > ? ORDER BY n", (after,)).fetchall()
+            records = self._checked(rows)
+            numbers = [row[0] for row in rows]
+            if after >= 0:
                 index.add(records)
-                return records
-            return self._restore(index, rows, records)
+            else:
+                self._restore(index, rows, records)
+                self.ns = []
+            self.ns.extend(numbers)
+            return records
 
-    def _checked(self, rows: list[tuple], first: int) -> list[Turn]:
-        """The rows as turns, each checked against its checksums and its place (numbered from ``first``)."""
+    def _checked(self, rows: list[tuple]) -> list[Turn]:
+        """The rows as turns, each checked against its checksums."""
         when: dict[str, datetime] = {}
         out = []
-        for k, row in enumerate(rows, first):
+        for row in rows:
             n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user = row
-            if n != k or record_crc(n, tid, conv, speaker, text, said_on, turn, at, user) != record \
-                    or reading_crc(n, *reading) != read:
-                raise _damaged(self.path, f"turn {k}'s row is not what was written")
+            if record_crc(n, tid, conv, speaker, text, said_on, turn, at, user) != record or reading_crc(n, *reading) != read:
+                raise _damaged(self.path, f"turn {n}'s row is not what was written")
             if said_on and said_on not in when:  # a session's turns share a date
                 when[said_on] = datetime.fromisoformat(said_on)
             out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user))
         return out
 
-    def _restore(self, index: LiveIndex, rows: list[tuple], records: list[Turn]) -> list[Turn]:
+    def _restore(self, index: LiveIndex, rows: list[tuple], records: list[Turn]) -> None:
         if not rows:
             index.restore([], Readings([], [], [], [], {}))
-            return []
+            return
         said, terms, replied, types, spans = list(zip(*rows))[8:13]
+        place = {row[0]: i for i, row in enumerate(rows)}  # a reply is kept as the number of the turn replied to
         kept = snapshot.kept(dict(self.db.execute("SELECT name, value FROM snapshot")), self.generation, len(rows),
                              index.options)
         index.restore(records, Readings(said=[r.text if s is None else s for r, s in zip(records, said)],
-                                        terms=[t.split() for t in terms], replied=list(replied),
+                                        terms=[t.split() for t in terms],
+                                        replied=[None if j is None else place.get(j) for j in replied],
                                         types=[tuple(t.split(",")) if t else () for t in types],
                                         spans={i: _spans(s) for i, s in enumerate(spans) if s != "[]"}), kept)
         self.snapshot_read = kept is not None
         self._snapshot_of = self.generation if kept is not None else None
-        return records
 
     def save(self, index: LiveIndex, first: int, at: datetime) -> None:
-        """In one transaction: the records from ``first`` on, ingested at ``at`` (their claims
-        waiting: they come after their conversations' last read turn), and the earlier ones read again."""
+        """In one transaction: the turns from place ``first`` on, ingested at ``at`` (their claims
+        waiting: they come after their conversations' last read turn), each under the file's next
+        number, and the earlier ones read again."""
+        start = self.ns[-1] + 1 if self.ns else 0
+        ns = self.ns + list(range(start, start + len(index) - first))
         moment, read = at.isoformat(), index.readings(first)  # the new turns' readings column by column
-        rows = [turn_row(i, r, turn_cells(i, r, said, terms, replied, types, read.spans.get(i, ())), moment)
+        rows = [turn_row(ns[i], r, _numbered(ns, turn_cells(i, r, said, terms, replied, types, read.spans.get(i, ()))),
+                         moment)
                 for i, r, said, terms, replied, types in zip(range(first, len(index)), index.records[first:], read.said,
                                                                read.terms, read.replied, read.types, strict=True)]
-        again = []
-        for i in sorted(index.changed):
-            if i < first:
-                reading = _reading(index, i)
-                again.append((*reading, reading_crc(i, *reading), i))
+        again = self._again(index, ns, [i for i in sorted(index.changed) if i < first])
         self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
                     ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?", again),
                     ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
+        self.ns = ns
         self.generation += 1
         self.version = self._data_version()
         index.changed.clear()
+
+    @staticmethod
+    def _again(index: LiveIndex, ns: Sequence[int], places: Sequence[int]) -> list[tuple]:
+        """The ``UPDATE`` rows of turns read again (at these places of the index)."""
+        out = []
+        for i in places:
+            reading = _numbered(ns, _reading(index, i))
+            out.append((*reading, reading_crc(ns[i], *reading), ns[i]))
+        return out
+
+    def forget(self, index: LiveIndex, places: Sequence[int], conversations: Sequence[str]) -> None:
+        """In one transaction: the turns at these places gone, with their claims; the conversations
+        they were in read again for claims (their claims and marks dropped: every turn waits); the
+        turns the forgetting made the index read again rewritten. A reader following the file sees
+        the ``forgotten`` count move on and reads the file whole again."""
+        gone = [(self.ns[i],) for i in places]
+        again = self._again(index, self.ns, [i for i in sorted(index.changed) if i not in index.dead])
+        convs = [(c,) for c in conversations]
+        self._write("forgetting", ("DELETE FROM claims WHERE id IN (SELECT id FROM turns WHERE conversation = ?)", convs),
+                    ("DELETE FROM claims_read WHERE conversation = ?", convs),
+                    ("DELETE FROM turns WHERE n = ?", gone),
+                    ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?", again),
+                    ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]),
+                    ("INSERT INTO meta VALUES ('forgotten', '1') ON CONFLICT (key) DO UPDATE"
+                     " SET value = CAST(value AS INTEGER) + 1", [()]))
+        self.generation += 1
+        self.version = self._data_version()
+        index.changed.clear()
+
+    def forgotten(self) -> int:
+        """How many times turns were forgotten from this file (a reader reads it whole again when it moves)."""
+        with self.read("reading its state"):
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'forgotten'").fetchone()
+        return int(row[0]) if row else 0
 
     def keep_claims(self, change: ClaimsChange, read: Sequence[str]) -> None:
         """In one transaction: the claims of the turns whose claims are new or changed, those of
@@ -321,7 +364,7 @@ class MemoryFile:
         """A conversation's rows (found through an index) as turns, each row checked and of it."""
         out = []
         for row in rows:
-            turn = self._checked([row], row[0])[0]
+            turn = self._checked([row])[0]
             if turn.conversation != conversation:
                 raise _damaged(self.path, f"the index of conversations points at a turn of {turn.conversation!r}")
             out.append(turn)
@@ -333,7 +376,7 @@ class MemoryFile:
         warning, not an error: it is a cache, nothing acknowledged is lost, and a close may run while
         the caller's own exception is raised (the next open rebuilds the postings)."""
         try:
-            if self.writable and index is not None and self._snapshot_of != self.generation:
+            if self.writable and index is not None and self._snapshot_of != self.generation and not index.dead:
                 self._write("keeping its index", ("DELETE FROM snapshot", [()]),
                             ("INSERT INTO snapshot VALUES (?, ?)", snapshot.rows(index, self.generation)))
         except Exception as e:  # noqa: BLE001 (whatever failed, the turns are intact)
@@ -367,6 +410,12 @@ def _locked(path: Path) -> int | None:
         raise MemoryFileInUse(f"{path}: the memory is open for writing elsewhere (another process, or another"
                               " Memory here); close it there first, or open it read-only to search it") from None
     return fd
+
+
+def _numbered(ns: Sequence[int], cells: tuple) -> tuple:
+    """A turn's reading cells with its reply given as the file's number of the turn replied to."""
+    said, terms, replied, types, spans = cells
+    return said, terms, None if replied is None else ns[replied], types, spans
 
 
 def _reading(index: LiveIndex, i: int) -> tuple:

@@ -9,6 +9,7 @@ these cases hold every store to it.
 
 from __future__ import annotations
 
+import random
 from datetime import datetime
 
 import pytest
@@ -177,3 +178,43 @@ def test_users_are_kept_apart(store):
     alone.ingest([{**r, "user": None} for r in _of("ann")])
     assert mem.claims("friends", user="ann") == alone.claims("friends")  # as if ann's were the only turns
     assert _refusal(lambda: mem.claims("friends", user="cy")) == "conversation 'friends': the memory holds no turn of it"
+
+
+def test_forgetting_leaves_a_memory_that_never_ingested_them(store, dataset):
+    """LoCoMo's conv-26, conv-30 and conv-41: one conversation forgotten whole and 60 random turns of the
+    others; every search, answer and claim is then that of a memory that ingested only the rest."""
+    convs = [c for c in dataset.conversations if c.id in ("conv-26", "conv-30", "conv-41")]
+    records = [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date, "conversation": c.id}
+               for c in convs for t in c.turns]
+    mem = store()
+    for start in range(0, len(records), 300):
+        mem.ingest(records[start:start + 300])
+    mem.claims("conv-30")  # claims read before forgetting are read again after
+    rest = [r for r in records if r["conversation"] != "conv-41"]
+    dropped = {r["id"] for r in random.Random(7).sample(rest, 60)}
+    assert mem.forget(conversation="conv-41") == sum(r["conversation"] == "conv-41" for r in records)
+    assert mem.forget(ids=sorted(dropped) + ["no such id"]) == 60
+    kept = [r for r in rest if r["id"] not in dropped]
+    fresh = Memory()
+    fresh.ingest(kept)
+    assert len(mem) == len(fresh) == len(kept) and list(mem.turns()) == list(fresh.turns())
+    questions = [q.text for c in convs for q in c.questions][::3][:100]
+    for q in questions:
+        assert mem.search(q, k=5) == fresh.search(q, k=5), q
+    for q in questions[:25]:
+        assert mem.ask(q) == fresh.ask(q), q
+    for conv in ("conv-26", "conv-30"):
+        assert mem.claims(conv) == fresh.claims(conv), conv
+    assert _refusal(lambda: mem.claims("conv-41")) == "conversation 'conv-41': the memory holds no turn of it"
+
+
+def test_forgetting_a_user_or_nothing_said_alike(store):
+    mem, here = _both(store, _of(None) + _of("ann"))
+    for memory in (mem, here):
+        with pytest.raises(MisuseError, match="say what to forget"):
+            memory.forget()
+        assert memory.forget(user="ann") == len(CHAT)
+        assert list(memory.turns(user="ann")) == [] and len(memory) == len(CHAT)
+        assert memory.forget(ids=["c1", "c2"]) == 2 and memory.search("ice cream turn out", k=3) == \
+            [t for t in memory.search("ice cream turn out", k=3) if t not in ("c1", "c2")]
+    assert mem.search("kayak lake", k=5) == here.search("kayak lake", k=5)

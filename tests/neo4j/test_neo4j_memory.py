@@ -249,3 +249,18 @@ def test_cli_load_keeps_a_turn_files_turn_numbers(clean, tmp_path):
     assert [r["n"] for r in numbers] == [1, 4]
     # with the gap, Bob's turn is not read as a reply to Ann's: "dog" finds Ann's turn alone
     assert Memory(backend="neo4j").search("Who adopted a dog?", k=2, conversation=CONV) == ["mt1"]
+
+
+def test_forgetting_an_ingest_leaves_the_database_as_it_was(clean):
+    """Nodes and relationships return to what they were before the ingest: turns, sessions, people,
+    assertions, terms no turn holds any more, the conversation itself."""
+    shape = ("MATCH (n) WITH count(n) AS nodes CALL () { MATCH ()-[r]->() RETURN count(r) AS rels }"
+             " RETURN nodes, rels")
+    before = clean.run(shape)
+    mem = Memory(backend="neo4j")
+    mem.ingest(TURNS + [{"id": "mt9", "speaker": "Ann", "text": "Zyxwv the quokka met Rex at the lake.",
+                         "date": "2023-05-10", "conversation": CONV}])
+    assert clean.run(shape) != before
+    assert mem.forget(ids=["mt9"]) == 1 and mem.search("quokka zyxwv", k=1, conversation=CONV) == []
+    assert mem.forget(conversation=CONV) == 2
+    assert clean.run(shape) == before
