@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-__all__ = ["ABSTAIN", "DEFAULT_CONVERSATION", "Answer", "Claim", "Conversation", "Session", "Turn"]
+__all__ = ["ABSTAIN", "DEFAULT_CONVERSATION", "Answer", "Claim", "Conversation", "Fact", "Session", "Turn"]
 
 DEFAULT_CONVERSATION = "default"
 """The conversation of a turn that names none."""
@@ -83,6 +83,22 @@ class Claim:
     """The grammatical subject when it is not the person ("the kids", "my painting")."""
     speaker: str = ""
     """The key of the person who said it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """What the memory holds about a person, with when it held: a claim read from a turn, valid from
+    the day it was said until a later claim replaced it (``valid_to`` None while it holds)."""
+
+    subject: str
+    predicate: str
+    object: str
+    negated: bool
+    turn_id: str
+    said_on: datetime
+    valid_from: datetime
+    valid_to: datetime | None
+    sentence: str
 
 
 @dataclass(frozen=True)

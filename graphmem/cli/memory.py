@@ -6,16 +6,16 @@ its stores, never the benchmarks.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphmem.cli.common import (confidence_options, friendly, meaning_floor_setting, neo4j_account_options,
-                                 neo4j_options)
+from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_account_options
 from graphmem.data.dialogue import memory_records, placed_records
-from graphmem.domain import Turn
+from graphmem.domain import Fact, Turn
 from graphmem.errors import StoreUnavailable
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the command that needs it: --help stays fast
@@ -24,11 +24,12 @@ if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the 
 __all__ = ["COMMANDS"]
 
 
+DATA_HELP = ("LoCoMo JSON or a JSON Lines file of turns (default: $GRAPHMEM_LOCOMO, else the shared copy: "
+             "$GRAPHMEM_SHARED, shared/data beside the checkout or above; else the cached LoCoMo download); "
+             "not with --backend neo4j.")
+
 memory_options = [
-    click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                 help="LoCoMo JSON or a JSON Lines file of turns (default: $GRAPHMEM_LOCOMO, else the shared copy: "
-                      "$GRAPHMEM_SHARED, shared/data beside the checkout or above; else the cached LoCoMo "
-                      "download); not with --backend neo4j."),
+    click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, help=DATA_HELP),
     click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
                  help="memory: read --data in process; neo4j: every turn already in Neo4j (graphmem load first)."),
     click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -37,14 +38,16 @@ memory_options = [
     click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns to return."),
     click.option("--asked-on", default=None, metavar="DATE",
                  help="When it is asked (e.g. 2023-05-20), so 'last week' or '10 days ago' names days."),
+    click.option("--user", default=None, help="Whose turns (default: the turns that carry no user)."),
 ]
 
 
 def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--data/--backend/--memory/--conversation/-k/--asked-on and the Neo4j connection options, for search and ask."""
+    """--data/--backend/--memory/--conversation/-k/--asked-on/--user and the Neo4j connection
+    options (its account --neo4j-user), for search and ask."""
     for option in reversed(memory_options):
         fn = option(fn)
-    return neo4j_options(fn)
+    return neo4j_account_options(fn)
 
 
 def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any], saved: Path | None = None,
@@ -52,6 +55,7 @@ def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]
     """A Memory over a dialogue file (in process), a saved memory file, or what Neo4j holds;
     ``judged``: its ``confidence=`` and ``meaning_floor=``, if not the default's."""
     judged = judged or {}
+    neo4j = {("user" if name == "neo4j_user" else name): value for name, value in neo4j.items()}
     # search and ask need the memory (scikit-learn): imported here to keep --help fast
     from graphmem.memory.api import Memory
 
@@ -84,10 +88,10 @@ def _cite(records: Sequence[Turn]) -> str:
 @with_memory_options
 @friendly
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-           asked_on: str | None, **neo4j: str | None) -> None:
+           asked_on: str | None, user: str | None, **neo4j: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
-        click.echo(_cite(mem.records_for(query, k, conversation, asked_on)))
+        click.echo(_cite(mem.records_for(query, k, conversation, asked_on, user=user)))
 
 
 @click.command()
@@ -98,13 +102,14 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
 @confidence_options
 @friendly
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-        asked_on: str | None, floor: float, confidence: str, meaning_floor: float | None, **neo4j: str | None) -> None:
+        asked_on: str | None, user: str | None, floor: float, confidence: str, meaning_floor: float | None,
+        **neo4j: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
     from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
 
     judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
-        found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on)
+        found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on, user=user)
         answer = mem.answer_from(question, found, cite=k)
         used = mem.floor_of(answer)
     click.echo(f"reply: {answer.reply}")
@@ -200,4 +205,41 @@ def repair(saved: Path, new: Path) -> None:
     click.echo(f"{new}: {kept} turns salvaged from {saved}; {found.lost_line()}")
 
 
-COMMANDS = (search, ask, ingest, forget, repair)
+@click.command()
+@click.argument("person")
+@click.option("--as-of", default=None, metavar="DATE", help="Only what held on that day (e.g. 2023-05-20).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per fact, a line each.")
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, help=DATA_HELP)
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="memory: read --data in process; neo4j: what Neo4j holds (graphmem load first).")
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A saved memory file (graphmem ingest --memory PATH FILE), instead of --data.")
+@click.option("--user", default=None, help="Whose memory (default: the turns that carry no user).")
+@neo4j_account_options
+@friendly
+def facts(person: str, as_of: str | None, as_json: bool, data: Path | None, backend: str, saved: Path | None,
+          user: str | None, **neo4j: str | None) -> None:
+    """What a memory holds about PERSON, oldest first: each claim read from a turn, from the day it
+    was said until a later claim of the same kind replaced it (where they live, work, their job,
+    partner, what they drive or study); with --as-of, only what held then."""
+    with _memory(data, backend, 0.30, neo4j, saved) as mem:
+        found = mem.facts(person, as_of=as_of, user=user)
+    if as_json:
+        for f in found:
+            click.echo(json.dumps(_fact_row(f), ensure_ascii=False))
+        return
+    for f in found:
+        until = f"until {f.valid_to:%Y-%m-%d}" if f.valid_to else "holds"
+        said = f"{'not ' if f.negated else ''}{f.predicate} {f.object}".strip()
+        click.echo(f"  {f.valid_from:%Y-%m-%d} {until:<16} {f.subject} {said}  [{f.turn_id}]")
+    if not found:
+        click.echo(f"  (nothing held about {person}{f' on {as_of}' if as_of else ''})")
+
+
+def _fact_row(f: Fact) -> dict[str, Any]:
+    """A fact as JSON: dates as ISO strings."""
+    row = {name: getattr(f, name) for name in f.__dataclass_fields__}
+    return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in row.items()}
+
+
+COMMANDS = (search, ask, ingest, forget, repair, facts)

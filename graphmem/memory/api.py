@@ -36,7 +36,9 @@ from graphmem.answer.reader import Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
 from graphmem.data.records import parse_date, placed, same
-from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Turn
+from graphmem.claims.facts import facts_of
+from graphmem.claims.people import fold
+from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Turn
 from graphmem.errors import DataError, MisuseError
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
@@ -46,7 +48,7 @@ from graphmem.store.base import Store
 from graphmem.store.open import open_store
 from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_turn
 
-__all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Memory", "Turn", "When"]
+__all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Memory", "Turn", "When"]
 
 When = datetime | date | str | None
 """When a query is asked (``asked_on``): a datetime, a day, or a date string as records take."""
@@ -184,6 +186,19 @@ class Memory:
                 return tuple(unscoped_claim(c) for c in self._store.claims(key))
             except DataError as e:  # said of the conversation the caller named, not of its key
                 raise DataError(str(e).replace(repr(key), repr(conversation))) from None
+
+    def facts(self, about: str, as_of: When = None, user: str | None = None) -> list[Fact]:
+        """What the memory holds about a person (``about``: a name), across ``user``'s conversations,
+        oldest first: each fact from the claim it was read from, valid from the day it was said until a
+        later claim of the same kind replaced it (:mod:`graphmem.claims.facts`: where one lives,
+        works, their job, partner, what they drive or study). ``as_of``: only what held then."""
+        if not isinstance(about, str) or not fold(about):
+            raise DataError(f"about must be a person's name, not {about!r}")
+        moment = _moment(as_of)
+        with self._lock:
+            self._open_or_raise()
+            claims = [unscoped_claim(c) for c in self._store.claims_about(fold(about), user)]
+        return facts_of(claims, fold(about), moment)
 
     def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
                user: str | None = None) -> list[str]:

@@ -67,6 +67,10 @@ class BulkStore:
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)
 
+    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+        convs = sorted({r.conversation for r in self.records})
+        return [c for conv in convs for c in self._claims.claims(conv) if c.subject == about]
+
     def speakers(self, conversation: str) -> list[str]:
         return list(dict.fromkeys(r.speaker for r in self.records if r.conversation == conversation))
 

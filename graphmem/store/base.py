@@ -63,6 +63,9 @@ class Store(Protocol):
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The claims read from a conversation's turns, in turn order."""
 
+    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+        """The claims about the person keyed ``about`` (a folded name) in every conversation of ``user``."""
+
     def speakers(self, conversation: str) -> list[str]:
         """Who speaks in a conversation."""
 

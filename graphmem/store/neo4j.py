@@ -98,8 +98,12 @@ class Neo4jStore:
             raise DataError(f"conversation {conversation!r}: no claims ({row['refused']})")
         if not row["held"]:
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
-        return tuple(Claim(c["subject"], c["predicate"], c["object"], bool(c["negated"]), c["sentence"], c["turn_id"],
-                           as_datetime(c["date"]), tuple(c["mentions"]), c["topic"], c["speaker"]) for c in row["claims"])
+        return tuple(_claim(c) for c in row["claims"])
+
+    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+        """The claims about the person keyed ``about`` in every conversation of ``user``, from the
+        Person and Assertion nodes."""
+        return [_claim(c) for c in self.client.query("memory_facts", about=about, owner=owner(user))]
 
     def speakers(self, conversation: str) -> list[str]:
         """Who speaks in ``conversation``, as the database's conversation node keeps them."""
@@ -116,3 +120,9 @@ class Neo4jStore:
 
     def close(self) -> None:
         self.client.close()
+
+
+def _claim(c: dict) -> Claim:
+    """A claim as a statement returns an assertion."""
+    return Claim(c["subject"], c["predicate"], c["object"], bool(c["negated"]), c["sentence"], c["turn_id"],
+                 as_datetime(c["date"]), tuple(c["mentions"]), c["topic"], c["speaker"])

@@ -12,13 +12,18 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
 
+import numpy as np
+
 from graphmem.domain import Claim, Turn
 from graphmem.index.forget import forget
+from graphmem.errors import DataError
 from graphmem.index.live import LiveIndex
+from graphmem.index.people import speaker_key
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.vocabulary import LiveVocabulary
 from graphmem.store.claims import MemoryClaims, ingest_moment
+from graphmem.text.terms import analyse
 
 __all__ = ["RamStore"]
 
@@ -124,6 +129,25 @@ class RamStore:
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)
+
+    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+        """The claims about the person keyed ``about`` in the conversations of ``user`` that can hold
+        any: where a speaker of that name speaks, or a turn holds the name (its conversations' claims
+        read, once, if they were not yet)."""
+        index = self.index
+        convs = set(index.people.get(speaker_key(about), ()))
+        for term in analyse(about):
+            if index.postings.known(term):
+                docs, _ = index.postings.group([term])
+                convs.update(index.conv_names[c] for c in np.unique(index.conv_of.view()[docs]))
+        mine = set(self._users.get(user, {}))
+        out: list[Claim] = []
+        for conv in sorted(convs & mine):
+            try:
+                out += [c for c in self._claims.claims(conv) if c.subject == about]
+            except DataError:  # a conversation that keeps no claims (or none now)
+                continue
+        return out
 
     def speakers(self, conversation: str) -> list[str]:
         records = self.index.records

@@ -109,6 +109,7 @@ class FileStore(RamStore):
     conversations = _following(RamStore.conversations)
     claims = _following(RamStore.claims)
     speakers = _following(RamStore.speakers)
+    claims_about = _following(RamStore.claims_about)
 
     def weights(self, query: Query, found: Sequence[Turn]) -> LiveVocabulary:
         return self.index.vocab

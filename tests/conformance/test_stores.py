@@ -218,3 +218,40 @@ def test_forgetting_a_user_or_nothing_said_alike(store):
         assert memory.forget(ids=["c1", "c2"]) == 2 and memory.search("ice cream turn out", k=3) == \
             [t for t in memory.search("ice cream turn out", k=3) if t not in ("c1", "c2")]
     assert mem.search("kayak lake", k=5) == here.search("kayak lake", k=5)
+
+
+MOVE = [
+    {"id": "m1", "speaker": "Alice", "text": "I live in Paris and I work as a nurse.", "date": "2023-01-10", "conversation": "move"},
+    {"id": "m2", "speaker": "Bob", "text": "Paris is lovely, Alice!", "date": "2023-01-10", "conversation": "move"},
+    {"id": "m3", "speaker": "Alice", "text": "I moved from Paris to Berlin last month.", "date": "2023-06-02", "conversation": "move"},
+    {"id": "m4", "speaker": "Bob", "text": "Berlin suits you. I drive a red Volvo now.", "date": "2023-06-02", "conversation": "move"},
+]
+
+
+def test_facts_know_when_they_stopped_holding(store):
+    """Alice lived in Paris until she said she moved to Berlin: the Paris fact ends that day, nothing
+    is deleted, and ``as_of`` keeps what held then; every store gives the RAM memory's facts."""
+    mem, here = _both(store, MOVE + CHAT)
+    facts = mem.facts("Alice")
+    assert facts == here.facts("alice") and facts
+    paris = [f for f in facts if f.turn_id == "m1" and f.predicate == "live"]
+    berlin = [f for f in facts if f.turn_id == "m3"]
+    assert paris and berlin and paris[0].valid_to == berlin[0].valid_from == datetime(2023, 6, 2)
+    assert all(f.valid_to is None for f in berlin) and all(f.subject == "alice" for f in facts)
+    between = mem.facts("Alice", as_of="2023-03-01")
+    assert "m1" in {f.turn_id for f in between} and "m3" not in {f.turn_id for f in between}
+    assert mem.facts("Alice", as_of="2024-01-01") == [f for f in facts if f.valid_to is None]
+    assert mem.facts("Alice", as_of="2022-01-01") == [] and mem.facts("Nobody") == []
+    for who in ("Nate", "Bob", "user"):
+        assert mem.facts(who) == here.facts(who), who
+    assert _refusal(lambda: mem.facts("  ")) == "about must be a person's name, not '  '"
+
+
+def test_facts_are_a_users_own_and_go_with_what_is_forgotten(store):
+    mem, here = _both(store, _of(None, MOVE) + _of("ann", MOVE[:2]))
+    assert {f.turn_id for f in mem.facts("Alice", user="ann")} == {"m1"}
+    assert all(f.valid_to is None for f in mem.facts("Alice", user="ann"))  # ann never heard of Berlin
+    assert mem.facts("Alice", user="cy") == []
+    for memory in (mem, here):
+        assert memory.forget(ids=["m3"]) == 1
+    assert mem.facts("Alice") == here.facts("Alice") and all(f.valid_to is None for f in mem.facts("Alice"))
