@@ -32,6 +32,7 @@ from datetime import date, datetime
 from numbers import Integral
 from typing import Any
 
+from graphmem.answer import readable
 from graphmem.answer.reader import Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
@@ -40,7 +41,7 @@ from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
 from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Turn
 from graphmem.errors import DataError, MisuseError
-from graphmem.index.options import MemoryOptions
+from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant, reader_settings
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
@@ -71,6 +72,8 @@ class Memory:
                  floor: float = FLOOR, settings: ReaderSettings = ReaderSettings(), dense: bool = False,
                  scope: bool = True, options: MemoryOptions = MemoryOptions(), confidence: str = "coverage",
                  meaning_floor: float = MEANING_FLOOR, read_only: bool = False, **neo4j: Any):
+        if options.reader not in READERS:
+            raise MisuseError(f"unknown reader {options.reader!r}: choose {' or '.join(map(repr, READERS))}")
         self.floor = floor
         self.meaning_floor = meaning_floor
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
@@ -222,8 +225,9 @@ class Memory:
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
             user: str | None = None) -> Answer:
-        """The reply (extractive, or ``No information available``), the cited turns, the confidence:
-        read off ``user``'s turns only."""
+        """The reply (a phrase of the first turn found, as written, or a date; or ``No information
+        available``), the sentence it came from, the cited turns, the confidence: read off
+        ``user``'s turns only."""
         k = _count(k)  # checked before it is compared with the meaning's turns
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
@@ -268,19 +272,22 @@ class Memory:
         return found[0].text
 
     def _read(self, question: str, found: Sequence[Turn], confidence: float | None, measure: str) -> Answer:
-        """The extractive reader over ``found`` when ``confidence`` (None: the first turn's word
-        coverage, computed here) reaches the ``measure``'s floor."""
+        """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` (None: the
+        first turn's word coverage, computed here) reaches the ``measure``'s floor."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
             vocab = self._store.weights(query, found)
             if confidence is None:
                 confidence = sure(vocab, query.english, self._covered(found), unseen=self.options.sure_unseen)
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-            settings = reader_settings(self.options.phrase, self.settings, found)
             answer = Answer(ABSTAIN, tuple(r.id for r in found), confidence, measure)
             if confidence < self.floor_of(answer):
                 return answer
-            return replace(answer, reply=Reader(vocab, settings).read(query.english, hits))
+            if self.options.reader == "extractive":
+                settings = reader_settings(self.options.phrase, self.settings, found)
+                return replace(answer, reply=Reader(vocab, settings).read(query.english, hits))
+            read = readable.read(query.english, hits, vocab)
+            return replace(answer, reply=read.reply, sentence=read.sentence, source=read.source)
 
     def build(self) -> None:
         """Make the store ready to search now (a store that indexes as it adds has nothing to build)."""
