@@ -1,33 +1,31 @@
-"""A reply a person can read: one contiguous phrase of the first cited turn, and its sentence.
+"""A reply a person can read: one contiguous phrase of one cited turn, and the sentence it came from.
 
 The bench's reader (:mod:`graphmem.answer.reader`) keeps a sentence's rarest words, which is
 what LoCoMo's token F1 rewards, and so reads as fragments stitched together ("Well go,
-adoption agencies home kids"). This reader quotes. It reads the first turn found: the one
-the search put first, the one the confidence judged, and the one a later turn that replaced
-an earlier one stands as ("I moved from Paris to Berlin" first: Berlin, not Paris). Within
-it, the sentence covering the most of the question, a question asked back only when the turn
-says nothing else; and within that sentence the phrase the question lacks:
+adoption agencies home kids"). This reader quotes. It reads the turns found in their order,
+from the first: the one the search put first and the confidence judged, and the one a later
+turn that replaced an earlier one stands as ("I moved from Paris to Berlin" first: Berlin, not
+Paris). A turn whose sentence covering the most of the question adds nothing to it asks the
+question back, and the reader abstains there, as the bench's reader does; a turn that says
+only empty words ("I'm off to go do some research") gives way to the next. In the turn, the
+statement covering the most of the question; in that sentence, the phrase the question lacks:
 
 * a **slot** of the type the question asks for, when the sentence has one: for where, the
-  noun phrase after "in", "at" or "to" ("to Berlin"; never the place left "from"), or a
-  name; for how many, how much or how old, a number and what it counts ("three dogs"); for
-  how long, a number of days, weeks or years; for who, a name or a relation ("my aunt");
-  for why, the clause after "because" or "so"; and for a question ending in a preposition
-  ("What was it a reminder of?"), the noun phrase after that preposition;
+  noun phrase after "in", "at" or "to" ("to Berlin"; never the place left "from"), or a name;
+  for a name asked, a name; for how many, how much or how old, a number and what it counts
+  ("three dogs"); for how long, a number of days, weeks or years; for who, a name or a relation
+  ("aunt"); for why, the clause after "because" or "so"; and for a question ending in a
+  preposition ("What does she work as?"), the noun phrase after that preposition alone;
 * otherwise, within one clause, the densest run of words the question did not say: each such
-  word scores its rarity less three quarters of the sentence's mean rarity, a word the
-  question said scores minus the mean, a function word nothing, so that rare new words join
-  across a common one and a run of words the question said cuts them apart.
+  word scores its rarity less ``SHARE`` of the sentence's mean rarity, a word the question said
+  scores minus the mean, a function or empty word nothing, so that rare new words join across
+  a common one and a word the question said cuts them apart; the run is then widened to whole
+  compounds ("major challenge"; "Hawaiian pizza", though the question said pizza).
 
-Either is widened to whole compounds ("major challenge"; "Hawaiian pizza", though the question
-said pizza). A reply is always a substring of the turn's text, verbatim. The reader abstains
-when the sentence covering the most of the question says nothing the question did not (the
-turn only asks it back), or when its chosen sentence adds only empty words ("sounds great").
-A when-question is answered as the bench's reader answers it: the date read off the session,
-relative words resolved (:func:`graphmem.text.dates.resolve_date`).
-
-What it costs and gives against the bench's reader on LoCoMo: docs/memory.md, "Replies a
-person can read" (``python bench/readable_replies.py``).
+A reply is a substring of the turn's text, verbatim. A when-question is answered as the bench's
+reader answers it: the date read off the session, relative words resolved
+(:func:`graphmem.text.dates.resolve_date`). What it costs and gives against the bench's reader
+on LoCoMo: docs/memory.md, "Replies a person can read" (``python bench/readable_replies.py``).
 """
 
 from __future__ import annotations
@@ -97,8 +95,9 @@ class _Asked:
 _TOKEN = re.compile(r"\w+(?:[-'’:./&]\w+)*|[^\w\s]")
 _PARTS = re.compile(r"[a-z0-9]+")
 _FUNCTION = CLOSED | BE | HAVE | DO | MODAL | NEG
-_EMPTY = (ADVERBS | TIME_ADV | INTERJ | GREET | TIME_NOUNS | TIME_DET
-          | wordset("ago thing things stuff lot lots bit kind sort way meantime note sound sounds looks seems guess bet"))
+_EMPTY = (ADVERBS | TIME_ADV | INTERJ | GREET | TIME_NOUNS | TIME_DET | {f"{w}s" for w in TIME_NOUNS}
+          | wordset("ago thing things stuff lot lots bit kind sort way meantime note sound sounds looks seems guess bet"
+                    " go goes going went gone get gets getting got gotten off"))
 """Words that say nothing of what is asked: never the edge of a reply, and no gain to a run."""
 _NUMBER_WORDS = wordset("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                         "twenty thirty forty fifty hundred thousand million dozen couple few several both")
@@ -113,11 +112,12 @@ _REASONS = wordset("because since cause so")
 _NP_FUNCTION = wordset("a an the my our your his her their its this that these those some any no of 's & and or")
 _STOPS = frozenset(",.;:!?()[]{}\"…–—-/")
 _KINDS = (
+    ("why", re.compile(r"^\s*why\b")),
     ("where", re.compile(r"\bwhere\b|\b(?:which|what) (?:us )?(?:city|country|state|town|place)\b")),
+    ("name", re.compile(r"\bnames? of\b|\bcalled\b|\bnamed\b")),
     ("number", re.compile(r"\bhow (?:many|much|old)\b")),
     ("who", re.compile(r"^\s*(?:who|whom|whose)\b|\bwith whom\b")),
     ("duration", re.compile(r"^\s*how long\b(?! ago)|\bfor how long\b")),
-    ("why", re.compile(r"^\s*why\b")),
 )
 
 
@@ -131,19 +131,19 @@ def read(question: str, hits: Sequence[Hit], vocab: Weights) -> Reading:
         _, sentence, hit = max(best_sentences(terms, hits), key=lambda s: s[0])
         return Reading(resolve_date(sentence, hit.date), _verbatim(hit.text, sentence), hit.dia_id, True)
     asked = _asked(question, terms)
-    first = hits[0]
-    where = _best_sentence(first.text, asked)
-    if where is None:
-        return Reading(ABSTAIN)
-    span = _phrase(first.text, where, asked, vocab.weight)
-    if span is None:
-        return Reading(ABSTAIN)
-    return Reading(first.text[span[0]:span[1]], first.text[where[0]:where[1]], first.dia_id)
+    for hit in hits:
+        where, echo = _best_sentence(hit.text, asked)
+        if echo:  # the turn asks the question back: no answer here, and none after it is as near
+            return Reading(ABSTAIN)
+        span = None if where is None else _phrase(hit.text, where, asked, vocab.weight)
+        if span is not None:
+            return Reading(hit.text[span[0]:span[1]], hit.text[where[0]:where[1]], hit.dia_id)
+    return Reading(ABSTAIN)
 
 
 def _asked(question: str, terms: dict[str, float]) -> _Asked:
-    """The question read for its answer's type, off its wording: where, number, duration, who,
-    why, or what (anything else)."""
+    """The question read for its answer's type, off its wording: where, name, number, duration,
+    who, why, or what (anything else)."""
     low = question.lower()
     kind = next((name for name, pattern in _KINDS if pattern.search(low)), "what")
     words = _PARTS.findall(low)
@@ -186,12 +186,12 @@ def _said(t: _Token, asked: _Asked) -> bool:
     return any(s in asked.terms for s in t.stems) or stem(IRREGULAR.get(t.low, t.low)) in asked.terms
 
 
-def _best_sentence(text: str, asked: _Asked) -> tuple[int, int] | None:
-    """Where the sentence to quote stands in ``text``: of the sentences adding a word the question
-    did not say, the one covering the most question weight (ties: the first), a question only when
-    the turn makes no statement. None when the turn asks the question back: its sentence covering
-    the most adds nothing, or it only asks."""
-    best, where, echo = (-1, -1.0), None, (-1.0, True)
+def _best_sentence(text: str, asked: _Asked) -> tuple[tuple[int, int] | None, bool]:
+    """Where the sentence to quote stands in ``text`` (None: none), and whether the turn only asks
+    the question back (its sentence covering the most of the question adds no word to it, as the
+    bench's reader finds nothing to say there). The sentence: of the statements adding a word the
+    question did not say, the one covering the most question weight (ties: the first)."""
+    best, where, echo = 0.0, None, (0.0, True)
     for start, end in _spans(text):
         toks = _tokens(text, start, end)
         said = {s for t in toks for s in t.stems}
@@ -199,10 +199,9 @@ def _best_sentence(text: str, asked: _Asked) -> tuple[int, int] | None:
         adds = any(not _said(t, asked) for t in toks if t.stems)
         if cover > echo[0]:
             echo = (cover, adds)
-        statement = 0 if text[start:end].rstrip().endswith("?") else 1
-        if adds and (statement, cover) > best:
-            best, where = (statement, cover), (start, end)
-    return where if where is not None and echo[1] and best[0] == 1 else None
+        if adds and not text[start:end].rstrip().endswith("?") and (where is None or cover > best):
+            best, where = cover, (start, end)
+    return where, not echo[1]
 
 
 def _clauses(toks: Sequence[_Token]) -> list[tuple[int, int]]:
@@ -232,12 +231,13 @@ def _phrase(text: str, sentence: tuple[int, int], asked: _Asked,
     mean = sum(new) / len(new)
     gain = [_gain(toks, k, asked, weight, mean) for k in range(len(toks))]
     clauses = _clauses(toks)
-    slots = [s for c in clauses for s in _slots(text, toks, *c, asked)]
-    best, where = float("-inf"), None
-    for s, e in slots:
-        if sum(gain[s:e + 1]) > best:
-            best, where = sum(gain[s:e + 1]), (s, e)
-    for a, b in clauses if not slots else ():
+    slots = [s for c in clauses for s in _slots(text, toks, *c, asked, asked.prep)] if asked.prep else []
+    slots = slots or [s for c in clauses for s in _slots(text, toks, *c, asked, None)]
+    if slots:
+        i, j = max(slots, key=lambda s: sum(gain[s[0]:s[1] + 1]))  # ties: the first
+        return toks[i].start, toks[j].end
+    best, where = 0.0, None
+    for a, b in clauses:
         for i in range(a, b):
             total = 0.0
             for j in range(i, b):
@@ -262,31 +262,34 @@ def _gain(toks: Sequence[_Token], k: int, asked: _Asked, weight: Callable[[str],
     return max(weight(s) for s in t.stems) - SHARE * mean
 
 
-def _slots(text: str, toks: Sequence[_Token], a: int, b: int, asked: _Asked) -> list[tuple[int, int]]:
+def _slots(text: str, toks: Sequence[_Token], a: int, b: int, asked: _Asked, prep: str | None) -> list[tuple[int, int]]:
     """The token ranges of clause ``a:b`` holding what the question asks for (see the module's
-    docstring), never only words the question said."""
+    docstring), never only words the question said: with ``prep`` the noun phrases after it alone."""
     out: list[tuple[int, int]] = []
     i = a
     while i < b:
         t, end = toks[i], i + 1
-        if asked.prep is not None and t.low == asked.prep or asked.kind == "where" and t.low in _PLACE_PREPS:
+        if prep is not None:
+            if t.low == prep and (end := _np(toks, i + 1, b)) > i + 1:
+                out.append((i + 1, end - 1))
+        elif asked.kind == "where" and t.low in _PLACE_PREPS:
             end = _np(toks, i + 1, b)
             if end > i + 1:
-                out.append((i if asked.prep is None else i + 1, end - 1))
+                out.append((i, end - 1))
         elif asked.kind == "where" and t.low == "from":
             end = max(end, _np(toks, i + 1, b))  # the place left is not where one is
         elif asked.kind in ("number", "duration") and _number(t):
             end = _counted(toks, i, b)
             if asked.kind == "number" or toks[end - 1].low.rstrip("s") in _UNITS:
                 out.append((i - 1 if i > a and toks[i - 1].low in _CURRENCY else i, end - 1))
-        elif asked.kind in ("where", "who") and _named(text, toks, i):
+        elif asked.kind in ("where", "who", "name") and _named(text, toks, i):
             while end < b and _named(text, toks, end):
                 end += 1
             out.append((i, end - 1))
         elif asked.kind == "who" and t.low.split("'")[0] in _PEOPLE:
             out.append((i, i))
         i = end
-    if asked.kind == "why" and a > 0 and toks[a - 1].low in _REASONS:
+    if prep is None and asked.kind == "why" and a > 0 and toks[a - 1].low in _REASONS:
         out.append((a, b - 1))
     return [(s, e) for s, e in out if any(toks[k].stems and not _said(toks[k], asked) or _number(toks[k])
                                           for k in range(s, e + 1))]
