@@ -28,6 +28,8 @@ def test_readme_memory_example_runs_and_prints_what_it_says(path: Path, heading:
     assert mem.search("Who went hiking in the Alps?", k=1) == ["d2"]
     answer = namespace["answer"]
     assert (answer.reply, answer.cited) == ("7 May 2023", ("d1", "d2"))
+    hiking = mem.ask("Where did Bob go hiking?")
+    assert (hiking.reply, hiking.sentence, hiking.source) == ("in the Alps", "I went hiking in the Alps last week.", "d2")
     assert mem.ask("What is the capital of Mongolia?").reply == "No information available"
     assert mem.search("What happened two days ago?", asked_on="2023-05-09") == ["d1"]
     assert mem.search("What happened two days ago?") == []  # "two days ago" of no moment names no day
