@@ -122,8 +122,8 @@ _KINDS = (
 
 
 def read(question: str, hits: Sequence[Hit], vocab: Weights) -> Reading:
-    """The reply to ``question`` off ``hits`` (best first): a phrase of the first, a date, or an
-    abstention when the first adds nothing to the question."""
+    """The reply to ``question`` off ``hits`` (best first): a phrase of the first turn that answers,
+    a date, or an abstention (a turn asks the question back before any answers, or none answers)."""
     if not hits:
         return Reading(ABSTAIN)
     terms = vocab.weights(analyse(question))
