@@ -17,7 +17,8 @@ they name (each is checked here: the reply in its sentence, the sentence in the 
 cited); how many are dates (a when-question's date read off the session, counted apart); the mean
 length in words of each reader's answered replies; and, for comparison, the share of the bench's
 answered replies that happen to be contiguous in some cited turn. Then the questions on which
-each reader scores higher, with a two-sided exact sign test (scipy). ``--show N``: N questions per
+each reader scores higher, with a two-sided exact sign test (scipy), and the CPU time of
+``answer_from`` per question with each reader. ``--show N``: N questions per
 category with both replies and the sentence quoted.
 """
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -75,17 +77,22 @@ class Row:
         return any(self.bench.reply in t.text for t in self.found if t.id in self.bench.cited)
 
 
-def rows(dataset: locomo.Dataset, k: int) -> list[Row]:
-    """Every question read by both readers over the same turns found."""
+def rows(dataset: locomo.Dataset, k: int) -> tuple[list[Row], tuple[float, float]]:
+    """Every question read by both readers over the same turns found, and the CPU seconds each
+    reader's ``answer_from`` took in all (confidence included, the same for both)."""
     mem = _memory(dataset, False)
     bench = Memory(store=mem.store, options=replace(mem.options, reader="extractive"))
-    out = []
+    out, spent = [], [0.0, 0.0]
     for c in dataset.conversations:
         for q in c.questions:
             found = mem.records_for(q.text, k)
-            out.append(Row(q.category, q.text, str(q.answer), mem.answer_from(q.text, found),
-                           bench.answer_from(q.text, found), tuple(found)))
-    return out
+            answers = []
+            for i, reader in enumerate((mem, bench)):
+                start = time.process_time()
+                answers.append(reader.answer_from(q.text, found))
+                spent[i] += time.process_time() - start
+            out.append(Row(q.category, q.text, str(q.answer), *answers, tuple(found)))
+    return out, (spent[0], spent[1])
 
 
 def table(got: list[Row]) -> list[str]:
@@ -96,8 +103,10 @@ def table(got: list[Row]) -> list[str]:
         if r.category != locomo.ADVERSARIAL:
             groups["answerable"].append(r)
         groups["all"].append(r)
-    lines = ["                         readable (ask)     bench reader     readable replies             words",
-             f"  {'category':<13} {'n':>5}     F1  quiet       F1  quiet   quotes  contiguous  dates  ours bench  bench contiguous"]
+    lines = [f"  {'':<13} {'':>5}  {'readable (ask)':>13}  {'bench reader':>13}  {'readable quotes':>20}  {'':>5}"
+             f"  {'words':>10}  {'bench':>10}",
+             f"  {'category':<13} {'n':>5}  {'F1':>6} {'quiet':>6}  {'F1':>6} {'quiet':>6}  {'n':>6} {'in a turn':>13}"
+             f"  {'dates':>5}  {'ours':>4} {'bench':>5}  {'in a turn':>10}"]
     for name in [NAMES[c] for c in sorted(NAMES)] + ["answerable", "all"]:
         rs = groups[name]
         n = len(rs)
@@ -106,10 +115,10 @@ def table(got: list[Row]) -> list[str]:
         contiguous = sum(r.quoted for r in quotes) / len(quotes) if quotes else float("nan")
         said = [r for r in rs if not r.bench.quiet and not is_when(r.question)]
         lines.append(
-            f"  {name:<13} {n:>5}  {ours:.3f}  {_share(rs, True):>5}    {theirs:.3f}  {_share(rs, False):>5}"
-            f"   {len(quotes):>6}  {contiguous:>10.3f}  {sum(r.dated for r in rs):>5}"
-            f"  {_words([r.ours for r in quotes]):>4.1f}  {_words([r.bench for r in said]):>4.1f}"
-            f"  {sum(r.bench_contiguous for r in said) / len(said) if said else float('nan'):>16.3f}")
+            f"  {name:<13} {n:>5}  {ours:>6.3f} {_share(rs, True):>6}  {theirs:>6.3f} {_share(rs, False):>6}"
+            f"  {len(quotes):>6} {contiguous:>13.3f}  {sum(r.dated for r in rs):>5}"
+            f"  {_words([r.ours for r in quotes]):>4.1f} {_words([r.bench for r in said]):>5.1f}"
+            f"  {sum(r.bench_contiguous for r in said) / len(said) if said else float('nan'):>10.3f}")
     return lines
 
 
@@ -152,10 +161,11 @@ def main() -> None:
     p.add_argument("--k", type=int, default=5)
     p.add_argument("--show", type=int, default=0, help="questions per category shown with both replies")
     a = p.parse_args()
-    got = rows(locomo.load_dataset(a.data), a.k)
+    got, (ours, theirs) = rows(locomo.load_dataset(a.data), a.k)
     print(f"Memory.ask on LoCoMo, k={a.k}, floor 0.30, the official metric; the same turns read by both readers")
     print("\n".join(table(got)))
     print("\n".join(sign_tests(got)))
+    print(f"answer_from CPU per question: readable {1000 * ours / len(got):.2f} ms, bench reader {1000 * theirs / len(got):.2f} ms")
     if a.show:
         print("\n".join(shown(got, a.show)))
     wrong = [r for r in got if not r.ours.quiet and not r.dated and not r.quoted]

@@ -92,7 +92,7 @@ class _Asked:
     prep: str | None
 
 
-_TOKEN = re.compile(r"\w+(?:[-'’:./&]\w+)*|[^\w\s]")
+_TOKEN = re.compile(r"\d+(?:[,.]\d+)+|\w+(?:[-'’:./&]\w+)*|[^\w\s]")  # "340,000" and "2.5" are one number
 _PARTS = re.compile(r"[a-z0-9]+")
 _FUNCTION = CLOSED | BE | HAVE | DO | MODAL | NEG
 _EMPTY = (ADVERBS | TIME_ADV | INTERJ | GREET | TIME_NOUNS | TIME_DET | {f"{w}s" for w in TIME_NOUNS}
@@ -312,7 +312,7 @@ def _np(toks: Sequence[_Token], i: int, b: int) -> int:
 
 
 def _number(t: _Token) -> bool:
-    return t.low.isdigit() or t.low in _NUMBER_WORDS
+    return t.low[:1].isdigit() and t.low.replace(",", "").replace(".", "").isdigit() or t.low in _NUMBER_WORDS
 
 
 def _counted(toks: Sequence[_Token], i: int, b: int) -> int:

@@ -66,6 +66,8 @@ def test_how_many_replies_with_the_number_and_what_it_counts():
     ])
     got = _read(mem, "How many dogs does Ann have?", [turns["a1"], turns["b1"]])
     assert got.reply == "three dogs" and got.sentence == "We have three dogs and a cat at home now."
+    mem, turns = _memory([{"id": "h1", "speaker": "Ann", "text": "We offered $340,000 for the townhouse.", "date": "2023-05-08"}])
+    assert _read(mem, "How much did Ann offer for the townhouse?", [turns["h1"]]).reply == "$340,000"
 
 
 def test_a_question_ending_in_a_preposition_is_answered_by_what_follows_it():
