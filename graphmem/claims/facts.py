@@ -18,7 +18,7 @@ from datetime import datetime
 
 from graphmem.domain import Claim, Fact
 
-__all__ = ["KINDS", "facts_of", "kind_of", "superseded"]
+__all__ = ["KINDS", "asked_kinds", "facts_of", "holding", "kind_of", "superseded"]
 
 _PLACE = re.compile(r"\b(?:to|in|into|at|near|from)\s+(?:the\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 _TO_PLACE = re.compile(r"\bto\s+(?:the\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
@@ -108,4 +108,38 @@ def facts_of(claims: Iterable[Claim], about: str, as_of: datetime | None = None)
         fact = Fact(c.subject, c.predicate, c.object, c.negated, c.turn_id, c.date, c.date, ends.get(i), c.sentence)
         if as_of is None or (fact.valid_from <= as_of and (fact.valid_to is None or as_of < fact.valid_to)):
             out.append(fact)
+    return out
+
+
+_ASKED = {
+    "residence": r"live[sd]?|living|resides?|resided|residing|move[sd]?|moving|relocated?|relocating",
+    "employer": r"work(?:s|ed|ing)?|company|employer|job",
+    "occupation": r"job|occupation|profession|work(?:s|ed|ing)?\s+as|for a living",
+    "partner": r"partner|boyfriend|girlfriend|husband|wife|dating|married|marry|engaged",
+    "vehicle": r"drive[sn]?|driving|drove|car|vehicle",
+    "study": r"stud(?:y|ies|ied|ying)|major(?:ing)?|degree",
+}
+_ASKED_RE = {kind: re.compile(rf"\b(?:{words})\b", re.I) for kind, words in _ASKED.items()}
+
+
+def asked_kinds(question: str) -> frozenset[str]:
+    """The kinds a question asks about ("Where does Alice live?": residence), by its words."""
+    return frozenset(kind for kind, rx in _ASKED_RE.items() if rx.search(question))
+
+
+def holding(claims: Sequence[Claim], about: str, kinds: Iterable[str], as_of: datetime | None) -> dict[str, str]:
+    """For the person ``about`` and the ``kinds`` asked: each turn whose claim of a kind had been
+    replaced by ``as_of`` (None: now), mapped to the turn whose claim of that kind held then."""
+    mine = sorted((c for c in claims if c.subject == about), key=lambda c: c.date)
+    ends = superseded(mine)
+    out: dict[str, str] = {}
+    for kind in kinds:
+        said = [(i, c) for i, c in enumerate(mine) if (k := kind_of(c)) is not None and k[0] == kind
+                and (as_of is None or c.date <= as_of)]
+        if not said:
+            continue
+        holder = said[-1][1]
+        for i, c in said:
+            if i in ends and (as_of is None or ends[i] <= as_of) and c.turn_id != holder.turn_id:
+                out.setdefault(c.turn_id, holder.turn_id)
     return out

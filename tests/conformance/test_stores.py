@@ -16,6 +16,7 @@ import pytest
 
 from graphmem import Memory
 from graphmem.errors import DataError, MisuseError
+from graphmem.index.options import MemoryOptions
 
 CHAT = [
     {"id": "c1", "speaker": "Nate", "text": "I made coconut milk ice cream for the party.", "date": "2023-05-08", "conversation": "friends", "turn": 1},
@@ -255,3 +256,17 @@ def test_facts_are_a_users_own_and_go_with_what_is_forgotten(store):
     for memory in (mem, here):
         assert memory.forget(ids=["m3"]) == 1
     assert mem.facts("Alice") == here.facts("Alice") and all(f.valid_to is None for f in mem.facts("Alice"))
+
+
+def test_what_holds_as_of_the_day_asked_comes_first(store):
+    """After "I live in Paris" and, later, "I moved from Paris to Berlin", the Berlin turn is cited
+    first; asked as of a day between the two, the Paris turn; the same in every store."""
+    mem, here = _both(store, MOVE + CHAT)
+    for asked_on, first in ((None, "m3"), ("2023-03-01", "m1"), ("2023-06-02", "m3")):
+        found = mem.search("Where does Alice live?", k=3, asked_on=asked_on)
+        assert found == here.search("Where does Alice live?", k=3, asked_on=asked_on) and found[0] == first, asked_on
+        answer = mem.ask("Where does Alice live?", asked_on=asked_on)
+        assert answer == here.ask("Where does Alice live?", asked_on=asked_on) and answer.cited[0] == first
+    plain = store(options=MemoryOptions(updates=False))
+    plain.ingest(MOVE)
+    assert plain.search("Where does Alice live?", k=3)[0] == "m1"  # the store's own order: Paris ranks first
