@@ -223,8 +223,8 @@ def _object(schema: Spec, value: Any, tool: str, where: str) -> None:
     top = where == "the arguments"
     for key in value:
         if key not in properties:
-            what, takes = ("argument", tool) if top else (f"field of {where}", "it")
-            raise DataError(f"{tool}: unknown {what} {key!r}; {takes} takes {', '.join(properties)}")
+            what = f"unknown argument {key!r}; {tool}" if top else f"unknown field {key!r} in {where}; it"
+            raise DataError(f"{tool}: {what} takes {', '.join(properties)}")
     for key in schema.get("required", ()):
         if key not in value:
             raise DataError(f"{tool}: missing {key}" + ("" if top else f" in {where}"))
