@@ -44,6 +44,7 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
     from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
 
     if saved is not None:
+        saved = saved.expanduser()  # a desktop client's config passes "~/memory.db" as is: no shell expands it
         if backend != "memory":
             raise click.UsageError("--memory is a memory file: not with --backend neo4j")
         mem = Memory(path=saved, floor=floor, read_only=read_only)
