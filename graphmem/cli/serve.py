@@ -109,12 +109,13 @@ def _run(app: Any, mem: Memory, what: str, where: tuple[str, int] | None, token:
         app.serve_stdio(mem)
         return
     host, port = where
+    listening = app.listen(host, port)
     click.echo(f"graphmem serve: MCP over streamable HTTP at {app.url(host, port)}, {what}"
                f"{', bearer token required' if token else ''}; Ctrl-C stops it", err=True)
     if not token and not _loopback(host):
         click.echo(f"graphmem serve: warning: {host} is reachable from other machines and no --token is set: "
                    "anyone who reaches it can read and change this memory", err=True)
-    app.serve_http(mem, host, port, token)
+    app.serve_http(mem, listening, host, port, token)
 
 
 COMMANDS = (serve,)

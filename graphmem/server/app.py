@@ -16,9 +16,11 @@ parsed). A tool's ``user`` argument is a partition of the memory, never authenti
 
 from __future__ import annotations
 
+import errno
 import hmac
 import json
 import logging
+import socket
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
@@ -34,14 +36,14 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, MisuseError
 from graphmem.server.schemas import TOOLS
 from graphmem.server.tools import Tools
 
 if TYPE_CHECKING:
     from graphmem.memory.api import Memory
 
-__all__ = ["StaticToken", "build", "serve_http", "serve_stdio", "url"]
+__all__ = ["Reread", "StaticToken", "build", "listen", "serve_http", "serve_stdio", "url"]
 
 log = logging.getLogger("graphmem.server")
 
@@ -184,8 +186,9 @@ def url(host: str, port: int) -> str:
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/mcp"
 
 
-def serve_http(memory: Memory, host: str, port: int, token: str | None = None) -> None:
-    """Serve any number of clients over streamable HTTP at :func:`url` until interrupted.
+def serve_http(memory: Memory, listening: socket.socket, host: str, port: int, token: str | None = None) -> None:
+    """Serve any number of clients over streamable HTTP at :func:`url` until interrupted, on the
+    socket :func:`listen` bound to ``host`` and ``port``.
 
     Answers are plain JSON bodies (no event stream: no tool streams anything back). On a loopback
     host the SDK refuses requests whose Host or Origin header names another site (DNS rebinding)."""
@@ -197,4 +200,18 @@ def serve_http(memory: Memory, host: str, port: int, token: str | None = None) -
         auth = {"auth": AuthSettings(issuer_url=url(host, port).removesuffix("/mcp"), resource_server_url=None),
                 "token_verifier": StaticToken(token)}
     app = server.streamable_http_app(host=host, json_response=True, **auth)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5)).run(sockets=[listening])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound before anything is served (or printed), so that a port in use or a
+    host that is not this machine's is graphmem's one line (uvicorn would log it its own way and exit 3)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        held = "; another server holds it: choose another port" if exc.errno == errno.EADDRINUSE else ""
+        raise MisuseError(f"cannot listen on {url(host, port)}: {exc.strerror or exc}{held}") from None
+    return sock

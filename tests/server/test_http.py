@@ -7,6 +7,9 @@ runs (a 401), while a client that has it is served as any other.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
 import anyio
@@ -14,7 +17,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.server.conftest import http_server, ok
+from tests.server.conftest import ENV, REPO, http_server, ok
 
 CLIENTS, TURNS = 8, 100
 
@@ -54,7 +57,7 @@ def test_eight_clients_each_remember_100_turns_one_call_each_and_find_every_one(
     assert not missing, f"{len(missing)} acknowledged turns not found first by their own word"
 
 
-def test_a_token_refuses_who_lacks_it_and_serves_who_has_it(tmp_path):
+def test_a_token_refuses_who_lacks_it_and_serves_who_has_it_and_its_port_is_not_taken_twice(tmp_path):
     with http_server(tmp_path, env={"GRAPHMEM_MCP_TOKEN": "s3cret-token"}) as url:
         async def main() -> tuple[list[httpx2.Response], BaseException | None, dict]:
             request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
@@ -76,6 +79,12 @@ def test_a_token_refuses_who_lacks_it_and_serves_who_has_it(tmp_path):
                     return refused, failure, ok(await mcp.call_tool("search", {"query": "Rex"}))
 
         refused, failure, found = anyio.run(main)
+        port = url.rsplit(":", 1)[1].removesuffix("/mcp")
+        beside = subprocess.run([sys.executable, "-m", "graphmem.cli", "serve", "--http", port], cwd=REPO,
+                                env={**os.environ, **ENV}, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                timeout=60)
+    assert beside.returncode == 1 and beside.stderr == (f"Error: cannot listen on {url}: Address already in use; "
+                                                        "another server holds it: choose another port\n")
     for response in refused:
         assert response.status_code == 401 and response.headers["www-authenticate"].startswith("Bearer ")
         assert response.json()["error"] == "invalid_token"
