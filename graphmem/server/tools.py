@@ -15,7 +15,6 @@ call in process.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphmem.data.records import parse_date
 from graphmem.domain import DEFAULT_CONVERSATION, Turn
-from graphmem.errors import DataError, MisuseError
+from graphmem.errors import DataError
 from graphmem.server.schemas import TOOLS, Spec
 
 if TYPE_CHECKING:
@@ -58,7 +57,6 @@ class Tools:
     def remember(self, a: dict[str, Any]) -> dict[str, Any]:
         """Every turn validated (and refused, naming it as ``turns[i]``) before any is added."""
         conversation, user = a.get("conversation", DEFAULT_CONVERSATION), a.get("user")
-        self._scope("ingest", user)
         records = []
         for i, turn in enumerate(a["turns"]):
             record = {"speaker": turn["speaker"], "text": turn["text"], "conversation": conversation}
@@ -75,7 +73,7 @@ class Tools:
 
     def search(self, a: dict[str, Any]) -> dict[str, Any]:
         found = self.memory.records_for(a["query"], a.get("k", 5), a.get("conversation"), _when(a),
-                                        **self._scope("records_for", a.get("user")))
+                                        user=a.get("user"))
         return {"turns": [turn_json(t) for t in found]}
 
     def ask(self, a: dict[str, Any]) -> dict[str, Any]:
@@ -83,26 +81,26 @@ class Tools:
         turns come back whole (an ``Answer`` holds only their ids)."""
         mem, k = self.memory, a.get("k", 5)
         found = mem.records_for(a["question"], max(k, mem.confidence_turns), a.get("conversation"), _when(a),
-                                **self._scope("records_for", a.get("user")))
+                                user=a.get("user"))
         answer = mem.answer_from(a["question"], found, cite=k)
         return {"reply": answer.reply, "abstained": answer.quiet, "confidence": round(float(answer.confidence), 4),
                 "floor": mem.floor_of(answer), "cited": [turn_json(t) for t in found[:k]]}
 
     def facts(self, a: dict[str, Any]) -> dict[str, Any]:
-        facts = self._verb("facts")(a["about"], as_of=_when(a), **self._scope("facts", a.get("user")))
+        facts = self.memory.facts(a["about"], as_of=_when(a), user=a.get("user"))
         return {"facts": [_fact_json(f) for f in facts[:a.get("limit", 100)]]}
 
     def forget(self, a: dict[str, Any]) -> dict[str, Any]:
         if not any(key in a for key in ("ids", "conversation", "user")):
             raise DataError("forget: give ids, a conversation or a user (or several: the turns matching all of "
                             "them are removed); nothing was removed")
-        removed = self._verb("forget")(ids=a.get("ids"), conversation=a.get("conversation"), user=a.get("user"))
+        removed = self.memory.forget(ids=a.get("ids"), conversation=a.get("conversation"), user=a.get("user"))
         return {"removed": removed}
 
     def turns(self, a: dict[str, Any]) -> dict[str, Any]:
         """One page, and whether another follows (one turn past the page is read to know)."""
         offset, limit = a.get("offset", 0), a.get("limit", 50)
-        held = self.memory.turns(a.get("conversation"), **self._scope("turns", a.get("user")))
+        held = self.memory.turns(a.get("conversation"), user=a.get("user"))
         page = list(islice(held, offset, offset + limit + 1))
         out: dict[str, Any] = {"turns": [turn_json(t) for t in page[:limit]]}
         if len(page) > limit:
@@ -112,7 +110,7 @@ class Tools:
     def stats(self, a: dict[str, Any]) -> dict[str, Any]:
         """Counted from the turns themselves (a user's share is not a store's count), in one pass."""
         per: dict[str, list[Any]] = {}
-        for t in self.memory.turns(**self._scope("turns", a.get("user"))):
+        for t in self.memory.turns(user=a.get("user")):
             row = per.setdefault(t.conversation, [0, None, None])
             row[0] += 1
             if t.date is not None:
@@ -126,28 +124,6 @@ class Tools:
             shown.append(entry)
         return {"turns": sum(row[0] for row in per.values()), "conversations": len(per),
                 "read_only": bool(self.memory.read_only), "by_conversation": shown}
-
-    def _verb(self, verb: str) -> Callable[..., Any]:
-        """A lifecycle verb of the memory, or a one-line refusal when this graphmem has none yet."""
-        fn = getattr(self.memory, verb, None)
-        if fn is None:
-            raise MisuseError(f"{verb}: this graphmem's Memory has no {verb}() yet; upgrade graphmem for it")
-        return fn
-
-    def _scope(self, verb: str, user: str | None) -> dict[str, str]:
-        """``user=`` for a memory verb when a user was named. A memory without partitions would
-        silently mix users' turns, so a user named to one is refused, not ignored."""
-        if user is None:
-            return {}
-        if not _takes_user(type(self.memory)):
-            raise MisuseError(f"user {user!r}: this graphmem's Memory keeps no users yet ({verb}() takes no "
-                              "user=); call without 'user'")
-        return {"user": user}
-
-
-def _takes_user(memory_class: type) -> bool:
-    """Whether this Memory partitions its turns by user (its search takes ``user=``)."""
-    return "user" in inspect.signature(memory_class.search).parameters
 
 
 def stable_id(record: Mapping[str, Any], where: str) -> str:

@@ -145,7 +145,7 @@ class Writer:
             h = held.get(turn_key(r))
             if h is not None and not _same(h, r):
                 raise DataError(f"id {r.id!r}: Neo4j at {self.client.settings.where} holds it already with"
-                                " other content (a turn's id is unique within the memory)")
+                                " other content (a turn's id is unique within its user's turns)")
         for conv in convs:
             new = [r for r in turns if r.conversation == conv and turn_key(r) not in held]
             if new:

@@ -1,10 +1,8 @@
 """facts, forget and user through the tools: the memory's lifecycle verbs as a model calls them.
 
-Why skipped until the memory has them: ``Memory.forget``, ``Memory.facts`` and the ``user=``
-partition are being added to the memory apart from the server. These tests are written to their
-signatures (``forget(ids=None, conversation=None, user=None) -> int``, ``facts(about, as_of=None,
-user=None) -> list[Fact]``, ``user=`` on search, records_for, ask and turns, a record's
-``"user"``), and run as soon as the memory has ``forget``.
+The memory's signatures (``forget(ids=None, conversation=None, user=None) -> int``,
+``facts(about, as_of=None, user=None) -> list[Fact]``, ``user=`` on search, records_for, ask and
+turns, a record's ``"user"``) reached through the tools, as a model calls them.
 """
 
 from __future__ import annotations
@@ -20,8 +18,6 @@ from graphmem.memory.api import Memory
 from graphmem.server.app import build
 from tests.server.conftest import ok
 
-pytestmark = pytest.mark.skipif(not hasattr(Memory, "forget"),
-                                reason="Memory.forget, facts and user= are not in this graphmem yet")
 
 ANN = {"speaker": "Ann", "text": "I adopted a dog.", "date": "2023-05-08"}
 BOB = {"speaker": "Bob", "text": "Nice! What is the dog called?", "date": "2023-05-08"}

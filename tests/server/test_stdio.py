@@ -19,10 +19,7 @@ from typing import Any
 import anyio
 from mcp import Client, ClientSession, stdio_client
 
-from graphmem.memory.api import Memory
 from tests.server.conftest import BAD, ENV, REPO, error, ok, recorded, stdio
-
-LIFECYCLE = hasattr(Memory, "forget")
 
 TURNS = [{"speaker": "Ann", "text": "I adopted a dog called Rex yesterday.", "date": "2023-05-08"},
          {"speaker": "Bob", "text": "Congrats! I went hiking in the Alps last weekend.", "date": "2023-05-08"}]
@@ -41,10 +38,10 @@ def _session(path: Path, log: list[dict[str, Any]]) -> dict[str, Any]:
                 out["turns"] = ok(await client.call_tool("turns", {"conversation": "ann", "limit": 10}))
                 out["stats"] = ok(await client.call_tool("stats", {}))
                 facts = await client.call_tool("facts", {"about": "Ann"})
-                out["facts"] = ok(facts) if LIFECYCLE else error(facts)
+                out["facts"] = ok(facts)
                 out["bad"] = [(t, a, error(await client.call_tool(t, a))) for t, a, _ in BAD]
                 forget = await client.call_tool("forget", {"ids": [out["remember"]["ids"][1]]})
-                out["forget"] = ok(forget) if LIFECYCLE else error(forget)
+                out["forget"] = ok(forget)
                 out["after"] = ok(await client.call_tool("stats", {}))
         return out
 
@@ -61,12 +58,8 @@ def test_a_session_over_stdio_calls_every_tool_and_survives_every_bad_call(tmp_p
     assert [t["id"] for t in out["turns"]["turns"]] == ids
     assert out["stats"]["turns"] == 2 and out["stats"]["conversations"] == 1
     assert [line for _, _, line in out["bad"]] == [line for _, _, line in BAD]
-    if LIFECYCLE:
-        assert any(f["turn_id"] == ids[0] for f in out["facts"]["facts"])
-        assert out["forget"] == {"removed": 1} and out["after"]["turns"] == 1
-    else:
-        assert out["facts"].startswith("facts: this graphmem's Memory has no facts() yet")
-        assert out["after"]["turns"] == 2
+    assert any(f["turn_id"] == ids[0] for f in out["facts"]["facts"])
+    assert out["forget"] == {"removed": 1} and out["after"]["turns"] == 1
     sent = [m for m in log if m["from"] == "client" and m.get("method") == "tools/call"]
     assert len(sent) == 8 + len(BAD), "every call went over the pipe"
     if os.environ.get("GRAPHMEM_MCP_TRANSCRIPT"):  # docs/mcp.md's transcript: this session's messages

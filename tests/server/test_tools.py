@@ -106,7 +106,7 @@ def test_bad_input_is_a_tool_error_with_one_line_and_the_server_carries_on():
         ok(await client.call_tool("remember", {"turns": [{"speaker": "Ann", "text": "one", "id": "x1"}]}))
         assert error(await client.call_tool("remember", clash)) == ("remember: turns[0] (id 'x1'): the memory holds id "
                                                                    "'x1' already, with other content (a turn's id is "
-                                                                   "unique within the memory)")
+                                                                   "unique within its user's turns)")
         assert ok(await client.call_tool("stats", {}))["turns"] == 2, "nothing of a refused call was kept"
 
     served(Memory(), body)
@@ -167,19 +167,6 @@ def test_a_turn_without_an_id_gets_one_made_of_what_it_is():
         assert stable_id({**base, **change}, "t") != same, change
     with pytest.raises(GraphmemError, match=r"^t: cannot read the date 'soon'$"):
         stable_id({**base, "date": "soon"}, "t")
-
-
-@pytest.mark.skipif(hasattr(Memory, "forget"), reason="the memory has its lifecycle verbs: test_lifecycle covers them")
-def test_a_user_or_a_verb_the_memory_lacks_is_refused_not_ignored():
-    async def body(client: Client) -> list[str]:
-        return [error(await client.call_tool("remember", {"turns": [ANN], "user": "alice"})),
-                error(await client.call_tool("forget", {"ids": ["x"]})),
-                error(await client.call_tool("facts", {"about": "Ann"}))]
-
-    remember, forget, facts = served(Memory(), body)
-    assert remember.startswith("user 'alice': this graphmem's Memory keeps no users yet")
-    assert forget == "forget: this graphmem's Memory has no forget() yet; upgrade graphmem for it"
-    assert facts == "facts: this graphmem's Memory has no facts() yet; upgrade graphmem for it"
 
 
 @pytest.mark.parametrize("text, host, port", [("8000", "127.0.0.1", 8000), (":8000", "127.0.0.1", 8000),
