@@ -7,6 +7,7 @@ the memory that big and measure, in every store, in one run.
 
     python bench/lifecycle.py scale --stores ram,file,neo4j [--r 16] [--trials 30] [--whole 3] [--people 30]
     python bench/lifecycle.py users --stores ram,file,neo4j [--users 200] [--user-conv conv-42] [--rounds 3]
+        [--neo4j-alone-uri bolt://localhost:7693 --neo4j-alone-dir DIR] [--neo4j-reuse]
 
 ``scale``: LoCoMo copied r times (:func:`memory_scale.copy_batches`: fresh ids and speaker names per
 copy), ingested ``--batch`` turns at a time (the build's wall and CPU time reported), then
@@ -23,8 +24,13 @@ copy), ingested ``--batch`` turns at a time (the build's wall and CPU time repor
 
 ``users``: ``--users`` users, each one LoCoMo conversation (copy j's, ids and names its own; a user
 holds about 600 turns); the target user holds copy 0's ``--user-conv``. Its LoCoMo questions are
-searched with ``user=`` that user, first in a store of that user alone, then, in the same store,
-after the other users were ingested: one warm-up pass, then ``--rounds`` timed passes each time.
+searched with ``user=`` that user in a store of that user alone and in a store of every user: one
+warm-up pass (``--warmup``), then ``--rounds`` timed passes. The two stores are held at once and their searches
+interleave, question by question, so the machine's load moves both alike; Neo4j holds one database a
+server, so that needs a second server for the user alone (``--neo4j-alone-uri``, and its
+``scripts/neo4j-local`` directory for its CPU time), else the one database is measured with the user
+alone and again after the other users were ingested. ``--neo4j-reuse`` keeps a database that holds the
+users already (an earlier run's: the ingest then skips every turn, and its time is that check's).
 
 Every figure is a p50 (and p95) of wall time beside the p50 of this process's CPU time
 (``time.process_time``), which other jobs on a shared machine move less; for Neo4j also the
@@ -71,7 +77,7 @@ class Store:
     """One memory under measure: its store's name, where a file memory lives, and the Neo4j
     server's process (for its CPU time)."""
 
-    def __init__(self, name: str, clear: bool):
+    def __init__(self, name: str, clear: bool, reuse: bool = False, uri: str | None = None, local: str | None = None):
         from graphmem import Memory
 
         self.name, self.dir = name, Path(tempfile.mkdtemp(prefix="lifecycle-")) if name == "file" else None
@@ -80,9 +86,9 @@ class Store:
         elif name == "file":
             self.mem = Memory(path=str(self.dir / "memory.db"))
         else:
-            self.mem = Memory(backend="neo4j")
-            _empty(self.mem, clear)
-        self.pid = _server_pid() if name == "neo4j" else None
+            self.mem = Memory(backend="neo4j", **({"uri": uri} if uri else {}))
+            _empty(self.mem, clear, reuse)
+        self.pid = _server_pid(local) if name == "neo4j" else None
 
     def server_cpu(self) -> float | None:
         """The Neo4j server's CPU seconds so far (user + system), or None (embedded, or not found)."""
@@ -101,19 +107,23 @@ class Store:
         gc.collect()
 
 
-def _server_pid() -> int | None:
-    """The local server's pid (``scripts/neo4j-local``'s pid file), if this machine runs it."""
-    where = Path(os.environ.get("NEO4J_LOCAL_DIR", ROOT / ".neo4j")) / "neo4j.pid"
+def _server_pid(local: str | None = None) -> int | None:
+    """The local server's pid (``scripts/neo4j-local``'s pid file in ``local``, else in NEO4J_LOCAL_DIR
+    or the repository's .neo4j), if this machine runs it."""
+    where = Path(local or os.environ.get("NEO4J_LOCAL_DIR", ROOT / ".neo4j")) / "neo4j.pid"
     try:
         return int(where.read_text().strip())
     except (OSError, ValueError):
         return None
 
 
-def _empty(mem, clear: bool) -> None:
-    """A Neo4j database with nothing in it: refused unless it is empty or ``clear`` is given."""
+def _empty(mem, clear: bool, reuse: bool = False) -> None:
+    """A Neo4j database with nothing in it: refused unless it is empty or ``clear`` is given (``reuse``:
+    kept as it is, its turns skipped by the ingests that hold them with the same content)."""
     client = mem.store.client
     held = client.run("MATCH (n) RETURN count(n) AS n")[0]["n"]
+    if held and reuse:
+        return
     if held and not clear:
         raise SystemExit(f"{mem.store.where} holds {held} nodes: this bench needs an empty database"
                          " (--neo4j-clear deletes every node of it)")
@@ -260,17 +270,38 @@ def user_records(data: str, users: int, target: str) -> tuple[str, list[dict], l
     return owner[mine], own, rest, [q.text for q in questions]
 
 
-def users(store: Store, args: argparse.Namespace) -> None:
-    """One user's questions searched in a store of that user alone, then among ``--users`` users."""
+def users(name: str, args: argparse.Namespace) -> None:
+    """One user's questions searched in a store of that user alone and in a store of ``--users`` users.
+    Both held at once (embedded; Neo4j with ``--neo4j-alone-uri``, a second server), their searches
+    interleave, question by question, so a machine's load moves both alike; else (Neo4j with one server)
+    the store is measured with the user alone, then again after the other users were ingested."""
     user, own, rest, questions = user_records(args.data, args.users, args.user_conv)
-    print(f"{store.name}: user {user} ({len(own)} turns of copy 0's {args.user_conv}), {len(questions)} questions,"
-          f" {args.rounds} timed rounds after one warm-up", flush=True)
-    print(ingest(store, own, args.batch), flush=True)
-    alone, got_alone = _user_searches(store, user, questions, args.rounds)
-    print(alone.row("search, the user alone"), flush=True)
-    print(ingest(store, rest, args.batch) + f" ({args.users} users)", flush=True)
-    among, got_among = _user_searches(store, user, questions, args.rounds)
-    print(among.row(f"search, among {args.users} users"))
+    both = name != "neo4j" or args.neo4j_alone_uri is not None
+    print(f"{name}: user {user} ({len(own)} turns of copy 0's {args.user_conv}), {len(questions)} questions,"
+          f" {args.rounds} timed rounds after {args.warmup} warm-up, "
+          + ("the two stores' searches interleaved" if both else "the user alone first, then among the others"),
+          flush=True)
+    among = Store(name, args.neo4j_clear, args.neo4j_reuse)
+    alone = Store(name, args.neo4j_clear, False, args.neo4j_alone_uri, args.neo4j_alone_dir) if both else among
+    try:
+        print(ingest(alone, own, args.batch) + " (the user alone)", flush=True)
+        if both:
+            print(ingest(among, own + rest, args.batch) + f" ({args.users} users)", flush=True)
+            (t_alone, got_alone), (t_among, got_among) = _searches([alone, among], user, questions, args.rounds, args.warmup)
+        else:
+            ((t_alone, got_alone),) = _searches([alone], user, questions, args.rounds, args.warmup)
+            print(ingest(among, rest, args.batch) + f" ({args.users} users)", flush=True)
+            ((t_among, got_among),) = _searches([among], user, questions, args.rounds, args.warmup)
+    finally:
+        among.close()
+        if both:
+            alone.close()
+    print(t_alone.row("search, the user alone"))
+    print(t_among.row(f"search, among {args.users} users"))
+    _compare(args, t_alone, t_among, got_alone, got_among)
+
+
+def _compare(args: argparse.Namespace, alone: Timings, among: Timings, got_alone: list, got_among: list) -> None:
     wall = _pct(among.wall, 50) / _pct(alone.wall, 50)
     cpu = _pct(among.cpu, 50) / _pct(alone.cpu, 50)
     same = sum(a == b for a, b in zip(got_alone, got_among, strict=True))
@@ -279,19 +310,25 @@ def users(store: Store, args: argparse.Namespace) -> None:
     theirs = all(i.startswith(f"r0/{args.user_conv}/") for ids in got_alone + got_among for i in ids)
     print(f"  ratio of p50s, among {args.users} / alone: wall {wall:.2f}, CPU {cpu:.2f}"
           f"  [target <= {USERS_RATIO}: {'met' if wall <= USERS_RATIO else 'MISSED'}]; same top 5 for {same} of"
-          f" {len(questions)} questions, {100 * shared:.0f}% of the turns found alone found among them (the collection"
-          f" statistics are the whole memory's); only the user's turns"
-          f" found: {theirs}", flush=True)
+          f" {len(got_alone)} questions, {100 * shared:.0f}% of the turns found alone found among them (the"
+          f" collection statistics are the whole memory's); only the user's turns found: {theirs}", flush=True)
 
 
-def _user_searches(store: Store, user: str, questions: Sequence[str], rounds: int) -> tuple[Timings, list[list[str]]]:
-    """One untimed pass over the questions (a Neo4j server compiles its plans), then ``rounds`` timed."""
-    got = [store.mem.search(q, k=5, user=user) for q in questions]
-    timed = Timings(store)
-    for _ in range(rounds):
+def _searches(stores: Sequence[Store], user: str, questions: Sequence[str], rounds: int,
+              warmup: int = 1) -> list[tuple[Timings, list[list[str]]]]:
+    """``warmup`` untimed passes over the questions in each store (a Neo4j server compiles its plans), then
+    ``rounds`` timed, each question asked of every store in turn (the order reversed every round)."""
+    got = [[s.mem.search(q, k=5, user=user) for q in questions] for s in stores]
+    for _ in range(warmup - 1):
+        for s in stores:
+            for q in questions:
+                s.mem.search(q, k=5, user=user)
+    timed = [Timings(s) for s in stores]
+    for r in range(rounds):
         for q in questions:
-            timed(store.mem.search, q, k=5, user=user)
-    return timed, got
+            for s, t in (zip(stores, timed) if r % 2 == 0 else reversed(list(zip(stores, timed)))):
+                t(s.mem.search, q, k=5, user=user)
+    return list(zip(timed, got))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -308,9 +345,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--users", type=int, default=200, help="users: how many")
     p.add_argument("--user-conv", default="conv-42", help="users: the target user's LoCoMo conversation")
     p.add_argument("--rounds", type=int, default=3, help="users: timed passes over the questions")
+    p.add_argument("--warmup", type=int, default=1, help="users: untimed passes over the questions first")
     p.add_argument("--profile", type=int, default=0, metavar="N",
                    help="run the timed calls under cProfile and print the N costliest functions of each figure")
     p.add_argument("--neo4j-clear", action="store_true", help="empty the Neo4j database first (every node)")
+    p.add_argument("--neo4j-reuse", action="store_true",
+                   help="users: keep what the database holds (the 200 users of an earlier run: ingest skips them)")
+    p.add_argument("--neo4j-alone-uri", help="users: a second Neo4j server for the user alone (searches interleaved)")
+    p.add_argument("--neo4j-alone-dir", help="users: that server's scripts/neo4j-local directory (its CPU time)")
     args = p.parse_args(argv)
     stores, PROFILE[0] = args.stores.split(","), args.profile
     if unknown := set(stores) - set(STORES):
@@ -321,11 +363,14 @@ def main(argv: list[str] | None = None) -> int:
           f" {', '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
     for name in stores:
         t = time.perf_counter()
-        store = Store(name, args.neo4j_clear)
-        try:
-            (scale if args.measure == "scale" else users)(store, args)
-        finally:
-            store.close()
+        if args.measure == "users":
+            users(name, args)
+        else:
+            store = Store(name, args.neo4j_clear)
+            try:
+                scale(store, args)
+            finally:
+                store.close()
         print(f"  ({name}: {time.perf_counter() - t:.0f} s in all)", flush=True)
     return 0
 
