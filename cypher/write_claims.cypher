@@ -43,5 +43,5 @@ CALL () {
 }
 MATCH (c:Conversation {id: $conversation})
 SET c.indexed = c.indexed + $added, c.length = c.length + $length, c.speakers = $speakers, c.lspeakers = $lspeakers,
-    c.askers = $askers, c.refused = $refused
+    c.askers = $askers
 REMOVE c.reading

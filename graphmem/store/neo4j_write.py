@@ -180,7 +180,7 @@ class Writer:
         speakers = list(held.speakers)
         tx.run("write_claims", forget=forget, people=people, claims=claims, conversation=conv, added=len(new),
                length=grown, speakers=speakers, lspeakers=[speaker_key(s) for s in speakers],
-               askers=index.askers.count, refused=held.claims.refused(conv), owner=owner(new[0].user))
+               askers=index.askers.count, owner=owner(new[0].user))
 
     def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> _Held:
         """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
@@ -198,11 +198,8 @@ class Writer:
     @staticmethod
     def _claims(conv: str, held: _Held, change: ClaimsChange, new: set[str]) -> tuple[list[str], list[dict], list[dict]]:
         """The turns whose assertions go (earlier turns read again), the claim rows to write (every
-        turn whose claims are new or changed, and only those) and the people they name (a
-        conversation a third speaker joined keeps no claims: the reader reads two-party dialogue)."""
+        turn whose claims are new or changed, and only those) and the people they name."""
         earlier = [d for d in change.claims if d not in new]
-        if conv in change.dropped:
-            earlier = [r.id for r in held.index.records if r.id not in new]
         speakers = {fold(s): s for s in held.speakers}
         claims: list[dict] = []
         people: dict[str, dict] = {}

@@ -264,3 +264,20 @@ def test_forgetting_an_ingest_leaves_the_database_as_it_was(clean):
     assert mem.forget(ids=["mt9"]) == 1 and mem.search("quokka zyxwv", k=1, conversation=CONV) == []
     assert mem.forget(conversation=CONV) == 2
     assert clean.run(shape) == before
+
+
+def test_a_conversation_an_older_graphmem_refused_says_so_until_forgotten(clean):
+    """A graphmem that read two-party dialogue alone marked a conversation with a third speaker
+    refused and wrote none of its claims: asked for them now, it says why and what to do;
+    forgotten and ingested again, it has them."""
+    mem = Memory(backend="neo4j")
+    trio = TURNS + [{"id": "mt3", "speaker": "Cy", "text": "I baked bread, Ann.", "date": "2023-05-09", "conversation": CONV}]
+    mem.ingest(trio)
+    want = mem.claims(CONV)
+    clean.run("MATCH (c:Conversation {id: $c}) SET c.refused = 'a third speaker' "
+              "WITH c MATCH (a:Assertion {conversation: $c}) DETACH DELETE a", c=CONV)
+    with pytest.raises(DataError, match="two-party dialogue only .* forget it and ingest it again"):
+        mem.claims(CONV)
+    mem.forget(conversation=CONV)
+    mem.ingest(trio)
+    assert mem.claims(CONV) == want
