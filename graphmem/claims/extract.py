@@ -43,9 +43,10 @@ a subject, a verb group and an object. The rules:
   goodness" is discourse: "Thank goodness your son's okay" is about the other's son.
 * **A negation is kept** on the predicate (``not``, ``n't``, ``never``, ``no longer``
   in the verb group): "I don't eat dairy" is (speaker, eat, 'dairy', negated=True).
-* **Third parties become people.** "my friend Jenna", "my son Max", "Oscar, my guinea
+* **Third parties become named parties.** "my friend Jenna", "my son Max", "Oscar, my guinea
   pig", "a puppy named Pixie", "her name is Coco", "I named him Buddy", "this is
-  Susie!", "meet Toby", "Anthony and I" introduce a person of their own, keyed like the
+  Susie!", "meet Toby", "Anthony and I" introduce a party of their own (a person or not:
+  :func:`graphmem.claims.naming.persons`), keyed like the
   speakers (see :meth:`graphmem.claims.people.People.key` for how spellings fold). Each introduction is also
   read as a *naming claim* of its owner (:mod:`graphmem.claims.naming`): (speaker, 'call',
   'Max', topic='my son') -- "my son is called Max" -- which :func:`graphmem.claims.graph.reason` reads.

@@ -27,7 +27,7 @@ from datetime import date, datetime
 from typing import Protocol
 
 from graphmem.claims.gcpause import paused_gc
-from graphmem.claims.records import Claim
+from graphmem.claims.records import Claim, Reading
 from graphmem.claims.stream import ConversationClaims
 from graphmem.domain import Turn
 from graphmem.errors import DataError
@@ -133,6 +133,12 @@ class MemoryClaims:
             self._forget(conversation)
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return tuple(cc.claims)
+
+    def reading(self, conversation: str) -> Reading:
+        """The conversation's reading so far (its people, claims, speakers), its waiting turns read first."""
+        with paused_gc():
+            self._drain(conversation)
+        return self._conversation(conversation).reading
 
     def reset(self, conv: str, turns: Waiting) -> None:
         """The conversation's claims to be read again from these turns (after some were forgotten): a

@@ -281,3 +281,17 @@ def test_a_conversation_an_older_graphmem_refused_says_so_until_forgotten(clean)
     mem.forget(conversation=CONV)
     mem.ingest(trio)
     assert mem.claims(CONV) == want
+
+
+def test_the_memory_marks_which_named_parties_are_people(clean):
+    """Rex, a dog called Rex, is a named party of the conversation but no person; Bob's friend Jo
+    is one; when a later turn says Jo is a puppy, Jo stops being one."""
+    mem = Memory(backend="neo4j")
+    mem.ingest(TURNS + [{"id": "mt3", "speaker": "Bob", "text": "My friend Jo loves dogs.", "date": "2023-05-09",
+                         "conversation": CONV}])
+    human = lambda: {r["id"]: r["human"] for r in clean.run(
+        "MATCH (p:Person {conversation: $c}) RETURN p.id AS id, p.human AS human", c=CONV)}
+    assert human() == {"ann": True, "bob": True, "rex": False, "jo": True}
+    Memory(backend="neo4j").ingest([{"id": "mt4", "speaker": "Bob", "text": "Jo, my puppy, is asleep.",
+                                     "date": "2023-05-10", "conversation": CONV}])
+    assert human()["jo"] is False
