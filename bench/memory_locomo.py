@@ -57,6 +57,11 @@ step done by an implementation of this file (``VARIANTS``). Variants:
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
     ``MemoryOptions.context_weight``, ``graphmem.index.query.CONTEXT_WEIGHT``).
+``no-updates`` / ``updates-window-10`` / ``updates-cover-0.8`` / ``updates-floor-0.4``
+    search as the store ranks, without preferring what holds (:mod:`graphmem.memory.updates`);
+    or the topic rule reordering the first ten turns found (shipped: five), a later turn
+    replacing an earlier one when it covers 0.8 of what the earlier covers (shipped: 0.6), or
+    when it covers at least 0.4 of the question (shipped: 0.5).
 ``shape-off``
     person-assistant dialogue not told apart (``MemoryOptions.shape``; LoCoMo has no assistant:
     the same figures, a check that the rule stays out of two-party dialogue).
@@ -321,6 +326,10 @@ VARIANTS: dict[str, Variant] = {
     "shape-off": MemoryOptions(shape=False),
     "phrase-always": MemoryOptions(phrase="always"),
     "sure-known": MemoryOptions(sure_unseen=False),
+    "no-updates": MemoryOptions(updates=False),
+    "updates-window-10": MemoryOptions(updates_window=10),
+    "updates-cover-0.8": MemoryOptions(updates_cover=0.8),
+    "updates-floor-0.4": MemoryOptions(updates_floor=0.4),
 }
 """Each variant: the memory's options with the one choice it measures changed, or the research
 memory's strategies replacing the one step it measures."""

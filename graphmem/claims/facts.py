@@ -18,13 +18,17 @@ from datetime import datetime
 
 from graphmem.domain import Claim, Fact
 
-__all__ = ["KINDS", "facts_of", "kind_of", "superseded"]
+__all__ = ["KINDS", "asked_kinds", "facts_of", "holding", "kind_of", "superseded"]
 
 _PLACE = re.compile(r"\b(?:to|in|into|at|near|from)\s+(?:the\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 _TO_PLACE = re.compile(r"\bto\s+(?:the\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
-_AT = re.compile(r"\b(?:at|for|with|joined|join)\s+(?:the\s+)?([A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
+_AT = re.compile(r"\b(?:at|for|joined|join)\s+(?:the\s+)?([A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
 _AS = re.compile(r"\bas\s+(?:an?\s+)?([a-z][a-z -]*[a-z])", re.I)
-_A_NOUN = re.compile(r"^(?:an?|the)\s+([a-z][a-z -]*[a-z])$", re.I)
+_A_NOUN = re.compile(r"^an?\s+([a-z][a-z -]*[a-z])$", re.I)
+_VEHICLE = re.compile(r"^(?:an?|my|the|our|his|her)\s+(?!.*\b(?:to|through|around|home|back|by|into|from|past|across|down|up|over)\b)"
+                      r"([\w' -]+)$", re.I)
+_STUDY = re.compile(r"^(?:in\s+)?([a-z][\w -]*?)\s+(?:at|in)\s+(?:the\s+)?(?:[A-Z]|college|university|school|grad)", re.I)
+_MAJOR = re.compile(r"^in\s+(.+)$", re.I)
 _TIME_TAIL = re.compile(r"\s+(?:now|today|yesterday|recently|last|this|next|since|for|ago|again)\b.*$", re.I)
 
 OCCUPATIONS = frozenset("""
@@ -41,7 +45,7 @@ KINDS = {
     "residence": frozenset({"live", "move", "relocate", "settle", "reside"}),
     "employer": frozenset({"work", "join", "start"}),
     "occupation": frozenset({"work", "be", "become"}),
-    "partner": frozenset({"date", "marry", "engage", "see"}),
+    "partner": frozenset({"date", "marry", "engage"}),
     "vehicle": frozenset({"drive"}),
     "study": frozenset({"study", "major"}),
 }
@@ -67,10 +71,12 @@ def kind_of(c: Claim) -> tuple[str, str] | None:
     if c.topic.lower().split()[-1:] in (["boyfriend"], ["girlfriend"], ["husband"], ["wife"], ["partner"]) \
             and p == "call":
         return "partner", obj.split()[0].lower() if obj else None
-    if p in KINDS["vehicle"] and obj:
-        return "vehicle", obj.lower()
-    if p in KINDS["study"] and obj:
-        return "study", obj.lower()
+    if p in KINDS["vehicle"] and (car := _VEHICLE.match(obj)):
+        return "vehicle", car.group(1).lower()
+    if p == "study" and (subject := _STUDY.match(obj)):
+        return "study", subject.group(1).lower()
+    if p == "major" and (subject := _MAJOR.match(obj)):
+        return "study", subject.group(1).lower()
     if p == "switch" and (major := re.search(r"\bmajor\s+to\s+(.+)$", obj, re.I)):
         return "study", major.group(1).lower()
     return None
@@ -108,4 +114,39 @@ def facts_of(claims: Iterable[Claim], about: str, as_of: datetime | None = None)
         fact = Fact(c.subject, c.predicate, c.object, c.negated, c.turn_id, c.date, c.date, ends.get(i), c.sentence)
         if as_of is None or (fact.valid_from <= as_of and (fact.valid_to is None or as_of < fact.valid_to)):
             out.append(fact)
+    return out
+
+
+_ASKED = {
+    "residence": r"\bwhere\b.*\b(?:live|lives|living|reside|resides|based)\b",
+    "employer": r"\bwhere\b.*\bwork(?:s|ing)?\b|\b(?:company|employer)\b.*\bwork(?:s|ing)?\b|\bwork(?:s|ing)? (?:at|for)\b",
+    "occupation": r"\bwhat\b.*\b(?:job|occupation|profession)\b|\bfor a living\b|\bwork(?:s|ing)? as\b",
+    "partner": r"\b(?:who|what)\b.*\b(?:partner|boyfriend|girlfriend|husband|wife)\b|\bwho\b.*\b(?:dating|married to|engaged to)\b",
+    "vehicle": r"\bwhat\b.*\b(?:car|vehicle)\b.*\bdriv|\bwhat (?:car|vehicle)\b",
+    "study": r"\bwhat\b.*\b(?:study|studies|studying|major|majoring|degree)\b",
+}
+"""The question forms that ask one kind's value now ("Where does Alice live?", "What is her job?")."""
+_ASKED_RE = {kind: re.compile(words, re.I) for kind, words in _ASKED.items()}
+
+
+def asked_kinds(question: str) -> frozenset[str]:
+    """The kinds a question asks about ("Where does Alice live?": residence), by its words."""
+    return frozenset(kind for kind, rx in _ASKED_RE.items() if rx.search(question))
+
+
+def holding(claims: Sequence[Claim], about: str, kinds: Iterable[str], as_of: datetime | None) -> dict[str, str]:
+    """For the person ``about`` and the ``kinds`` asked: each turn whose claim of a kind had been
+    replaced by ``as_of`` (None: now), mapped to the turn whose claim of that kind held then."""
+    mine = sorted((c for c in claims if c.subject == about), key=lambda c: c.date)
+    ends = superseded(mine)
+    out: dict[str, str] = {}
+    for kind in kinds:
+        said = [(i, c) for i, c in enumerate(mine) if (k := kind_of(c)) is not None and k[0] == kind
+                and (as_of is None or c.date <= as_of)]
+        if not said:
+            continue
+        holder = said[-1][1]
+        for i, c in said:
+            if i in ends and (as_of is None or ends[i] <= as_of) and c.turn_id != holder.turn_id:
+                out.setdefault(c.turn_id, holder.turn_id)
     return out

@@ -251,6 +251,8 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every question's reply, scores, top turns and CPU time as JSON.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
+@click.option("--type", "types", multiple=True, metavar="TYPE",
+              help="Only questions of this type (repeat for several), e.g. knowledge-update.")
 @click.option("--model", "model_url", is_flag=False, flag_value="", default=None, metavar="URL",
               help="A model at this OpenAI-compatible endpoint reads each question's top 5 too "
                    "(--model alone: $GRAPHMEM_MODEL_URL; key: $GRAPHMEM_MODEL_KEY).")
@@ -261,7 +263,7 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
 @confidence_options
 @friendly
 def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None, limit: int | None,
-                model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
+                types: tuple[str, ...], model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
                 judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
     from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
@@ -272,7 +274,7 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
     judge = _model_reader(judge_url, judge_name, model_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
     settings = Settings(confidence=confidence, **meaning_floor_setting(meaning_floor, confidence))
-    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge))
+    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge, types=types))
 
 
 def _write_json(path: Path, payload: Any) -> None:

@@ -128,3 +128,18 @@ class MemoryOptions:
     def weighs_askers(self) -> bool:
         """Whether the asker's turns count one more term: the rule, and the shape it needs told."""
         return self.shape and self.asker
+    updates: bool = True
+    """``search`` and ``ask`` put what holds as of the moment asked first: a later saying of what
+    the question asks above the earlier ones it replaced (:mod:`graphmem.memory.updates`);
+    False: the turns as the store ranks them."""
+    updates_window: int = 5
+    """How many of the first turns found the topic rule reorders (the search asks the store for at
+    least this many, and cuts to k after). Within the first five a reorder never changes which
+    turns a search of five returns, only their order: LoCoMo's evidence hit@5 stays the store's
+    (docs/memory.md, "What holds now")."""
+    updates_cover: float = 0.6
+    """How much of the question a later turn of the same speaker must cover, against the earlier
+    turn's coverage, to replace it (:func:`graphmem.memory.updates.prefer_current`)."""
+    updates_floor: float = 0.5
+    """And how much of the question it must cover at least: a later turn that shares a word or two
+    with the question is not a new saying of what it asks."""

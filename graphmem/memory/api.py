@@ -44,6 +44,7 @@ from graphmem.errors import DataError, MisuseError
 from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant, reader_settings
+from graphmem.memory.updates import Updates, prefer_current
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
@@ -231,11 +232,12 @@ class Memory:
         k = _count(k)  # checked before it is compared with the meaning's turns
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
-                return self.answer_from(question, self._search(question, k, conversation, asked_on, user))
+                return self._answer(question, *self._found(question, k, conversation, asked_on, user))
         # the meaning confidence reads more turns than are cited, and embeds them without the memory's
         # lock (an ingest need not wait for it): the reader may see turns ingested since the search
-        found = self._search(question, max(k, self.confidence_turns) if k > 0 else k, conversation, asked_on, user)
-        return self.answer_from(question, found, cite=k)
+        found, replaced = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
+                                      asked_on, user)
+        return self._answer(question, found, replaced, cite=k)
 
     @property
     def confidence_turns(self) -> int:
@@ -248,6 +250,11 @@ class Memory:
         after searching, for a caller that also wants the turns. The reader reads and cites the
         first ``cite`` of them (None: all). With ``confidence="meaning"`` the confidence is judged
         by the first ``confidence_turns`` of ``found``: pass that many, as ``ask`` does."""
+        return self._answer(question, found, {}, cite)
+
+    def _answer(self, question: str, found: Sequence[Turn], replaced: dict[str, tuple[str, ...]],
+                cite: int | None = None) -> Answer:
+        """``answer_from``, the first turn's coverage judged with the turns it replaced (``_found``)."""
         measure = "meaning" if self._meaning is not None and found \
             and self._assisted(scoped(found[0].conversation, found[0].user)) \
             else "coverage"
@@ -255,7 +262,7 @@ class Memory:
         if not cited:  # nothing found, or nothing to cite: nothing to judge
             return Answer(ABSTAIN, (), 0.0, measure if found or self._meaning is None else "meaning")
         if measure == "coverage":
-            return self._read(question, cited, None, measure)
+            return self._read(question, cited, None, measure, replaced.get(cited[0].id, ()))
         return self._read(question, cited, self._meaning(question, found), measure)
 
     def floor_of(self, answer: Answer) -> float:
@@ -271,14 +278,17 @@ class Memory:
         """The text whose coverage of the question is the confidence: the first turn found."""
         return found[0].text
 
-    def _read(self, question: str, found: Sequence[Turn], confidence: float | None, measure: str) -> Answer:
+    def _read(self, question: str, found: Sequence[Turn], confidence: float | None, measure: str,
+              replaced: Sequence[str] = ()) -> Answer:
         """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` (None: the
-        first turn's word coverage, computed here) reaches the ``measure``'s floor."""
+        first turn's word coverage, or that of a turn it replaced (``replaced``: their texts),
+        computed here) reaches the ``measure``'s floor."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
             vocab = self._store.weights(query, found)
             if confidence is None:
-                confidence = sure(vocab, query.english, self._covered(found), unseen=self.options.sure_unseen)
+                confidence = max(sure(vocab, query.english, text, unseen=self.options.sure_unseen)
+                                 for text in (self._covered(found), *replaced))
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
             answer = Answer(ABSTAIN, tuple(r.id for r in found), confidence, measure)
             if confidence < self.floor_of(answer):
@@ -296,10 +306,28 @@ class Memory:
 
     def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None,
                 user: str | None = None) -> list[Turn]:
-        def run(q: Query, n: int) -> list:
-            return self._store.search(q, n, None if conversation is None else scoped(conversation, user), user)
+        return self._found(query, k, conversation, asked_on, user)[0]
 
-        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation)]
+    def _found(self, query: str, k: int, conversation: str | None, asked_on: When = None,
+               user: str | None = None) -> tuple[list[Turn], dict[str, tuple[str, ...]]]:
+        """The turns found, best first, and for a turn the update rules put in the place of others
+        (:mod:`graphmem.memory.updates`), the texts of those it replaced: what ``ask``'s confidence
+        reads beside it (the question asked of the turns it replaced)."""
+        replaced: dict[str, tuple[str, ...]] = {}
+
+        def run(q: Query, n: int) -> list:
+            where = None if conversation is None else scoped(conversation, user)
+            if not self.options.updates:
+                return self._store.search(q, n, where, user)
+            window = self.options.updates_window
+            found = self._store.search(q, max(n, window), where, user)
+            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:window]),
+                            lambda p: self._store.claims_about(p, user), self._store.held)
+            order, stands = prefer_current(found, asked, window, self.options.updates_cover, self.options.updates_floor)
+            replaced.update((unscoped(i), texts) for i, texts in stands.items())
+            return order[:n]
+
+        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation)], replaced
 
     def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query, int], list],
                conversation: str | None = None) -> list:

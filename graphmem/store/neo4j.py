@@ -94,8 +94,9 @@ class Neo4jStore:
         """The conversation's claims in turn order, from its Assertion nodes (those the claim reader
         made: a load's derived ones are the graph's, not the reader's)."""
         row = self.client.query("memory_claims", conversation=conversation)[0]
-        if row["refused"]:
-            raise DataError(f"conversation {conversation!r}: no claims ({row['refused']})")
+        if row["refused"]:  # written by a graphmem that read two-party dialogue alone
+            raise DataError(f"conversation {conversation!r}: no claims: it was written when graphmem read"
+                            f" two-party dialogue only ({row['refused']}); forget it and ingest it again")
         if not row["held"]:
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return tuple(_claim(c) for c in row["claims"])

@@ -96,7 +96,8 @@ def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, ba
                             f" run graphmem load --replace --conversations {cid}")
     claims = _claims(p, key)
     sessions = {s.index: (s.date, s.date_text) for s in conv.sessions}
-    people = [person_row(cid, r["id"], r["name"], r["speaker"], r["n"], fixed=True) for r in p.rows["merge_people"]]
+    people = [person_row(cid, r["id"], r["name"], r["speaker"], r["human"], r["n"], fixed=True)
+              for r in p.rows["merge_people"]]
     position = {t.id: i for i, t in enumerate(turns)}
     last = [max((position[t] for t in row["turns"]), default=0) for row in claims]
     for lo in range(0, len(turns), batch):
