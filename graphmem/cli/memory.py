@@ -121,8 +121,7 @@ def ask(question: str, data: Path | None, backend: str, saved: Path | None, conv
 
     judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
-        found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on, user=user)
-        answer = mem.answer_from(question, found, cite=k)
+        answer, found = mem.ask_with_turns(question, k, conversation, asked_on, user=user)
         used = mem.floor_of(answer)
     click.echo(f"reply: {answer.reply}")
     if (line := _source(answer, found)) is not None:
@@ -192,7 +191,7 @@ def forget(saved: Path | None, backend: str, ids: tuple[str, ...], conversation:
         raise click.ClickException(f"{saved}: no such memory file")
     with (Memory(path=saved) if saved is not None else Memory("neo4j", user=neo4j_user, **neo4j)) as mem:
         n = mem.forget(ids=list(ids) if ids else None, conversation=conversation, user=user)
-        click.echo(f"{n} turns forgotten; {mem.store.where} holds {len(mem)}")
+        click.echo(f"{n} turn{'' if n == 1 else 's'} forgotten; {mem.store.where} holds {len(mem)}")
 
 
 @click.command()

@@ -229,15 +229,24 @@ class Memory:
         """The reply (a phrase of the first turn found, as written, or a date; or ``No information
         available``), the sentence it came from, the cited turns, the confidence: read off
         ``user``'s turns only."""
+        return self.ask_with_turns(question, k, conversation, asked_on, user)[0]
+
+    def ask_with_turns(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+                       user: str | None = None) -> tuple[Answer, list[Turn]]:
+        """``ask``, and the turns it found, best first (the cited ones first): for a caller that shows
+        the cited turns whole, as ``graphmem ask`` and the MCP server do. One search serves both, so
+        the reply, its confidence (which reads the turns a knowledge update replaced) and the turns
+        shown always agree."""
         k = _count(k)  # checked before it is compared with the meaning's turns
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
-                return self._answer(question, *self._found(question, k, conversation, asked_on, user))
+                found, replaced = self._found(question, k, conversation, asked_on, user)
+                return self._answer(question, found, replaced), found
         # the meaning confidence reads more turns than are cited, and embeds them without the memory's
         # lock (an ingest need not wait for it): the reader may see turns ingested since the search
         found, replaced = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
                                       asked_on, user)
-        return self._answer(question, found, replaced, cite=k)
+        return self._answer(question, found, replaced, cite=k), found
 
     @property
     def confidence_turns(self) -> int:

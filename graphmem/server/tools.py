@@ -80,9 +80,7 @@ class Tools:
         """As ``graphmem ask`` reads: the turns found, then the answer read off them, so the cited
         turns come back whole (an ``Answer`` holds only their ids)."""
         mem, k = self.memory, a.get("k", 5)
-        found = mem.records_for(a["question"], max(k, mem.confidence_turns), a.get("conversation"), _when(a),
-                                user=a.get("user"))
-        answer = mem.answer_from(a["question"], found, cite=k)
+        answer, found = mem.ask_with_turns(a["question"], k, a.get("conversation"), _when(a), user=a.get("user"))
         out = {"reply": answer.reply, "abstained": answer.quiet, "confidence": round(float(answer.confidence), 4),
                "floor": mem.floor_of(answer), "cited": [turn_json(t) for t in found[:k]]}
         if answer.sentence and answer.source:  # a quoted reply says where it was quoted from
