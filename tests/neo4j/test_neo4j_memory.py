@@ -301,3 +301,18 @@ def test_the_memory_marks_which_named_parties_are_people(clean):
     Memory(backend="neo4j").ingest([{"id": "mt4", "speaker": "Bob", "text": "Jo, my puppy, is asleep.",
                                      "date": "2023-05-10", "conversation": CONV}])
     assert human()["jo"] is False
+
+
+def test_deleting_a_conversation_leaves_no_term_behind(clean):
+    """``graphmem load --replace`` and a clean-up delete through ``delete``: a term only that
+    conversation held goes with it, as it does when the memory forgets the conversation."""
+    Memory(backend="neo4j").ingest([{"id": "dq1", "speaker": "Ann", "text": "Qwxzy the okapi slept.",
+                                     "date": "2023-05-10", "conversation": CONV},
+                                    {"id": "dq2", "speaker": "Bob", "text": "Good night, Ann.", "date": "2023-05-10",
+                                     "conversation": CONV}])
+    assert clean.run("MATCH (x:Term {stem: 'qwxzi'}) RETURN count(x) AS n")[0]["n"] + \
+        clean.run("MATCH (x:Term {stem: 'qwxzy'}) RETURN count(x) AS n")[0]["n"] == 1
+    delete(clean, CONV)
+    left = clean.run("MATCH (x:Term) WHERE x.stem IN ['qwxzi', 'qwxzy', 'okapi'] OR (x.df = 0 AND x.vdf = 0)"
+                     " RETURN count(x) AS n")
+    assert left[0]["n"] == 0
