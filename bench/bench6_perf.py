@@ -45,6 +45,7 @@ from graphmem.bench6.files import Bench, resolve_dir
 from graphmem.bench6.run import run
 from graphmem.data.records import parse_date
 from graphmem.domain import Turn
+from graphmem.errors import install
 from graphmem.research import ranker as rank
 from graphmem.research.store import research_memory
 from graphmem.research.strategies import Scorer, Strategies
@@ -151,7 +152,7 @@ def configs(data: str) -> None:
     show("  BM25 structured, no dates + scope", lambda: _Flat("nodates", score=lambda r, q: r.scores(q, dates=False)))
     show("  BM25 structured + dates + scope", lambda: _Flat("full"))
     if not dense.available():
-        print("  (dense rows skipped: pip install 'graphmem[dense]')")
+        print(f"  (dense rows skipped: {install('dense')})")
         return
     show("dense only, e5 over the utterance", lambda: _DenseOnly(False))
     show("dense only, e5 over 'Speaker: utterance'", lambda: _DenseOnly(True))

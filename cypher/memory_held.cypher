@@ -2,4 +2,4 @@
 UNWIND $keys AS key
 MATCH (t:Turn {key: key})
 RETURN t.id AS id, t.speaker AS speaker, t.text AS text, t.date AS date, t.conversation AS conversation,
-       t.number AS turn
+       t.number AS turn, t.user AS user

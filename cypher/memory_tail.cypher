@@ -3,5 +3,5 @@
 MATCH (t:Turn {conversation: $conversation})
 WHERE t.position >= $from
 RETURN t.id AS id, t.speaker AS speaker, t.text AS text, t.date AS date, t.conversation AS conversation,
-       t.number AS turn, t.position AS position
+       t.number AS turn, t.user AS user, t.caption AS caption, t.position AS position
 ORDER BY t.position

@@ -13,6 +13,11 @@ CREATE INDEX assertion_conversation IF NOT EXISTS FOR (a:Assertion) ON (a.conver
 CREATE INDEX assertion_ref IF NOT EXISTS FOR (a:Assertion) ON (a.conversation, a.n);
 // The person scope starts from the Person nodes a query names (search_parts.cypher).
 CREATE INDEX person_lname IF NOT EXISTS FOR (p:Person) ON (p.lname);
+// What the memory holds about a person starts from the Person nodes of that key (memory_facts.cypher).
+CREATE INDEX person_id IF NOT EXISTS FOR (p:Person) ON (p.id);
+// A user's turns and conversations (graphmem.store.users: `owner`, a token of the user's name).
+CREATE INDEX conversation_owner IF NOT EXISTS FOR (c:Conversation) ON (c.owner);
+CREATE INDEX turn_owner IF NOT EXISTS FOR (t:Turn) ON (t.owner);
 // The memory's search (Memory(backend="neo4j")): a Term node per stem holds its document
 // frequencies, kept by the same transaction that writes a turn's search fields; the full-text
 // index holds those fields, pre-stemmed (whitespace analyser), and is searchable at commit.

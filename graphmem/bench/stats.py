@@ -41,7 +41,6 @@ takes on some resample.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -54,6 +53,7 @@ from sklearn.metrics import roc_auc_score
 
 from graphmem.bench import metric
 from graphmem.data.files import read_text
+from graphmem.data.jsontext import parse
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Question
 from graphmem.errors import DataError, GraphmemError
 
@@ -70,6 +70,8 @@ __all__ = [
     "groups",
     "report",
     "as_json",
+    "mean_f1",
+    "summary",
 ]
 
 HALVES = ("answerable", "adversarial")
@@ -138,10 +140,7 @@ def load_predictions(path: str | Path) -> Predictions:
     """Read and validate a predictions file; a :class:`DataError` names the file and the place."""
     path = Path(path)
     text = read_text(path, "predictions file")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    data = parse(text, str(path))
     if not isinstance(data, list) or not data:
         raise DataError(f"{path}: expected a non-empty JSON list of samples, got {_kind(data)}")
 
@@ -379,12 +378,36 @@ def bootstrap_pairs(preds: Predictions, level: float = 0.95, by_category: bool =
 # ---------------------------------------------------------------------------- output
 
 
+def summary(preds: Predictions) -> dict[str, Any]:
+    """What the file holds: its path, how many conversations and questions (by half), the arms."""
+    mask = preds.answerable_mask()
+    return {"file": str(preds.path), "conversations": len(preds.samples),
+            "questions": {"all": len(mask), "answerable": int(mask.sum()), "adversarial": int((~mask).sum())},
+            "arms": list(preds.arms)}
+
+
+def mean_f1(preds: Predictions) -> dict[str, dict[str, float | None]]:
+    """Per arm, the mean official score over the answerable half, the adversarial half and all
+    (None for a half with no question): the table's F1 column, read back off the file."""
+    mask = preds.answerable_mask()
+    out = {}
+    for arm in preds.arms:
+        s = preds.scores(arm)
+        out[arm] = {"answerable": _mean(s[mask]), "adversarial": _mean(s[~mask]), "overall": _mean(s)}
+    return out
+
+
 def as_json(preds: Predictions, by_category: bool = False) -> dict[str, Any]:
-    """``{"constant_abstention": {overall, answerable, adversarial}, "auc": {arm: value},
-    "pairs": [{a, b, half, diff, lo, hi}]}``; undefined numbers are None (JSON null)."""
+    """What :func:`report` prints, as one object: ``summary``'s keys (file, conversations,
+    questions, arms), ``constant_abstention``, ``mean_f1`` (arm: halves), ``auc`` (arm: value),
+    ``resamples`` (how many the bootstrap enumerates) and ``pairs`` ([{a, b, half, diff, lo,
+    hi}]); undefined numbers are None (JSON null). One source for both, so they cannot drift."""
     return {
+        **summary(preds),
         "constant_abstention": constant_abstention(preds),
+        "mean_f1": mean_f1(preds),
         "auc": auc(preds),
+        "resamples": math.comb(2 * len(preds.samples) - 1, len(preds.samples)),
         "pairs": bootstrap_pairs(preds, by_category=by_category),
     }
 
@@ -396,18 +419,18 @@ def _num(value: float | None, signed: bool = False) -> str:
 
 
 def report(preds: Predictions, by_category: bool = False) -> str:
-    """The human-readable report: constant abstention, AUC per arm, the pairs table (over
-    the halves, and with ``by_category`` each answerable category too)."""
-    mask = preds.answerable_mask()
-    n_answerable = int(mask.sum())
-    n_adversarial = len(mask) - n_answerable
-    n = len(preds.samples)
+    """The human-readable report of :func:`as_json`'s content: the file, constant abstention,
+    mean F1 per arm, AUC per arm, the pairs table (over the halves, and with ``by_category``
+    each answerable category too)."""
+    out = as_json(preds, by_category)
+    q = out["questions"]
+    n = out["conversations"]
     lines = [
-        f"{preds.path}: {n} conversation{'s' if n != 1 else ''}, {len(mask):,} questions "
-        f"({n_answerable:,} answerable, {n_adversarial:,} adversarial), arms: {', '.join(preds.arms)}",
+        f"{out['file']}: {n} conversation{'s' if n != 1 else ''}, {q['all']:,} questions "
+        f"({q['answerable']:,} answerable, {q['adversarial']:,} adversarial), arms: {', '.join(out['arms'])}",
         "",
     ]
-    const = constant_abstention(preds)
+    const = out["constant_abstention"]
     lines.append(f'constant abstention (reply "{metric.ABSTAIN}" to every question):')
     lines.append(f"  overall {_num(const['overall'])}   answerable {_num(const['answerable'])}   "
                  f"adversarial {_num(const['adversarial'])}")
@@ -416,29 +439,26 @@ def report(preds: Predictions, by_category: bool = False) -> str:
     width = max(len("arm"), *(len(a) for a in preds.arms))
     lines.append("mean F1 per arm:")
     lines.append(f"  {'arm':<{width}}  answerable  adversarial  overall")
-    for arm in preds.arms:
-        s = preds.scores(arm)
-        lines.append(f"  {arm:<{width}}  {_num(_mean(s[mask])):>10}  {_num(_mean(s[~mask])):>11}  "
-                     f"{_num(_mean(s)):>7}")
+    for arm, f1 in out["mean_f1"].items():
+        lines.append(f"  {arm:<{width}}  {_num(f1['answerable']):>10}  {_num(f1['adversarial']):>11}  "
+                     f"{_num(f1['overall']):>7}")
     lines.append("")
 
     lines.append("confidence AUC, answerable vs adversarial (0.5 = chance):")
-    for arm, value in auc(preds).items():
+    for arm, value in out["auc"].items():
         note = "" if value is not None else ("   (no confidence in file)"
                                              if not any(arm in q.confidences for q in preds.questions)
                                              else "   (needs both halves)")
         lines.append(f"  {arm:<{width}}  {_num(value)}{note}")
     lines.append("")
 
-    pairs = bootstrap_pairs(preds, by_category=by_category)
-    if not pairs:
+    if not out["pairs"]:
         lines.append("paired differences: only one arm, nothing to compare")
     else:
-        resamples = math.comb(2 * n - 1, n)
         lines.append(f"paired differences, mean F1 of a minus b, 95% percentile bootstrap over "
-                     f"conversations (all {resamples:,} resamples, exact):")
+                     f"conversations (all {out['resamples']:,} resamples, exact):")
         lines.append(f"  {'a':<{width}}  {'b':<{width}}  {'half':<11}    diff  95% interval")
-        for row in pairs:
+        for row in out["pairs"]:
             interval = ("n/a" if row["lo"] is None
                         else f"[{_num(row['lo'], True)}, {_num(row['hi'], True)}]")
             lines.append(f"  {row['a']:<{width}}  {row['b']:<{width}}  {row['half']:<11}  "

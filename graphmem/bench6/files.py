@@ -6,19 +6,21 @@ pool of 137 English turns that are all gold evidence.
 
 The data are not part of graphmem (CC BY-NC 4.0, derived from LoCoMo): point
 ``--data`` or ``GRAPHMEM_BENCH6`` at a directory holding ``pool.jsonl`` and
-``questions.jsonl`` (and optionally ``published_results.json``).
+``questions.jsonl`` (and optionally ``published_results.json``), or keep it as ``bench6/``
+in the shared data folder (:mod:`graphmem.data.shared`).
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphmem.data import jsonl
+from graphmem.data import jsonl, shared
+from graphmem.data.files import read_text
+from graphmem.data.jsontext import parse
 from graphmem.errors import DataError, GraphmemError
 
 ENV = "GRAPHMEM_BENCH6"
@@ -28,7 +30,7 @@ WHERE = (
     "bench6 is not shipped with graphmem (CC BY-NC 4.0, derived from LoCoMo). It is the folder "
     "data/benchmarks/bench6-100-zh-en/ of the GitHub repository FuRongJun-1999/dsh-memory "
     "(pool.jsonl, questions.jsonl, results_v1.0.json); pass its directory with --data DIR or "
-    f"set {ENV}=DIR"
+    f"set {ENV}=DIR (or {shared.ENV_SHARED} to the folder holding bench6/)"
 )
 POOL_KEYS = ("id", "speaker", "text")
 QUESTION_KEYS = ("qid", "qtype", "question_zh", "question_en", "evidence_turns")
@@ -54,10 +56,11 @@ class Bench:
 
 
 def resolve_dir(path: str | os.PathLike | None = None) -> Path:
-    """The bench6 directory: ``path``, else ``$GRAPHMEM_BENCH6``; an error says where to get it."""
-    chosen = path if path not in (None, "") else os.environ.get(ENV) or None
+    """The bench6 directory: ``path``, else ``$GRAPHMEM_BENCH6``, else the shared copy
+    (:func:`graphmem.data.shared.find`); an error says where to get it."""
+    chosen = path if path not in (None, "") else shared.find("bench6", ENV, "directory", WHERE)
     if chosen is None:
-        raise GraphmemError(f"no bench6 data given. {WHERE}")
+        raise GraphmemError(f"no bench6 data given or shared. {WHERE}")
     p = Path(chosen).expanduser()
     if not p.is_dir():
         raise DataError(f"{p}: not a directory. {WHERE}")
@@ -108,10 +111,7 @@ def load_bench(path: str | os.PathLike | None = None) -> Bench:
     published = None
     pub_path = base / "published_results.json"
     if pub_path.is_file():
-        try:
-            published = json.loads(pub_path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise DataError(f"{pub_path}: not JSON ({e})") from None
+        published = parse(read_text(pub_path), str(pub_path))
         if not isinstance(published, dict) or not isinstance(published.get("arms"), dict):
             raise DataError(f"{pub_path}: expected an object with 'arms'")
     return Bench(base, pool, questions, published, sorted(set(dangling)))

@@ -18,8 +18,9 @@ __all__ = ["paused_gc"]
 def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector while building many small acyclic objects.
 
-    Reading allocates some 150,000 tokens per run; with the collector on, its generational
-    passes cost about a third of the reading time and free nothing (no cycles are made).
+    Reading allocates a great many tokens per run; with the collector on, its generational
+    passes take a large share of the reading time and free nothing (no cycles are made; the
+    figures: docs/locomo.md, "Figures behind the code").
     """
     was = gc.isenabled()
     gc.disable()

@@ -20,7 +20,7 @@ from graphmem.text.lexicon import (
 )
 from graphmem.text.sentences import joined, sentences, token_words
 
-__all__ = ["addressed", "filed", "formula", "mark_vocatives", "reply", "unaddressed"]
+__all__ = ["filed", "formula", "mark_vocatives", "reply", "unaddressed"]
 
 
 def mark_vocatives(low: list[str], speaker: list[bool], drop: list[bool]) -> None:
@@ -151,10 +151,10 @@ def formula(low: list[str], i: int, b: int) -> bool:
 # reaction to the other's share, a formula of congratulation, sympathy or good wishes, an
 # inference with "must", a generic remark carried on from a reaction, an evaluation of the
 # other -- asserts nothing anyone did and is filed under no one. Filing reactions under the
-# other speaker instead ({"react": "other"}) was measured: graph adversarial F1 0.513 -> 0.547,
-# but answerable F1 0.195 -> 0.187, answerable evidence recall 0.526 -> 0.472 and adversarial
-# piece reach 0.247 -> 0.278: the short reaction pieces outrank the other's own turns and the
-# arm falls silent on both halves, which is a trade made by silence, not by reading.
+# other speaker instead ({"react": "other"}) was measured (docs/locomo.md, "What was tried, and
+# what was not kept"): graph's adversarial F1 rises, but its answerable F1 and evidence recall
+# fall and its adversarial piece reach rises: the short reaction pieces outrank the other's own
+# turns and the arm falls silent on both halves, which is a trade made by silence, not by reading.
 _TARGET = {"react": "none", "yourme": "self"}
 
 # Evaluative words: what a reaction says of the thing the other shared ("That bowl is gorgeous").

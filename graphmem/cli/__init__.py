@@ -1,4 +1,4 @@
-"""The ``graphmem`` command: the memory's commands (ingest, search, ask), ``load`` for the graph,
+"""The ``graphmem`` command: the memory's commands (ingest, search, ask), ``serve`` (MCP), ``load`` for the graph,
 and the benchmarks (bench, stats, bench6, longmemeval), each group in a module of its own.
 
 Every failure a user can cause arrives as a ``GraphmemError`` and leaves as one
@@ -15,7 +15,7 @@ import click
 # numpy's import alone). Set before anything imports numpy; a user's setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from graphmem.cli import bench, load, memory  # noqa: E402
+from graphmem.cli import bench, load, memory, serve  # noqa: E402
 
 __all__ = ["main"]
 
@@ -26,5 +26,5 @@ def main() -> None:
     """graphmem: a graph-backed conversational memory, and the LoCoMo benchmark that measures it."""
 
 
-for _command in (*memory.COMMANDS, *load.COMMANDS, *bench.COMMANDS):
+for _command in (*memory.COMMANDS, *serve.COMMANDS, *load.COMMANDS, *bench.COMMANDS):
     main.add_command(_command)

@@ -31,7 +31,8 @@ __all__ = ["COMMANDS"]
 
 
 data_option = click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                           help="LoCoMo JSON (default: $GRAPHMEM_LOCOMO, else the cached download).")
+                           help="LoCoMo JSON (default: $GRAPHMEM_LOCOMO, else the shared copy: $GRAPHMEM_SHARED, "
+                                "shared/data beside the checkout or above; else the cached download).")
 
 
 def model_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -216,7 +217,8 @@ def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, j
 
 @click.command()
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="bench6 folder (default: $GRAPHMEM_BENCH6).")
+              help="bench6 folder (default: $GRAPHMEM_BENCH6, else bench6/ in the shared data: $GRAPHMEM_SHARED, "
+                   "shared/data beside the checkout or above).")
 @click.option("--lang", type=click.Choice(["zh", "en", "both"]), default="both", show_default=True)
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option("--dense", is_flag=True, help="Fuse the optional multilingual embedding (extra 'dense') with lexical scores.")
@@ -241,13 +243,16 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
 
 @click.command()
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The release's JSON or .json.gz (default: $GRAPHMEM_LONGMEMEVAL, else the shared development half).")
+              help="The release's JSON or .json.gz (default: $GRAPHMEM_LONGMEMEVAL, else the development half in "
+                   "the shared data: $GRAPHMEM_SHARED, shared/data beside the checkout or above).")
 @click.option("--variant", type=click.Choice(["s", "oracle"]), default="s", show_default=True,
               help="Which shared development file when --data is not given: _S haystacks, or evidence sessions only.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the tables.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every question's reply, scores, top turns and CPU time as JSON.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
+@click.option("--type", "types", multiple=True, metavar="TYPE",
+              help="Only questions of this type (repeat for several), e.g. knowledge-update.")
 @click.option("--model", "model_url", is_flag=False, flag_value="", default=None, metavar="URL",
               help="A model at this OpenAI-compatible endpoint reads each question's top 5 too "
                    "(--model alone: $GRAPHMEM_MODEL_URL; key: $GRAPHMEM_MODEL_KEY).")
@@ -258,7 +263,7 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
 @confidence_options
 @friendly
 def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None, limit: int | None,
-                model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
+                types: tuple[str, ...], model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
                 judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
     from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
@@ -269,7 +274,7 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
     judge = _model_reader(judge_url, judge_name, model_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
     settings = Settings(confidence=confidence, **meaning_floor_setting(meaning_floor, confidence))
-    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge))
+    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge, types=types))
 
 
 def _write_json(path: Path, payload: Any) -> None:

@@ -13,7 +13,7 @@ import click
 
 from graphmem.errors import GraphmemError
 
-__all__ = ["confidence_options", "friendly", "meaning_floor_setting", "neo4j_options"]
+__all__ = ["confidence_options", "friendly", "meaning_floor_setting", "neo4j_account_options", "neo4j_options"]
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -33,9 +33,19 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """--uri/--user/--password/--database/--timeout; each falls back to NEO4J_* (GRAPHMEM_NEO4J_TIMEOUT),
     then the local defaults."""
+    return _neo4j(fn, "--user", "user")
+
+
+def neo4j_account_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The Neo4j options for a command whose ``--user`` is the memory's user (whose turns): the
+    database account is ``--neo4j-user`` there, passed on as ``user``."""
+    return _neo4j(fn, "--neo4j-user", "neo4j_user")
+
+
+def _neo4j(fn: Callable[..., Any], user_flag: str, user_name: str) -> Callable[..., Any]:
     for option in reversed([
         click.option("--uri", default=None, help="Bolt URI [$NEO4J_URI, else bolt://localhost:7687]."),
-        click.option("--user", default=None, help="Neo4j user [$NEO4J_USER, else neo4j]."),
+        click.option(user_flag, user_name, default=None, help="Neo4j user [$NEO4J_USER, else neo4j]."),
         click.option("--password", default=None, help="Neo4j password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
         click.option("--database", default=None, help="Database [$NEO4J_DATABASE, else the server's default]."),
         click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,

@@ -20,7 +20,8 @@ __all__ = ["COMMANDS"]
 @click.command()
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="LoCoMo JSON, or a JSON Lines file of turns {id, speaker, text, date?, conversation?, turn?} "
-                   "(default: $GRAPHMEM_LOCOMO, else the cached LoCoMo download).")
+                   "(default: $GRAPHMEM_LOCOMO, else the shared copy: $GRAPHMEM_SHARED, shared/data beside the "
+                   "checkout or above; else the cached LoCoMo download).")
 @click.option("--conversations", default=None, help="Comma list of conversation ids to load (default: all), e.g. conv-26,conv-30.")
 @click.option("--batch", type=click.IntRange(min=1), default=2000, show_default=True, help="Turns per write transaction.")
 @click.option("--replace", is_flag=True, help="Delete each conversation's subgraph first (needed after the reader changes).")

@@ -6,15 +6,17 @@ its stores, never the benchmarks.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options
-from graphmem.data.dialogue import memory_records
-from graphmem.domain import Turn
+from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_account_options
+from graphmem.data.dialogue import memory_records, placed_records
+from graphmem.domain import Answer, Fact, Turn
+from graphmem.errors import StoreUnavailable
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the command that needs it: --help stays fast
     from graphmem.memory.api import Memory
@@ -22,10 +24,12 @@ if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the 
 __all__ = ["COMMANDS"]
 
 
+DATA_HELP = ("LoCoMo JSON or a JSON Lines file of turns (default: $GRAPHMEM_LOCOMO, else the shared copy: "
+             "$GRAPHMEM_SHARED, shared/data beside the checkout or above; else the cached LoCoMo download); "
+             "not with --backend neo4j.")
+
 memory_options = [
-    click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                 help="LoCoMo JSON or a JSON Lines file of turns (default: $GRAPHMEM_LOCOMO, else the cached "
-                      "LoCoMo download); not with --backend neo4j."),
+    click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, help=DATA_HELP),
     click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
                  help="memory: read --data in process; neo4j: every turn already in Neo4j (graphmem load first)."),
     click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -34,14 +38,16 @@ memory_options = [
     click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns to return."),
     click.option("--asked-on", default=None, metavar="DATE",
                  help="When it is asked (e.g. 2023-05-20), so 'last week' or '10 days ago' names days."),
+    click.option("--user", default=None, help="Whose turns (default: the turns that carry no user)."),
 ]
 
 
 def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--data/--backend/--memory/--conversation/-k/--asked-on and the Neo4j connection options, for search and ask."""
+    """--data/--backend/--memory/--conversation/-k/--asked-on/--user and the Neo4j connection
+    options (its account --neo4j-user), for search and ask."""
     for option in reversed(memory_options):
         fn = option(fn)
-    return neo4j_options(fn)
+    return neo4j_account_options(fn)
 
 
 def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any], saved: Path | None = None,
@@ -49,15 +55,14 @@ def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]
     """A Memory over a dialogue file (in process), a saved memory file, or what Neo4j holds;
     ``judged``: its ``confidence=`` and ``meaning_floor=``, if not the default's."""
     judged = judged or {}
+    neo4j = {("user" if name == "neo4j_user" else name): value for name, value in neo4j.items()}
     # search and ask need the memory (scikit-learn): imported here to keep --help fast
     from graphmem.memory.api import Memory
 
     if saved is not None:
         if data is not None or backend != "memory":
             raise click.UsageError("--memory is a saved memory: not with --data or --backend neo4j")
-        if not saved.is_file():
-            raise click.ClickException(f"{saved}: no such memory file (make one: graphmem ingest --memory {saved} FILE)")
-        return Memory(floor=floor, path=saved, **judged)
+        return Memory(floor=floor, path=saved, read_only=True, **judged)  # a reader: the file is never written
     if backend == "neo4j":
         if data is not None:
             raise click.UsageError("--data is read in process; with --backend neo4j load it first: graphmem load --data FILE")
@@ -73,9 +78,21 @@ def _cite(records: Sequence[Turn]) -> str:
     for r in records:
         when = f" ({r.date.day} {r.date:%B %Y})" if r.date else ""
         text = r.text if len(r.text) <= 160 else r.text[:157] + "..."
-        where = r.id if r.id.startswith(f"{r.conversation}/") else f"{r.conversation}/{r.id}"
-        lines.append(f"  {where}  {r.speaker}{when}: {text}")
+        lines.append(f"  {_named(r)}  {r.speaker}{when}: {text}")
     return "\n".join(lines) if lines else "  (nothing matched)"
+
+
+def _named(r: Turn) -> str:
+    """A turn as the commands name it: ``conversation/id`` (a LoCoMo id carries its conversation)."""
+    return r.id if r.id.startswith(f"{r.conversation}/") else f"{r.conversation}/{r.id}"
+
+
+def _source(answer: Answer, found: Sequence[Turn]) -> str | None:
+    """The ``from:`` line: the turn the reply was read from and its sentence (None: an abstention)."""
+    if not answer.sentence:
+        return None
+    said = next((r for r in found if r.id == answer.source), None)
+    return f"from: {_named(said) if said else answer.source}  {answer.sentence}"
 
 
 @click.command()
@@ -83,10 +100,10 @@ def _cite(records: Sequence[Turn]) -> str:
 @with_memory_options
 @friendly
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-           asked_on: str | None, **neo4j: str | None) -> None:
+           asked_on: str | None, user: str | None, **neo4j: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
-        click.echo(_cite(mem.records_for(query, k, conversation, asked_on)))
+        click.echo(_cite(mem.records_for(query, k, conversation, asked_on, user=user)))
 
 
 @click.command()
@@ -97,16 +114,18 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
 @confidence_options
 @friendly
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-        asked_on: str | None, floor: float, confidence: str, meaning_floor: float | None, **neo4j: str | None) -> None:
+        asked_on: str | None, user: str | None, floor: float, confidence: str, meaning_floor: float | None,
+        **neo4j: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
     from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
 
     judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
-        found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on)
-        answer = mem.answer_from(question, found, cite=k)
+        answer, found = mem.ask_with_turns(question, k, conversation, asked_on, user=user)
         used = mem.floor_of(answer)
     click.echo(f"reply: {answer.reply}")
+    if (line := _source(answer, found)) is not None:
+        click.echo(line)
     click.echo(f"confidence: {answer.confidence:.3f} ({answer.measure}, floor {floor_text(used)})")
     click.echo("cited:")
     click.echo(_cite(found[:k]))
@@ -126,21 +145,114 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
     transaction, so an interrupted run keeps the batches it finished; to resume, run the same
     command again: the turns the memory holds already (same id, same content) are skipped, and
     only what is missing is added. A turn whose id the memory holds with other content is
-    refused before anything is added."""
+    refused, naming its line, before anything is added."""
     from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
 
-    records = memory_records(file)
+    records, places = placed_records(file)
     with Memory(path=saved) as mem:
-        mem.check(records, source=f"{file}: turn")
+        mem.check(records, source=places)
         added = 0
         starts = range(0, len(records), batch)
-        with click.progressbar(starts, label="ingesting", hidden=quiet) as bar:
-            for start in bar:
-                added += mem.ingest(records[start:start + batch])
+        try:
+            with click.progressbar(starts, label="ingesting", hidden=quiet) as bar:
+                for start in bar:
+                    added += mem.ingest(records[start:start + batch])
+        except StoreUnavailable as e:
+            raise click.ClickException(f"{e}; {saved} holds {len(mem)} turns, {added} of them added now: make room"
+                                       " and run the same command again to add the rest") from None
         held = len(records) - added
         click.echo(f"{added} turns added to {saved}; it holds {len(mem)}"
                    + (f" ({held} of the file's turns it held already)" if held else ""))
 
 
+@click.command()
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The memory file to forget in (else --backend neo4j).")
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="neo4j: forget in the database (the connection options below).")
+@click.option("--id", "ids", multiple=True, help="A turn's id (repeat for several).")
+@click.option("--conversation", default=None, help="Every turn of this conversation.")
+@click.option("--user", default=None, help="Whose turns (alone: every turn of this user).")
+@neo4j_account_options
+@friendly
+def forget(saved: Path | None, backend: str, ids: tuple[str, ...], conversation: str | None, user: str | None,
+           neo4j_user: str | None, **neo4j: str | None) -> None:
+    """Forget turns, and everything read from them, in a memory file or in Neo4j.
 
-COMMANDS = (search, ask, ingest)
+    Afterwards every search, answer and claim is that of a memory that never ingested them; in
+    one transaction, so an interrupted forget forgets nothing."""
+    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
+
+    if (saved is None) == (backend == "memory"):
+        raise click.UsageError("give --memory FILE, or --backend neo4j")
+    if not ids and conversation is None and user is None:
+        raise click.UsageError("say what to forget: --id ID..., --conversation C or --user U")
+    if saved is not None and not saved.is_file():
+        raise click.ClickException(f"{saved}: no such memory file")
+    with (Memory(path=saved) if saved is not None else Memory("neo4j", user=neo4j_user, **neo4j)) as mem:
+        n = mem.forget(ids=list(ids) if ids else None, conversation=conversation, user=user)
+        click.echo(f"{n} turn{'' if n == 1 else 's'} forgotten; {mem.store.where} holds {len(mem)}")
+
+
+@click.command()
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The damaged memory file (read, never written).")
+@click.option("--to", "new", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The new memory file to make (must not exist).")
+@friendly
+def repair(saved: Path, new: Path) -> None:
+    """Salvage what can be read of a damaged memory file into a new one.
+
+    Every turn whose row reads back as it was written (its checksum agrees) goes into NEW, read
+    afresh; what cannot be read is named. The damaged file is only read."""
+    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
+    from graphmem.store.sqlite_repair import readable  # likewise
+
+    if new.exists():
+        raise click.ClickException(f"{new}: exists already; give repair a new file to salvage into")
+    found = readable(saved)
+    kept = 0
+    with Memory(path=new) as mem:
+        for start in range(0, len(found.turns), 1000):
+            kept += mem.ingest(found.turns[start:start + 1000])
+    click.echo(f"{new}: {kept} turns salvaged from {saved}; {found.lost_line()}")
+
+
+@click.command()
+@click.argument("person")
+@click.option("--as-of", default=None, metavar="DATE", help="Only what held on that day (e.g. 2023-05-20).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per fact, a line each.")
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, help=DATA_HELP)
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="memory: read --data in process; neo4j: what Neo4j holds (graphmem load first).")
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A saved memory file (graphmem ingest --memory PATH FILE), instead of --data.")
+@click.option("--user", default=None, help="Whose memory (default: the turns that carry no user).")
+@neo4j_account_options
+@friendly
+def facts(person: str, as_of: str | None, as_json: bool, data: Path | None, backend: str, saved: Path | None,
+          user: str | None, **neo4j: str | None) -> None:
+    """What a memory holds about PERSON, oldest first: each claim read from a turn, from the day it
+    was said until a later claim of the same kind replaced it (where they live, work, their job,
+    partner, what they drive or study); with --as-of, only what held then."""
+    with _memory(data, backend, 0.30, neo4j, saved) as mem:
+        found = mem.facts(person, as_of=as_of, user=user)
+    if as_json:
+        for f in found:
+            click.echo(json.dumps(_fact_row(f), ensure_ascii=False))
+        return
+    for f in found:
+        until = f"until {f.valid_to:%Y-%m-%d}" if f.valid_to else "holds"
+        said = f"{'not ' if f.negated else ''}{f.predicate} {f.object}".strip()
+        click.echo(f"  {f.valid_from:%Y-%m-%d} {until:<16} {f.subject} {said}  [{f.turn_id}]")
+    if not found:
+        click.echo(f"  (nothing held about {person}{f' on {as_of}' if as_of else ''})")
+
+
+def _fact_row(f: Fact) -> dict[str, Any]:
+    """A fact as JSON: dates as ISO strings."""
+    row = {name: getattr(f, name) for name in f.__dataclass_fields__}
+    return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in row.items()}
+
+
+COMMANDS = (search, ask, ingest, forget, repair, facts)

@@ -4,8 +4,8 @@ The cache is ``$GRAPHMEM_CACHE``, else ``$XDG_CACHE_HOME/graphmem``, else
 ``~/.cache/graphmem``, holding ``locomo10.json``. A download is kept only if its SHA-256
 is :data:`LOCOMO_SHA256`, so what the cache holds is the published file or nothing: every
 figure the bench prints is computed on the same bytes. :func:`graphmem.data.locomo.load_dataset`
-decides when to download (no path given, no ``$GRAPHMEM_LOCOMO``, no cached copy with the
-right hash).
+decides when to download (no path given, no ``$GRAPHMEM_LOCOMO``, no shared copy, no cached copy
+with the right hash).
 """
 
 from __future__ import annotations

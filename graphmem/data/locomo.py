@@ -7,17 +7,19 @@ strings, and evidence ids repaired or dropped *with a report* rather than silent
 
 Where the file comes from (:func:`load_dataset`)
     1. an explicit path (the CLI's ``--data PATH``);
-    2. else ``$GRAPHMEM_LOCOMO``;
+    2. else ``$GRAPHMEM_LOCOMO``, else the shared copy the tests use (``$GRAPHMEM_SHARED``, else
+       ``shared/data`` beside the checkout or a directory above: :mod:`graphmem.data.shared`);
     3. else the cache file :func:`~graphmem.data.fetch.cache_path` (``$GRAPHMEM_CACHE``, else
        ``$XDG_CACHE_HOME/graphmem``, else ``~/.cache/graphmem``, + ``locomo10.json``);
     4. else it is downloaded (:mod:`graphmem.data.fetch`) from :data:`LOCOMO_URL` into the
        cache, and kept only if its SHA-256 is :data:`LOCOMO_SHA256`.
 
     The cached file is re-verified on every load: the bytes are read for parsing anyway,
-    and hashing 2.8 MB costs about 2 ms. A cached file with the wrong hash (edited,
-    truncated by hand) is replaced by a fresh download; if that fails the error says how
-    to provide the file instead. Explicit paths and ``$GRAPHMEM_LOCOMO`` are not hashed
-    against :data:`LOCOMO_SHA256`: they may be deliberately edited or reduced copies.
+    and hashing them costs little next to parsing them (docs/locomo.md, "Figures behind the
+    code"). A cached file with the wrong hash (edited, truncated by hand) is replaced by a
+    fresh download; if that fails the error says how to provide the file instead. Explicit
+    paths, ``$GRAPHMEM_LOCOMO`` and the shared copy are not hashed against :data:`LOCOMO_SHA256`:
+    they may be deliberately edited or reduced copies.
 
 Validation
     Every structural problem raises :class:`~graphmem.errors.DataError` whose message is
@@ -31,9 +33,7 @@ Evidence ids are repaired or dropped by :mod:`graphmem.data.evidence` (the rules
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,9 +41,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from graphmem.data import shared
 from graphmem.data.evidence import DIA_ID, EvidenceReport, normalise_evidence
 from graphmem.data.fetch import LOCOMO_FILENAME, LOCOMO_SHA256, LOCOMO_URL, cache_path, download
 from graphmem.data.files import read_bytes
+from graphmem.data.jsontext import kind as _kind, parse
 from graphmem.data.records import parse_session_date
 from graphmem.domain import Conversation, Session, Turn  # noqa: F401  (re-exported: LoCoMo's conversations are these)
 from graphmem.errors import DataError
@@ -88,7 +90,8 @@ class Question:
 
 @dataclass(frozen=True)
 class Sample(Conversation):
-    """One LoCoMo sample: a conversation of two speakers, and the questions asked about it."""
+    """One LoCoMo sample (a conversation of two speakers, and the questions asked about it), or a
+    turn file's conversation in the same shape (any number of speakers, no questions)."""
 
     questions: tuple[Question, ...] = ()
 
@@ -127,23 +130,6 @@ SESSION_DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 _SESSION_KEY = re.compile(r"session_(\d+)$")
 
 
-def _kind(value: Any) -> str:
-    """The JSON name of a Python value's type, for error messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 class _Errors:
     """Builds the one-line ``<file>: <place>: <problem>`` errors for one file."""
 
@@ -166,12 +152,7 @@ def _parse(path: Path, data: bytes) -> Dataset:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not JSON (not UTF-8 text: byte {exc.start})") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except RecursionError:
-        raise DataError(f"{path}: not JSON this loader can read (nested too deeply)") from None
+    raw = parse(text, str(path))
     if not isinstance(raw, list):
         raise err("top level", f"not the LoCoMo layout: expected a list of samples, got {_kind(raw)}")
     if not raw:
@@ -341,7 +322,8 @@ def load_dataset(
     sha256: str = LOCOMO_SHA256,
     timeout: float = 30.0,
 ) -> Dataset:
-    """Load LoCoMo from ``path``, else ``$GRAPHMEM_LOCOMO``, else the cache, else download.
+    """Load LoCoMo from ``path``, else ``$GRAPHMEM_LOCOMO``, else the shared copy
+    (:func:`graphmem.data.shared.find`), else the cache, else download.
 
     A cached file is hashed on every load (it is read for parsing anyway); if its hash
     is not ``sha256`` it is downloaded again. Every failure is one :class:`DataError`
@@ -349,12 +331,9 @@ def load_dataset(
     """
     if path is not None:
         return load_file(Path(path))
-    env = os.environ.get(ENV_DATA)
-    if env:
-        p = Path(env).expanduser()
-        if not p.exists():
-            raise DataError(f"{p}: no such file (from ${ENV_DATA})")
-        return load_file(p)
+    found = shared.find(LOCOMO_FILENAME, ENV_DATA)
+    if found is not None:
+        return load_file(found)
     cached = cache_path()
     if cached.is_file():
         data = read_bytes(cached)

@@ -8,7 +8,7 @@ refuses, all must refuse, before anything is written; so each record becomes a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from datetime import datetime
 from pathlib import Path
@@ -125,12 +125,13 @@ class _Place:
 
     __slots__ = ("source", "n", "rec")
 
-    def __init__(self, source: str, n: int, rec: Any):
+    def __init__(self, source: str | Sequence[str], n: int, rec: Any):
         self.source, self.n, self.rec = source, n, rec
 
     def __str__(self) -> str:
-        rec = self.rec
-        return f"{self.source} {self.n}" + (f" (id {_short(rec.get('id'))})" if isinstance(rec, Mapping) and "id" in rec else "")
+        rec, source = self.rec, self.source
+        where = f"{source} {self.n}" if isinstance(source, str) else source[self.n]
+        return where + (f" (id {_short(rec.get('id'))})" if isinstance(rec, Mapping) and "id" in rec else "")
 
 
 def _short(value: object, most: int = 60) -> str:
@@ -156,16 +157,17 @@ vocative reader matches every prefix of it (a cost that grows with the square of
 _LIMITS = {"id": KEY_LIMIT, "conversation": KEY_LIMIT, "speaker": SPEAKER_LIMIT}
 
 
-def validate(records: Iterable[Mapping[str, Any] | Turn], source: str = "record") -> list[Turn]:
+def validate(records: Iterable[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> list[Turn]:
     """Check every record before any is kept: one bad record means none are ingested. A record
     that repeats an earlier one's id with the same content is dropped (it is that turn again); with
     other content it is refused. A :class:`graphmem.domain.Turn` is checked as its record is."""
     return [turn for _, turn in placed(records, source)]
 
 
-def placed(records: Iterable[Mapping[str, Any] | Turn], source: str = "record") -> list[tuple[object, Turn]]:
-    """:func:`validate`, each turn with its place (``str()`` names it: ``record 3 (id 'x')``), for a
-    caller that may still refuse one (a store holding its id with other content)."""
+def placed(records: Iterable[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> list[tuple[object, Turn]]:
+    """:func:`validate`, each turn with its place (``str()`` names it: ``record 3 (id 'x')``, or,
+    when ``source`` names each record's place, ``file: line 3 (id 'x')``), for a caller that may
+    still refuse one (a store holding its id with other content)."""
     places = (_Place(source, n, as_record(rec) if isinstance(rec, Turn) else rec) for n, rec in enumerate(records))
     return _unique((where, where.rec) for where in places)
 
@@ -173,13 +175,13 @@ def placed(records: Iterable[Mapping[str, Any] | Turn], source: str = "record") 
 def _unique(places: Iterable[tuple[object, Any]]) -> list[tuple[object, Turn]]:
     """Each (place, record) validated in order, a repeated id dropped when it holds the same
     and refused, naming its place, when it does not."""
-    seen: dict[str, Turn] = {}
+    seen: dict[tuple[str | None, str], Turn] = {}
     out = []
     for where, rec in places:
         turn = _record(rec, where)
-        earlier = seen.get(turn.id)
+        earlier = seen.get((turn.user, turn.id))  # an id is unique within its user's turns
         if earlier is None:
-            seen[turn.id] = turn
+            seen[(turn.user, turn.id)] = turn
             out.append((where, turn))
         elif not same(earlier, turn):
             raise DataError(f"{where}: duplicate id {turn.id!r} with other content than an earlier record's")
@@ -188,14 +190,19 @@ def _unique(places: Iterable[tuple[object, Any]]) -> list[tuple[object, Turn]]:
 
 def same(a: Turn, b: Turn) -> bool:
     """Whether two turns hold the same record: what a repeated id may hold without being refused."""
-    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number) == \
-        (b.id, b.speaker, b.text, b.date, b.conversation, b.number)
+    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number, a.user) == \
+        (b.id, b.speaker, b.text, b.date, b.conversation, b.number, b.user)
 
 
-def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False) -> str:
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+"""Control characters: no name (an id, a conversation, a user, a speaker) holds one."""
+
+
+def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False, name: bool = True) -> str:
     """A string field: present, a string, not blank (unless ``empty``), no longer than its limit
-    (:data:`KEY_LIMIT`, :data:`SPEAKER_LIMIT`; a text has none), and valid Unicode (a lone
-    surrogate cannot be written as UTF-8, so no store could keep it)."""
+    (:data:`KEY_LIMIT`, :data:`SPEAKER_LIMIT`; a text has none), valid Unicode (a lone surrogate
+    cannot be written as UTF-8, so no store could keep it), and, for a ``name``, free of control
+    characters (the stores mark a user's keys with one)."""
     if key not in rec:
         raise DataError(f"{where}: missing {key!r}")
     value = rec[key]
@@ -209,6 +216,8 @@ def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False) 
             value.encode("utf-8")
         except UnicodeEncodeError as e:
             raise DataError(f"{where}: {key!r} is not valid Unicode (a lone surrogate at character {e.start})") from None
+    if name and _CONTROL.search(value):
+        raise DataError(f"{where}: {key!r} holds a control character")
     return value
 
 
@@ -216,23 +225,30 @@ def _record(rec: Any, where: object) -> Turn:
     """One validated record."""
     if not isinstance(rec, Mapping):
         raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")
-    tid, speaker, text = _text(rec, "id", where), _text(rec, "speaker", where), _text(rec, "text", where, empty=True)
+    tid, speaker = _text(rec, "id", where), _text(rec, "speaker", where)
+    text = _text(rec, "text", where, empty=True, name=False)
     conv = _text(rec, "conversation", where) if "conversation" in rec else DEFAULT_CONVERSATION
+    user = _text(rec, "user", where) if rec.get("user") is not None else None
     date = parse_date(rec.get("date", rec.get("time")), where)
     turn = rec.get("turn")
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < TURN_LIMIT):
         raise DataError(f"{where}: 'turn' must be a whole number from 0 to 2**63 - 1 (the turn's number in its conversation)")
-    return Turn(tid, speaker.strip(), text, date, conv, turn)
+    return Turn(tid, speaker.strip(), text, date, conv, turn, user=user)
 
 
 def as_record(turn: Turn) -> dict[str, Any]:
     """A turn as the record a memory ingests (the inverse of validation): what a caller that holds
     turns hands ``Memory.ingest``."""
     return {"id": turn.id, "speaker": turn.speaker, "text": turn.text, "date": turn.date,
-            "conversation": turn.conversation, "turn": turn.number}
+            "conversation": turn.conversation, "turn": turn.number, "user": turn.user}
 
 
 def read_jsonl(path: str | Path) -> list[Turn]:
     """Turn records from a JSON Lines file, one object per line, all validated before any is used
     (a repeated id: as :func:`validate` judges it, the place named by its line)."""
-    return [turn for _, turn in _unique((f"{path}: line {n}", rec) for n, rec in jsonl.rows(path))]
+    return [turn for _, turn in read_jsonl_placed(path)]
+
+
+def read_jsonl_placed(path: str | Path) -> list[tuple[str, Turn]]:
+    """:func:`read_jsonl`, each turn with the place it was read from (``file: line N``)."""
+    return [(str(where), turn) for where, turn in _unique((f"{path}: line {n}", rec) for n, rec in jsonl.rows(path))]

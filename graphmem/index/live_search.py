@@ -25,8 +25,8 @@ __all__ = ["LiveSearch", "SCOPE_SHARE", "named_first"]
 
 SCOPE_SHARE = 4
 """A scope is searched alone while it holds at most one turn in this many of the memory's. Above that
-the scoped search costs more than scoring every turn: a scratch timing of a person in all of 2,000
-conversations (100,000 turns) read 14 ms scoped against 3 ms over every turn."""
+the scoped search costs more than scoring every turn, as a scratch timing of a person in every
+conversation showed (docs/memory.md, "What it costs as it grows")."""
 
 
 class LiveSearch(People):
@@ -36,8 +36,14 @@ class LiveSearch(People):
     def _fused(self, query: Query, docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         lexical = np.zeros(len(self.records))
         lexical[docs] = scores
-        fused = embedding.fuse(lexical, self.dense.scores(query.text, len(self.records), self.replied),
-                               self.options.dense_weight)
+        dense = self.dense.scores(query.text, len(self.records), self.replied)
+        if self.dead:  # fused over the turns held, as a memory that never read the forgotten ones fuses
+            alive = np.ones(len(self.records), dtype=bool)
+            alive[list(self.dead)] = False
+            fused = np.zeros(len(self.records))
+            fused[alive] = embedding.fuse(lexical[alive], dense[alive], self.options.dense_weight)
+        else:
+            fused = embedding.fuse(lexical, dense, self.options.dense_weight)
         docs = np.flatnonzero(fused > 0)
         return docs, fused[docs]
 
@@ -57,39 +63,54 @@ class LiveSearch(People):
         keep = scores > 0
         return docs[keep], scores[keep]
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        """The k best turns, best first: within the scope alone where that is cheaper (no dense side,
-        whose fusion normalises over every turn), else over every turn."""
-        found = self._search_within(query, k, conversation) if self.dense is None else None
-        return found if found is not None else self._search_all(query, k, conversation)
+    def search(self, query: Query, k: int, conversation: str | None,
+               among: Sequence[str] | None = None) -> list[Turn]:
+        """The k best turns, best first: of one conversation, or of those ``among`` (a user's; None:
+        every conversation), the named person's first; within the scope alone where that is cheaper
+        (no dense side, whose fusion normalises over every turn), else over every turn."""
+        found = self._search_within(query, k, conversation, among) if self.dense is None else None
+        return found if found is not None else self._search_all(query, k, conversation, among)
 
-    def _search_within(self, query: Query, k: int, conversation: str | None) -> list[Turn] | None:
-        """The search of one conversation, or of the conversations of the person the query names,
-        scoring only their turns, so its cost is set by theirs and not by the memory's size. The
-        same turns as :meth:`_search_all` (tested); None where that must run instead: no scope, or
-        fewer than k of the person's turns match and the rest come from every other turn (the scope
-        then scored twice: rare, and the same turns first), or the scope holds more than one turn in
-        :data:`SCOPE_SHARE` of the memory (a person in most conversations: the whole postings are then
-        read cheaper than looked up turn by turn)."""
-        convs = [conversation] if conversation is not None else sorted(self.named(query)) if self.scope else []
+    def _search_within(self, query: Query, k: int, conversation: str | None,
+                       among: Sequence[str] | None = None) -> list[Turn] | None:
+        """The search of one conversation, of the conversations ``among``, or of the conversations of
+        the person the query names, scoring only their turns, so its cost is set by theirs and not by
+        the memory's size. The same turns as :meth:`_search_all` (tested); None where that must run
+        instead: no scope, or fewer than k of the person's turns match and the rest come from every
+        other turn (the scope then scored twice: rare, and the same turns first), or the scope holds
+        more than one turn in :data:`SCOPE_SHARE` of the memory (the whole postings are then read
+        cheaper than looked up turn by turn)."""
+        named = self.named(query) if self.scope and conversation is None else set()
+        if conversation is not None:
+            convs = [conversation]
+        elif among is not None:
+            convs, named = sorted(among), named.intersection(among)
+        else:
+            convs = sorted(named)
         if not convs or SCOPE_SHARE * sum(len(self.by_conv.get(c, ())) for c in convs) > len(self.records):
             return None
         docs, scores = self.scores(query, self._turns_of(convs))
+        if among is not None and conversation is None:
+            inside = np.isin(self.conv_of.view()[docs], [self.conv_ids[c] for c in named]) if named else None
+            return [self.records[i] for i in named_first(docs, scores, inside, k)]
         best = top_k(docs, scores, k)
         if conversation is None and len(best) < k:
             return None
         return [self.records[int(i)] for i in best]
 
-    def conversations(self, query: Query, k: int) -> list[str]:
-        """The k conversations the query is most about, best first
+    def conversations(self, query: Query, k: int, among: Sequence[str] | None = None) -> list[str]:
+        """The k conversations the query is most about (of those ``among``; None: every one), best first
         (:func:`graphmem.index.conversations.best_conversations` over every turn's score, the
         named person's conversations first): a cost set by the query's postings, as a search's."""
         docs, scores = self.scores(query)
         if self.dense is not None:
             docs, scores = self._fused(query, docs, scores)
+        convs = self.conv_of.view()[docs]
+        if among is not None:
+            keep = np.isin(convs, [self.conv_ids[c] for c in among if c in self.conv_ids])
+            convs, scores = convs[keep], scores[keep]
         first = self.named(query) if self.scope else set()
-        best = best_conversations(self.conv_of.view()[docs], scores, k,
-                                  np.array([self.conv_ids[c] for c in first], dtype=np.int64),
+        best = best_conversations(convs, scores, k, np.array([self.conv_ids[c] for c in first], dtype=np.int64),
                                   self.options.conversation_turns, self.options.conversation_rest)
         return [self.conv_names[c] for c in best]
 
@@ -104,14 +125,17 @@ class LiveSearch(People):
             parts.append(kept.view())
         return parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
 
-    def _search_all(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        """The k best of every turn (those of a conversation asked for; the named person's first)."""
+    def _search_all(self, query: Query, k: int, conversation: str | None,
+                    among: Sequence[str] | None = None) -> list[Turn]:
+        """The k best of every turn (those of a conversation asked for, or of those ``among``; the
+        named person's first)."""
         docs, scores = self.scores(query)
         if self.dense is not None:  # fusion normalises over every turn: the whole row it is
             docs, scores = self._fused(query, docs, scores)
         convs = self.conv_of.view()[docs]
-        if conversation is not None:
-            keep = convs == self.conv_ids.get(conversation, -1)
+        if conversation is not None or among is not None:
+            wanted = [conversation] if conversation is not None else among
+            keep = np.isin(convs, [self.conv_ids.get(c, -1) for c in wanted])
             docs, scores, convs = docs[keep], scores[keep], convs[keep]
         first = self.named(query) if conversation is None and self.scope else set()
         inside = np.isin(convs, [self.conv_ids[c] for c in first]) if first else None

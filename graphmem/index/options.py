@@ -17,6 +17,9 @@ from graphmem.index.conversations import CONVERSATION_REST, CONVERSATION_TURNS
 from graphmem.index.query import B, CONTEXT_WEIGHT, K1
 from graphmem.text.dates import ANSWER_TYPES
 
+READERS = ("readable", "extractive")
+"""Who reads ``ask``'s reply (``MemoryOptions.reader``)."""
+
 
 @dataclass(frozen=True)
 class MemoryOptions:
@@ -40,8 +43,9 @@ class MemoryOptions:
     """How many turns back the turn a numbered turn replies to is looked for (1: only the turn
     right before it; 2: when that one was never ingested, the one before it, in two-party
     dialogue the speaker's own previous turn). See ``_replied_to``. Chosen on LoCoMo pools
-    shaped like bench6's (``python bench/memory_locomo.py --pools --compare context-reach-1``:
-    all hit@1 0.759 -> 0.767, 18 questions won and 4 lost; reach 3: 0.766)."""
+    shaped like bench6's, where most turns lack the turn before them: a reach of two finds more
+    evidence first than one, and three adds nothing (``python bench/memory_locomo.py --pools
+    --compare context-reach-1``; docs/memory.md, "Pools shaped like bench6's")."""
 
     answer_types: tuple[str, ...] = tuple(ANSWER_TYPES)
     """The answer types (:data:`graphmem.text.dates.ANSWER_TYPES`) a question asking for one
@@ -78,16 +82,22 @@ class MemoryOptions:
     I reading?") asks about the person: among the turns it matches, the person's own count one
     more term (:mod:`graphmem.index.askers`). False: every speaker's turns alike."""
 
+    reader: str = "readable"
+    """Who reads ``ask``'s reply off the turns found: ``readable`` (:mod:`graphmem.answer.readable`:
+    one phrase of the first turn, as written, with the sentence it came from) or ``extractive``
+    (the bench's reader, :mod:`graphmem.answer.reader`: a sentence's rarest words, which LoCoMo's
+    token F1 rewards; docs/memory.md, "Replies a person can read")."""
+
     phrase: str = "assistant"
-    """When ``ask``'s reader quotes one phrase of a sentence instead of its rarest words
-    (:func:`graphmem.index.shape.reader_settings`): ``assistant`` (when the turns found include
-    an assistant's), ``always`` or ``never``."""
+    """With ``reader="extractive"``: when it quotes one phrase of a sentence instead of its rarest
+    words (:func:`graphmem.index.shape.reader_settings`): ``assistant`` (when the turns found
+    include an assistant's), ``always`` or ``never``."""
 
     batch: int = 64
     """An ingest of this many records or more is indexed column by column
     (``LiveIndex._add_batch``), a smaller one record by record: the same index either way, and
-    each is the cheaper on its side of this size (``python bench/ingest_batch.py``, LoCoMo's turns:
-    even at about 64 records; at 1,024, 49 against 68 microseconds a turn)."""
+    each is the cheaper on its side of this size, where the two break even on LoCoMo's turns
+    (``python bench/ingest_batch.py``; docs/memory.md, "What it costs as it grows")."""
 
     sure_unseen: bool = True
     """The confidence ``ask`` abstains by counts the question's terms no turn holds, at the
@@ -99,8 +109,8 @@ class MemoryOptions:
     """With ``confidence="meaning"``: how many of the turns found the embedding reads
     (:mod:`graphmem.memory.meaning`). On LongMemEval's development half the best cosine over the
     first ten separates answerable from ``_abs`` questions a little better than over the first
-    three (AUC 0.735 against 0.718, less than one question apart: ``python
-    bench/longmemeval_confidence.py --dense``, dense10 against dense3)."""
+    three, within one question (``python bench/longmemeval_confidence.py --dense``, dense10
+    against dense3: docs/longmemeval.md)."""
 
     meaning_kinds: bool = True
     """With ``confidence="meaning"``: a question that swaps in a thing of the same kind as one the
@@ -118,3 +128,18 @@ class MemoryOptions:
     def weighs_askers(self) -> bool:
         """Whether the asker's turns count one more term: the rule, and the shape it needs told."""
         return self.shape and self.asker
+    updates: bool = True
+    """``search`` and ``ask`` put what holds as of the moment asked first: a later saying of what
+    the question asks above the earlier ones it replaced (:mod:`graphmem.memory.updates`);
+    False: the turns as the store ranks them."""
+    updates_window: int = 5
+    """How many of the first turns found the topic rule reorders (the search asks the store for at
+    least this many, and cuts to k after). Within the first five a reorder never changes which
+    turns a search of five returns, only their order: LoCoMo's evidence hit@5 stays the store's
+    (docs/memory.md, "What holds now")."""
+    updates_cover: float = 0.6
+    """How much of the question a later turn of the same speaker must cover, against the earlier
+    turn's coverage, to replace it (:func:`graphmem.memory.updates.prefer_current`)."""
+    updates_floor: float = 0.5
+    """And how much of the question it must cover at least: a later turn that shares a word or two
+    with the question is not a new saying of what it asks."""

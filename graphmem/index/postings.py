@@ -34,10 +34,10 @@ ingest leaves no long list for the first query to pay for."""
 
 DENSE = 16
 """A union of postings holding at least one document in this many is taken by flags, not a sort
-(:func:`_union`). Chosen from 300 warm LoCoMo searches at r = 16 (a scratch timing; the two ways
-return the same documents): always sorting read a p50 of about 1.35 ms, always flagging and this
-threshold 0.7 to 1.1 ms; flags alone would also pay a pass over every document for a rare word's
-few postings, which this threshold leaves to the sort."""
+(:func:`_union`). Chosen by timing warm LoCoMo searches (a scratch timing; the two ways return the
+same documents: docs/memory.md, "Figures behind the code"): flagging a common word's postings beats
+sorting them, and flags alone would also pay a pass over every document for a rare word's few
+postings, which this threshold leaves to the sort."""
 
 HELD = 4096
 """At most this many query groups' document frequencies are remembered (:meth:`Postings._held`)."""
@@ -86,6 +86,8 @@ class Postings:
         self.length = Grow(np.float64, 1024)
         self.total = 0.0
         self.n = 0
+        self.gone = 0
+        """Documents dropped (:meth:`drop`): they keep their numbers, and count in no statistic."""
         self._version: list[int] = []  # per term, moved on whenever its postings change
         self._held_of: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
 
@@ -264,11 +266,17 @@ class Postings:
             self._tfs[j].append(tf)
             self.df[j] += 1
 
+    def drop(self, doc: int, counts: Mapping[str, float]) -> None:
+        """Document ``doc`` (holding ``counts``) is gone: it holds no term, no length, and is not counted."""
+        self.replace(doc, counts, {}, 0.0)
+        self.gone += 1
+
     def idf(self, df: float) -> float:
-        return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
+        return math.log(1.0 + (self.n - self.gone - df + 0.5) / (df + 0.5))
 
     def _avg(self) -> float:
-        avg = self.total / self.n if self.n else 0.0
+        held = self.n - self.gone
+        avg = self.total / held if held else 0.0
         return avg if avg > 0 else 1.0
 
     def group(self, terms: Sequence[str], within: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

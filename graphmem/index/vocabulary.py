@@ -81,6 +81,11 @@ class LiveVocabulary:
             df[t] = was + step
             by_df[was + step] = by_df.get(was + step, 0) + 1
 
+    def drop(self, terms: set[str]) -> None:
+        """A document holding ``terms`` is gone."""
+        self.n -= 1
+        self._move(terms, -1)
+
     def replace(self, old: set[str], new: set[str]) -> None:
         self._move(old - new, -1)
         self._move(new - old, +1)

@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, install
 
 
 def _bm25s() -> Any:
     try:
         import bm25s  # optional extra (graphmem[longmemeval]): only the LongMemEval baseline needs it
     except ImportError:
-        raise GraphmemError("the BM25 baseline needs bm25s: pip install 'graphmem[longmemeval]'") from None
+        raise GraphmemError(f"the BM25 baseline needs bm25s: {install('longmemeval')}") from None
     return bm25s
 
 

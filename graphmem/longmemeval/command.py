@@ -20,13 +20,20 @@ from graphmem.longmemeval.run import Result, Settings, run
 def longmemeval(data: str | Path | None, variant: str = "s", limit: int | None = None, as_json: bool = False,
                 out: Path | None = None, settings: Settings = Settings(),
                 progress: Callable[[Result], None] | None = None,
-                reader: ModelReader | None = None, judge: ModelReader | None = None) -> str:
-    """Read the release, run every question, and return the report (tables, or JSON); with
-    ``reader`` a model reads each question's evidence too, and with ``judge`` its replies are graded."""
+                reader: ModelReader | None = None, judge: ModelReader | None = None,
+                types: tuple[str, ...] = ()) -> str:
+    """Read the release, run every question (``types``: of those types only; ``limit`` applies
+    first), and return the report (tables, or JSON); with ``reader`` a model reads each question's
+    evidence too, and with ``judge`` its replies are graded."""
     if judge is not None and reader is None:
         raise GraphmemError("--judge grades the model's replies: give --model too")
     path = loader.locate(data, variant)
     questions = loader.load(path, variant, limit)
+    if types:
+        known = {q.type for q in questions}
+        if unknown := sorted(set(types) - known):
+            raise DataError(f"{path}: no question of type {', '.join(unknown)} (its types: {', '.join(sorted(known))})")
+        questions = [q for q in questions if q.type in types]
     if not questions:
         raise DataError(f"{path}: no questions to run")
     wall = time.perf_counter()

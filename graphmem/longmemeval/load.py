@@ -14,20 +14,20 @@ as that id for the session-level metrics. Neither rejects the haystack.
 from __future__ import annotations
 
 import gzip
-import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from graphmem.data import shared
+from graphmem.data.jsontext import parse
 from graphmem.data.records import parse_date
 from graphmem.errors import DataError
 
 ENV_DATA = "GRAPHMEM_LONGMEMEVAL"
 SHARED_NAMES = {"s": "longmemeval_s_dev.json.gz", "oracle": "longmemeval_oracle_dev.json.gz"}
-"""The development half's files under ``$GRAPHMEM_SHARED/longmemeval/``, by variant."""
+"""The development half's files under ``longmemeval/`` in the shared data, by variant."""
 
 WHERE_TO_GET = ("get longmemeval_s_cleaned.json from the xiaowu0162/longmemeval-cleaned dataset on the Hugging Face "
                 f"hub and pass --data FILE or set ${ENV_DATA}")
@@ -85,7 +85,9 @@ class Question:
 
 def locate(data: str | Path | None, variant: str = "s") -> Path:
     """The file to read: ``data``, else ``$GRAPHMEM_LONGMEMEVAL`` (for the _S variant), else the
-    development half under ``$GRAPHMEM_SHARED/longmemeval/``; else one error saying where to get it."""
+    development half under ``longmemeval/`` in the shared data (``$GRAPHMEM_SHARED``, else
+    ``shared/data`` beside the checkout or a directory above: :mod:`graphmem.data.shared`); else
+    one error saying where to get it."""
     if variant not in SHARED_NAMES:
         raise DataError(f"unknown LongMemEval variant {variant!r} (one of {', '.join(SHARED_NAMES)})")
     if data is not None:
@@ -93,18 +95,11 @@ def locate(data: str | Path | None, variant: str = "s") -> Path:
         if not path.is_file():
             raise DataError(f"{path}: no such file; {WHERE_TO_GET}")
         return path
-    env = os.environ.get(ENV_DATA)
-    if env and variant == "s":
-        path = Path(env).expanduser()
-        if not path.is_file():
-            raise DataError(f"{path}: no such file (from ${ENV_DATA}); {WHERE_TO_GET}")
-        return path
-    shared = os.environ.get("GRAPHMEM_SHARED")
-    if shared:
-        path = Path(shared).expanduser() / "longmemeval" / SHARED_NAMES[variant]
-        if path.is_file():
-            return path
-    raise DataError(f"no LongMemEval data: {WHERE_TO_GET}")
+    found = shared.find(f"longmemeval/{SHARED_NAMES[variant]}", ENV_DATA if variant == "s" else None,
+                        hint=WHERE_TO_GET)
+    if found is None:
+        raise DataError(f"no LongMemEval data: {WHERE_TO_GET}")
+    return found
 
 
 def load(data: str | Path | None = None, variant: str = "s", limit: int | None = None) -> list[Question]:
@@ -131,15 +126,14 @@ def _read(path: Path) -> Any:
         raw = path.read_bytes()
         if raw[:2] == b"\x1f\x8b":
             raw = gzip.decompress(raw)
-        return json.loads(raw)
+        text = raw.decode("utf-8-sig")
     except OSError as exc:  # gzip.BadGzipFile and EOFError (a cut download) are OSError / EOFError
         raise DataError(f"{path}: cannot read it ({exc})") from None
     except EOFError:
         raise DataError(f"{path}: the gzip stream ends early (a cut download?)") from None
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 text at byte {exc.start}") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+    return parse(text, str(path))
 
 
 def question(row: Any, where: str) -> Question:

@@ -21,6 +21,9 @@ Two views (:data:`VIEWS`), and where they differ:
   from the official scores; the all-turns view keeps it. Sessions are ranked over the same
   user-only index.
 
+Knowledge updates (:func:`update_rates`): where a question's evidence spans an older and a
+newer session, whether the newest is found first, and whether the top turn is the stale value.
+
 Abstention questions (``_abs``) have no answer to find and are left out of retrieval in both views.
 """
 
@@ -30,7 +33,7 @@ import math
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 KS = (1, 5, 10)
 VIEWS = ("all", "official")
@@ -71,6 +74,27 @@ def scores(ranking: Sequence[str], evidence: Iterable[str], ks: Sequence[int] = 
 def sessions_of(turn_ranking: Sequence[str], session_of: dict[str, str]) -> list[str]:
     """Sessions in the order of their best turn (first appearance)."""
     return list(dict.fromkeys(session_of[t] for t in turn_ranking))
+
+
+UPDATES_K = 10
+"""How deep the knowledge-update rates look (the issue's top 10)."""
+
+
+def update_rates(ranking: Sequence[str], evidence: Iterable[str], session_of: Mapping[str, str],
+                 dated: Mapping[str, object], k: int = UPDATES_K) -> dict[str, float] | None:
+    """For a question whose evidence spans an older and a newer session (a knowledge update):
+    ``newest_first``, 1 when the first evidence turn in the top ``k`` comes from the newest
+    evidence session; ``stale_top``, 1 when the top turn is evidence from an older one. None
+    when the evidence is all in one session (nothing was updated)."""
+    wanted = set(evidence)
+    sessions = {session_of[t] for t in wanted}
+    if len(sessions) < 2:
+        return None
+    newest = max(sessions, key=lambda s: (dated[s], s))
+    first = next((t for t in ranking[:k] if t in wanted), None)
+    top = ranking[0] if ranking else None
+    return {"newest_first": float(first is not None and session_of[first] == newest),
+            "stale_top": float(top in wanted and session_of[top] != newest)}
 
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")

@@ -11,7 +11,7 @@ from statistics import mean
 from typing import Any
 
 from graphmem.longmemeval import model
-from graphmem.longmemeval.metrics import KS, METRICS, VIEWS
+from graphmem.longmemeval.metrics import KS, METRICS, UPDATES_K, VIEWS
 from graphmem.longmemeval.run import SYSTEMS, Result
 from graphmem.memory.meaning import floor_text
 
@@ -72,6 +72,20 @@ def _answers(results: Sequence[Result]) -> dict[str, Any]:
     return out
 
 
+UPDATE_TYPE = "knowledge-update"
+
+
+def _updates(results: Sequence[Result]) -> dict[str, Any]:
+    """The knowledge-update rates per system, over that type's questions whose evidence spans an
+    older and a newer session."""
+    rows = [r for r in results if r.type == UPDATE_TYPE and r.updates]
+    out = {}
+    for system in dict.fromkeys(name for r in rows for name in r.updates):
+        got = [r.updates[system] for r in rows if system in r.updates]
+        out[system] = {"n": len(got), **{m: mean(g[m] for g in got) for m in ("newest_first", "stale_top")}}
+    return out
+
+
 def _cpu(results: Sequence[Result]) -> dict[str, Any]:
     out = {}
     for qtype in _types(results):
@@ -87,7 +101,8 @@ def summary(results: Sequence[Result], header: dict[str, Any]) -> dict[str, Any]
     read = {"model": model.summary(by_type)} if any(r.model_reply is not None for r in results) else {}
     measures = {m: sum(r.measure == m for r in results) for m in dict.fromkeys(r.measure for r in results)}
     return {**header, "questions": len(results), "measures": measures, "cpu_seconds": total,
-            "retrieval": _retrieval(results), "answers": _answers(results), **read, "cpu": _cpu(results)}
+            "retrieval": _retrieval(results), "updates": _updates(results), "answers": _answers(results), **read,
+            "cpu": _cpu(results)}
 
 
 def _cell(value: float | None, width: int = 6) -> str:
@@ -112,6 +127,12 @@ def format_tables(s: dict[str, Any]) -> str:
     lines = [f"{s['data']} ({s['variant']}): {s['questions']} questions, {_confidence_line(s)}", ""]
     for name, table in s["retrieval"].items():
         lines += _retrieval_table(name, table) + [""]
+    if s.get("updates"):
+        lines.append(f"knowledge updates (evidence in an older and a newer session; all turns, top {UPDATES_K})")
+        lines.append(f"  {'system':<14} {'n':>4}  {'newest first':>12}  {'top turn stale':>14}")
+        for system, u in s["updates"].items():
+            lines.append(f"  {system:<14} {u['n']:>4}  {u['newest_first']:>12.3f}  {u['stale_top']:>14.3f}")
+        lines.append("")
     lines.append("answers (extractive reader over the all-turns memory's top 5)")
     lines.append(f"  {'type':<26} {'n':>4} {'abs':>4}  {'quiet ans':>9}  {'quiet abs':>9}  {'F1':>6}  {'AUC':>6}")
     for qtype, a in s["answers"].items():
@@ -142,5 +163,5 @@ def per_question(results: Sequence[Result]) -> list[dict[str, Any]]:
     return [{"question_id": r.id, "question_type": r.type, "abstention": r.abstention, "question": r.question,
              "answer": r.answer, "reply": r.reply,
              "confidence": r.confidence, "measure": r.measure, "quiet": r.quiet, "f1": r.f1, "retrieval": r.retrieval,
-             "top": r.top, "cpu": r.cpu, **({"model_reply": r.model_reply, "model_f1": r.model_f1, "verdict": r.verdict}
+             "top": r.top, "updates": r.updates, "cpu": r.cpu, **({"model_reply": r.model_reply, "model_f1": r.model_f1, "verdict": r.verdict}
                                             if r.model_reply is not None else {})} for r in results]

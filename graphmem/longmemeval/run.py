@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from graphmem.answer.model import evidence_prompt
 from graphmem.longmemeval.baseline import BM25
 from graphmem.longmemeval.load import Question
-from graphmem.longmemeval.metrics import VIEWS, scores, sessions_of, token_f1
+from graphmem.longmemeval.metrics import VIEWS, scores, sessions_of, token_f1, update_rates
 from graphmem.memory.api import FLOOR, MEANING_FLOOR, Memory
 from graphmem.index.options import MemoryOptions
 from graphmem.research.store import research_memory
@@ -49,6 +49,9 @@ class Result:
     """What ``confidence`` is (:class:`graphmem.memory.api.Answer`'s ``measure``)."""
     quiet: bool = False
     f1: float = 0.0
+    updates: dict[str, dict[str, float]] = field(default_factory=dict)
+    """``system`` -> the knowledge-update rates (:func:`graphmem.longmemeval.metrics.update_rates`)
+    of its all-turns ranking; empty unless the evidence spans an older and a newer session."""
     top: dict[str, list[str]] = field(default_factory=dict)
     """``view/system`` -> the first ten turn ids (sessions for bm25-sessions)."""
     cpu: dict[str, float] = field(default_factory=dict)
@@ -140,6 +143,12 @@ def run_question(q: Question, settings: Settings = Settings()) -> Result:
         result.top.update({f"{view}/{name}": ranking[:10] for name, ranking in rankings.items()})
         if not q.abstention:
             _score(result, view, rankings, by_session, evidence_turns(q, view), q.evidence_sessions, session_of)
+        if view == "all" and not q.abstention:
+            dated = {s.id: s.date for s in q.sessions}
+            for name in ("memory", "bm25"):
+                rates = update_rates(rankings.get(name, ()), evidence_turns(q, view), session_of, dated)
+                if rates is not None:
+                    result.updates[name] = rates
     return result
 
 

@@ -29,22 +29,28 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime
+from numbers import Integral
 from typing import Any
 
+from graphmem.answer import readable
 from graphmem.answer.reader import Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
 from graphmem.data.records import parse_date, placed, same
-from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Turn
+from graphmem.claims.facts import facts_of
+from graphmem.claims.people import fold
+from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Turn
 from graphmem.errors import DataError, MisuseError
-from graphmem.index.options import MemoryOptions
+from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant, reader_settings
+from graphmem.memory.updates import Updates, prefer_current
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
+from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_turn
 
-__all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Memory", "Turn", "When"]
+__all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Memory", "Turn", "When"]
 
 When = datetime | date | str | None
 """When a query is asked (``asked_on``): a datetime, a day, or a date string as records take."""
@@ -58,21 +64,25 @@ class Memory:
 
     ``Memory()`` keeps it in RAM, ``Memory(path=FILE)`` in one SQLite file, ``Memory(backend="neo4j")``
     in Neo4j (connection settings and ``timeout=`` as keyword arguments, or ``NEO4J_*`` and
-    ``GRAPHMEM_NEO4J_TIMEOUT``), and ``Memory(store=...)`` in
-    any :class:`graphmem.store.base.Store`. ``options`` holds the index's settings
+    ``GRAPHMEM_NEO4J_TIMEOUT``), and ``Memory(store=...)`` in any :class:`graphmem.store.base.Store`.
+    ``read_only=True`` opens it only to read: a file is then never written (any number of readers
+    beside its one writer), and ingests are refused. ``options`` holds the index's settings
     (:class:`graphmem.index.options.MemoryOptions`; the defaults are what ships).
     """
 
     def __init__(self, backend: str = "memory", *, path: str | os.PathLike | None = None, store: Store | None = None,
                  floor: float = FLOOR, settings: ReaderSettings = ReaderSettings(), dense: bool = False,
                  scope: bool = True, options: MemoryOptions = MemoryOptions(), confidence: str = "coverage",
-                 meaning_floor: float = MEANING_FLOOR, **neo4j: Any):
+                 meaning_floor: float = MEANING_FLOOR, read_only: bool = False, **neo4j: Any):
+        if options.reader not in READERS:
+            raise MisuseError(f"unknown reader {options.reader!r}: choose {' or '.join(map(repr, READERS))}")
         self.floor = floor
         self.meaning_floor = meaning_floor
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
         self.settings = settings
         self.options = options
-        self._store = store if store is not None else open_store(backend, path, options, scope, dense, **neo4j)
+        self.read_only = read_only
+        self._store = store if store is not None else open_store(backend, path, options, scope, dense, read_only, **neo4j)
         self._lock = threading.RLock()  # one thread may ingest while others search
         self._closed = False
 
@@ -99,12 +109,14 @@ class Memory:
             self._open_or_raise()
             return len(self._store)
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        """Every turn the memory holds (of one conversation): conversation by conversation in the
-        order of their ids, each conversation's turns in the order they were added."""
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+        """Every turn of ``user`` the memory holds (of one conversation): conversation by conversation
+        in the order of their ids, each conversation's turns in the order they were added. ``user``
+        None: the turns that carry no user."""
         with self._lock:
             self._open_or_raise()
-            return self._store.turns(conversation)
+            held = self._store.turns(None if conversation is None else scoped(conversation, user), user)
+            return iter([unscoped_turn(t) for t in held])
 
     def ingest(self, records: Iterable[Mapping[str, Any] | Turn]) -> int:
         """Add dialogue turns (dicts with id, speaker, text; optional date, conversation, turn).
@@ -114,18 +126,44 @@ class Memory:
         again, and is skipped; with other content it is refused. Returns how many turns were added."""
         with self._lock:
             self._open_or_raise()
+            if self.read_only:
+                raise MisuseError(f"{self._store.where}: this memory was opened read-only; it takes no turns")
             with paused_gc():  # records, readings, postings: many small acyclic objects
-                new = self._fresh(placed(list(records)))
+                new = self._fresh(_scoped(placed(list(records))))
                 self._store.add(new)
             return len(new)
 
-    def check(self, records: Sequence[Mapping[str, Any] | Turn], source: str = "record") -> int:
-        """Validate records against what the memory holds, adding nothing (``DataError`` names the
-        first bad one): a long file is checked whole before its first batch is ingested. Returns
-        how many of them the memory does not hold yet."""
+    def forget(self, ids: Iterable[str] | None = None, conversation: str | None = None, user: str | None = None,
+               *, everything: bool = False) -> int:
+        """Remove turns, and everything derived from them, at once: their postings and the
+        statistics they counted in, their vectors, their claims (and people left with none), the
+        saved index's snapshot. Afterwards every search, answer and claim is that of a memory that
+        never ingested them. Which turns: ``ids`` (of ``user``), or every turn of ``conversation``
+        (of ``user``), or with neither every turn of ``user`` (``user=None`` needs ``everything=True``:
+        the turns that carry no user are not forgotten by an argument left out). Returns how many."""
         with self._lock:
             self._open_or_raise()
-            return len(self._fresh(placed(list(records), source)))
+            if self.read_only:
+                raise MisuseError(f"{self._store.where}: this memory was opened read-only; it forgets nothing")
+            if ids is not None:
+                if isinstance(ids, str):
+                    raise DataError("ids must be a list of ids, not one string")
+                keys = [scoped(i, user) for i in ids]
+            elif conversation is not None or user is not None or everything:
+                where = None if conversation is None else scoped(conversation, user)
+                keys = [t.id for t in self._store.turns(where, user)]
+            else:
+                raise MisuseError("say what to forget: ids=, conversation=, user=, or everything=True")
+            return self._store.forget(keys)
+
+    def check(self, records: Sequence[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> int:
+        """Validate records against what the memory holds, adding nothing (``DataError`` names the
+        first bad one): a long file is checked whole before its first batch is ingested. Returns
+        how many of them the memory does not hold yet. ``source`` names the records' places: a word
+        (``record`` gives ``record 3``), or each record's own (``file: line 3``)."""
+        with self._lock:
+            self._open_or_raise()
+            return len(self._fresh(_scoped(placed(list(records), source))))
 
     def _fresh(self, turns: list[tuple[object, Turn]]) -> list[Turn]:
         """The validated turns the store does not hold; one held with other content is refused,
@@ -133,49 +171,83 @@ class Memory:
         held = self._store.held([t.id for _, t in turns])
         for where, t in turns:
             if t.id in held and not same(held[t.id], t):
-                raise DataError(f"{where}: the memory holds id {t.id!r} already, with other content"
-                                " (a turn's id is unique within the memory)")
+                raise DataError(f"{where}: the memory holds id {unscoped(t.id)!r} already, with other content"
+                                " (a turn's id is unique within its user's turns)")
         return [t for _, t in turns if t.id not in held]
 
     def _open_or_raise(self) -> None:
         if self._closed:
             raise MisuseError(f"{self._store.where}: this memory was closed; open it again")
 
-    def claims(self, conversation: str = DEFAULT_CONVERSATION) -> tuple[Claim, ...]:
+    def claims(self, conversation: str = DEFAULT_CONVERSATION, user: str | None = None) -> tuple[Claim, ...]:
         """The claims read from a conversation's turns, in turn order (:mod:`graphmem.store.claims`).
         Embedded, the first call for a conversation reads its turns' claims (a saved memory writes
         them to its file, so they are read once), holding the memory's lock; later calls read only
         the turns ingested since."""
+        key = scoped(conversation, user)
         with self._lock:
             self._open_or_raise()
-            return self._store.claims(conversation)
+            try:
+                return tuple(unscoped_claim(c) for c in self._store.claims(key))
+            except DataError as e:  # said of the conversation the caller named, not of its key
+                raise DataError(str(e).replace(repr(key), repr(conversation))) from None
 
-    def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> list[str]:
-        """Turn ids best first (at most k). ``asked_on`` (a datetime, a date, or a date string
-        as records take): when the query is asked, so its relative dates ("10 days ago", "last
-        week") name days, as the dates it names ("in May 2023") always do; without it they name none."""
-        return [r.id for r in self._search(query, k, conversation, asked_on)]
+    def facts(self, about: str, as_of: When = None, user: str | None = None) -> list[Fact]:
+        """What the memory holds about a person (``about``: a name), across ``user``'s conversations,
+        oldest first: each fact from the claim it was read from, valid from the day it was said until a
+        later claim of the same kind replaced it (:mod:`graphmem.claims.facts`: where one lives,
+        works, their job, partner, what they drive or study). ``as_of``: only what held then."""
+        if not isinstance(about, str) or not fold(about):
+            raise DataError(f"about must be a person's name, not {about!r}")
+        moment = _moment(as_of)
+        with self._lock:
+            self._open_or_raise()
+            claims = [unscoped_claim(c) for c in self._store.claims_about(fold(about), user)]
+        return facts_of(claims, fold(about), moment)
 
-    def records_for(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> list[Turn]:
+    def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+               user: str | None = None) -> list[str]:
+        """Turn ids best first (at most k), of ``user``'s turns only (None: those that carry no user).
+        ``asked_on`` (a datetime, a date, or a date string as records take): when the query is
+        asked, so its relative dates ("10 days ago", "last week") name days, as the dates it names
+        ("in May 2023") always do; without it they name none."""
+        return [r.id for r in self._search(query, k, conversation, asked_on, user)]
+
+    def records_for(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+                    user: str | None = None) -> list[Turn]:
         """The turns ``search`` returns (speaker, text, date, conversation), best first."""
-        return self._search(query, k, conversation, asked_on)
+        return self._search(query, k, conversation, asked_on, user)
 
-    def search_conversations(self, query: str, k: int = 5, asked_on: When = None) -> list[str]:
+    def search_conversations(self, query: str, k: int = 5, asked_on: When = None, user: str | None = None) -> list[str]:
         """The conversations the query is most about, best first (at most k): which past chat to
         show, or to read whole. Each scores its best turn and, at a fraction, its next best
         (:mod:`graphmem.index.conversations`), the named person's conversations first, as
         ``search`` puts their turns; ``asked_on`` as for ``search``."""
-        return self._asked(query, k, asked_on, lambda q: self._store.conversations(q, k))
+        return [unscoped(c) for c in self._asked(query, k, asked_on, lambda q, n: self._store.conversations(q, n, user))]
 
-    def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None) -> Answer:
-        """The reply (extractive, or ``No information available``), the cited turns, the confidence."""
+    def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+            user: str | None = None) -> Answer:
+        """The reply (a phrase of the first turn found, as written, or a date; or ``No information
+        available``), the sentence it came from, the cited turns, the confidence: read off
+        ``user``'s turns only."""
+        return self.ask_with_turns(question, k, conversation, asked_on, user)[0]
+
+    def ask_with_turns(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+                       user: str | None = None) -> tuple[Answer, list[Turn]]:
+        """``ask``, and the turns it found, best first (the cited ones first): for a caller that shows
+        the cited turns whole, as ``graphmem ask`` and the MCP server do. One search serves both, so
+        the reply, its confidence (which reads the turns a knowledge update replaced) and the turns
+        shown always agree."""
+        k = _count(k)  # checked before it is compared with the meaning's turns
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
-                return self.answer_from(question, self._search(question, k, conversation, asked_on))
+                found, replaced = self._found(question, k, conversation, asked_on, user)
+                return self._answer(question, found, replaced), found
         # the meaning confidence reads more turns than are cited, and embeds them without the memory's
         # lock (an ingest need not wait for it): the reader may see turns ingested since the search
-        found = self._search(question, max(k, self.confidence_turns) if k > 0 else k, conversation, asked_on)
-        return self.answer_from(question, found, cite=k)
+        found, replaced = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
+                                      asked_on, user)
+        return self._answer(question, found, replaced, cite=k), found
 
     @property
     def confidence_turns(self) -> int:
@@ -188,13 +260,19 @@ class Memory:
         after searching, for a caller that also wants the turns. The reader reads and cites the
         first ``cite`` of them (None: all). With ``confidence="meaning"`` the confidence is judged
         by the first ``confidence_turns`` of ``found``: pass that many, as ``ask`` does."""
-        measure = "meaning" if self._meaning is not None and found and self._assisted(found[0].conversation) \
+        return self._answer(question, found, {}, cite)
+
+    def _answer(self, question: str, found: Sequence[Turn], replaced: dict[str, tuple[str, ...]],
+                cite: int | None = None) -> Answer:
+        """``answer_from``, the first turn's coverage judged with the turns it replaced (``_found``)."""
+        measure = "meaning" if self._meaning is not None and found \
+            and self._assisted(scoped(found[0].conversation, found[0].user)) \
             else "coverage"
         cited = found[:cite]
         if not cited:  # nothing found, or nothing to cite: nothing to judge
             return Answer(ABSTAIN, (), 0.0, measure if found or self._meaning is None else "meaning")
         if measure == "coverage":
-            return self._read(question, cited, None, measure)
+            return self._read(question, cited, None, measure, replaced.get(cited[0].id, ()))
         return self._read(question, cited, self._meaning(question, found), measure)
 
     def floor_of(self, answer: Answer) -> float:
@@ -210,40 +288,89 @@ class Memory:
         """The text whose coverage of the question is the confidence: the first turn found."""
         return found[0].text
 
-    def _read(self, question: str, found: Sequence[Turn], confidence: float | None, measure: str) -> Answer:
-        """The extractive reader over ``found`` when ``confidence`` (None: the first turn's word
-        coverage, computed here) reaches the ``measure``'s floor."""
+    def _read(self, question: str, found: Sequence[Turn], confidence: float | None, measure: str,
+              replaced: Sequence[str] = ()) -> Answer:
+        """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` (None: the
+        first turn's word coverage, or that of a turn it replaced (``replaced``: their texts),
+        computed here) reaches the ``measure``'s floor."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
             vocab = self._store.weights(query, found)
             if confidence is None:
-                confidence = sure(vocab, query.english, self._covered(found), unseen=self.options.sure_unseen)
+                confidence = max(sure(vocab, query.english, text, unseen=self.options.sure_unseen)
+                                 for text in (self._covered(found), *replaced))
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-            settings = reader_settings(self.options.phrase, self.settings, found)
             answer = Answer(ABSTAIN, tuple(r.id for r in found), confidence, measure)
             if confidence < self.floor_of(answer):
                 return answer
-            return replace(answer, reply=Reader(vocab, settings).read(query.english, hits))
+            if self.options.reader == "extractive":
+                settings = reader_settings(self.options.phrase, self.settings, found)
+                return replace(answer, reply=Reader(vocab, settings).read(query.english, hits))
+            read = readable.read(query.english, hits, vocab)
+            return replace(answer, reply=read.reply, sentence=read.sentence, source=read.source)
 
     def build(self) -> None:
         """Make the store ready to search now (a store that indexes as it adds has nothing to build)."""
         with self._lock:
             self._store.build()
 
-    def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None) -> list[Turn]:
-        return self._asked(query, k, asked_on, lambda q: self._store.search(q, k, conversation))
+    def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None,
+                user: str | None = None) -> list[Turn]:
+        return self._found(query, k, conversation, asked_on, user)[0]
 
-    def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query], list]) -> list:
-        """``run`` (a search of turns or of conversations) over the store, under the memory's lock,
-        the query checked and parsed first and nothing asked for k <= 0."""
+    def _found(self, query: str, k: int, conversation: str | None, asked_on: When = None,
+               user: str | None = None) -> tuple[list[Turn], dict[str, tuple[str, ...]]]:
+        """The turns found, best first, and for a turn the update rules put in the place of others
+        (:mod:`graphmem.memory.updates`), the texts of those it replaced: what ``ask``'s confidence
+        reads beside it (the question asked of the turns it replaced)."""
+        replaced: dict[str, tuple[str, ...]] = {}
+
+        def run(q: Query, n: int) -> list:
+            where = None if conversation is None else scoped(conversation, user)
+            if not self.options.updates:
+                return self._store.search(q, n, where, user)
+            window = self.options.updates_window
+            found = self._store.search(q, max(n, window), where, user)
+            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:window]),
+                            lambda p: self._store.claims_about(p, user), self._store.held)
+            order, stands = prefer_current(found, asked, window, self.options.updates_cover, self.options.updates_floor)
+            replaced.update((unscoped(i), texts) for i, texts in stands.items())
+            return order[:n]
+
+        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation)], replaced
+
+    def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query, int], list],
+               conversation: str | None = None) -> list:
+        """``run`` (a search of turns or of conversations, given the query and k) over the store,
+        under the memory's lock, every argument checked first: here once, so no store checks them
+        and a ``k`` of ``True`` or ``"5"`` never reaches one. Nothing is asked for k == 0."""
         if not isinstance(query, str):
             raise DataError(f"a query must be a string, not {type(query).__name__}")
+        k = _count(k)
+        if conversation is not None and not isinstance(conversation, str):
+            raise DataError(f"conversation must be a conversation's id (a string) or None, "
+                            f"not {type(conversation).__name__}")
         parsed = Query.parse(query, _moment(asked_on))
         with self._lock:
             self._open_or_raise()
-            if k <= 0:
+            if k == 0:
                 return []
-            return run(parsed)
+            return run(parsed, k)
+
+
+def _count(k: object) -> int:
+    """``k``, how many results a query asks for, as an int: a whole number from 0 up. A bool is
+    refused though Python counts it an int: ``k=True`` is a slip, not a request for one result."""
+    if isinstance(k, bool) or not isinstance(k, Integral):
+        raise DataError(f"k must be a whole number of results (0 or more), not {type(k).__name__} {k!r}")
+    if k < 0:
+        raise DataError(f"k must be a whole number of results (0 or more), not {k}")
+    return int(k)
+
+
+def _scoped(turns: list[tuple[object, Turn]]) -> list[tuple[object, Turn]]:
+    """Validated turns under the keys the stores hold them by (:mod:`graphmem.store.users`)."""
+    return [(where, scoped_turn(t)) for where, t in turns]
 
 
 def _moment(asked_on: When) -> datetime | None:

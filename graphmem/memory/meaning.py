@@ -4,7 +4,7 @@
 how much of the question's idf weight the first turn found holds. Between a person and an
 assistant that fails on LongMemEval's ``_abs`` questions, which change one detail of an answerable
 one (football for the baseball the user played, cows for the goats kept): nearly every other word
-is still covered (confidence AUC 0.680 against answerable questions; docs/longmemeval.md).
+is still covered, so coverage barely tells them from answerable questions (docs/longmemeval.md).
 
 ``Memory(confidence="meaning")`` reads two other signals over the turns found:
 
@@ -13,19 +13,20 @@ is still covered (confidence AUC 0.680 against answerable questions; docs/longme
   as ``"speaker: sentence"``): whether something found *means* what was asked;
 - the cohyponym swap test (:mod:`graphmem.text.kinds`, WordNet): a question that asks of a thing of
   the same kind as one the first turn names, and not of that thing, gets confidence 0.0, below
-  any cosine e5 gives a question and a sentence (they fall between about 0.6 and 1).
+  any cosine e5 gives a question and a sentence (e5's cosines sit in a high band:
+  docs/longmemeval.md).
 
 It applies where the shape is a person and an assistant: when an assistant speaks in the
 conversation of the first turn found (:func:`graphmem.index.shape.is_assistant`); in two-party dialogue
-the coverage stays, because there the cosine tells less than coverage does: on LoCoMo its AUC of
-answerable against adversarial questions is 0.557 against coverage's 0.600
-(``python bench/cohyponyms_locomo.py --dense``). An adversarial LoCoMo question asks one speaker
-about what the other did, which a cosine of "speaker: sentence" barely sees.
+the coverage stays, because there the cosine tells answerable from adversarial questions apart
+less well than coverage does (``python bench/cohyponyms_locomo.py --dense``: docs/longmemeval.md).
+An adversarial LoCoMo question asks one speaker about what the other did, which a cosine of
+"speaker: sentence" barely sees.
 
-Its cost: the turns read are embedded at each ``ask`` (ten turns' sentences through e5: about 1 s
-of CPU a question on LongMemEval, whose turns are long; it grows with the turns' length, not with the
-memory), and the optional ``dense`` extra and WordNet's database (``scripts/wordnet-local``) must be
-installed. The figures and the floor's choice: docs/longmemeval.md.
+Its cost: the turns read are embedded at each ``ask`` (ten turns' sentences through e5, dear on
+LongMemEval, whose turns are long; it grows with the turns' length, not with the memory), and the
+optional ``dense`` extra and WordNet's database (``scripts/wordnet-local``) must be installed. The
+figures and the floor's choice: docs/longmemeval.md.
 """
 
 from __future__ import annotations

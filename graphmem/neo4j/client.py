@@ -194,7 +194,7 @@ class Client:
             return self._execute(work, write, seconds, retry)
 
     def _execute(self, work: Callable[[Any], T], write: bool, seconds: float | None = None, retry: bool = True) -> T:
-        from neo4j import unit_of_work  # lazy: the driver takes ~1 s to import (imported by now: it made the driver)
+        from neo4j import unit_of_work  # lazy: the driver is slow to import (imported by now: it made the driver)
 
         unit = unit_of_work(timeout=seconds or self.server_timeout)(work)
         once = {} if retry else {"max_transaction_retry_time": 0.0}
@@ -297,7 +297,7 @@ def translate(exc: BaseException, settings: Neo4jSettings, doing: str = "a query
               seconds: float | None = None) -> GraphmemError | None:
     """The one line a user sees for a driver or network exception (never the password); else None.
     ``seconds``: the transaction's server timeout, when not the usual (:data:`SERVER_SHARE` timeouts)."""
-    from neo4j import exceptions as nx  # lazy: the driver takes ~1 s to import, and `bench` imports this module without connecting
+    from neo4j import exceptions as nx  # lazy: the driver is slow to import, and `bench` imports this module without connecting
 
     where, code = settings.where, getattr(exc, "code", None) or ""
     if isinstance(exc, nx.AuthError):
@@ -365,7 +365,7 @@ def connect(uri: str | None = None, user: str | None = None, password: str | Non
             f"{ENV_URI} {settings.public_uri!r} is not a Neo4j Bolt URI: use bolt://host:7687 or neo4j://host:7687"
         )
     _quiet_driver_logs()
-    from neo4j import GraphDatabase  # lazy: the driver takes ~1 s to import, and `bench` imports this module without connecting
+    from neo4j import GraphDatabase  # lazy: the driver is slow to import, and `bench` imports this module without connecting
 
     share = settings.timeout * ATTEMPT_SHARE
     try:

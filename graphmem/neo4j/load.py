@@ -18,7 +18,7 @@ import click
 
 from graphmem.data.locomo import Dataset
 from graphmem.domain import Conversation
-from graphmem.errors import GraphmemError
+from graphmem.errors import DataError, GraphmemError
 from graphmem.neo4j.client import Client
 from graphmem.neo4j.plan import COUNT_FIELDS, Plan
 
@@ -42,7 +42,7 @@ class Counts:
 
     @property
     def nodes(self) -> int:
-        return sum(self.found[f] for f in ("conversations", "sessions", "turns", "people", "assertions"))
+        return sum(self.found[f] for f in ("conversations", "sessions", "turns", "people", "others", "assertions"))
 
     @property
     def relationships(self) -> int:
@@ -55,7 +55,7 @@ class Counts:
     def line(self) -> str:
         f = self.found
         return (f"{self.conversation:<10}{f['sessions']:4d} sessions {f['turns']:5d} turns {f['people']:4d} people"
-                f" {f['assertions']:6d} assertions ({f['derived']} derived) {self.nodes:6d} nodes"
+                f" ({f['others']} other named) {f['assertions']:6d} assertions ({f['derived']} derived) {self.nodes:6d} nodes"
                 f" {self.relationships:6d} relationships  {'ok' if self.ok else 'MISMATCH'}")
 
 
@@ -71,14 +71,20 @@ class LoadReport:
 
 
 def select(dataset: Dataset, spec: str | None) -> list[Conversation]:
-    """The conversations a comma list names (all when ``spec`` is empty), in dataset order."""
-    if not spec:
+    """The conversations a comma list names (all when ``spec`` is None), in dataset order.
+
+    A list that names none (``""``, ``",,,"``) is refused rather than read as "all" or as
+    nothing: a load that writes nothing and exits 0 looks like a load that worked."""
+    if spec is None:
         return list(dataset.conversations)
     wanted = [s.strip() for s in spec.split(",") if s.strip()]
     known = {c.id: c for c in dataset.conversations}
+    if not wanted:
+        raise DataError(f"--conversations {spec!r} names no conversation: give a comma list of ids "
+                        f"(from {', '.join(known)}), or leave it out to load all")
     unknown = [w for w in wanted if w not in known]
     if unknown:
-        raise GraphmemError(f"unknown conversation {', '.join(unknown)}: choose from {', '.join(known)}")
+        raise DataError(f"unknown conversation {', '.join(unknown)}: choose from {', '.join(known)}")
     keep = set(wanted)
     return [c for c in dataset.conversations if c.id in keep]
 

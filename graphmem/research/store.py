@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from graphmem.domain import Claim, Turn
+from graphmem.errors import MisuseError
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.memory.api import Memory
@@ -37,6 +38,8 @@ class BulkStore:
         self._index: BulkIndex | None = None
 
     def add(self, turns: Sequence[Turn]) -> None:
+        if any(t.user is not None for t in turns):
+            raise MisuseError("the research memory holds no user's turns: it measures the ranking over one collection")
         self._claims.defer(turns)
         self._ids.update((t.id, i) for i, t in enumerate(turns, len(self.records)))
         self.records.extend(turns)
@@ -51,18 +54,22 @@ class BulkStore:
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         return {i: self.records[self._ids[i]] for i in ids if i in self._ids}
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
         convs = sorted({r.conversation for r in self.records}) if conversation is None else [conversation]
         return iter([r for c in convs for r in self.records if r.conversation == c])
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        return self.index.search(query, k, conversation) if self.records else []
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
+        return self.index.search(query, k, conversation) if self.records and user is None else []
 
-    def conversations(self, query: Query, k: int) -> list[str]:
-        return self.index.conversations(query, k) if self.records else []
+    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+        return self.index.conversations(query, k) if self.records and user is None else []
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)
+
+    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+        convs = sorted({r.conversation for r in self.records})
+        return [c for conv in convs for c in self._claims.claims(conv) if c.subject == about]
 
     def speakers(self, conversation: str) -> list[str]:
         return list(dict.fromkeys(r.speaker for r in self.records if r.conversation == conversation))

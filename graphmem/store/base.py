@@ -45,18 +45,26 @@ class Store(Protocol):
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         """The turns the store holds under any of these ids."""
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        """Every turn held (of one conversation): conversation by conversation in the order of their
-        ids, each conversation's in the order they were added."""
+    def forget(self, ids: Collection[str]) -> int:
+        """Forget the turns held under these ids, and everything read from them, at once: afterwards
+        the store answers as one that never held them. Returns how many it held."""
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        """The k best turns for a parsed query, best first (of one conversation when given)."""
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+        """Every turn of ``user`` held (of one conversation): conversation by conversation in the
+        order of their keys, each conversation's in the order they were added."""
 
-    def conversations(self, query: Query, k: int) -> list[str]:
-        """The k conversations the query is most about, best first."""
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
+        """The k best turns of ``user`` for a parsed query, best first (of one conversation when given).
+        Ids and conversations are the scoped keys of :mod:`graphmem.store.users`."""
+
+    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+        """The k conversations of ``user`` the query is most about, best first."""
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The claims read from a conversation's turns, in turn order."""
+
+    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+        """The claims about the person keyed ``about`` (a folded name) in every conversation of ``user``."""
 
     def speakers(self, conversation: str) -> list[str]:
         """Who speaks in a conversation."""

@@ -8,15 +8,15 @@ earlier turn a name learnt later changes), never the memory. Neo4j writes claims
 turns, in one transaction, so it reads them in the ingest (:meth:`MemoryClaims.add`). An
 embedded memory keeps its new turns waiting (:meth:`MemoryClaims.defer`) and reads them the
 first time that conversation's claims are asked for, since no search or answer reads claims:
-reading them is about three quarters of what an ingest would cost. A saved memory
-(:mod:`graphmem.store.sqlite`, a :class:`ClaimsStore`) keeps in its file the claims read and
+reading them is most of what an ingest would cost (docs/memory.md, "Claims, turn by turn"). A
+saved memory (:mod:`graphmem.store.sqlite`, a :class:`ClaimsStore`) keeps in its file the claims read and
 which turns still wait (with the moment each was ingested), and writes a conversation's claims
 there when it reads them; a reopened one restores a conversation's claims from there, without
 reading it again, the first time that conversation is asked for.
 
-Claims are read from two-party dialogue: a conversation whose turns have three speakers keeps
-its turns (they are searched as any other) but no claims, and asking for them says why.
-A turn without a date is dated when it is ingested, as :func:`graphmem.data.records.conversations` dates it.
+Claims are read from dialogue of any number of speakers (whom ``you`` means is settled turn by
+turn: :meth:`graphmem.claims.people.People.addressed`); a conversation only one person has spoken
+in yet has no claims until a second speaks. A turn without a date is dated when it is ingested, as :func:`graphmem.data.records.conversations` dates it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from datetime import date, datetime
 from typing import Protocol
 
 from graphmem.claims.gcpause import paused_gc
-from graphmem.claims.records import Claim
+from graphmem.claims.records import Claim, Reading
 from graphmem.claims.stream import ConversationClaims
 from graphmem.domain import Turn
 from graphmem.errors import DataError
@@ -42,10 +42,9 @@ or those whose claims a store restores."""
 @dataclass(frozen=True)
 class ClaimsChange:
     """What one reading changed (an ingest's, or a conversation's waiting turns'): the claims to
-    write, by turn id, and the conversations whose claims are dropped (a third speaker spoke)."""
+    write, by turn id."""
 
     claims: dict[str, tuple[Claim, ...]]
-    dropped: tuple[str, ...] = ()
 
 
 class ClaimsStore(Protocol):
@@ -67,7 +66,6 @@ class MemoryClaims:
         self._store = store
         self._convs: dict[str, ConversationClaims] = {}
         self._days: dict[str, dict[date | None, int]] = {}
-        self._refused: dict[str, str] = {}
         self._pending: dict[str, list[tuple[Turn, datetime]]] = {}
 
     def add(self, records: Sequence[Turn]) -> ClaimsChange:
@@ -81,8 +79,7 @@ class MemoryClaims:
         with paused_gc():  # tokens, sentences and claims: many small acyclic objects, as the bulk reader pauses for
             changes = [self._drain(conv) for conv in grouped]  # the waiting turns' claims are written too
             changes.append(self._read(grouped))
-        return ClaimsChange({d: c for ch in changes for d, c in ch.claims.items()},
-                            tuple(dict.fromkeys(conv for ch in changes for conv in ch.dropped)))
+        return ClaimsChange({d: c for ch in changes for d, c in ch.claims.items()})
 
     def defer(self, records: Sequence[Turn], now: datetime | None = None) -> None:
         """Keep the new records, ingested at ``now`` (this moment by default), to read when
@@ -118,43 +115,40 @@ class MemoryClaims:
 
     def _read(self, grouped: Mapping[str, Sequence[tuple[Turn, datetime]]]) -> ClaimsChange:
         out: dict[str, tuple[Claim, ...]] = {}
-        dropped = []
         for conv, rows in grouped.items():
             cc = self._conversation(conv)
-            if cc is None:
-                continue
             days = dict(self._days.get(conv, {}))
-            try:
-                change = cc.add([_turn(r, days, now) for r, now in rows])
-            except DataError as e:  # a third speaker: no claims for this conversation
-                self._refuse(conv, str(e))
-                dropped.append(conv)
-                continue
+            change = cc.add([_turn(r, days, now) for r, now in rows])
             self._days[conv] = days
             out.update(change.claims)
-        return ClaimsChange(out, tuple(dropped))
+        return ClaimsChange(out)
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
-        """The conversation's claims in turn order (``DataError`` for one unknown, or of three speakers),
-        its turns still waiting (:meth:`defer`) read first."""
+        """The conversation's claims in turn order (``DataError`` for one unknown), its turns still
+        waiting (:meth:`defer`) read first."""
         with paused_gc():
             self._drain(conversation)
         cc = self._conversation(conversation)
-        if cc is None:
-            raise DataError(f"conversation {conversation!r}: no claims ({self._refused[conversation]})")
         if not len(cc):
             self._forget(conversation)
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return tuple(cc.claims)
 
-    def refused(self, conv: str) -> str | None:
-        """Why the conversation keeps no claims (a third speaker), or None."""
-        return self._refused.get(conv)
+    def reading(self, conversation: str) -> Reading:
+        """The conversation's reading so far (its people, claims, speakers), its waiting turns read first."""
+        with paused_gc():
+            self._drain(conversation)
+        return self._conversation(conversation).reading
 
-    def _conversation(self, conv: str) -> ConversationClaims | None:
-        """The conversation's reader: kept, restored from the file, or new; None when refused."""
-        if conv in self._refused:
-            return None
+    def reset(self, conv: str, turns: Waiting) -> None:
+        """The conversation's claims to be read again from these turns (after some were forgotten): a
+        store that keeps claims has dropped them, and restores the conversation from itself instead."""
+        self._forget(conv)
+        if self._store is None and turns:
+            self._pending[conv] = list(turns)
+
+    def _conversation(self, conv: str) -> ConversationClaims:
+        """The conversation's reader: kept, restored from the file, or new."""
         cc = self._convs.get(conv)
         if cc is not None:
             return cc
@@ -163,23 +157,14 @@ class MemoryClaims:
             self._pending[conv] = list(waiting)
         days: dict[date | None, int] = {}
         turns = [_turn(r, days, at) for r, at in rows]
-        try:
-            cc = ConversationClaims.restore(None, turns, [claims.get(t.id, ()) for t in turns])
-        except DataError as e:
-            self._refuse(conv, str(e))
-            return None
+        cc = ConversationClaims.restore(None, turns, [claims.get(t.id, ()) for t in turns])
         self._convs[conv], self._days[conv] = cc, days
         return cc
 
     def _forget(self, conv: str) -> None:
         """Drop what is held of a conversation, to restore it from the store when next asked."""
-        for held in (self._convs, self._days, self._refused, self._pending):
+        for held in (self._convs, self._days, self._pending):
             held.pop(conv, None)
-
-    def _refuse(self, conv: str, why: str) -> None:
-        self._refused[conv] = why
-        self._convs.pop(conv, None)
-        self._days.pop(conv, None)
 
 
 def _grouped(records: Sequence[Turn], now: datetime | None = None) -> dict[str, list[tuple[Turn, datetime]]]:

@@ -21,6 +21,7 @@ from graphmem.index.query import Query
 from graphmem.neo4j.client import Client, connect
 from graphmem.store.neo4j_search import CANDIDATES, DbVocabulary, Searcher
 from graphmem.store.neo4j_write import Given, Writer, as_datetime, turn_of
+from graphmem.store.users import owner
 
 __all__ = ["Neo4jStore"]
 
@@ -74,28 +75,40 @@ class Neo4jStore:
         if turns:
             self.writer.ingest(turns, given)
 
+    def forget(self, ids: Collection[str]) -> int:
+        gone = self.held(ids)
+        if gone:
+            self.writer.forget(gone)
+        return len(gone)
+
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         return {r["id"]: turn_of(r) for r in self.client.query("memory_held", keys=list(ids))} if ids else {}
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
-        return iter([turn_of(r) for r in self.client.query("memory_turns", conversation=conversation)])
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+        rows = self.client.query("memory_turns", conversation=conversation, owner=owner(user))
+        return iter([turn_of(r) for r in rows])
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        return self.searcher.search(query, k, conversation)
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
+        return self.searcher.search(query, k, conversation, user)
 
-    def conversations(self, query: Query, k: int) -> list[str]:
-        return self.searcher.conversations(query, k)
+    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+        return self.searcher.conversations(query, k, user)
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The conversation's claims in turn order, from its Assertion nodes (those the claim reader
         made: a load's derived ones are the graph's, not the reader's)."""
         row = self.client.query("memory_claims", conversation=conversation)[0]
-        if row["refused"]:
-            raise DataError(f"conversation {conversation!r}: no claims ({row['refused']})")
+        if row["refused"]:  # written by a graphmem that read two-party dialogue alone
+            raise DataError(f"conversation {conversation!r}: no claims: it was written when graphmem read"
+                            f" two-party dialogue only ({row['refused']}); forget it and ingest it again")
         if not row["held"]:
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
-        return tuple(Claim(c["subject"], c["predicate"], c["object"], bool(c["negated"]), c["sentence"], c["turn_id"],
-                           as_datetime(c["date"]), tuple(c["mentions"]), c["topic"], c["speaker"]) for c in row["claims"])
+        return tuple(_claim(c) for c in row["claims"])
+
+    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+        """The claims about the person keyed ``about`` in every conversation of ``user``, from the
+        Person and Assertion nodes."""
+        return [_claim(c) for c in self.client.query("memory_facts", about=about, owner=owner(user))]
 
     def speakers(self, conversation: str) -> list[str]:
         """Who speaks in ``conversation``, as the database's conversation node keeps them."""
@@ -112,3 +125,9 @@ class Neo4jStore:
 
     def close(self) -> None:
         self.client.close()
+
+
+def _claim(c: dict) -> Claim:
+    """A claim as a statement returns an assertion."""
+    return Claim(c["subject"], c["predicate"], c["object"], bool(c["negated"]), c["sentence"], c["turn_id"],
+                 as_datetime(c["date"]), tuple(c["mentions"]), c["topic"], c["speaker"])

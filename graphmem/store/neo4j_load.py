@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from graphmem.claims.build import mirror
-from graphmem.data.records import same
-from graphmem.domain import Conversation
+from graphmem.data.records import same, validate
+from graphmem.domain import Conversation, Turn
 from graphmem.errors import GraphmemError
 from graphmem.neo4j.client import Client
 from graphmem.neo4j.load import DEFAULT_BATCH, LoadReport, bar, count, delete
@@ -46,8 +46,7 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
     if batch < 1:
         raise GraphmemError("--batch must be at least 1")
     start = time.perf_counter()
-    for conv in conversations:
-        check_id(conv.id)
+    turns = {conv.id: _checked(conv, scoped) for conv in conversations}  # every turn checked before any is written
     if plans is None:
         with bar(len(conversations), progress, "reading claims") as shown:
             plans = []
@@ -61,7 +60,7 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
     total = sum(len(conv.turns) for conv in conversations)
     with bar(total, progress, "writing") as shown:
         for conv, p in zip(conversations, plans, strict=True):
-            for done in _write(store, conv, p, batch, scoped):
+            for done in _write(store, conv, turns[conv.id], p, batch):
                 shown.update(done)
                 if on_batch is not None:
                     on_batch("turns", done)
@@ -78,10 +77,18 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
     return LoadReport(counts, sum(p.size for p in plans), time.perf_counter() - start)
 
 
-def _write(store: Neo4jStore, conv: Conversation, p: Plan, batch: int, scoped: bool):
+def _checked(conv: Conversation, scoped: bool) -> list[Turn]:
+    """The conversation's turns as the memory holds them (ids ``conversation/id`` when ``scoped``),
+    checked by the memory's own validation: what a load accepts, an ingest accepts."""
+    check_id(conv.id)
+    turns = [replace(t, id=f"{conv.id}/{t.id}" if scoped else t.id, conversation=conv.id) for t in conv.turns]
+    validate(turns, f"{conv.id}: turn")
+    return turns
+
+
+def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, batch: int):
     """One conversation's writes, ``batch`` turns a transaction; yields each one's turns."""
     cid = conv.id
-    turns = [replace(t, id=f"{cid}/{t.id}" if scoped else t.id, conversation=cid) for t in conv.turns]
     key = {f"{cid}/{t.id}": m.id for t, m in zip(conv.turns, turns, strict=True)}  # the plan's turn keys
     held = store.held([t.id for t in turns])
     if held and not all(same(held[t.id], t) for t in turns if t.id in held):
@@ -89,7 +96,8 @@ def _write(store: Neo4jStore, conv: Conversation, p: Plan, batch: int, scoped: b
                             f" run graphmem load --replace --conversations {cid}")
     claims = _claims(p, key)
     sessions = {s.index: (s.date, s.date_text) for s in conv.sessions}
-    people = [person_row(cid, r["id"], r["name"], r["speaker"], r["n"], fixed=True) for r in p.rows["merge_people"]]
+    people = [person_row(cid, r["id"], r["name"], r["speaker"], r["human"], r["n"], fixed=True)
+              for r in p.rows["merge_people"]]
     position = {t.id: i for i, t in enumerate(turns)}
     last = [max((position[t] for t in row["turns"]), default=0) for row in claims]
     for lo in range(0, len(turns), batch):

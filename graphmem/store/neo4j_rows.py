@@ -26,7 +26,7 @@ off a Term node instead of counting: ``#when`` (the turns giving that answer typ
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -35,6 +35,7 @@ from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.index.live import LiveIndex
 from graphmem.index.query import family_sets
+from graphmem.store.users import owner
 from graphmem.text.dates import months_touched as months
 from graphmem.search.dense import passages
 
@@ -82,7 +83,7 @@ def index_row(index: LiveIndex, i: int) -> dict:
         marks += [f"smon_{y}_{m}" for y, m in months(a, b)]
     fields = {
         "terms": " ".join(own), "context": " ".join(context), "marks": " ".join(dict.fromkeys(marks)),
-        "scope": r.conversation, "length": length, "types": list(read.types),
+        "scope": f"{r.conversation} {owner(r.user)}", "length": length, "types": list(read.types),
         "day": day.toordinal() if day is not None else None,
         "span_lo": [a.toordinal() for a, _ in spans], "span_hi": [b.toordinal() for _, b in spans],
         "replied": None if index.replied[i] is None else turn_key(index.records[index.replied[i]]),
@@ -118,22 +119,25 @@ def _day_tokens(day: date | None, spans: list[tuple[date, date]]) -> set[str]:
     return out | {month_token(y, m) for a, b in spans for y, m in months(a, b)}
 
 
-def person_row(conversation: str, key: str, name: str, speaks: bool, n: int = -1, fixed: bool = False) -> dict:
-    """A ``write_claims.cypher`` person row. ``fixed``: the row is the graph's own (a load's, from
-    the mirror) and sets the person's name, speaker flag and order; otherwise they are set only
-    when the person is new."""
+def person_row(conversation: str, key: str, name: str, speaks: bool, human: bool, n: int = -1,
+               fixed: bool = False) -> dict:
+    """A ``write_claims.cypher`` person row: a named party, and whether it is a person by the rule
+    (``human``: :func:`graphmem.claims.naming.persons`), which every row sets. ``fixed``: the row is
+    the graph's own (a load's, from the mirror) and sets the party's name, speaker flag and order;
+    otherwise they are set only when the party is new."""
     return {"key": f"{conversation}/{key}", "id": key, "conversation": conversation, "name": name,
-            "speaker": speaks, "n": n, "fixed": fixed}
+            "speaker": speaks, "human": human, "n": n, "fixed": fixed}
 
 
-def claim_rows(conv: str, key: str, claims: Sequence[Claim], speakers: dict[str, str]) -> tuple[list[dict], list[dict]]:
+def claim_rows(conv: str, key: str, claims: Sequence[Claim], speakers: dict[str, str],
+               humans: Collection[str]) -> tuple[list[dict], list[dict]]:
     """The ``write_claims.cypher`` rows of one turn's claims (the turn keyed ``key`` in
     conversation ``conv``), and the rows of the people they name. ``speakers`` maps a person key
-    to the speaker's name; anyone else is named by their key."""
+    to the speaker's name; anyone else is named by their key. ``humans``: the keys of the people."""
     people: dict[str, dict] = {}
 
     def person(k: str) -> str:
-        people.setdefault(k, person_row(conv, k, speakers.get(k, k), k in speakers))
+        people.setdefault(k, person_row(conv, k, speakers.get(k, k), k in speakers, k in humans))
         return f"{conv}/{k}"
 
     rows = []

@@ -39,6 +39,7 @@ from graphmem.index.shape import ASSISTANT_ROLES
 from graphmem.neo4j.client import Client
 from graphmem.store.neo4j_rows import family_token, mark_of, month_token, said_token
 from graphmem.store.neo4j_write import turn_of
+from graphmem.store.users import owner
 from graphmem.text.dates import month_span, months_touched as months
 from graphmem.text.terms import analyse
 
@@ -47,9 +48,9 @@ __all__ = ["CANDIDATES", "DbVocabulary", "NEAREST", "Searcher"]
 CANDIDATES = 100
 """How many turns Lucene proposes per search (and per person scope) for BM25F to re-rank, at least
 (a search for k turns has max(CANDIDATES, k) proposed: fewer could not fill its k). Chosen
-on LoCoMo (``python bench/neo4j_memory.py quality --candidates 200,100``): the same evidence
-hit@5 (0.713, the embedded memory's) at 100 and 200, identical top 5 for 1,973 and 1,978 of
-1,981 questions, and a search under half as long at 100 in that run."""
+on LoCoMo (``python bench/neo4j_memory.py quality --candidates 200,100``): 100 finds the evidence
+as often as 200 and as the embedded memory, with nearly every top 5 the same, in a much shorter
+search (docs/neo4j.md, "The memory served by Neo4j")."""
 
 
 NEAREST = 100
@@ -100,11 +101,11 @@ class Searcher:
         row = self.client.query("reader_stats", stems=list(dict.fromkeys(stems)))[0]
         return DbVocabulary(int(row["n"] or 0), {s: int(v) for s, v in row["vdfs"]}, row["rarest"])
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
         """The k best turns, in one round trip (the parts named below): the statistics, each part's
         idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
         best travel back. Python only parses the query into its parts."""
-        params = self._params(query, k, conversation)
+        params = self._params(query, k, conversation, user)
         if params is None:
             return []
         if self.encoder is None:
@@ -114,11 +115,11 @@ class Searcher:
                                      q={**params, **self._dense(query, k)})
         return [turn_of(r) for r in rows]
 
-    def conversations(self, query: Query, k: int) -> list[str]:
+    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
         """The k conversations the query is most about, best first, in one round trip: the search's
         candidates scored as for :meth:`search`, then summed per conversation in the database
         (``search_conversations``, :mod:`graphmem.index.conversations`' sum over the candidates)."""
-        params = self._params(query, k, None)
+        params = self._params(query, k, None, user)
         if params is None:
             return []
         params.update(turns=self.options.conversation_turns, rest=self.options.conversation_rest)
@@ -136,7 +137,7 @@ class Searcher:
         return dict(vector=vector, nearest=max(self.nearest, k),
                     dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
 
-    def _params(self, query: Query, k: int, conversation: str | None) -> dict | None:
+    def _params(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> dict | None:
         """The parameters of one search statement (its parts, how each part's document frequency
         is made, the ranking's constants), or None when the query holds nothing to search for.
         Every statement is one of four literal names above, so no query text is ever built here."""
@@ -161,7 +162,8 @@ class Searcher:
             scope=self.scope, conversation=conversation, groups=groups, dates=dates, roles=sorted(ASSISTANT_ROLES),
             asker=self.options.weighs_askers and query.of_asker,
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
-            limit=max(self.candidates, k), k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight)
+            limit=max(self.candidates, k), k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight,
+            owner=owner(user))
 
 
 def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from graphmem.claims.naming import persons
 from graphmem.claims.people import fold
 from graphmem.domain import Turn
 from graphmem.errors import DataError
@@ -39,7 +40,8 @@ from graphmem.index.options import MemoryOptions
 from graphmem.index.people import speaker_key
 from graphmem.neo4j.client import Client, Transaction
 from graphmem.store.claims import ClaimsChange, MemoryClaims
-from graphmem.store.neo4j_rows import claim_rows, index_row, sentence_rows, turn_key
+from graphmem.store.neo4j_rows import claim_rows, index_row, person_row, sentence_rows, turn_key
+from graphmem.store.users import owner
 
 if TYPE_CHECKING:  # a type only: the embedding is an optional extra
     from graphmem.search.dense import Encoder
@@ -69,6 +71,8 @@ class _Held:
     lengths: list[float] = field(default_factory=list)
     speakers: dict[str, None] = field(default_factory=dict)
     """The conversation's speakers in the order they first spoke (kept, not rescanned per write)."""
+    humans: frozenset[str] = frozenset()
+    """The keys of the people among its named parties as last written (:func:`graphmem.claims.naming.persons`)."""
 
     def grow(self, turns: Sequence[Turn]) -> None:
         """Read ``turns`` into the index, then note their speakers."""
@@ -88,6 +92,7 @@ class Writer:
         skipped when it holds the same, refused (``DataError``, before anything is written) when not.
         ``given``: per conversation, the graph a load writes instead of reading claims."""
         convs = sorted({r.conversation for r in turns})
+        users = {r.conversation: r.user for r in turns}
         attempts = 0
         vectors = sentence_rows(turns, self.encoder) if self.encoder is not None else []
 
@@ -97,7 +102,7 @@ class Writer:
                 for conv in convs:
                     self.held.pop(conv, None)
             attempts += 1
-            self._work(tx, turns, convs, given or {})
+            self._work(tx, turns, [{"id": c, "user": users[c], "owner": owner(users[c])} for c in convs], given or {})
             if vectors:
                 tx.run("write_vectors", rows=vectors)
 
@@ -110,15 +115,40 @@ class Writer:
         for conv in given or {}:  # a load wrote the mirror's claims, not this reading's: read anew when next written
             self.held.pop(conv, None)
 
-    def _work(self, tx: Transaction, turns: Sequence[Turn], convs: list[str], given: Mapping[str, Given]) -> None:
+    def forget(self, gone: Mapping[str, Turn]) -> None:
+        """Forget the turns ``gone`` (by key) in one transaction: each conversation they were in is
+        taken out whole (``forget_turns.cypher``) and the turns it keeps are written again, read
+        afresh, so it reads as it would had the forgotten turns never been written."""
+        convs = sorted({t.conversation for t in gone.values()})
+        users = {t.conversation: t.user for t in gone.values()}
+
+        def work(tx: Transaction) -> None:
+            locks = [{"id": c, "user": users[c], "owner": owner(users[c])} for c in convs]
+            tx.run("memory_lock", conversations=locks, keys=[])
+            kept = {c: [turn_of(r) for r in tx.run("memory_tail", conversation=c, **{"from": 0})
+                        if r["id"] not in gone] for c in convs}
+            tx.run("forget_turns", conversations=convs, keys=list(gone), emptied=[c for c in convs if not kept[c]])
+            for c in convs:
+                self.held.pop(c, None)
+                if kept[c]:
+                    self._conversation(tx, {"conversation": c, "indexed": 0, "sessions": []}, kept[c], None)
+
+        try:
+            self.client.transaction(work, "forgetting")
+        finally:
+            for c in convs:  # read afresh from the database when next written
+                self.held.pop(c, None)
+
+    def _work(self, tx: Transaction, turns: Sequence[Turn], locks: list[dict], given: Mapping[str, Given]) -> None:
         keys = [turn_key(r) for r in turns]
-        locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=convs, keys=keys)}
+        locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=locks, keys=keys)}
+        convs = [c["id"] for c in locks]
         held = {h["key"]: h for h in locked[convs[0]]["held"]} if convs else {}
         for r in turns:
             h = held.get(turn_key(r))
             if h is not None and not _same(h, r):
                 raise DataError(f"id {r.id!r}: Neo4j at {self.client.settings.where} holds it already with"
-                                " other content (a turn's id is unique within the memory)")
+                                " other content (a turn's id is unique within its user's turns)")
         for conv in convs:
             new = [r for r in turns if r.conversation == conv and turn_key(r) not in held]
             if new:
@@ -153,7 +183,7 @@ class Writer:
         speakers = list(held.speakers)
         tx.run("write_claims", forget=forget, people=people, claims=claims, conversation=conv, added=len(new),
                length=grown, speakers=speakers, lspeakers=[speaker_key(s) for s in speakers],
-               askers=index.askers.count, refused=held.claims.refused(conv))
+               askers=index.askers.count, owner=owner(new[0].user))
 
     def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> _Held:
         """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
@@ -166,23 +196,29 @@ class Writer:
             held.index.changed.clear()
             held.lengths.extend(held.index.fields(i)[1] for i in range(len(held.lengths), len(held.index)))
             held.claims.add(missing)
+            reading = held.claims.reading(conv)
+            held.humans = persons(reading.people, reading.claims)
         return held
 
     @staticmethod
     def _claims(conv: str, held: _Held, change: ClaimsChange, new: set[str]) -> tuple[list[str], list[dict], list[dict]]:
         """The turns whose assertions go (earlier turns read again), the claim rows to write (every
-        turn whose claims are new or changed, and only those) and the people they name (a
-        conversation a third speaker joined keeps no claims: the reader reads two-party dialogue)."""
+        turn whose claims are new or changed, and only those) and the people they name, with every
+        named party whose standing as a person the new turns changed (:func:`persons`)."""
         earlier = [d for d in change.claims if d not in new]
-        if conv in change.dropped:
-            earlier = [r.id for r in held.index.records if r.id not in new]
         speakers = {fold(s): s for s in held.speakers}
+        reading = held.claims.reading(conv)
+        humans = persons(reading.people, reading.claims)
         claims: list[dict] = []
         people: dict[str, dict] = {}
         for d, said in change.claims.items():
-            rows, named = claim_rows(conv, d, said, speakers)
+            rows, named = claim_rows(conv, d, said, speakers, humans)
             claims.extend(rows)
             people.update((p["key"], p) for p in named)
+        for k in reading.people.keys:
+            if (k in humans) != (k in held.humans) and f"{conv}/{k}" not in people:
+                people[f"{conv}/{k}"] = person_row(conv, k, speakers.get(k, k), k in speakers, k in humans)
+        held.humans = humans
         return earlier, claims, list(people.values())
 
 
@@ -214,6 +250,7 @@ def _turn_row(r: Turn, position: int, sessions: _Sessions) -> dict:
     return {
         "key": turn_key(r), "id": r.id, "conversation": r.conversation, "position": position,
         "speaker": r.speaker, "text": r.text, "date": r.date, "number": r.number, "caption": r.caption,
+        "user": r.user, "owner": owner(r.user),
         "person": f"{r.conversation}/{fold(r.speaker)}", "person_id": fold(r.speaker), "lname": speaker_key(r.speaker),
         **sessions.of(r),
     }
@@ -222,13 +259,14 @@ def _turn_row(r: Turn, position: int, sessions: _Sessions) -> dict:
 def _same(held: Mapping, r: Turn) -> bool:
     """Whether the turn the database holds under ``r``'s key holds what ``r`` does."""
     return (held["id"], held["speaker"], held["text"], as_datetime(held["date"]), held["conversation"],
-            held["number"]) == (r.id, r.speaker, r.text, r.date, r.conversation, r.number)
+            held["number"], held["user"]) == (r.id, r.speaker, r.text, r.date, r.conversation, r.number, r.user)
 
 
 def turn_of(row: Mapping) -> Turn:
     """A turn as a statement returns it (``id``, ``speaker``, ``text``, ``date``, ``conversation``,
-    ``turn``: its number)."""
-    return Turn(row["id"], row["speaker"], row["text"], as_datetime(row["date"]), row["conversation"], row["turn"])
+    ``turn``: its number, ``user``)."""
+    return Turn(row["id"], row["speaker"], row["text"], as_datetime(row["date"]), row["conversation"], row["turn"],
+                caption=row.get("caption"), user=row.get("user"))
 
 
 def as_datetime(value: object) -> datetime | None:

@@ -26,7 +26,8 @@ NEO4J_SETTINGS = frozenset({"uri", "user", "password", "database", "timeout", "c
 server, and how many candidates Lucene proposes)."""
 
 
-def _ram(path: str | os.PathLike | None, options: MemoryOptions, scope: bool, dense: bool, **extra: Any) -> Store:
+def _ram(path: str | os.PathLike | None, options: MemoryOptions, scope: bool, dense: bool, read_only: bool = False,
+         **extra: Any) -> Store:
     if extra:
         raise MisuseError(f"unknown option {', '.join(map(repr, sorted(extra)))}: the embedded memory takes none"
                           " (the connection settings are backend='neo4j''s)")
@@ -34,10 +35,11 @@ def _ram(path: str | os.PathLike | None, options: MemoryOptions, scope: bool, de
         return RamStore(options, scope, dense)
     if dense:
         raise MisuseError("Memory(path=...) keeps the lexical index in its file: not with dense=True")
-    return FileStore(path, options, scope)
+    return FileStore(path, options, scope, read_only)
 
 
-def _neo4j(path: str | os.PathLike | None, options: MemoryOptions, scope: bool, dense: bool, **neo4j: Any) -> Store:
+def _neo4j(path: str | os.PathLike | None, options: MemoryOptions, scope: bool, dense: bool, read_only: bool = False,
+           **neo4j: Any) -> Store:
     if path is not None:
         raise MisuseError("Memory(backend='neo4j') keeps its turns in the database: not with path=...")
     unknown = set(neo4j) - NEO4J_SETTINGS
@@ -52,9 +54,10 @@ BACKENDS: dict[str, Callable[..., Store]] = {"memory": _ram, "neo4j": _neo4j}
 
 
 def open_store(backend: str, path: str | os.PathLike | None, options: MemoryOptions, scope: bool, dense: bool,
-               **neo4j: Any) -> Store:
-    """The store a memory asked for by name (``MisuseError`` for an unknown one)."""
+               read_only: bool = False, **neo4j: Any) -> Store:
+    """The store a memory asked for by name (``MisuseError`` for an unknown one); ``read_only``: a
+    file opened for reading only (Neo4j's readers need no mode: the memory refuses their writes)."""
     opener = BACKENDS.get(backend)
     if opener is None:
         raise MisuseError(f"unknown backend {backend!r}: choose {' or '.join(map(repr, BACKENDS))}")
-    return opener(path, options, scope, dense, **neo4j)
+    return opener(path, options, scope, dense, read_only, **neo4j)

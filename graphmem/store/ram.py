@@ -12,12 +12,18 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
 
+import numpy as np
+
 from graphmem.domain import Claim, Turn
+from graphmem.index.forget import forget
+from graphmem.errors import DataError
 from graphmem.index.live import LiveIndex
+from graphmem.index.people import speaker_key
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.vocabulary import LiveVocabulary
 from graphmem.store.claims import MemoryClaims, ingest_moment
+from graphmem.text.terms import analyse
 
 __all__ = ["RamStore"]
 
@@ -32,6 +38,10 @@ class RamStore:
         self.index = LiveIndex(options, scope, dense)
         self._claims = MemoryClaims()
         self._ids: dict[str, int] = {}
+        self._users: dict[str | None, dict[str, None]] = {}
+        """Each user's conversations (scoped keys, :mod:`graphmem.store.users`) in the order met."""
+        self._moments: dict[str, datetime] = {}
+        """When each undated turn was ingested: its date, should its claims be read again."""
 
     def add(self, turns: Sequence[Turn]) -> None:
         """Index the turns, then keep them (:meth:`_keep`); a failure at any step leaves the store
@@ -49,6 +59,48 @@ class RamStore:
             self._rewind(first)
             raise
         self._ids.update((t.id, i) for i, t in enumerate(turns, first))
+        self._moments.update((t.id, now) for t in turns if t.date is None)
+        self._met(turns)
+
+    def forget(self, ids: Collection[str]) -> int:
+        """Forget the turns held under these ids and everything read from them (:mod:`graphmem.index.forget`);
+        their conversations' claims are read again when next asked for. Returns how many were held."""
+        places = sorted(self._ids[i] for i in set(ids) if i in self._ids)
+        if not places:
+            return 0
+        convs = sorted(forget(self.index, places))
+        try:
+            self._forgotten(places, convs)
+        except BaseException:  # the file's transaction did not commit: the memory as its file holds it
+            self._rewind(len(self.index))
+            raise
+        for i in ids:
+            self._ids.pop(i, None)
+            self._moments.pop(i, None)
+        self._reclaim(convs)
+        self.index.changed.clear()
+        return len(places)
+
+    def _forgotten(self, places: Sequence[int], conversations: Sequence[str]) -> None:
+        """What a store that persists writes of a forgetting, last: nothing here."""
+
+    def _reclaim(self, conversations: Sequence[str]) -> None:
+        """The conversations' claims, to be read again from their turns held now."""
+        now = ingest_moment()
+        for conv in conversations:
+            held = [self.index.records[i] for i in self.index.by_conv.get(conv, ())]
+            self._claims.reset(conv, [(t, self._moments.get(t.id, now)) for t in held])
+
+    def _met(self, turns: Sequence[Turn]) -> None:
+        for t in turns:
+            self._users.setdefault(t.user, {})[t.conversation] = None
+
+    def _among(self, user: str | None) -> list[str] | None:
+        """The conversations a search of ``user`` may return turns of: None (every one) while the
+        memory holds no user's turns at all, else that user's."""
+        if user is None and None in self._users and len(self._users) == 1 or not self._users:
+            return None
+        return list(self._users.get(user, {}))
 
     def _keep(self, first: int, now: datetime) -> None:
         """What a store that persists writes of the turns from ``first`` on, last: nothing here."""
@@ -64,19 +116,38 @@ class RamStore:
         records, at = self.index.records, self._ids
         return {i: records[at[i]] for i in ids if i in at}
 
-    def turns(self, conversation: str | None = None) -> Iterator[Turn]:
+    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
         records, by_conv = self.index.records, self.index.by_conv
-        convs = sorted(by_conv) if conversation is None else [conversation]
+        convs = sorted(self._users.get(user, {})) if conversation is None else [conversation]
         return iter([records[i] for c in convs for i in by_conv.get(c, ())])
 
-    def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
-        return self.index.search(query, k, conversation) if len(self.index) else []
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
+        return self.index.search(query, k, conversation, self._among(user)) if len(self.index) else []
 
-    def conversations(self, query: Query, k: int) -> list[str]:
-        return self.index.conversations(query, k) if len(self.index) else []
+    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+        return self.index.conversations(query, k, self._among(user)) if len(self.index) else []
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)
+
+    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+        """The claims about the person keyed ``about`` in the conversations of ``user`` that can hold
+        any: where a speaker of that name speaks, or a turn holds the name (its conversations' claims
+        read, once, if they were not yet)."""
+        index = self.index
+        convs = set(index.people.get(speaker_key(about), ()))
+        for term in analyse(about):
+            if index.postings.known(term):
+                docs, _ = index.postings.group([term])
+                convs.update(index.conv_names[c] for c in np.unique(index.conv_of.view()[docs]))
+        mine = set(self._users.get(user, {}))
+        out: list[Claim] = []
+        for conv in sorted(convs & mine):
+            try:
+                out += [c for c in self._claims.claims(conv) if c.subject == about]
+            except DataError:  # a conversation that keeps no claims (or none now)
+                continue
+        return out
 
     def speakers(self, conversation: str) -> list[str]:
         records = self.index.records
@@ -89,7 +160,7 @@ class RamStore:
         """Nothing to build: every turn is indexed as it is added."""
 
     def __len__(self) -> int:
-        return len(self.index)
+        return self.index.held
 
     def close(self) -> None:
         """Nothing held open."""

@@ -1,16 +1,16 @@
 """A saved memory's postings and document frequencies, kept in its file when it closes.
 
-Why: reopening rebuilds the postings from every turn's saved stems (one sort of every
-occurrence), about half of what a reopen costs; a database keeps its index on disk rather than
-build it again at every start. The snapshot is a cache, never the record. It is written when the
-memory closes, stamped with the file's generation (a count every ingest's transaction moves on,
-:class:`graphmem.store.sqlite.MemoryFile`), and read only while that stamp, the number of turns,
-every setting of the memory's options and the postings' layout (:data:`LAYOUT`) all still match,
-and every part is there, whole (a CRC-32 each, the head's too) and fits the rest. Only plain settings are
-compared, all of them, whether or not they shape the postings: another one costs a rebuild, never a
-wrong index. Otherwise (a process killed before it closed, a
-file written since, other settings, a damaged file) the postings are rebuilt from the turns, as
-they always could be.
+Why: reopening rebuilds the postings from every turn's saved stems (one sort of every occurrence), a
+large share of what a reopen costs (docs/memory.md, "Figures behind the code"); a database keeps
+its index on disk rather than build it again at every start. The snapshot is a cache, never the
+record. It is written when the memory closes, stamped with the file's generation (a count every
+ingest's transaction moves on, :class:`graphmem.store.sqlite.MemoryFile`), and read only while that
+stamp, the number of turns, every setting of the memory's options and the postings' layout
+(:data:`LAYOUT`) all still match, and every part is there, whole (a CRC-32 each, the head's too) and
+fits the rest. Only plain settings are compared, all of them, whether or not they shape the
+postings: another one costs a rebuild, never a wrong index. Otherwise (a process killed before it
+closed, a file written since, other settings, a damaged file) the postings are rebuilt from the
+turns, as they always could be.
 
 Each array is kept as the raw bytes of one fixed type per name, and the terms as JSON: no pickle,
 so opening a file runs no code from it.

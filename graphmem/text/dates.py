@@ -122,9 +122,9 @@ _RELATIVE = re.compile("|".join(f"(?:{p.pattern})"
 """Any one of the seven: one scan of a text rather than seven, and most texts hold none of them.
 An expression added here needs a word of it in :data:`_RELATIVE_WORDS` too."""
 _RELATIVE_WORDS = ("yesterday", "last", "ago", "next", "past", "tomorrow", "tonight", *WEEKDAYS, *MONTHS, "19", "20")
-"""A word every match of :data:`_RELATIVE` holds: looking for them is a few times cheaper than the
-scan (whose every alternative starts at a word boundary, so the engine tries each at every
-position), and nine texts in ten hold none."""
+"""A word every match of :data:`_RELATIVE` holds: looking for them is cheaper than the scan (whose
+every alternative starts at a word boundary, so the engine tries each at every position), and most
+texts hold none (docs/memory.md, "Figures behind the code")."""
 _DURATION_UNITS = ("day", "week", "month", "year", "hour", "minute")
 """The units, one of which every match of :data:`_DURATION` holds (as for :data:`_RELATIVE_WORDS`)."""
 _RELATIVE_WHOLE = frozenset(_RELATIVE_WORDS) - {"19", "20"}

@@ -42,7 +42,7 @@ INSTALL = "python -m nltk.downloader wordnet, or offline from Debian's packages:
 def wordnet() -> Any:
     """NLTK's WordNet reader, its database read now: a missing database is one line saying how
     to install it, not a LookupError at the first question."""
-    from nltk.corpus import wordnet as reader  # lazy: nltk's __init__ costs 1.4 s, only the meaning confidence needs it
+    from nltk.corpus import wordnet as reader  # lazy: nltk's __init__ is slow to import, only the meaning confidence needs it
 
     try:
         reader.ensure_loaded()

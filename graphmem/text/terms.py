@@ -30,12 +30,12 @@ from graphmem.text.scripts import is_cjk, unicode_words
 def _porter_class() -> type:
     """nltk's PorterStemmer class, without executing the rest of nltk.
 
-    ``import nltk`` costs 1.4 s of CPU here (its ``__init__`` pulls in scipy.stats and
-    every corpus reader) against a whole-benchmark budget of 3 s, and the stemmer needs
-    none of it. So ``nltk.stem.porter`` (and the two small modules it imports) is
-    executed under placeholder ``nltk`` / ``nltk.stem`` packages, which are removed
-    again at once: a later ``import nltk`` elsewhere gets the real package. The class
-    and its code are nltk's own, unchanged.
+    ``import nltk`` runs its ``__init__``, which pulls in scipy.stats and every corpus
+    reader: a large share of a whole-benchmark budget of 3 s (docs/locomo.md, "Measured
+    speed"), and the stemmer needs none of it. So ``nltk.stem.porter`` (and the two small
+    modules it imports) is executed under placeholder ``nltk`` / ``nltk.stem`` packages,
+    which are removed again at once: a later ``import nltk`` elsewhere gets the real
+    package. The class and its code are nltk's own, unchanged.
     """
     if "nltk.stem.porter" in sys.modules:
         return sys.modules["nltk.stem.porter"].PorterStemmer
@@ -75,7 +75,8 @@ STOP = frozenset(
 )
 """Function words carry no topic. Deliberately short: scikit-learn's 318-word list also
 drops words that do carry topic in conversation ("fire", "find", "move", "name", "show",
-"first", "last"), and measured on LoCoMo it costs the vector arm 0.04 evidence recall."""
+"first", "last"), and on LoCoMo it costs the vector arm evidence recall (docs/locomo.md, "Figures
+behind the code")."""
 
 
 @lru_cache(maxsize=None)
@@ -87,10 +88,11 @@ def stem(word: str) -> str:
 def words(text: str) -> list[str]:
     """Lower-case words, in order, stop words included. An ASCII text's words are the runs of
     :data:`_WORD` (a curly apostrophe, as a straight one, splits two words), taken by a byte table
-    and a split, a third cheaper than the pattern's scan (every turn ingested is split). Any other
-    text is split by Unicode's rules (:func:`graphmem.text.scripts.unicode_words`): words in
-    every script, case-folded, their diacritics folded ("zürich" is "zurich"), each Han ideograph
-    or kana a word, and the same ASCII words."""
+    and a split, cheaper than the pattern's scan (every turn ingested is split; docs/memory.md,
+    "Figures behind the code"). Any other text is split by Unicode's rules
+    (:func:`graphmem.text.scripts.unicode_words`): words in every script, case-folded, their
+    diacritics folded ("zürich" is "zurich"), each Han ideograph or kana a word, and the same ASCII
+    words."""
     low = text.lower()
     if low.isascii():  # every byte but [a-z0-9] made a space: the runs are what split() leaves
         return low.encode("ascii").translate(_NOT_WORD).decode("ascii").split()
@@ -134,7 +136,8 @@ def terms_of(ws: list[str]) -> list[str]:
 _TERMS: dict[str, str | None] = {}
 """Each lower-case word met so far and its term (:func:`_term`), kept as :func:`stem` keeps its
 stems: every turn ingested is analysed and words repeat, so a word met before costs one lookup in
-this map, a third of an ingest's analysis cheaper than a cached call per word."""
+this map, which makes an ingest's analysis cheaper than a cached call per word does (docs/memory.md,
+"Figures behind the code")."""
 
 
 def _term(word: str) -> str | None:
@@ -158,7 +161,7 @@ class Vocabulary:
     """
 
     def __init__(self, documents: Sequence[str]):
-        from sklearn.feature_extraction.text import TfidfVectorizer  # lazy: scikit-learn takes 1-3 s to import, and the live and Neo4j memories never fit a vocabulary
+        from sklearn.feature_extraction.text import TfidfVectorizer  # lazy: scikit-learn is slow to import, and the live and Neo4j memories never fit a vocabulary
 
         self._tfidf = TfidfVectorizer(analyzer=analyse, norm="l2", sublinear_tf=True, dtype=np.float64)
         self._tfidf.fit(documents if documents else [""])

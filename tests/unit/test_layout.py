@@ -16,16 +16,16 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "graphmem"
 
 LAYERS = ["errors", "domain", "text", "data", "claims", "answer", "search", "index", "arms", "neo4j", "store",
-          "memory", "research", "bench", "bench6", "longmemeval", "cli"]
+          "memory", "server", "research", "bench", "bench6", "longmemeval", "cli"]
 """Bottom to top. A module may import its own package and any package listed before it, except
 that the pairs in ``SIDE_BY_SIDE`` are peers that never import each other."""
 
 RANK = {"errors": 0, "domain": 0, "text": 1, "data": 2, "claims": 3, "answer": 4, "search": 4, "index": 5, "arms": 5,
-        "neo4j": 5, "store": 6, "memory": 7, "research": 8, "bench": 8, "bench6": 9, "longmemeval": 9, "cli": 10,
-        "__init__": 11}
+        "neo4j": 5, "store": 6, "memory": 7, "server": 8, "research": 9, "bench": 9, "bench6": 10, "longmemeval": 10,
+        "cli": 11, "__init__": 12}
 
 PRODUCT = ("errors", "domain", "text", "data", "claims", "answer", "search", "index", "neo4j", "store", "memory",
-           "cli.common", "cli.memory", "cli.load")
+           "server", "cli.common", "cli.memory", "cli.load", "cli.serve")
 """The product path: the memory, its stores, the memory's commands. None of it may import the
 research side (``RESEARCH``): the benchmarks pass their settings in, never the reverse."""
 
@@ -42,6 +42,8 @@ LAZY = {
                                         "bench6): at the top they make `graphmem --help` slow",
     ("graphmem.cli.memory", "graphmem"): "the memory (numpy, scipy, scikit-learn) only for the command that uses it",
     ("graphmem.cli.load", "graphmem"): "the load (the claim reader, networkx, the store) only for this command",
+    ("graphmem.cli.serve", "graphmem"): "the server (the MCP SDK, an optional extra) and the memory only for this "
+                                        "command: a missing extra is one line, and `graphmem --help` stays fast",
     ("graphmem.bench6.adapter", "graphmem"): "Adapter.load times the memory's import as bench6's loading",
     ("graphmem.bench6.database", "graphmem"): "as the adapter's: the memory's import is bench6's loading; and the "
                                               "loader's delete pulls in networkx, needed only when the run ends",

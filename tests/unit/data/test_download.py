@@ -86,8 +86,8 @@ def dead_url():
 
 
 @pytest.fixture
-def cache(tmp_path, monkeypatch):
-    """An empty cache directory that load_dataset() uses, and no $GRAPHMEM_LOCOMO."""
+def cache(tmp_path, monkeypatch, no_shared):
+    """An empty cache directory that load_dataset() uses, and no $GRAPHMEM_LOCOMO nor shared copy."""
     d = tmp_path / "cache"
     monkeypatch.setenv("GRAPHMEM_CACHE", str(d))
     monkeypatch.delenv("GRAPHMEM_LOCOMO", raising=False)

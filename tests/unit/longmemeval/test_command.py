@@ -63,7 +63,7 @@ def test_missing_file_is_one_line(tmp_path):
     _one_line_error(result, str(missing), "no such file", "longmemeval_s_cleaned.json")
 
 
-def test_no_data_anywhere_says_where_to_get_it(tmp_path, monkeypatch):
+def test_no_data_anywhere_says_where_to_get_it(tmp_path, monkeypatch, no_shared):
     monkeypatch.delenv("GRAPHMEM_LONGMEMEVAL", raising=False)
     monkeypatch.setenv("GRAPHMEM_SHARED", str(tmp_path))
     result = CliRunner().invoke(main, ["longmemeval"])

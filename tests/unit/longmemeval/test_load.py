@@ -63,7 +63,7 @@ def _bad(tmp_path, rows):
 
 
 def test_malformed_input_names_the_file_and_the_place(tmp_path):
-    assert "not JSON (line 1 column 3" in _bad(tmp_path, "[{")
+    assert "not JSON (line 1, column 3" in _bad(tmp_path, "[{")
     assert "expected a JSON list" in _bad(tmp_path, {"a": 1})
     rows = tiny_rows()
     del rows[1]["answer"]
@@ -89,7 +89,7 @@ def test_cut_gzip_is_one_error(tmp_path, tiny):
         load(cut)
 
 
-def test_where_the_file_comes_from(tmp_path, monkeypatch, tiny):
+def test_where_the_file_comes_from(tmp_path, monkeypatch, tiny, no_shared):
     monkeypatch.delenv("GRAPHMEM_LONGMEMEVAL", raising=False)
     monkeypatch.setenv("GRAPHMEM_SHARED", str(tmp_path / "nowhere"))
     with pytest.raises(DataError, match="longmemeval_s_cleaned.json from the xiaowu0162/longmemeval-cleaned"):

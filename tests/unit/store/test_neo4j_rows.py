@@ -10,6 +10,7 @@ from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.store.neo4j_rows import family_token, index_row, month_token, said_token, sentence_rows
 from graphmem.store.neo4j_search import _frequencies
+from graphmem.store.users import owner
 from graphmem.index.live import LiveIndex
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import family_sets, variants
@@ -25,7 +26,7 @@ def _index(*texts: tuple[str, str]) -> LiveIndex:
 def test_a_row_holds_the_live_index_fields_and_the_tokens_its_frequencies_need():
     index = _index(("Ann", "Thanks, Bob! I went hiking yesterday."), ("Bob", "Where did you go?"))
     first, reply = index_row(index, 0), index_row(index, 1)
-    assert first["key"] == "t0" and first["fields"]["scope"] == "c"
+    assert first["key"] == "t0" and first["fields"]["scope"] == f"c {owner(None)}"  # the conversation, the user
     assert first["fields"]["terms"].split() == index.indexed_terms(0)  # vocative out: no "bob"
     assert "bob" not in first["fields"]["terms"].split()
     assert reply["fields"]["context"].split() == index.said_terms[0]  # the turn it replies to

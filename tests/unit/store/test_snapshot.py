@@ -76,7 +76,7 @@ def test_a_snapshot_taken_before_the_last_ingest_is_not_read(dataset, tmp_path):
     assert mem.store.file.snapshot_read
     mem.ingest(records[300:])
     held = _held(mem.store.index)
-    mem.store.file.db.close()  # the process dies before it closes: the snapshot is of 300 turns
+    mem.store.file._release()  # the process dies before it closes (its lock goes with it): the snapshot is of 300 turns
     mem.store.file = None
     with Memory(path=path) as again:
         assert not again.store.file.snapshot_read

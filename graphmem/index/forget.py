@@ -1,0 +1,170 @@
+"""Forgetting turns: the live index left as if it had never read them, at a cost set by them.
+
+Why not rebuild: a memory of a hundred thousand turns would read every one again to forget one.
+Here a forgotten turn keeps its number (so every other turn keeps its place, and ties still fall in
+the order turns were added), but nothing of it is counted: its postings hold no frequency, the
+document count, lengths and document frequencies move back, it leaves the days, answer types,
+conversations, speakers and asker marks it was in, and its text is dropped. Then only what it
+changed is read again, by the index's own rules:
+
+- the turns that replied to it, and the turn after it in its conversation, take the reply the rule
+  gives now (a numbered turn the latest held number before its own; another the turn before it);
+- when its speaker no longer speaks in the conversation, the turns naming them read again (a
+  vocative names someone of the conversation: "Thanks, Mel!" reads otherwise once Mel is gone);
+- when the conversation no longer has an assistant, its people's turns are no longer the asker's.
+
+So a memory that forgets answers as one that never ingested those turns, bit for bit (the
+conformance suite compares the two).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Collection
+
+import numpy as np
+
+from graphmem.claims.replies import unaddressed
+from graphmem.domain import Turn
+from graphmem.index.arrays import Grow
+from graphmem.index.live import LiveIndex
+from graphmem.index.people import speaker_key
+from graphmem.index.shape import is_assistant
+from graphmem.text.dates import months_touched
+
+__all__ = ["forget"]
+
+
+def forget(index: LiveIndex, docs: Collection[int]) -> set[str]:
+    """Forget the turns numbered ``docs``; returns the conversations they were in."""
+    gone = sorted(set(docs) - index.dead)
+    if not gone:
+        return set()
+    convs = {index.records[d].conversation for d in gone}
+    followers = {f for d in gone for f in index.children.get(d)}
+    for d in gone:
+        _drop(index, d)
+    index.dead.update(gone)
+    dead = set(gone)
+    left: dict[str, set[str]] = {}
+    for conv in convs:
+        follow, left[conv] = _leave(index, conv, [d for d in gone if index.records[d].conversation == conv], dead)
+        followers |= follow
+    for kind, held in index.types.items():
+        view = held.view()
+        index.types[kind] = Grow.of(view[~np.isin(view, gone)].copy())
+    for d in sorted(followers - dead):
+        _relink(index, d)
+    for conv in convs:
+        if left[conv]:
+            _reread_vocatives(index, conv, left[conv])
+        _remark_askers(index, conv)
+    for d in gone:
+        index.records[d] = Turn("", "", "", conversation=index.records[d].conversation)
+        index.said[d], index.said_terms[d] = "", []
+    return convs
+
+
+def _drop(index: LiveIndex, d: int) -> None:
+    """Turn d's frequencies, length and reply link out of the index's statistics."""
+    counts, _ = index.fields(d)
+    index.postings.drop(d, counts)
+    index.vocab.drop(set(index.indexed_terms(d)))
+    j = index.replied[d]
+    if j is not None:
+        index.children.remove(j, d)
+        index.replied[d] = None
+    r = index.records[d]
+    if r.date is not None:
+        index.days.said.get(r.date.date().toordinal(), []).remove(d)
+    for a, b in index._spans.pop(d, ()):
+        for key in months_touched(a, b):
+            index.days.spans[key] = [s for s in index.days.spans[key] if s[0] != d]
+    if index.dense is not None:
+        index.dense.forget(d)
+
+
+def _leave(index: LiveIndex, conv: str, gone: list[int], dead: set[int]) -> tuple[set[int], set[str]]:
+    """The conversation without its forgotten turns; returns the turns whose reply may change and
+    the speakers who no longer speak in it."""
+    held = index.by_conv[conv]
+    follow = set()
+    for d in gone:  # an unnumbered turn replies to the turn before it: the one after a forgotten turn may move
+        at = bisect_left(held, d) + 1
+        while at < len(held) and held[at] in dead:
+            at += 1
+        if at < len(held):
+            follow.add(held[at])
+        r = index.records[d]
+        if r.number is not None:
+            index.numbered[(conv, r.date, r.number)].remove(d)
+            for n in range(1, index.options.context_reach + 1):
+                follow.update(index.numbered.get((conv, r.date, r.number + n), ()))
+    index.by_conv[conv] = [d for d in held if d not in dead]
+    index.conv_turns.pop(conv, None)  # its array is made again from by_conv when next searched
+    if index.by_conv[conv]:
+        index.last[conv] = index.by_conv[conv][-1]
+    else:
+        index.last.pop(conv, None)
+    speakers = {index.records[d].speaker for d in index.by_conv[conv]}
+    left = index.speakers.get(conv, set()) - speakers
+    for who in left:
+        held_in = index.people.get(speaker_key(who))
+        if held_in is not None:
+            held_in.discard(conv)
+            if not held_in:
+                del index.people[speaker_key(who)]
+    index.speakers[conv] = speakers
+    return follow, left
+
+
+def _relink(index: LiveIndex, d: int) -> None:
+    """Turn d's reply as the rule gives it now, its fields moved if it changed."""
+    r = index.records[d]
+    if r.number is not None:
+        j = index._numbered_reply(r)
+    else:
+        held = index.by_conv[r.conversation]
+        at = bisect_left(held, d)
+        j = held[at - 1] if at > 0 and index.records[held[at - 1]].date == r.date else None
+    if j != index.replied[d]:
+        index._refield(d, lambda: index._relink(d, j))
+
+
+def _reread_vocatives(index: LiveIndex, conv: str, left: set[str]) -> None:
+    """The conversation's turns that name a speaker who left it, read again against its speakers now."""
+    if not index.options.unaddressed:
+        return
+    speakers = index.speakers[conv]
+    needles = [n for n in (who.strip().lower()[:3] for who in left) if n]  # as the index matches names
+    for d in index.by_conv[conv]:
+        text = index.records[d].text
+        if not any(n in text.lower() for n in needles):
+            continue
+        said = unaddressed(text, speakers)
+        if said != index.said[d]:
+            replies = sorted(index.children.get(d))
+            old = [index.fields(c)[0] for c in replies]
+            old_terms = set(index.indexed_terms(d))
+            index._refield(d, lambda d=d, said=said: index._resay(d, said))
+            index.vocab.replace(old_terms, set(index.indexed_terms(d)))
+            for c, was in zip(replies, old, strict=True):
+                index.postings.replace(c, was, *index.fields(c))
+
+
+def _remark_askers(index: LiveIndex, conv: str) -> None:
+    """The asker's marks of the conversation's turns, as its speakers now have them."""
+    held = index.by_conv[conv]
+    records, marks = index.records, index.askers.mine.view()
+    assisted = any(is_assistant(records[d].speaker) for d in held)
+    if not assisted:
+        index.askers._assisted.discard(conv)
+    gone = [d for d in index.dead if records[d].conversation == conv and marks[d]]
+    for d in gone:
+        marks[d] = False
+    index.askers.count -= len(gone)
+    for d in held:
+        mine = assisted and not is_assistant(records[d].speaker)
+        if bool(marks[d]) != mine:
+            marks[d] = mine
+            index.askers.count += 1 if mine else -1

@@ -1,0 +1,425 @@
+"""A memory kept in one SQLite file: its turns, what the index read of each, and the claims read so far.
+
+Why SQLite: it is a real embedded engine in the standard library, with transactions that a
+crash cannot tear. Each ``ingest`` is one transaction (the new turns, and the earlier turns the
+new ones made the index read again), so a process killed mid-ingest leaves the file as it was
+before that ingest. Claims are read when first asked for (:mod:`graphmem.store.claims`): the file
+keeps the claims read and, per conversation, the last turn read (table ``claims_read``), and each
+turn's ingest moment (``at``, an undated turn's date). The file holds what the live index read of
+every turn, so reopening rebuilds the postings without reading any dialogue again; and, from the
+last close, the postings themselves (:mod:`graphmem.store.snapshot`).
+
+One writer, any number of readers: a writer takes an advisory lock on the file (``flock``) for as
+long as it is open, so a second writer gets one clear line; readers open the file read-only
+(SQLite's ``mode=ro``) and never write a byte, and the write-ahead log lets them read beside the
+writer. Damage is found where it is read: ``quick_check`` when the file opens, SQLite's own page
+checks, and each row's checksum (:mod:`graphmem.store.sqlite_schema`); it is one line naming the
+file and how to salvage it (``graphmem repair``), never other data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import date, datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from graphmem.claims.gcpause import paused_gc
+from graphmem.domain import Claim, Turn
+from graphmem.errors import DataError, GraphmemError, MemoryFileInUse, StoreUnavailable
+from graphmem.index.live import LiveIndex
+from graphmem.index.options import MemoryOptions
+from graphmem.index.readings import Readings
+from graphmem.store import snapshot
+from graphmem.store.claims import ClaimsChange, Waiting, ingest_moment
+from graphmem.store.sqlite_schema import (PAGE_SIZE, READING_VERSION, SCHEMA, SCHEMA_VERSION, claim_cells, crc,
+                                          reading_crc, record_crc, turn_cells, turn_row, upgrade)
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: SQLite's own locks alone keep writers apart
+    fcntl = None
+
+__all__ = ["DamagedFile", "MemoryFile", "READING_VERSION", "SCHEMA_VERSION", "PAGE_SIZE"]
+
+_VERSIONS = ("2", "3", "4", "5", "6")
+"""The older versions a writer brings to this one when it opens their file."""
+
+_TURN_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user"
+
+
+class DamagedFile(DataError):
+    """A memory file whose pages or rows are not what was written: the message names the file and
+    how to salvage what can be read."""
+
+
+def _damaged(path: Path, what: str) -> DamagedFile:
+    what = " ".join(what.replace("***", " ").split())  # SQLite's reports span lines: one line, its start
+    what = what if len(what) <= 200 else what[:197] + "..."
+    return DamagedFile(f"{path}: the memory file is damaged ({what}); salvage what can be read with"
+                       f" graphmem repair --memory {path} --to NEW")
+
+
+def _settings(options: MemoryOptions) -> str:
+    """The index settings a file was read with: reopening with others would mix two readings."""
+    keep = ("unaddressed", "speaker", "context", "context_weight", "context_reach", "answer_types", "spans", "k1", "b")
+    return json.dumps({k: getattr(options, k) for k in keep}, sort_keys=True)
+
+
+class MemoryFile:
+    """The SQLite file behind ``Memory(path=...)``: written by one process, read by any number."""
+
+    def __init__(self, path: str | Path, options: MemoryOptions, writable: bool = True):
+        self.path, self.writable = Path(path), writable
+        self._lock_fd: int | None = None
+        self.db = self._writer() if writable else self._reader()
+        try:
+            with self.read("opening it"):
+                self._prepare(options)
+        except BaseException:  # whatever failed, the file's lock goes with the connection
+            self._release()
+            raise
+
+    def _writer(self) -> sqlite3.Connection:
+        """The one writer's connection, the file's advisory lock held until it closes. A file that
+        exists must be a memory already: a writer makes new files only, and converts no one else's."""
+        if self.path.exists():  # refused untouched: an empty file, a text file, another program's database
+            probe = self._reader()
+            try:
+                self._is_memory(probe)
+            finally:
+                probe.close()
+        self._lock_fd = _locked(self.path)
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5)
+            db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new file's pages; an existing file keeps its own
+            # write-ahead log, synced at every commit: one fsync an ingest, a commit durable, readers beside
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA cell_size_check=ON")
+            return db
+        except sqlite3.DatabaseError as e:
+            self._release()
+            raise self._refusal(e) from None
+
+    def _reader(self) -> sqlite3.Connection:
+        """A read-only connection: never creates, converts or writes the file (or its journal
+        mode); on a read-only disk, one that assumes no writer (``immutable``)."""
+        if not self.path.is_file():
+            raise DataError(f"{self.path}: no such memory file (make one: graphmem ingest --memory {self.path} FILE)")
+        uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+        for extra in ("", "&immutable=1"):
+            try:
+                db = sqlite3.connect(uri + extra, uri=True, isolation_level=None, check_same_thread=False, timeout=5)
+                db.execute("PRAGMA cell_size_check=ON")
+                db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return db
+            except sqlite3.OperationalError as e:
+                if extra or "unable to open" not in str(e) and "readonly" not in str(e):
+                    raise self._refusal(e) from None
+            except sqlite3.DatabaseError as e:
+                raise self._refusal(e) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _refusal(self, e: sqlite3.DatabaseError) -> GraphmemError:
+        text = str(e)
+        if "locked" in text or "busy" in text:
+            return MemoryFileInUse(f"{self.path}: the memory file is busy ({text}); try again")
+        if "file is not a database" in text or "malformed" in text or "corrupt" in text:
+            return DataError(f"{self.path}: not a graphmem memory file, or a damaged one ({text})")
+        return StoreUnavailable(f"{self.path}: cannot open the memory file ({text})")
+
+    def _is_memory(self, db: sqlite3.Connection) -> None:
+        """Refuse a database that is not a graphmem memory (it is left as it was)."""
+        try:
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as e:
+            raise self._refusal(e) from None
+        if not {"meta", "turns", "claims"} <= tables:
+            raise DataError(f"{self.path}: not a graphmem memory file (it has no table of turns); it was left as it was")
+
+    def _prepare(self, options: MemoryOptions) -> None:
+        """Check the file is a memory of this version, read with these settings, and whole; a
+        writer makes a new file's schema and brings an older one to this version."""
+        if self.writable:
+            self.db.execute("BEGIN IMMEDIATE")
+            for statement in SCHEMA:
+                self.db.execute(statement)
+        self._is_memory(self.db)
+        meta = dict(self.db.execute("SELECT key, value FROM meta"))
+        if self.writable and meta.get("version") in _VERSIONS:
+            upgrade(self.db, meta["version"])
+            meta["version"] = SCHEMA_VERSION
+        wanted = {"version": SCHEMA_VERSION, "reading": READING_VERSION, "settings": _settings(options)}
+        for key, value in wanted.items():
+            if key in meta and meta[key] != value:
+                raise DataError(f"{self.path}: the memory was saved with {key} {meta[key]}, not {value}"
+                                + (" (salvage its turns into a new file: graphmem repair)" if key != "settings" else ""))
+        if (check := self.db.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
+            raise _damaged(self.path, check)
+        if self.writable:
+            self.db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", [*wanted.items(), ("generation", "0")])
+            self.db.execute("COMMIT")
+        self.generation = int(meta.get("generation", "0"))
+        """How many ingests the file has taken: a snapshot is of the file at one generation."""
+        self.snapshot_read = False
+        """Whether the last load took the postings from the snapshot (else it rebuilt them)."""
+        self._snapshot_of: int | None = None  # the generation the file's snapshot is of, once known
+        self.ns: list[int] = []
+        """Each turn's number in the file, by its place in the index (they part once turns are forgotten)."""
+        self.version = self._data_version()
+
+    @contextmanager
+    def read(self, doing: str, writing: bool = False) -> Iterator[None]:
+        """SQLite's errors while ``doing`` as one line naming the file: damage, a busy file, a full
+        disk (``writing``: an I/O error while writing is the disk's, not the file's damage)."""
+        try:
+            yield
+        except sqlite3.DatabaseError as e:
+            if self.db.in_transaction:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:  # a rollback after a failed write may fail too: the transaction is gone either way
+                    pass
+            text = str(e)
+            if "full" in text or (writing and "I/O error" in text):
+                raise StoreUnavailable(f"{self.path}: cannot write the file ({text}: is the disk full?) while"
+                                       f" {doing}; nothing of it was kept") from None
+            if isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text or "readonly" in text):
+                raise self._refusal(e) from None
+            raise _damaged(self.path, f"{text}, {doing}") from None
+
+    def _data_version(self) -> int:
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
+    def changed(self) -> bool:
+        """Whether another connection (the writer, for a reader) committed since this one last looked."""
+        with self.read("looking for new turns"):
+            now = self._data_version()
+        seen, self.version = self.version, now
+        return now != seen
+
+    def load(self, index: LiveIndex, after: int = -1) -> list[Turn]:
+        """Every saved turn numbered after ``after``, in ingest order, put into ``index``: an empty
+        index takes them as saved (nothing read again); a reader following a writer adds them, read
+        again. ``ns`` then holds each turn's number in the file, by its place in the index (the two
+        part once turns are forgotten). The collector paused: hundreds of thousands of small acyclic
+        objects, whose passes free nothing."""
+        with paused_gc(), self.read("reading its turns"):
+            rows = self.db.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE n > ? ORDER BY n", (after,)).fetchall()
+            records = self._checked(rows)
+            numbers = [row[0] for row in rows]
+            if after >= 0:
+                index.add(records)
+            else:
+                self._restore(index, rows, records)
+                self.ns = []
+            self.ns.extend(numbers)
+            return records
+
+    def _checked(self, rows: list[tuple]) -> list[Turn]:
+        """The rows as turns, each checked against its checksums."""
+        when: dict[str, datetime] = {}
+        out = []
+        for row in rows:
+            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user = row
+            if record_crc(n, tid, conv, speaker, text, said_on, turn, at, user) != record or reading_crc(n, *reading) != read:
+                raise _damaged(self.path, f"turn {n}'s row is not what was written")
+            if said_on and said_on not in when:  # a session's turns share a date
+                when[said_on] = datetime.fromisoformat(said_on)
+            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user))
+        return out
+
+    def _restore(self, index: LiveIndex, rows: list[tuple], records: list[Turn]) -> None:
+        if not rows:
+            index.restore([], Readings([], [], [], [], {}))
+            return
+        said, terms, replied, types, spans = list(zip(*rows))[8:13]
+        place = {row[0]: i for i, row in enumerate(rows)}  # a reply is kept as the number of the turn replied to
+        kept = snapshot.kept(dict(self.db.execute("SELECT name, value FROM snapshot")), self.generation, len(rows),
+                             index.options)
+        index.restore(records, Readings(said=[r.text if s is None else s for r, s in zip(records, said)],
+                                        terms=[t.split() for t in terms],
+                                        replied=[None if j is None else place.get(j) for j in replied],
+                                        types=[tuple(t.split(",")) if t else () for t in types],
+                                        spans={i: _spans(s) for i, s in enumerate(spans) if s != "[]"}), kept)
+        self.snapshot_read = kept is not None
+        self._snapshot_of = self.generation if kept is not None else None
+
+    def save(self, index: LiveIndex, first: int, at: datetime) -> None:
+        """In one transaction: the turns from place ``first`` on, ingested at ``at`` (their claims
+        waiting: they come after their conversations' last read turn), each under the file's next
+        number, and the earlier ones read again."""
+        start = self.ns[-1] + 1 if self.ns else 0
+        ns = self.ns + list(range(start, start + len(index) - first))
+        moment, read = at.isoformat(), index.readings(first)  # the new turns' readings column by column
+        rows = [turn_row(ns[i], r, _numbered(ns, turn_cells(i, r, said, terms, replied, types, read.spans.get(i, ()))),
+                         moment)
+                for i, r, said, terms, replied, types in zip(range(first, len(index)), index.records[first:], read.said,
+                                                               read.terms, read.replied, read.types, strict=True)]
+        again = self._again(index, ns, [i for i in sorted(index.changed) if i < first])
+        self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
+                    ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?", again),
+                    ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
+        self.ns = ns
+        self.generation += 1
+        self.version = self._data_version()
+        index.changed.clear()
+
+    @staticmethod
+    def _again(index: LiveIndex, ns: Sequence[int], places: Sequence[int]) -> list[tuple]:
+        """The ``UPDATE`` rows of turns read again (at these places of the index)."""
+        out = []
+        for i in places:
+            reading = _numbered(ns, _reading(index, i))
+            out.append((*reading, reading_crc(ns[i], *reading), ns[i]))
+        return out
+
+    def forget(self, index: LiveIndex, places: Sequence[int], conversations: Sequence[str]) -> None:
+        """In one transaction: the turns at these places gone, with their claims; the conversations
+        they were in read again for claims (their claims and marks dropped: every turn waits); the
+        turns the forgetting made the index read again rewritten. A reader following the file sees
+        the ``forgotten`` count move on and reads the file whole again."""
+        gone = [(self.ns[i],) for i in places]
+        again = self._again(index, self.ns, [i for i in sorted(index.changed) if i not in index.dead])
+        convs = [(c,) for c in conversations]
+        self._write("forgetting", ("DELETE FROM claims WHERE id IN (SELECT id FROM turns WHERE conversation = ?)", convs),
+                    ("DELETE FROM claims_read WHERE conversation = ?", convs),
+                    ("DELETE FROM turns WHERE n = ?", gone),
+                    ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?", again),
+                    ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]),
+                    ("INSERT INTO meta VALUES ('forgotten', '1') ON CONFLICT (key) DO UPDATE"
+                     " SET value = CAST(value AS INTEGER) + 1", [()]))
+        self.generation += 1
+        self.version = self._data_version()
+        index.changed.clear()
+
+    def forgotten(self) -> int:
+        """How many times turns were forgotten from this file (a reader reads it whole again when it moves)."""
+        with self.read("reading its state"):
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'forgotten'").fetchone()
+        return int(row[0]) if row else 0
+
+    def keep_claims(self, change: ClaimsChange, read: Sequence[str]) -> None:
+        """In one transaction: the claims of the turns whose claims are new or changed, and the
+        turns ``read`` no longer waiting (each conversation's mark moved on to the last of them: they
+        are all its waiting turns)."""
+        if not self.writable:  # a reader reads claims and keeps them in memory: the writer writes its own
+            return
+        said = [claim_cells(d, n, c) for d, cs in change.claims.items() for n, c in enumerate(cs)]
+        self._write("keeping claims", ("DELETE FROM claims WHERE id = ?", [(d,) for d in change.claims]),
+                    ("INSERT INTO claims VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", said),
+                    ("INSERT INTO claims_read SELECT conversation, max(n) FROM turns"
+                     " WHERE id IN (SELECT value FROM json_each(?)) GROUP BY conversation"
+                     " ON CONFLICT (conversation) DO UPDATE SET upto = max(upto, excluded.upto)",
+                     [(json.dumps(list(read)),)] if read else []))
+        self.version = self._data_version()
+
+    def _write(self, doing: str, *steps: tuple[str, Sequence[tuple]]) -> None:
+        """Each statement over its rows, all in one transaction: all of it lands, or none."""
+        with self.read(doing, writing=True):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, rows in steps:
+                    if rows:
+                        self.db.executemany(sql, rows)
+                self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:  # a failed COMMIT may have rolled back already
+                    self.db.execute("ROLLBACK")
+                raise
+
+    def conversation(self, conversation: str) -> tuple[Waiting, dict[str, tuple[Claim, ...]], Waiting]:
+        """One conversation's saved turns whose claims were read, in ingest order, each turn's
+        claims by its id, and its turns still waiting; each turn with the moment it was ingested."""
+        read: list[tuple[Turn, datetime]] = []
+        waiting: list[tuple[Turn, datetime]] = []
+        now = ingest_moment()
+        with self.read(f"reading conversation {conversation!r}"):
+            upto = self.db.execute("SELECT upto FROM claims_read WHERE conversation = ?", (conversation,)).fetchone()
+            rows = self.db.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE conversation = ? ORDER BY n",
+                                   (conversation,)).fetchall()
+            for row, turn in zip(rows, self._rows_checked(rows, conversation), strict=True):
+                at = row[7]
+                (read if upto is not None and row[0] <= upto[0] else waiting).append(
+                    (turn, datetime.fromisoformat(at) if at else now))
+            claims: dict[str, list[Claim]] = {}
+            for row in self.db.execute("SELECT c.* FROM claims c JOIN turns t ON t.id = c.id WHERE t.conversation = ?"
+                                       " ORDER BY t.n, c.seq", (conversation,)):
+                if crc(row[:11]) != row[11]:
+                    raise _damaged(self.path, f"a claim of turn {row[0]!r} is not what was written")
+                claims.setdefault(row[0], []).append(Claim(row[2], row[3], row[4], bool(row[5]), row[6], row[0],
+                                                           datetime.fromisoformat(row[7]), tuple(json.loads(row[8])),
+                                                           row[9], row[10]))
+        return read, {d: tuple(cs) for d, cs in claims.items()}, waiting
+
+    def _rows_checked(self, rows: list[tuple], conversation: str) -> list[Turn]:
+        """A conversation's rows (found through an index) as turns, each row checked and of it."""
+        out = []
+        for row in rows:
+            turn = self._checked([row])[0]
+            if turn.conversation != conversation:
+                raise _damaged(self.path, f"the index of conversations points at a turn of {turn.conversation!r}")
+            out.append(turn)
+        return out
+
+    def close(self, index: LiveIndex | None = None) -> None:
+        """Close the file; a writer with ``index`` (what the file holds) first keeps its postings in
+        the snapshot, unless it is already of this generation. A snapshot that cannot be written is a
+        warning, not an error: it is a cache, nothing acknowledged is lost, and a close may run while
+        the caller's own exception is raised (the next open rebuilds the postings)."""
+        try:
+            if self.writable and index is not None and self._snapshot_of != self.generation and not index.dead:
+                self._write("keeping its index", ("DELETE FROM snapshot", [()]),
+                            ("INSERT INTO snapshot VALUES (?, ?)", snapshot.rows(index, self.generation)))
+        except Exception as e:  # noqa: BLE001 (whatever failed, the turns are intact)
+            warnings.warn(f"{self.path}: closed without keeping its index ({type(e).__name__}: {e}); its turns"
+                          " are intact, and the next open rebuilds the index", RuntimeWarning, stacklevel=3)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        db = getattr(self, "db", None)
+        if db is not None:
+            db.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor drops its flock
+            self._lock_fd = None
+
+
+def _locked(path: Path) -> int | None:
+    """The file's writer lock (an advisory ``flock``, apart from SQLite's own locks, which readers
+    share): taken now, or one line saying another writer holds it."""
+    if fcntl is None:  # pragma: no cover
+        return None
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise StoreUnavailable(f"{path}: cannot open the memory file for writing ({e.strerror})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise MemoryFileInUse(f"{path}: the memory is open for writing elsewhere (another process, or another"
+                              " Memory here); close it there first, or open it read-only to search it") from None
+    return fd
+
+
+def _numbered(ns: Sequence[int], cells: tuple) -> tuple:
+    """A turn's reading cells with its reply given as the file's number of the turn replied to."""
+    said, terms, replied, types, spans = cells
+    return said, terms, None if replied is None else ns[replied], types, spans
+
+
+def _reading(index: LiveIndex, i: int) -> tuple:
+    read = index.reading(i)
+    return turn_cells(i, index.records[i], read.said, read.terms, read.replied, read.types, read.spans)
+
+
+def _spans(saved: str) -> list[tuple[date, date]]:
+    return [(date.fromordinal(a), date.fromordinal(b)) for a, b in json.loads(saved)]
