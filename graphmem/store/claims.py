@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Protocol
 
+from graphmem.claims.facts import Told
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim
 from graphmem.claims.stream import ConversationClaims
@@ -69,6 +70,9 @@ class MemoryClaims:
         self._days: dict[str, dict[date | None, int]] = {}
         self._refused: dict[str, str] = {}
         self._pending: dict[str, list[tuple[Turn, datetime]]] = {}
+        self._about: dict[str, dict[str, Told]] = {}
+        """Each conversation's claims about each person asked for (:meth:`about`), dropped whenever
+        its claims change."""
 
     def add(self, records: Sequence[Turn]) -> ClaimsChange:
         """Read the new records' claims now, conversation by conversation, in the order given
@@ -120,6 +124,7 @@ class MemoryClaims:
         out: dict[str, tuple[Claim, ...]] = {}
         dropped = []
         for conv, rows in grouped.items():
+            self._about.pop(conv, None)
             cc = self._conversation(conv)
             if cc is None:
                 continue
@@ -137,6 +142,25 @@ class MemoryClaims:
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The conversation's claims in turn order (``DataError`` for one unknown, or of three speakers),
         its turns still waiting (:meth:`defer`) read first."""
+        return tuple(self._held(conversation).claims)
+
+    def about(self, conversation: str, person: str) -> Told:
+        """The conversation's claims about ``person`` (a person key), in turn order, with their kinds
+        and facts (:class:`graphmem.claims.facts.Told`); refused as :meth:`claims` refuses.
+
+        Why kept: a person's facts are asked for again and again while their conversations' claims
+        stay as they are; made once per reading of those claims, a call costs no pass over the
+        conversation's claims and reads no claim's kind again. Kept until the conversation's claims
+        change or it is forgotten (nothing of a forgotten turn outlives it here)."""
+        cc = self._held(conversation)
+        by = self._about.setdefault(conversation, {})
+        told = by.get(person)
+        if told is None:
+            told = by[person] = Told.of(c for c in cc.claims if c.subject == person)
+        return told
+
+    def _held(self, conversation: str) -> ConversationClaims:
+        """The conversation's reader, its waiting turns read first; ``DataError`` when it has no claims."""
         with paused_gc():
             self._drain(conversation)
         cc = self._conversation(conversation)
@@ -145,7 +169,7 @@ class MemoryClaims:
         if not len(cc):
             self._forget(conversation)
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
-        return tuple(cc.claims)
+        return cc
 
     def reset(self, conv: str, turns: Waiting) -> None:
         """The conversation's claims to be read again from these turns (after some were forgotten): a
@@ -180,11 +204,12 @@ class MemoryClaims:
 
     def _forget(self, conv: str) -> None:
         """Drop what is held of a conversation, to restore it from the store when next asked."""
-        for held in (self._convs, self._days, self._refused, self._pending):
+        for held in (self._convs, self._days, self._refused, self._pending, self._about):
             held.pop(conv, None)
 
     def _refuse(self, conv: str, why: str) -> None:
         self._refused[conv] = why
+        self._about.pop(conv, None)
         self._convs.pop(conv, None)
         self._days.pop(conv, None)
 
