@@ -42,6 +42,7 @@ def forget(index: LiveIndex, docs: Collection[int]) -> set[str]:
         return set()
     convs = {index.records[d].conversation for d in gone}
     followers = {f for d in gone for f in index.children.get(d)}
+    index.postings.drop_many([(d, index.fields(d)[0]) for d in gone])  # each read before any reply link is undone
     for d in gone:
         _drop(index, d)
     index.dead.update(gone)
@@ -66,9 +67,8 @@ def forget(index: LiveIndex, docs: Collection[int]) -> set[str]:
 
 
 def _drop(index: LiveIndex, d: int) -> None:
-    """Turn d's frequencies, length and reply link out of the index's statistics."""
-    counts, _ = index.fields(d)
-    index.postings.drop(d, counts)
+    """Turn d's vocabulary, reply link, days and dense vector out of the index (its postings are
+    dropped with the others', :meth:`Postings.drop_many`)."""
     index.vocab.drop(set(index.indexed_terms(d)))
     j = index.replied[d]
     if j is not None:
