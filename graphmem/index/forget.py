@@ -19,7 +19,7 @@ conformance suite compares the two).
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection
 
 import numpy as np
@@ -86,21 +86,21 @@ def _drop(index: LiveIndex, d: int) -> None:
 
 def _leave(index: LiveIndex, conv: str, gone: list[int], dead: set[int]) -> tuple[set[int], set[str]]:
     """The conversation without its forgotten turns; returns the turns whose reply may change and
-    the speakers who no longer speak in it."""
-    held = index.by_conv[conv]
+    the speakers who no longer speak in it. The turn after a forgotten one is looked up among the
+    turns kept, not walked to past the later forgotten ones: for a conversation forgotten whole,
+    that walk is quadratic in its turns."""
+    kept = [d for d in index.by_conv[conv] if d not in dead]  # in turn order, as by_conv holds them
     follow = set()
     for d in gone:  # an unnumbered turn replies to the turn before it: the one after a forgotten turn may move
-        at = bisect_left(held, d) + 1
-        while at < len(held) and held[at] in dead:
-            at += 1
-        if at < len(held):
-            follow.add(held[at])
+        at = bisect_right(kept, d)
+        if at < len(kept):
+            follow.add(kept[at])
         r = index.records[d]
         if r.number is not None:
             index.numbered[(conv, r.date, r.number)].remove(d)
             for n in range(1, index.options.context_reach + 1):
                 follow.update(index.numbered.get((conv, r.date, r.number + n), ()))
-    index.by_conv[conv] = [d for d in held if d not in dead]
+    index.by_conv[conv] = kept
     index.conv_turns.pop(conv, None)  # its array is made again from by_conv when next searched
     if index.by_conv[conv]:
         index.last[conv] = index.by_conv[conv][-1]
