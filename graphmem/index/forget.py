@@ -48,8 +48,11 @@ def forget(index: LiveIndex, docs: Collection[int]) -> set[str]:
     index.dead.update(gone)
     dead = set(gone)
     left: dict[str, set[str]] = {}
+    of_conv: dict[str, list[int]] = {}  # each conversation's forgotten turns, in order
+    for d in gone:
+        of_conv.setdefault(index.records[d].conversation, []).append(d)
     for conv in convs:
-        follow, left[conv] = _leave(index, conv, [d for d in gone if index.records[d].conversation == conv], dead)
+        follow, left[conv] = _leave(index, conv, of_conv[conv], dead)
         followers |= follow
     for kind, held in index.types.items():
         view = held.view()
@@ -59,7 +62,7 @@ def forget(index: LiveIndex, docs: Collection[int]) -> set[str]:
     for conv in convs:
         if left[conv]:
             _reread_vocatives(index, conv, left[conv])
-        _remark_askers(index, conv)
+        _remark_askers(index, conv, of_conv[conv])
     for d in gone:
         index.records[d] = Turn("", "", "", conversation=index.records[d].conversation)
         index.said[d], index.said_terms[d] = "", []
@@ -152,19 +155,18 @@ def _reread_vocatives(index: LiveIndex, conv: str, left: set[str]) -> None:
                 index.postings.replace(c, was, *index.fields(c))
 
 
-def _remark_askers(index: LiveIndex, conv: str) -> None:
-    """The asker's marks of the conversation's turns, as its speakers now have them."""
-    held = index.by_conv[conv]
-    records, marks = index.records, index.askers.mine.view()
-    assisted = any(is_assistant(records[d].speaker) for d in held)
-    if not assisted:
-        index.askers._assisted.discard(conv)
-    gone = [d for d in index.dead if records[d].conversation == conv and marks[d]]
-    for d in gone:
-        marks[d] = False
-    index.askers.count -= len(gone)
-    for d in held:
-        mine = assisted and not is_assistant(records[d].speaker)
-        if bool(marks[d]) != mine:
-            marks[d] = mine
-            index.askers.count += 1 if mine else -1
+def _remark_askers(index: LiveIndex, conv: str, gone: list[int]) -> None:
+    """The asker's marks as the conversation's speakers now have them: its forgotten turns
+    (``gone``) unmarked, and, when no assistant speaks in it any more, its people's turns too.
+
+    Why no more: every other turn's mark is as the turn's ingest left it (a person's turn is the
+    asker's while an assistant speaks in its conversation), and forgetting changes that only when
+    the conversation's last assistant goes; the turns forgotten before were unmarked then. So a
+    forget reads neither every turn of the conversation nor every turn the memory ever forgot."""
+    askers, marks = index.askers, index.askers.mine.view()
+    unmarked = [d for d in gone if marks[d]]
+    if conv in askers._assisted and not any(map(is_assistant, index.speakers[conv])):
+        askers._assisted.discard(conv)
+        unmarked += [d for d in index.by_conv[conv] if marks[d]]
+    marks[unmarked] = False
+    askers.count -= len(unmarked)
