@@ -55,8 +55,7 @@ def forget(index: LiveIndex, docs: Collection[int]) -> set[str]:
         follow, left[conv] = _leave(index, conv, of_conv[conv], dead)
         followers |= follow
     for kind, held in index.types.items():
-        view = held.view()
-        index.types[kind] = Grow.of(view[~np.isin(view, gone)].copy())
+        _untype(index, kind, held.view(), gone)
     for d in sorted(followers - dead):
         _relink(index, d)
     for conv in convs:
@@ -85,6 +84,20 @@ def _drop(index: LiveIndex, d: int) -> None:
             index.days.spans[key] = [s for s in index.days.spans[key] if s[0] != d]
     if index.dense is not None:
         index.dense.forget(d)
+
+
+def _untype(index: LiveIndex, kind: str, held: np.ndarray, gone: list[int]) -> None:
+    """The forgotten turns out of the turns giving an answer type (``held``: in turn order, each
+    once, as a search reads them). Looked up by a binary search, and the array copied only when it
+    holds one of them: most turns give no answer type, and a pass over every turn that gives one
+    would cost a forget what the memory holds, not what it forgets."""
+    wanted = np.asarray(gone)
+    at = np.searchsorted(held, wanted)
+    inside = at < len(held)
+    at = at[inside]
+    at = at[held[at] == wanted[inside]]
+    if len(at):
+        index.types[kind] = Grow.of(np.delete(held, at))
 
 
 def _leave(index: LiveIndex, conv: str, gone: list[int], dead: set[int]) -> tuple[set[int], set[str]]:

@@ -1,7 +1,7 @@
 """Forgetting in the live index leaves what an index that never read those turns holds: the asker's
-marks (by turn id) and count, the assisted conversations, and every term's frequencies, document
-frequencies and lengths' total (the conformance suite compares searches; these are the state
-under them, in chats with an assistant, where the marks move)."""
+marks (by turn id) and count, the assisted conversations, the turns of each answer type, and every
+term's frequencies, document frequencies and lengths' total (the conformance suite compares
+searches; these are the state under them, in chats with an assistant, where the marks move)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import random
 from graphmem import Memory
 
 WORDS = "book dune read night minutes weeks lake kayak dog rex paint city beach music guitar train".split()
+WHEN = ["", "", " for two weeks", " last Friday", " 3 days ago"]
+"""Tails that give a turn an answer type (how long, when), so forgetting moves those lists too."""
 
 
 def _chats(seed: int = 3) -> list[dict]:
@@ -20,7 +22,8 @@ def _chats(seed: int = 3) -> list[dict]:
         for t in range(24):
             who = ("I", "you")[t % 2] if c >= 4 else ("user", ("assistant", "Bot")[c % 2])[t % 2]
             out.append({"id": f"c{c}/{t}", "speaker": who, "conversation": f"c{c}", "date": f"2023-07-{1 + t // 8:02d}",
-                        "text": f"My {' '.join(rng.choices(WORDS, k=rng.randint(2, 9)))}, thanks {('I', 'you')[t % 2]}.",
+                        "text": f"My {' '.join(rng.choices(WORDS, k=rng.randint(2, 9)))}, thanks {('I', 'you')[t % 2]}"
+                                f"{rng.choice(WHEN)}.",
                         **({"turn": t + 1} if c == 5 else {})})
     return out
 
@@ -38,7 +41,8 @@ def _state(mem: Memory) -> dict:
         if held or p.df[j]:
             tfs[term] = (held, p.df[j])
     return {"marks": {ix.records[d].id: bool(marks[d]) for d in alive}, "count": ix.askers.count,
-            "assisted": sorted(ix.askers._assisted), "tfs": tfs, "total": p.total, "held": p.n - p.gone,
+            "assisted": sorted(ix.askers._assisted), "tfs": tfs,
+            "types": {kind: [ix.records[int(d)].id for d in held.view()] for kind, held in ix.types.items()}, "total": p.total, "held": p.n - p.gone,
             "lengths": {ix.records[d].id: float(p.length[d]) for d in alive}}
 
 
