@@ -21,7 +21,7 @@ A turn without a date is dated when it is ingested, as :func:`graphmem.data.reco
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Protocol
@@ -171,12 +171,13 @@ class MemoryClaims:
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return cc
 
-    def reset(self, conv: str, turns: Waiting) -> None:
-        """The conversation's claims to be read again from these turns (after some were forgotten): a
-        store that keeps claims has dropped them, and restores the conversation from itself instead."""
+    def reset(self, conv: str, turns: Callable[[], Waiting]) -> None:
+        """The conversation's claims to be read again from the turns ``turns()`` gives (after some were
+        forgotten): a store that keeps claims has dropped them, and restores the conversation from
+        itself instead, so it is not asked for them (gathering them costs a pass over the conversation)."""
         self._forget(conv)
-        if self._store is None and turns:
-            self._pending[conv] = list(turns)
+        if self._store is None and (held := turns()):
+            self._pending[conv] = list(held)
 
     def refused(self, conv: str) -> str | None:
         """Why the conversation keeps no claims (a third speaker), or None."""

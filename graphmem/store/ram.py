@@ -87,10 +87,15 @@ class RamStore:
 
     def _reclaim(self, conversations: Sequence[str]) -> None:
         """The conversations' claims, to be read again from their turns held now."""
-        now = ingest_moment()
         for conv in conversations:
-            held = [self.index.records[i] for i in self.index.by_conv.get(conv, ())]
-            self._claims.reset(conv, [(t, self._moments.get(t.id, now)) for t in held])
+            self._claims.reset(conv, lambda conv=conv: self._waiting(conv))
+
+    def _waiting(self, conv: str) -> list[tuple[Turn, datetime]]:
+        """The conversation's turns held now, each with the moment it was ingested: kept for an
+        undated turn, which it dates; a dated turn's is never read, so it is given this moment."""
+        records, moments, now = self.index.records, self._moments, ingest_moment()
+        held = [records[i] for i in self.index.by_conv.get(conv, ())]
+        return [(t, moments.get(t.id, now)) for t in held] if moments else [(t, now) for t in held]
 
     def _met(self, turns: Sequence[Turn]) -> None:
         for t in turns:
