@@ -21,9 +21,13 @@ changed, or one step done by an implementation here (``VARIANTS``):
 ``assistant-no-context`` / ``user-no-context``
     only the assistant's turns (or only the user's) lose their reply field, the shape not told
     (a ``contexts`` strategy: the bulk index).
+``extractive``
+    the bench's reader instead of the readable one (``MemoryOptions.reader``): what the memory
+    replied before it, one phrase of a sentence when an assistant's turn was found, else the
+    chosen sentences' rarest words.
 ``phrase-never`` / ``phrase-always``
-    the reader's reply as the chosen sentence's rarest words in order, or always as one
-    phrase of it (``MemoryOptions.phrase``; shipped: a phrase when an assistant's turn was found).
+    the bench's reader (``extractive``) replying with the chosen sentence's rarest words in order,
+    or always with one phrase of it (``MemoryOptions.phrase``).
 ``asker-off``
     a first-person question's matched turns count alike whoever said them
     (``MemoryOptions.asker``; shipped: the person's own count one more term).
@@ -80,8 +84,9 @@ def _variants() -> dict[str, Settings]:
                                         strategies=Strategies(contexts=_contexts_except("assistant"))),
         "user-no-context": replace(SHIPPED, options=replace(opts, shape=False),
                                    strategies=Strategies(contexts=_contexts_except("user"))),
-        "phrase-never": replace(SHIPPED, options=replace(opts, phrase="never")),
-        "phrase-always": replace(SHIPPED, options=replace(opts, phrase="always")),
+        "extractive": replace(SHIPPED, options=replace(opts, reader="extractive")),
+        "phrase-never": replace(SHIPPED, options=replace(opts, reader="extractive", phrase="never")),
+        "phrase-always": replace(SHIPPED, options=replace(opts, reader="extractive", phrase="always")),
         "undated": replace(SHIPPED, dated=False),
         "asker-off": replace(SHIPPED, options=replace(opts, asker=False)),
         "sure-known": replace(SHIPPED, options=replace(opts, sure_unseen=False)),
@@ -109,11 +114,15 @@ def _figures(s: dict, views: Sequence[str]) -> list[tuple[str, float | None]]:
     return out
 
 
-def _wins(base: Sequence[Result], other: Sequence[Result]) -> str:
+def _wins(base: Sequence[Result], other: Sequence[Result], f1: bool = False) -> str:
+    """Questions ``other`` scores higher / lower than ``base``: turn recall_any@1 over all turns,
+    or (``f1``) the reply's token F1."""
     key = "all/turn/memory"
     won = lost = 0
     for a, b in zip(base, other):
-        if key in a.retrieval and key in b.retrieval:
+        if f1:
+            won, lost = won + (b.f1 > a.f1), lost + (b.f1 < a.f1)
+        elif key in a.retrieval and key in b.retrieval:
             x, y = a.retrieval[key]["recall_any@1"], b.retrieval[key]["recall_any@1"]
             won, lost = won + (y > x), lost + (y < x)
     p = binomtest(won, won + lost).pvalue if won + lost else 1.0
@@ -144,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{name} ({runs[name][2]:.1f} s CPU): {got}", flush=True)  # as each run ends: a long run is not all lost
         if name != "shipped" and "all" in views:
             print(f"  all turn any@1 won / lost against shipped: {_wins(runs['shipped'][0], results)}", flush=True)
+        if name != "shipped":
+            print(f"  token F1 won / lost against shipped: {_wins(runs['shipped'][0], results, f1=True)}", flush=True)
     print(f"{len(questions)} questions ({args.variant}); CPU of each whole run: "
           + ", ".join(f"{n} {c:.1f} s" for n, (_, _, c) in runs.items()))
     rows = {n: _figures(s, views) for n, (_, s, _) in runs.items()}

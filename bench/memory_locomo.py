@@ -1,6 +1,7 @@
 """The memory API's search, measured on LoCoMo: does the evidence come back?
 
-    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense] [--ask [--floor F] [--confidence meaning]]
+    python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense]
+                                  [--ask [--floor F] [--reader extractive] [--confidence meaning]]
                                   [--pools [--pool-size 100] [--seed 0] [--bench6 DIR]]
 
 All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.api.Memory`
@@ -14,7 +15,8 @@ per LoCoMo category: n, hit@1, hit@k, MRR@k.
 official metric (F1; an adversarial question scores 1 for an abstention), so what the
 index finds can be followed into what the memory answers; ``--floor`` sets the variant's
 floor (the shipped memory keeps ``graphmem.memory.api.FLOOR``, 0.30), to compare the two at matched silence.
-``--confidence meaning`` asks a ``Memory(confidence="meaning")`` too: LoCoMo is two people talking, so
+``--reader extractive`` reads the replies with the bench's reader (``MemoryOptions.reader``), as
+``ask`` did before the readable reader. ``--confidence meaning`` asks a ``Memory(confidence="meaning")`` too: LoCoMo is two people talking, so
 its answers should be the shipped memory's (:mod:`graphmem.memory.meaning` keeps coverage there).
 
 ``--pools`` asks in bench6's shape instead: the questions with evidence, bar bench6's own
@@ -63,8 +65,8 @@ step done by an implementation of this file (``VARIANTS``). Variants:
 ``shape-off``
     person-assistant dialogue not told apart (``MemoryOptions.shape``; LoCoMo has no assistant:
     the same figures, a check that the rule stays out of two-party dialogue).
-``phrase-always`` (with ``--ask``)
-    the reader quotes one phrase of a sentence in two-party dialogue too (``MemoryOptions.phrase``).
+``phrase-always`` (with ``--ask --reader extractive``)
+    the bench's reader quotes one phrase of a sentence in two-party dialogue too (``MemoryOptions.phrase``).
 ``sure-known`` (with ``--ask``)
     the confidence leaves out the question's terms no turn holds, as the bench's Sure does
     (``MemoryOptions.sure_unseen``).
@@ -149,7 +151,7 @@ from graphmem.data import locomo  # noqa: E402
 from graphmem.domain import Turn  # noqa: E402
 from graphmem.claims.replies import unaddressed  # noqa: E402
 from graphmem.index import query as rank  # noqa: E402
-from graphmem.index.options import MemoryOptions  # noqa: E402
+from graphmem.index.options import READERS, MemoryOptions  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
 from graphmem.research import ranker  # noqa: E402
 from graphmem.research.bulk import _contexts, _turn_scores  # noqa: E402
@@ -334,11 +336,12 @@ memory's strategies replacing the one step it measures."""
 SHIPPED = MemoryOptions()
 
 
-def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR,
-            options: Variant = SHIPPED, confidence: str = "coverage") -> list[tuple[int, float, bool, float]]:
-    """(category, F1, quiet, confidence) per question, from ``Memory.ask`` graded by the official
-    metric (``graphmem.bench.metric.grade``: adversarial questions score 1 for an abstention)."""
-    mem = _memory(dataset, False, options, floor, confidence)
+def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR, options: Variant = SHIPPED,
+            confidence: str = "coverage", reader: str = SHIPPED.reader) -> list[tuple[int, float, bool, float]]:
+    """(category, F1, quiet, confidence) per question, from ``Memory.ask`` (its reply read by
+    ``reader``) graded by the official metric (``graphmem.bench.metric.grade``: adversarial
+    questions score 1 for an abstention)."""
+    mem = _memory(dataset, False, options, floor, confidence, reader)
     out = []
     for c in dataset.conversations:
         for q in c.questions:
@@ -347,19 +350,19 @@ def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR,
     return out
 
 
-def made(variant: Variant, dense: bool = False, **settings: object) -> memory.Memory:
+def made(variant: Variant, dense: bool = False, reader: str = SHIPPED.reader, **settings: object) -> memory.Memory:
     """A memory of this variant: the product's with these options, or the research memory with
-    these strategies (and the shipped options)."""
+    these strategies (and the shipped options); ``ask`` read by ``reader``."""
     if isinstance(variant, Strategies):
-        return research_memory(variant, dense=dense, **settings)
-    return memory.Memory(dense=dense, options=variant, **settings)
+        return research_memory(variant, options=replace(SHIPPED, reader=reader), dense=dense, **settings)
+    return memory.Memory(dense=dense, options=replace(variant, reader=reader), **settings)
 
 
-def _memory(dataset: locomo.Dataset, dense: bool, options: Variant = SHIPPED,
-            floor: float = memory.FLOOR, confidence: str = "coverage") -> memory.Memory:
+def _memory(dataset: locomo.Dataset, dense: bool, options: Variant = SHIPPED, floor: float = memory.FLOOR,
+            confidence: str = "coverage", reader: str = SHIPPED.reader) -> memory.Memory:
     records = [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
                 "conversation": c.id} for c in dataset.conversations for t in c.turns]
-    mem = made(options, dense, floor=floor, confidence=confidence)
+    mem = made(options, dense, reader, floor=floor, confidence=confidence)
     mem.ingest(records)
     mem.build()
     return mem
@@ -480,6 +483,8 @@ def main() -> None:
     p.add_argument("--dense", action="store_true", help="Memory(dense=True): lexical and e5 scores fused")
     p.add_argument("--ask", action="store_true", help="also Memory.ask every question: F1 and abstentions")
     p.add_argument("--floor", type=float, default=memory.FLOOR, help="the floor the variant's ask abstains below (--ask)")
+    p.add_argument("--reader", choices=READERS, default=SHIPPED.reader,
+                   help="with --ask: who reads the replies (extractive: the bench's reader, as before the readable one)")
     p.add_argument("--confidence", choices=["coverage", "meaning"], default="coverage",
                    help="with --ask: also ask a Memory(confidence=...) built so (meaning: the dense extra and WordNet)")
     p.add_argument("--pools", action="store_true",
@@ -490,13 +495,13 @@ def main() -> None:
     a = p.parse_args()
     dataset = locomo.load_dataset(a.data)
     if a.ask:
-        print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor {memory.FLOOR:.2f} (the official metric)", answers(dataset, a.k))))
+        print("\n".join(f1_table(f"Memory.ask, k={a.k}, floor {memory.FLOOR:.2f} (the official metric)", answers(dataset, a.k, reader=a.reader))))
         if a.confidence != "coverage":
             print("\n".join(f1_table(f"Memory(confidence={a.confidence!r}).ask, k={a.k}",
-                                      answers(dataset, a.k, confidence=a.confidence))))
+                                      answers(dataset, a.k, confidence=a.confidence, reader=a.reader))))
         if a.compare:
             print("\n".join(f1_table(f"variant {a.compare}, floor {a.floor:.2f}",
-                                     answers(dataset, a.k, a.floor, VARIANTS[a.compare]))))
+                                     answers(dataset, a.k, a.floor, VARIANTS[a.compare], reader=a.reader))))
     if a.pools:
         exclude = bench6_questions(a.bench6) if Path(a.bench6).is_dir() else set()
         groups = pools(dataset, a.pool_size, a.seed, exclude)

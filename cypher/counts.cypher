@@ -1,9 +1,12 @@
-// What one conversation holds: nodes per label and relationships per type.
+// What one conversation holds: nodes per label (Person nodes as people and as the named animals and
+// things, by `human`; a node an older graphmem wrote has none, and counts as a person) and
+// relationships per type.
 RETURN
   COUNT { MATCH (:Conversation {id: $conversation}) } AS conversations,
   COUNT { MATCH (:Session {conversation: $conversation}) } AS sessions,
   COUNT { MATCH (:Turn {conversation: $conversation}) } AS turns,
-  COUNT { MATCH (:Person {conversation: $conversation}) } AS people,
+  COUNT { MATCH (p:Person {conversation: $conversation}) WHERE coalesce(p.human, true) } AS people,
+  COUNT { MATCH (p:Person {conversation: $conversation}) WHERE NOT coalesce(p.human, true) } AS others,
   COUNT { MATCH (:Assertion {conversation: $conversation}) } AS assertions,
   COUNT { MATCH (a:Assertion {conversation: $conversation}) WHERE a.derived } AS derived,
   COUNT { MATCH (:Conversation {id: $conversation})-[:HAS_SESSION]->() } AS has_session,

@@ -1,5 +1,6 @@
 // One conversation's claims in turn order, as the claim reader made them (not the ones the graph
-// derived), and whether it holds a turn at all or its claims were refused.
+// derived), and whether it holds a turn at all or its claims were refused (a mark only a graphmem that
+// read two-party dialogue alone wrote, for a third speaker; forgetting the conversation clears it).
 OPTIONAL MATCH (c:Conversation {id: $conversation})
 CALL (c) {
   MATCH (t:Turn {conversation: c.id})<-[:READ_FROM]-(a:Assertion)

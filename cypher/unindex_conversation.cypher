@@ -1,6 +1,7 @@
 // Before a conversation is deleted (graphmem load --replace, or a test's clean-up): one batch
 // of its indexed turns gives back the document frequencies the memory's search counted them
-// in; run until it returns 0 turns.
+// in, and a term no turn holds any more goes (as forgetting does: nothing is left behind);
+// run until it returns 0 turns.
 MATCH (t:Turn {conversation: $conversation})
 WHERE t.bag IS NOT NULL
 WITH t LIMIT $batch
@@ -12,6 +13,8 @@ CALL (turns) {
   ORDER BY stem
   MATCH (x:Term {stem: stem})
   SET x.df = x.df - df, x.vdf = x.vdf - vdf
+  WITH x WHERE x.df = 0 AND x.vdf = 0
+  DELETE x
 }
 FOREACH (t IN turns | REMOVE t.bag, t.own)
 RETURN size(turns) AS turns

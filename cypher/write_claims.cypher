@@ -1,6 +1,7 @@
 // The last statement of a write, per conversation: the assertions of turns read again are removed
 // (`forget`), the people named written (a load's rows, `fixed`, set their name and order; the
-// memory's only create them), the claims written (each an Assertion about its subject, read from
+// memory's only create them; every row sets `human`: a person, not a named animal or thing,
+// graphmem.claims.naming), the claims written (each an Assertion about its subject, read from
 // its turn, mentioning the others), and the conversation's counters moved: turns indexed, their
 // total BM25 length, its speakers (the person scope reads them), how many of its turns are an
 // asker's (graphmem.index.askers). Any write changes the conversation, so a load's stamp goes.
@@ -14,6 +15,7 @@ CALL () {
   MERGE (p:Person {key: row.key})
     ON CREATE SET p.id = row.id, p.conversation = row.conversation, p.name = row.name, p.speaker = row.speaker,
                   p.n = row.n, p.owner = $owner
+  SET p.human = row.human
   FOREACH (_ IN CASE WHEN row.fixed THEN [1] ELSE [] END |
     SET p.id = row.id, p.name = row.name, p.speaker = row.speaker, p.n = row.n)
 }
@@ -43,5 +45,5 @@ CALL () {
 }
 MATCH (c:Conversation {id: $conversation})
 SET c.indexed = c.indexed + $added, c.length = c.length + $length, c.speakers = $speakers, c.lspeakers = $lspeakers,
-    c.askers = $askers, c.refused = $refused
+    c.askers = $askers
 REMOVE c.reading

@@ -14,5 +14,5 @@ SET t.id = row.id, t.conversation = row.conversation, t.session = row.session, t
 MERGE (s)-[:HAS_TURN]->(t)
 MERGE (p:Person {key: row.person})
   ON CREATE SET p.id = row.person_id, p.conversation = row.conversation, p.name = row.speaker, p.n = -1
-SET p.speaker = true, p.lname = row.lname, p.owner = row.owner
+SET p.speaker = true, p.human = true, p.lname = row.lname, p.owner = row.owner
 MERGE (p)-[:SPOKE]->(t)

@@ -111,6 +111,11 @@ class Answer:
     measure: str = "coverage"
     """What ``confidence`` is: ``coverage`` (a share of the question's words, in [0, 1]) or
     ``meaning`` (a cosine; :mod:`graphmem.memory.meaning`), each with its own floor."""
+    sentence: str = ""
+    """The sentence the reply was read from, as the turn says it ("" when the answer abstains, or
+    when the bench's reader, which joins words of several sentences, read it)."""
+    source: str = ""
+    """The id of the cited turn that said ``sentence`` ("" with it)."""
 
     @property
     def quiet(self) -> bool:

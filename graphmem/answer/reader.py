@@ -71,6 +71,20 @@ def _tokens(sentence: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def best_sentences(asked: dict[str, float], hits: Sequence[Hit]) -> list[tuple[float, str, Hit]]:
+    """For each hit, its sentence covering the most question weight (ties: the first)."""
+    out = []
+    for hit in hits:
+        best, best_sentence = -1.0, ""
+        for sentence in _sentences(hit.text):
+            stems = {s for _, s in _tokens(sentence)}
+            cover = sum(w for t, w in asked.items() if t in stems)
+            if cover > best:
+                best, best_sentence = cover, sentence
+        out.append((best, best_sentence, hit))
+    return out
+
+
 class Reader:
     """Reply (``gather=False``) or Gather (``gather=True``) over one conversation's vocabulary."""
 
@@ -84,7 +98,7 @@ class Reader:
         if not hits:
             return ABSTAIN
         asked = self.vocab.weights(analyse(question))
-        scored = self._best_sentences(asked, hits)
+        scored = best_sentences(asked, hits)
         if is_when(question):
             best = max(scored, key=lambda s: s[0])
             return resolve_date(best[1], best[2].date)
@@ -104,19 +118,6 @@ class Reader:
             if part and part not in parts:
                 parts.append(part)
         return ", ".join(parts) if parts else ABSTAIN
-
-    def _best_sentences(self, asked: dict[str, float], hits: Sequence[Hit]) -> list[tuple[float, str, Hit]]:
-        """For each hit, its sentence covering the most question weight (ties: the first)."""
-        out = []
-        for hit in hits:
-            best, best_sentence = -1.0, ""
-            for sentence in _sentences(hit.text):
-                stems = {s for _, s in _tokens(sentence)}
-                cover = sum(w for t, w in asked.items() if t in stems)
-                if cover > best:
-                    best, best_sentence = cover, sentence
-            out.append((best, best_sentence, hit))
-        return out
 
     def trim(self, sentence: str, asked: dict[str, float]) -> str:
         """Drop what the question already said; keep the ``span`` rarest words in order."""

@@ -1,6 +1,6 @@
 """Claim extraction from dialogue: who a sentence is about, and what it claims.
 
-In a two-party conversation the subject of a sentence is settled by who is speaking.
+The subject of a sentence is settled by who is speaking, and ``you`` by whom they speak to.
 :func:`extract` splits each turn into sentences (:func:`graphmem.text.sentences.sentences`), each sentence into
 clauses (at ``;``, ``:``, dashes, ", and I ...", ", you ..."), and reads every clause for
 a subject, a verb group and an object. The rules:
@@ -11,13 +11,17 @@ a subject, a verb group and an object. The rules:
 * **Vocatives are taken out.** "Thanks, Caroline!", "Hey Mel,", "Wow, John that's
   great" and "..., Jon." name the person spoken *to*; the name is removed before the
   subject is looked for and is not a mention.
+* **You is the person addressed.** In two-party dialogue, the other speaker. With more
+  speakers, the one a vocative names ("Thanks, Jo!", "Jo, did you ...?": from that sentence
+  to the end of the turn), else the last speaker before the turn who is not its speaker
+  (:meth:`graphmem.claims.people.People.addressed`).
 * **Discourse is skipped**: interjections ("yeah", "wow", "thanks", "so"), leading
   adverbs and time phrases ("Yesterday,", "Last week"), "by the way", and a leading
   subordinate or prepositional clause up to its comma ("If you need anything, I'm
   here" is the speaker's). A clause that is nothing but these ("Thanks!", "So cool!")
   claims nothing.
 * **The subject noun phrase decides.** ``I/me/we/us/let's/my/our`` is the speaker,
-  ``you/your`` the other speaker, a known name is that person ("Caroline's painting",
+  ``you/your`` the person addressed, a known name is that person ("Caroline's painting",
   "Max loves the park"; "Caroline and I" is both; in "My son Max loves ..." the
   apposition wins), and a subject that names nobody ("It was great", "The kids loved
   it", "She gave it to me", a verb whose subject was dropped: "Gonna continue my edu")
@@ -39,12 +43,13 @@ a subject, a verb group and an object. The rules:
   goodness" is discourse: "Thank goodness your son's okay" is about the other's son.
 * **A negation is kept** on the predicate (``not``, ``n't``, ``never``, ``no longer``
   in the verb group): "I don't eat dairy" is (speaker, eat, 'dairy', negated=True).
-* **Third parties become people.** "my friend Jenna", "my son Max", "Oscar, my guinea
+* **Third parties become named parties.** "my friend Jenna", "my son Max", "Oscar, my guinea
   pig", "a puppy named Pixie", "her name is Coco", "I named him Buddy", "this is
-  Susie!", "meet Toby", "Anthony and I" introduce a person of their own, keyed like the
+  Susie!", "meet Toby", "Anthony and I" introduce a party of their own (a person or not:
+  :func:`graphmem.claims.naming.persons`), keyed like the
   speakers (see :meth:`graphmem.claims.people.People.key` for how spellings fold). Each introduction is also
-  read as a *naming claim* of its owner: (speaker, 'call', 'Max', topic='my son') --
-  "my son is called Max" -- which :func:`graphmem.claims.graph.reason` reads.
+  read as a *naming claim* of its owner (:mod:`graphmem.claims.naming`): (speaker, 'call',
+  'Max', topic='my son') -- "my son is called Max" -- which :func:`graphmem.claims.graph.reason` reads.
 
 Predicates are the lower-case head verb, lemmatised crudely: an irregular-verb table
 and a list of common verbs settle most forms; anything else loses ``-s``, ``-ed`` or
@@ -78,14 +83,15 @@ from dataclasses import dataclass, replace
 
 from graphmem.claims import replies
 from graphmem.claims.gcpause import paused_gc
+from graphmem.claims.naming import naming
 from graphmem.claims.people import People, fold, people_of
 from graphmem.claims.records import Claim, Reading
 from graphmem.domain import Conversation, Turn
 from graphmem.text.lemma import VERBS, finite, verbish
 from graphmem.text.lexicon import (
-    ADVERBS, BE, CLOSED, CONDITIONAL, DET, DO, FRAGMENT_ADJ, HAVE, INTERJ, MODAL, NAMING_VERBS,
-    OTHER_POSS, OTHER_PRON, OWNERS, PREP, PREP_START, PUNCT, RELATIONS, SPEAKER_POSS, SPEAKER_PRON,
-    SUBORD, THIRD_PRON, TIME_ADV, TIME_DET, TIME_NOUNS, wordset,
+    ADVERBS, BE, CLOSED, CONDITIONAL, DET, DO, FRAGMENT_ADJ, HAVE, INTERJ, MODAL, OTHER_POSS,
+    OTHER_PRON, PREP, PREP_START, PUNCT, RELATIONS, SPEAKER_POSS, SPEAKER_PRON, SUBORD, THIRD_PRON,
+    TIME_ADV, TIME_DET, TIME_NOUNS, wordset,
 )
 from graphmem.text.phrases import gerund, np_end, verb_group
 from graphmem.text.sentences import Offsets, sentences, tokens
@@ -128,7 +134,8 @@ def _extract(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
                                   ((toks, low) for sents in parsed for _s, toks, low, _st, _q in sents))
     ctx = context(people, surfaces, you_mentions)
     keys = [speaker_key(people, turn) for turn in turns]  # reading a turn asks the people nothing
-    claims = [c for turn, spk, sents in zip(turns, keys, parsed) for c in read_turn(ctx, turn, spk, sents, captions)]
+    claims = [c for turn, spk, you, sents in zip(turns, keys, people.addressed(keys), parsed)
+              for c in read_turn(ctx, turn, spk, you, sents, captions)]
     people.freeze()
     ids = tuple(t.id for t in turns)
     return Reading(people, claims, ids, dict(zip(ids, keys)), {t.id: t.date for t in turns})
@@ -150,15 +157,18 @@ def context(people: People, surfaces: dict[str, str], you_mentions: bool = False
     return _Ctx(people, "", "", surfaces, frozenset(people.speakers), frozenset(people.third_parties), None, you_mentions)
 
 
-def read_turn(ctx: _Ctx, turn: Turn, speaker: str, sents: Sentences, captions: bool = False) -> list[Claim]:
-    """The claims of one turn said by ``speaker`` (a key): a function of the turn and of what
-    ``ctx`` says of the names its tokens spell, and of nothing else the conversation says."""
+def read_turn(ctx: _Ctx, turn: Turn, speaker: str, you: str, sents: Sentences, captions: bool = False) -> list[Claim]:
+    """The claims of one turn said by ``speaker`` to ``you`` unless a vocative says otherwise
+    (keys): a function of the turn and of what ``ctx`` says of the names its tokens spell, and
+    of nothing else the conversation says."""
     out: list[Claim] = []
-    ctx.speaker, ctx.other, ctx.turn = speaker, ctx.people.other(speaker), turn
+    ctx.speaker, ctx.other, ctx.turn = speaker, you, turn
     ctx.reacting = None
     for s, toks, low, starts, question in sents:
         if not question:  # a question asserts nothing
             _read_sentence(s, toks, low, starts, ctx, out)
+        elif len(ctx.speakers) > 2:  # but whom it is asked of is addressed from here on: "Jo, did you ...?"
+            _vocatives(low, [ctx.surfaces.get(t) for t in toks], ctx)
     if captions and turn.caption:
         cap = turn.caption.strip()
         out.append(Claim(speaker, "share", cap, False, cap, turn.id, turn.date, (), "", speaker))
@@ -188,18 +198,17 @@ def _read_sentence(
     n = len(toks)
     sget = ctx.surfaces.get
     names = [sget(t) for t in toks]
-    drop = [False] * n
     has_names = any(names)
+    drop = _vocatives(low, names, ctx) if has_names else [False] * n
     offs = Offsets(text, toks, starts)
 
     if has_names:
-        replies.mark_vocatives(low, [k is not None and k in ctx.speakers for k in names], drop)
         # naming claims: "my son Max" -> (speaker, call, Max, topic 'my son')
         if ctx.third:
             last: Claim | None = None
             for i, k in enumerate(names):
                 if k is not None and k in ctx.third:
-                    c = _naming(text, toks, low, i, k, ctx)
+                    c = naming(text, toks, low, i, k, ctx.speaker, ctx.other, ctx.turn)
                     if c is None and last is not None and i >= 2 and low[i - 1] in ("and", ",") and (
                         names[i - 2] == last.mentions[0]
                     ):  # a list carried on: "Pepper, Precious and Panda"
@@ -238,41 +247,14 @@ def _read_sentence(
         _read_clause(text, toks, low, start, n, names, drop, ctx, out, offs)
 
 
-def _naming(text: str, toks: list[str], low: list[str], i: int, who: str, ctx: _Ctx) -> Claim | None:
-    """A naming claim: the owner calls a thing by a third party's name ("my son Max")."""
-    p1 = low[i - 1] if i >= 1 else ""
-    p2 = low[i - 2] if i >= 2 else ""
-    n = len(low)
-    topic = ""
-    owner = ctx.speaker
-    j = i - 2 if p1 == "," else i - 1
-    listed = p1 == "," and i + 1 < n and low[i + 1] in ("and", ",")  # "my gf, Toby, and I": a list
-    if j >= 1 and low[j] in RELATIONS and not listed:  # my son Max / our new puppy, Pixie
-        for k in range(j - 1, max(-1, j - 4), -1):
-            if low[k] in ("my", "our", "your"):
-                owner = ctx.other if low[k] == "your" else ctx.speaker
-                topic = " ".join(toks[k : j + 1]).replace(" '", "'")
-                break
-            if low[k] in OWNERS or not low[k].isalpha():
-                break
-    if not topic and p1 in NAMING_VERBS and p2 in RELATIONS:  # a puppy named Pixie
-        topic = toks[i - 2]
-    if not topic and p1 in ("him", "her", "it", "them") and p2 in NAMING_VERBS:  # named her Tilly
-        topic = toks[i - 1]
-    if not topic and p1 in ("is", "are", "was", "'s") and p2 in ("name", "names") and i >= 3:
-        topic = f"{low[i - 3]} {p2}"  # her name is Coco
-    if not topic and i + 2 < n and low[i + 1] in (",", "is", "was") and low[i + 2] in ("my", "our", "your"):
-        for k in range(i + 3, min(n, i + 7)):  # Oscar, my guinea pig
-            if low[k] in RELATIONS:
-                if k + 1 < n and low[k + 1] == "'s":  # "Max is my mother's cat": the cat
-                    continue
-                owner = ctx.other if low[i + 2] == "your" else ctx.speaker
-                topic = " ".join(toks[i + 2 : k + 1]).replace(" '", "'")
-                break
-    if not topic:
-        return None
-    turn = ctx.turn
-    return Claim(owner, "call", toks[i], False, text, turn.id, turn.date, (who,), topic, ctx.speaker)
+def _vocatives(low: list[str], names: list, ctx: _Ctx) -> list[bool]:
+    """The sentence's vocatives, marked (see :func:`graphmem.claims.replies.mark_vocatives`). With
+    more than two speakers, the first that names another speaker is who ``you`` is from here on."""
+    drop = [False] * len(low)
+    replies.mark_vocatives(low, [k is not None and k in ctx.speakers for k in names], drop)
+    if len(ctx.speakers) > 2:
+        ctx.other = next((k for k, d in zip(names, drop) if d and k is not None and k != ctx.speaker), ctx.other)
+    return drop
 
 
 def _read_clause(

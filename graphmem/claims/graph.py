@@ -2,7 +2,9 @@
 
 Three kinds of node, all keyed by tuples so that kinds cannot collide:
 
-* ``("person", key)`` -- ``kind='person'``, ``name`` (as first written), ``speaker`` (bool).
+* ``("person", key)`` -- one per named party (a speaker, or a third party a speaker introduced):
+  ``kind='person'``, ``name`` (as first written), ``speaker`` (bool), ``human`` (bool: a person by
+  the rule of :func:`graphmem.claims.naming.persons`, not an animal or a thing).
 * ``("assertion", i)`` -- one per claim: ``kind='assertion'``, ``predicate``, ``object``,
   ``negated``, ``topic``, ``sentence``, ``dia_id``, ``date`` (ISO 8601 string), ``derived``.
 * ``("turn", dia_id)`` -- one per turn read: ``kind='turn'``, ``dia_id``, ``speaker`` (key),
@@ -29,6 +31,7 @@ from typing import Any
 import networkx as nx
 
 from graphmem.claims.gcpause import paused_gc
+from graphmem.claims.naming import persons
 from graphmem.claims.records import Claim, Reading
 from graphmem.domain import Conversation
 from graphmem.text.lexicon import HAVE_PREDICATES
@@ -66,9 +69,9 @@ def _build(reading: Reading) -> nx.MultiDiGraph:
     """Every node and edge listed first, then added in one pass (see :func:`_add`)."""
     g = nx.MultiDiGraph()
     people = reading.people
-    speakers = set(people.speakers)
+    speakers, humans = set(people.speakers), persons(people, reading.claims)
     nodes: list[tuple[Any, dict]] = [
-        ((PERSON, k), {"kind": PERSON, "name": people.display(k), "speaker": k in speakers})
+        ((PERSON, k), {"kind": PERSON, "name": people.display(k), "speaker": k in speakers, "human": k in humans})
         for k in people.keys
     ]
     for d in reading.turns:

@@ -30,9 +30,9 @@ from graphmem.text.sentences import QUOTES
 __all__ = ["People", "candidates_of", "fold", "people_from", "people_of", "resolve", "speakers_named", "words_of"]
 
 class People:
-    """The people of one conversation: two speakers and the third parties they introduce."""
+    """The people of one conversation: its speakers and the third parties they introduce."""
 
-    def __init__(self, speakers: tuple[str, str], third: Iterable[str] = (), words: Iterable[str] = ()):
+    def __init__(self, speakers: Sequence[str], third: Iterable[str] = (), words: Iterable[str] = ()):
         self._display: dict[str, str] = {}
         self._names: dict[str, str] = {}
         keys = []
@@ -41,7 +41,7 @@ class People:
             self._display.setdefault(k, s.strip())
             self._names[k] = k
             keys.append(k)
-        self.speakers: tuple[str, str] = (keys[0], keys[1])
+        self.speakers: tuple[str, ...] = tuple(keys)
         self._common = frozenset(words)
         self._cache: dict[str, str | None] = {}
         self._frozen = False
@@ -72,10 +72,25 @@ class People:
         """The keys of the people the speakers introduced."""
         return tuple(k for k in self._display if k not in self.speakers)
 
-    def other(self, key: str) -> str:
-        """The other speaker: who ``you`` means when ``key`` speaks."""
-        a, b = self.speakers
-        return b if key == a else a
+    def addressed(self, keys: Sequence[str]) -> list[str]:
+        """Whom ``you`` means in each turn, said by the speakers ``keys`` in order, when no
+        vocative names someone: the last speaker before the turn who is not its speaker, else
+        (no one else has spoken yet) the first of the conversation's speakers who is not.
+
+        Why the turn before: in dialogue of more than two a turn answers the one before it, so
+        that one's speaker is addressed. In two-party dialogue this is always the other speaker."""
+        out = []
+        last = other = None  # the last speaker, and the last one before who is not them
+        for key in keys:
+            if last is not None and last != key:
+                out.append(last)
+            elif other is not None:
+                out.append(other)
+            else:
+                out.append(next((k for k in self.speakers if k != key), key))
+            if key != last:
+                last, other = key, last
+        return out
 
     def display(self, key: str) -> str:
         """The name to show for ``key``, as it was first written."""
@@ -249,7 +264,7 @@ _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
 
 def people_of(
-    speakers: tuple[str, str], text: str, sentences: Iterable[tuple[list[str], list[str]]]
+    speakers: Sequence[str], text: str, sentences: Iterable[tuple[list[str], list[str]]]
 ) -> tuple[People, dict[str, str]]:
     """The people of one conversation, and every capitalised word of it that names someone, and whom.
 
@@ -279,7 +294,7 @@ def candidates_of(speakers: frozenset[str], lower_words: Counter[str], capitals:
 
 
 def people_from(
-    speakers: tuple[str, str], lower_words: Counter[str], capitals: set[str],
+    speakers: Sequence[str], lower_words: Counter[str], capitals: set[str],
     sentences: Iterable[tuple[Sequence[str], Sequence[str]]],
 ) -> tuple[People, dict[str, str]]:
     """:func:`people_of` from the counts :func:`words_of` takes of the conversation's text

@@ -20,7 +20,7 @@ from graphmem.text.lexicon import (
 )
 from graphmem.text.sentences import joined, sentences, token_words
 
-__all__ = ["addressed", "filed", "formula", "mark_vocatives", "reply", "unaddressed"]
+__all__ = ["filed", "formula", "mark_vocatives", "reply", "unaddressed"]
 
 
 def mark_vocatives(low: list[str], speaker: list[bool], drop: list[bool]) -> None:

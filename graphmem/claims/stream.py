@@ -10,10 +10,11 @@ speakers introduce, and maps every capitalised word to a person. A name learnt i
 and the capitalised words add up turn by turn; each new turn is tokenised once, and only its
 sentences that may introduce someone are kept) and, on each
 ``add``, meets the conversation's people again from them. A turn's claims are a function of the
-turn, its speaker's key, and of what the conversation's people say of the capitalised words the
-turn itself contains (whom each names, and whether that person is a speaker or a third party:
+turn, its speaker's key, whom it addresses (:meth:`graphmem.claims.people.People.addressed`), and
+of what the conversation's people say of the capitalised words the turn itself contains (whom each
+names, and whether that person is a speaker or a third party:
 :func:`graphmem.claims.extract.read_turn`). So only the earlier turns that contain a word whose
-person changed, or whose speaker's key changed, are read again -- never another conversation,
+person changed, or whose speaker's key or addressee changed, are read again -- never another conversation,
 and usually none at all. The result is the bulk reading of the same turns, claim for claim
 (``tests/unit/claims/test_stream.py`` checks it on all ten LoCoMo conversations fed one turn at
 a time and in batches).
@@ -65,6 +66,8 @@ class _State:
     surfaces: dict[str, str] = field(default_factory=dict)
     keys: list[str] = field(default_factory=list)
     """The key of each turn's speaker."""
+    you: list[str] = field(default_factory=list)
+    """The key of whom each turn addresses, unless a vocative of its own says otherwise."""
     candidates: set[str] = field(default_factory=set)
     exact: bool = False
     """Was every speaker's name known before it was looked up, when the people were last met?"""
@@ -153,7 +156,7 @@ class _State:
         """Does one of the last ``new`` turns hold ``token``?"""
         return self.at[token][-1] >= len(self.kept) - new
 
-    def meet(self, speakers: tuple[str, str], turns: Sequence[Turn]) -> tuple[People, dict[str, str], list[str], set[str]]:
+    def meet(self, speakers: Sequence[str], turns: Sequence[Turn]) -> tuple[People, dict[str, str], list[str], set[str]]:
         """The people met again over the totals: only the turns that hold a candidate are read."""
         candidates = candidates_of(frozenset(fold(s) for s in speakers), self.lower, self.capitals)
         holding = sorted({i for c in candidates for i in self.at.get(c, ())})
@@ -169,14 +172,13 @@ class _State:
 class ConversationClaims:
     """The claims of one conversation, read as its turns arrive (see the module docstring).
 
-    ``speakers`` are the conversation's two speakers, as the bulk reader takes them; with None
-    they are the first two who speak, and a third who speaks is refused (``DataError``), as
-    :func:`graphmem.data.records.conversations` refuses one. Until a second speaker has spoken
-    there is no two-party dialogue to read: the turns wait (no claims), and are read, and
-    reported as read again, when the second speaker's first turn arrives.
+    ``speakers`` are the conversation's speakers, as the bulk reader takes them; with None they
+    are whoever speaks, in the order they first speak, as :func:`graphmem.data.dialogue.conversations`
+    takes them. Until a second speaker has spoken there is no dialogue to read: the turns wait (no
+    claims), and are read, and reported as read again, when the second speaker's first turn arrives.
     """
 
-    def __init__(self, speakers: tuple[str, str] | None = None, *, captions: bool = False, you_mentions: bool = False):
+    def __init__(self, speakers: Sequence[str] | None = None, *, captions: bool = False, you_mentions: bool = False):
         self._given = speakers
         self._speakers: tuple[str, ...] = tuple(speakers) if speakers is not None else ()
         self._captions = captions
@@ -186,7 +188,7 @@ class ConversationClaims:
         self._state: _State | None = _State([], Counter(), set(), {})
 
     @classmethod
-    def restore(cls, speakers: tuple[str, str] | None, turns: Sequence[Turn], claims: Sequence[Sequence[Claim]],
+    def restore(cls, speakers: Sequence[str] | None, turns: Sequence[Turn], claims: Sequence[Sequence[Claim]],
                 **rules: bool) -> ConversationClaims:
         """A conversation as saved: its turns and the claims read of each, nothing read again.
 
@@ -213,7 +215,7 @@ class ConversationClaims:
     def reading(self) -> Reading:
         """What the bulk reader makes of the turns added so far."""
         state = self._ready()
-        people = state.people or People(((*self._speakers, "", "")[:2]))
+        people = state.people or People(self._speakers)
         ids = tuple(t.id for t in self._turns)
         return Reading(people, self.claims, ids, dict(zip(ids, state.keys)), {t.id: t.date for t in self._turns})
 
@@ -223,6 +225,7 @@ class ConversationClaims:
         if not turns:
             return ClaimChange({}, ())
         speakers = self._who(turns)
+        joined = len(speakers) != len(self._speakers)  # a new speaker: not a third party, and addressed by name
         state = self._ready()
         n = len(self._turns)
         parsed, undo = state.grow(turns)
@@ -231,20 +234,22 @@ class ConversationClaims:
             if len(speakers) < 2:  # no dialogue yet: the turns wait
                 self._speakers, self._turns, self._claims = speakers, every, self._claims + [()] * len(turns)
                 return ClaimChange({t.id: () for t in turns}, ())
-            if state.same_people(turns):
+            if not joined and state.same_people(turns):
                 people, surfaces, candidates = state.people, state.surfaces, state.candidates
                 keys = state.keys + [speaker_key(people, t) for t in turns]
+                you = people.addressed(keys)
                 again: list[int] = []
             else:
-                people, surfaces, keys, candidates = state.meet((speakers[0], speakers[1]), every)
-                again = self._again(state, people, surfaces, keys, n)
+                people, surfaces, keys, candidates = state.meet(speakers, every)
+                you = people.addressed(keys)
+                again = self._again(state, people, surfaces, keys, you, n)
             assert people is not None
             ctx = context(people, surfaces, self._you)
             claims = self._claims + [()] * len(turns)
             changed: dict[str, tuple[Claim, ...]] = {}
             for i in [*again, *range(n, len(every))]:
                 sents = parsed[i - n] if i >= n else parse(every[i])  # an earlier turn is parsed again
-                read = tuple(read_turn(ctx, every[i], keys[i], sents, self._captions))
+                read = tuple(read_turn(ctx, every[i], keys[i], you[i], sents, self._captions))
                 if i >= n or read != claims[i]:
                     changed[every[i].id] = read
                 claims[i] = read
@@ -254,37 +259,32 @@ class ConversationClaims:
         finally:
             state.fresh = (set(), Counter())  # this add's alone: kept, a bulk add's would be a second copy of the totals
         was, first = state.candidates, n if state.people is not None else 0  # turns that waited were never pruned
-        state.people, state.surfaces, state.keys, state.candidates = people, surfaces, keys, candidates
+        state.people, state.surfaces, state.keys, state.you, state.candidates = people, surfaces, keys, you, candidates
         state.prune(first, was)
         self._speakers, self._turns, self._claims = speakers, every, claims
         return ClaimChange(changed, tuple(every[i].id for i in again))
 
     @staticmethod
-    def _again(old: _State, people: People, surfaces: dict[str, str], keys: list[str], n: int) -> list[int]:
+    def _again(old: _State, people: People, surfaces: dict[str, str], keys: list[str], you: list[str],
+               n: int) -> list[int]:
         """The earlier turns (before ``n``) whose reading the new people may change: those that
         contain a word whose person, or that person's standing as a third party, changed, and
-        those whose speaker's key changed. All of them when there were no people before."""
+        those whose speaker's key, or whom they address, changed. All of them when there were no
+        people before."""
         if old.people is None:
             return list(range(n))
         was, now = frozenset(old.people.third_parties), frozenset(people.third_parties)
         moved = [t for t in old.surfaces.keys() | surfaces.keys()
                  if (k := old.surfaces.get(t), k in was) != (m := surfaces.get(t), m in now)]
         out = {i for t in moved for i in old.at.get(t, ()) if i < n}
-        out.update(i for i in range(n) if keys[i] != old.keys[i])
+        out.update(i for i in range(n) if keys[i] != old.keys[i] or you[i] != old.you[i])
         return sorted(out)
 
     def _who(self, turns: Sequence[Turn]) -> tuple[str, ...]:
-        """The speakers once ``turns`` are added: the given two, else the first two who speak."""
+        """The speakers once ``turns`` are added: those given, else whoever speaks, in the order they first speak."""
         if self._given is not None:
             return self._speakers
-        who = dict.fromkeys(self._speakers)
-        for t in turns:
-            if t.speaker not in who:
-                if len(who) == 2:
-                    raise DataError(f"turn {t.id!r}: graphmem reads two-party dialogue, and {t.speaker!r} would be"
-                                    f" this conversation's third speaker (after {', '.join(who)})")
-                who[t.speaker] = None
-        return tuple(who)
+        return tuple(dict.fromkeys([*self._speakers, *(t.speaker for t in turns)]))
 
     def _ready(self) -> _State:
         """The running totals, rebuilt from the turns (not their claims) if the conversation was restored."""
@@ -292,9 +292,9 @@ class ConversationClaims:
             state = _State([], Counter(), set(), {})
             state.grow(self._turns)
             state.fresh = (set(), Counter())  # no add asks what this growth brought
-            if len(self._speakers) == 2:
-                state.people, state.surfaces, state.keys, state.candidates = state.meet(
-                    (self._speakers[0], self._speakers[1]), self._turns)
+            if len(self._speakers) >= 2:
+                state.people, state.surfaces, state.keys, state.candidates = state.meet(self._speakers, self._turns)
+                state.you = state.people.addressed(state.keys)
                 state.prune(0, set())
             self._state = state
         return self._state

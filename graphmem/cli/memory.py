@@ -15,7 +15,7 @@ import click
 
 from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_account_options
 from graphmem.data.dialogue import memory_records, placed_records
-from graphmem.domain import Fact, Turn
+from graphmem.domain import Answer, Fact, Turn
 from graphmem.errors import StoreUnavailable
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the command that needs it: --help stays fast
@@ -78,9 +78,21 @@ def _cite(records: Sequence[Turn]) -> str:
     for r in records:
         when = f" ({r.date.day} {r.date:%B %Y})" if r.date else ""
         text = r.text if len(r.text) <= 160 else r.text[:157] + "..."
-        where = r.id if r.id.startswith(f"{r.conversation}/") else f"{r.conversation}/{r.id}"
-        lines.append(f"  {where}  {r.speaker}{when}: {text}")
+        lines.append(f"  {_named(r)}  {r.speaker}{when}: {text}")
     return "\n".join(lines) if lines else "  (nothing matched)"
+
+
+def _named(r: Turn) -> str:
+    """A turn as the commands name it: ``conversation/id`` (a LoCoMo id carries its conversation)."""
+    return r.id if r.id.startswith(f"{r.conversation}/") else f"{r.conversation}/{r.id}"
+
+
+def _source(answer: Answer, found: Sequence[Turn]) -> str | None:
+    """The ``from:`` line: the turn the reply was read from and its sentence (None: an abstention)."""
+    if not answer.sentence:
+        return None
+    said = next((r for r in found if r.id == answer.source), None)
+    return f"from: {_named(said) if said else answer.source}  {answer.sentence}"
 
 
 @click.command()
@@ -109,10 +121,11 @@ def ask(question: str, data: Path | None, backend: str, saved: Path | None, conv
 
     judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
-        found = mem.records_for(question, max(k, mem.confidence_turns), conversation, asked_on, user=user)
-        answer = mem.answer_from(question, found, cite=k)
+        answer, found = mem.ask_with_turns(question, k, conversation, asked_on, user=user)
         used = mem.floor_of(answer)
     click.echo(f"reply: {answer.reply}")
+    if (line := _source(answer, found)) is not None:
+        click.echo(line)
     click.echo(f"confidence: {answer.confidence:.3f} ({answer.measure}, floor {floor_text(used)})")
     click.echo("cited:")
     click.echo(_cite(found[:k]))
@@ -178,7 +191,7 @@ def forget(saved: Path | None, backend: str, ids: tuple[str, ...], conversation:
         raise click.ClickException(f"{saved}: no such memory file")
     with (Memory(path=saved) if saved is not None else Memory("neo4j", user=neo4j_user, **neo4j)) as mem:
         n = mem.forget(ids=list(ids) if ids else None, conversation=conversation, user=user)
-        click.echo(f"{n} turns forgotten; {mem.store.where} holds {len(mem)}")
+        click.echo(f"{n} turn{'' if n == 1 else 's'} forgotten; {mem.store.where} holds {len(mem)}")
 
 
 @click.command()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from graphmem.cli.common import friendly, neo4j_options
+from graphmem.errors import install
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) and the SDK only when the command runs
     from graphmem.memory.api import Memory
@@ -87,7 +88,7 @@ def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, t
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("mcp", "uvicorn", "starlette", "anyio", "pydantic"):
             raise
-        raise click.ClickException("graphmem serve needs the MCP SDK: pip install 'graphmem[mcp]'") from None
+        raise click.ClickException(f"graphmem serve needs the MCP SDK: {install('mcp')}") from None
     mem, what = _open(saved, backend, read_only, floor, neo4j)
     signal.signal(signal.SIGTERM, _stop)  # a terminated server closes its memory on the way out, as Ctrl-C does
     try:

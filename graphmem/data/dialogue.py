@@ -68,8 +68,8 @@ def conversations(records: Sequence[Turn]) -> list[Sample]:
 
     One conversation per ``conversation`` id, in first-seen order; a session per
     calendar day (records without a date share one undated session, dated today);
-    turns in the order given. The reader is built for two-party dialogue, so a
-    conversation must have exactly two speakers.
+    turns in the order given; its speakers in the order they first speak. A conversation
+    must have two speakers or more: one person's turns alone are no dialogue to read.
     """
     grouped: dict[str, list[Turn]] = {}
     for r in records:
@@ -77,9 +77,9 @@ def conversations(records: Sequence[Turn]) -> list[Sample]:
     out = []
     for conv_id, rows in grouped.items():
         speakers = list(dict.fromkeys(r.speaker for r in rows))
-        if len(speakers) != 2:
-            raise DataError(f"conversation {conv_id!r}: graphmem reads two-party dialogue, and this one has "
-                            f"{len(speakers)} speaker{'s' if len(speakers) != 1 else ''} ({', '.join(speakers)})")
+        if len(speakers) < 2:
+            raise DataError(f"conversation {conv_id!r}: graphmem reads dialogue, and this one has one speaker"
+                            f" ({speakers[0]})")
         days: dict[object, list[Turn]] = {}
         for r in rows:
             days.setdefault(r.date.date() if r.date else None, []).append(r)
@@ -89,7 +89,7 @@ def conversations(records: Sequence[Turn]) -> list[Sample]:
             turns = tuple(replace(r, session=n, date=r.date or date) for r in day_rows)
             by_id.update((t.id, t) for t in turns)
             sessions.append(Session(n, date, f"{date:%I:%M %p on %d %B, %Y}", turns))
-        out.append(Sample(conv_id, (speakers[0], speakers[1]), tuple(sessions), by_id))
+        out.append(Sample(conv_id, tuple(speakers), tuple(sessions), by_id))
     return out
 
 

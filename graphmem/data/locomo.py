@@ -90,7 +90,8 @@ class Question:
 
 @dataclass(frozen=True)
 class Sample(Conversation):
-    """One LoCoMo sample: a conversation of two speakers, and the questions asked about it."""
+    """One LoCoMo sample (a conversation of two speakers, and the questions asked about it), or a
+    turn file's conversation in the same shape (any number of speakers, no questions)."""
 
     questions: tuple[Question, ...] = ()
 

@@ -17,6 +17,9 @@ from graphmem.index.conversations import CONVERSATION_REST, CONVERSATION_TURNS
 from graphmem.index.query import B, CONTEXT_WEIGHT, K1
 from graphmem.text.dates import ANSWER_TYPES
 
+READERS = ("readable", "extractive")
+"""Who reads ``ask``'s reply (``MemoryOptions.reader``)."""
+
 
 @dataclass(frozen=True)
 class MemoryOptions:
@@ -79,10 +82,16 @@ class MemoryOptions:
     I reading?") asks about the person: among the turns it matches, the person's own count one
     more term (:mod:`graphmem.index.askers`). False: every speaker's turns alike."""
 
+    reader: str = "readable"
+    """Who reads ``ask``'s reply off the turns found: ``readable`` (:mod:`graphmem.answer.readable`:
+    one phrase of the first turn, as written, with the sentence it came from) or ``extractive``
+    (the bench's reader, :mod:`graphmem.answer.reader`: a sentence's rarest words, which LoCoMo's
+    token F1 rewards; docs/memory.md, "Replies a person can read")."""
+
     phrase: str = "assistant"
-    """When ``ask``'s reader quotes one phrase of a sentence instead of its rarest words
-    (:func:`graphmem.index.shape.reader_settings`): ``assistant`` (when the turns found include
-    an assistant's), ``always`` or ``never``."""
+    """With ``reader="extractive"``: when it quotes one phrase of a sentence instead of its rarest
+    words (:func:`graphmem.index.shape.reader_settings`): ``assistant`` (when the turns found
+    include an assistant's), ``always`` or ``never``."""
 
     batch: int = 64
     """An ingest of this many records or more is indexed column by column

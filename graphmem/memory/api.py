@@ -32,6 +32,7 @@ from datetime import date, datetime
 from numbers import Integral
 from typing import Any
 
+from graphmem.answer import readable
 from graphmem.answer.reader import Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
@@ -40,7 +41,7 @@ from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
 from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Turn
 from graphmem.errors import DataError, MisuseError
-from graphmem.index.options import MemoryOptions
+from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant, reader_settings
 from graphmem.memory.updates import Updates, prefer_current
@@ -72,6 +73,8 @@ class Memory:
                  floor: float = FLOOR, settings: ReaderSettings = ReaderSettings(), dense: bool = False,
                  scope: bool = True, options: MemoryOptions = MemoryOptions(), confidence: str = "coverage",
                  meaning_floor: float = MEANING_FLOOR, read_only: bool = False, **neo4j: Any):
+        if options.reader not in READERS:
+            raise MisuseError(f"unknown reader {options.reader!r}: choose {' or '.join(map(repr, READERS))}")
         self.floor = floor
         self.meaning_floor = meaning_floor
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
@@ -224,17 +227,27 @@ class Memory:
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
             user: str | None = None) -> Answer:
-        """The reply (extractive, or ``No information available``), the cited turns, the confidence:
-        read off ``user``'s turns only."""
+        """The reply (a phrase of the first turn found, as written, or a date; or ``No information
+        available``), the sentence it came from, the cited turns, the confidence: read off
+        ``user``'s turns only."""
+        return self.ask_with_turns(question, k, conversation, asked_on, user)[0]
+
+    def ask_with_turns(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+                       user: str | None = None) -> tuple[Answer, list[Turn]]:
+        """``ask``, and the turns it found, best first (the cited ones first): for a caller that shows
+        the cited turns whole, as ``graphmem ask`` and the MCP server do. One search serves both, so
+        the reply, its confidence (which reads the turns a knowledge update replaced) and the turns
+        shown always agree."""
         k = _count(k)  # checked before it is compared with the meaning's turns
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
-                return self._answer(question, *self._found(question, k, conversation, asked_on, user))
+                found, replaced = self._found(question, k, conversation, asked_on, user)
+                return self._answer(question, found, replaced), found
         # the meaning confidence reads more turns than are cited, and embeds them without the memory's
         # lock (an ingest need not wait for it): the reader may see turns ingested since the search
         found, replaced = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
                                       asked_on, user)
-        return self._answer(question, found, replaced, cite=k)
+        return self._answer(question, found, replaced, cite=k), found
 
     @property
     def confidence_turns(self) -> int:
@@ -277,9 +290,9 @@ class Memory:
 
     def _read(self, question: str, found: Sequence[Turn], confidence: float | None, measure: str,
               replaced: Sequence[str] = ()) -> Answer:
-        """The extractive reader over ``found`` when ``confidence`` (None: the first turn's word
-        coverage, or that of a turn it replaced (``replaced``: their texts), computed here) reaches
-        the ``measure``'s floor."""
+        """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` (None: the
+        first turn's word coverage, or that of a turn it replaced (``replaced``: their texts),
+        computed here) reaches the ``measure``'s floor."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
             vocab = self._store.weights(query, found)
@@ -287,11 +300,14 @@ class Memory:
                 confidence = max(sure(vocab, query.english, text, unseen=self.options.sure_unseen)
                                  for text in (self._covered(found), *replaced))
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-            settings = reader_settings(self.options.phrase, self.settings, found)
             answer = Answer(ABSTAIN, tuple(r.id for r in found), confidence, measure)
             if confidence < self.floor_of(answer):
                 return answer
-            return replace(answer, reply=Reader(vocab, settings).read(query.english, hits))
+            if self.options.reader == "extractive":
+                settings = reader_settings(self.options.phrase, self.settings, found)
+                return replace(answer, reply=Reader(vocab, settings).read(query.english, hits))
+            read = readable.read(query.english, hits, vocab)
+            return replace(answer, reply=read.reply, sentence=read.sentence, source=read.source)
 
     def build(self) -> None:
         """Make the store ready to search now (a store that indexes as it adds has nothing to build)."""

@@ -42,7 +42,7 @@ class Counts:
 
     @property
     def nodes(self) -> int:
-        return sum(self.found[f] for f in ("conversations", "sessions", "turns", "people", "assertions"))
+        return sum(self.found[f] for f in ("conversations", "sessions", "turns", "people", "others", "assertions"))
 
     @property
     def relationships(self) -> int:
@@ -55,7 +55,7 @@ class Counts:
     def line(self) -> str:
         f = self.found
         return (f"{self.conversation:<10}{f['sessions']:4d} sessions {f['turns']:5d} turns {f['people']:4d} people"
-                f" {f['assertions']:6d} assertions ({f['derived']} derived) {self.nodes:6d} nodes"
+                f" ({f['others']} other named) {f['assertions']:6d} assertions ({f['derived']} derived) {self.nodes:6d} nodes"
                 f" {self.relationships:6d} relationships  {'ok' if self.ok else 'MISMATCH'}")
 
 

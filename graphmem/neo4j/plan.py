@@ -5,7 +5,7 @@ The graph in Neo4j is the networkx mirror of :mod:`graphmem.claims.graph`, one t
 conversation's structure from the dataset::
 
     (:Conversation {id})-[:HAS_SESSION]->(:Session {key, index, date})-[:HAS_TURN]->(:Turn {key, id, speaker, text, date})
-    (:Person {key, id, name})-[:SPOKE]->(:Turn)
+    (:Person {key, id, name, speaker, human})-[:SPOKE]->(:Turn)
     (:Person)-[:SUBJECT_OF]->(:Assertion {key, n, predicate, object, negated, sentence})-[:READ_FROM]->(:Turn)
     (:Assertion)-[:MENTIONS]->(:Person)
 
@@ -42,9 +42,10 @@ NODE_STEPS = ("merge_conversations", "merge_sessions", "merge_turns", "merge_peo
 LINK_STEPS = ("link_sessions", "link_turns", "link_speakers", "link_subjects", "link_mentions", "link_sources")
 STEPS = NODE_STEPS + LINK_STEPS
 
-COUNT_FIELDS = ("conversations", "sessions", "turns", "people", "assertions", "derived",
+COUNT_FIELDS = ("conversations", "sessions", "turns", "people", "others", "assertions", "derived",
                 "has_session", "has_turn", "spoke", "subject_of", "mentions", "read_from")
-"""What the count check compares, per conversation (the columns of ``counts.cypher``)."""
+"""What the count check compares, per conversation (the columns of ``counts.cypher``): ``people`` are
+the Person nodes of people (``human``), ``others`` those of the named animals and things."""
 
 _EDGE_STEP = {"about": "link_subjects", "mentions": "link_mentions", "from": "link_sources"}
 
@@ -121,7 +122,7 @@ def _people_and_turns(cid: str, graph: Any, turn_key: dict[str, str], rows: dict
             key = node_key[node] = f"{cid}/{pid}"
             rows["merge_people"].append({"key": key, "id": pid, "conversation": cid,
                                          "name": str(data.get("name", pid)), "speaker": bool(data.get("speaker", False)),
-                                         "n": people_n})
+                                         "human": bool(data.get("human", True)), "n": people_n})
             people_n += 1
         elif kind == "turn":
             dia_id = str(node[1])
@@ -187,7 +188,8 @@ def _expected(rows: dict[str, list[dict]]) -> dict[str, int]:
         "conversations": 1,
         "sessions": len(rows["merge_sessions"]),
         "turns": len(rows["merge_turns"]),
-        "people": len(rows["merge_people"]),
+        "people": sum(r["human"] for r in rows["merge_people"]),
+        "others": sum(not r["human"] for r in rows["merge_people"]),
         "assertions": len(rows["merge_assertions"]),
         "derived": sum(r["derived"] for r in rows["merge_assertions"]),
         "has_session": len(rows["link_sessions"]),

@@ -140,8 +140,11 @@ TOOLS: dict[str, Spec] = {
          "abstained": {"type": "boolean", "description": "True when the memory declined to answer."},
          "confidence": {"type": "number", "description": "How well the best turn matches the question, 0 to 1."},
          "floor": {"type": "number", "description": "The confidence below which the memory abstains."},
-         "cited": {"type": "array", "items": _TURN_OUT, "description": "The turns the reply was read from."}},
-        _READS),
+         "cited": {"type": "array", "items": _TURN_OUT, "description": "The turns the reply was read from."},
+         "sentence": {"type": "string", "description": "The sentence the reply was read from, as said. Absent "
+                                                       "when the memory abstained."},
+         "source": {"type": "string", "description": "The id of the turn that sentence belongs to."}},
+        _READS, absent=("sentence", "source")),
     "facts": _tool(
         "Facts held about a person",
         "The facts the memory has read about a person from what was said (no model: grammar rules), each as "

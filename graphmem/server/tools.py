@@ -80,11 +80,12 @@ class Tools:
         """As ``graphmem ask`` reads: the turns found, then the answer read off them, so the cited
         turns come back whole (an ``Answer`` holds only their ids)."""
         mem, k = self.memory, a.get("k", 5)
-        found = mem.records_for(a["question"], max(k, mem.confidence_turns), a.get("conversation"), _when(a),
-                                user=a.get("user"))
-        answer = mem.answer_from(a["question"], found, cite=k)
-        return {"reply": answer.reply, "abstained": answer.quiet, "confidence": round(float(answer.confidence), 4),
-                "floor": mem.floor_of(answer), "cited": [turn_json(t) for t in found[:k]]}
+        answer, found = mem.ask_with_turns(a["question"], k, a.get("conversation"), _when(a), user=a.get("user"))
+        out = {"reply": answer.reply, "abstained": answer.quiet, "confidence": round(float(answer.confidence), 4),
+               "floor": mem.floor_of(answer), "cited": [turn_json(t) for t in found[:k]]}
+        if answer.sentence and answer.source:  # a quoted reply says where it was quoted from
+            out.update(sentence=answer.sentence, source=answer.source)
+        return out
 
     def facts(self, a: dict[str, Any]) -> dict[str, Any]:
         facts = self.memory.facts(a["about"], as_of=_when(a), user=a.get("user"))

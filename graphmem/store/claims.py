@@ -14,9 +14,9 @@ which turns still wait (with the moment each was ingested), and writes a convers
 there when it reads them; a reopened one restores a conversation's claims from there, without
 reading it again, the first time that conversation is asked for.
 
-Claims are read from two-party dialogue: a conversation whose turns have three speakers keeps
-its turns (they are searched as any other) but no claims, and asking for them says why.
-A turn without a date is dated when it is ingested, as :func:`graphmem.data.records.conversations` dates it.
+Claims are read from dialogue of any number of speakers (whom ``you`` means is settled turn by
+turn: :meth:`graphmem.claims.people.People.addressed`); a conversation only one person has spoken
+in yet has no claims until a second speaks. A turn without a date is dated when it is ingested, as :func:`graphmem.data.records.conversations` dates it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Protocol
 
 from graphmem.claims.facts import Told
 from graphmem.claims.gcpause import paused_gc
-from graphmem.claims.records import Claim
+from graphmem.claims.records import Claim, Reading
 from graphmem.claims.stream import ConversationClaims
 from graphmem.domain import Turn
 from graphmem.errors import DataError
@@ -43,10 +43,9 @@ or those whose claims a store restores."""
 @dataclass(frozen=True)
 class ClaimsChange:
     """What one reading changed (an ingest's, or a conversation's waiting turns'): the claims to
-    write, by turn id, and the conversations whose claims are dropped (a third speaker spoke)."""
+    write, by turn id."""
 
     claims: dict[str, tuple[Claim, ...]]
-    dropped: tuple[str, ...] = ()
 
 
 class ClaimsStore(Protocol):
@@ -68,7 +67,6 @@ class MemoryClaims:
         self._store = store
         self._convs: dict[str, ConversationClaims] = {}
         self._days: dict[str, dict[date | None, int]] = {}
-        self._refused: dict[str, str] = {}
         self._pending: dict[str, list[tuple[Turn, datetime]]] = {}
         self._about: dict[str, dict[str, Told]] = {}
         """Each conversation's claims about each person asked for (:meth:`about`), dropped whenever
@@ -85,8 +83,7 @@ class MemoryClaims:
         with paused_gc():  # tokens, sentences and claims: many small acyclic objects, as the bulk reader pauses for
             changes = [self._drain(conv) for conv in grouped]  # the waiting turns' claims are written too
             changes.append(self._read(grouped))
-        return ClaimsChange({d: c for ch in changes for d, c in ch.claims.items()},
-                            tuple(dict.fromkeys(conv for ch in changes for conv in ch.dropped)))
+        return ClaimsChange({d: c for ch in changes for d, c in ch.claims.items()})
 
     def defer(self, records: Sequence[Turn], now: datetime | None = None) -> None:
         """Keep the new records, ingested at ``now`` (this moment by default), to read when
@@ -122,31 +119,23 @@ class MemoryClaims:
 
     def _read(self, grouped: Mapping[str, Sequence[tuple[Turn, datetime]]]) -> ClaimsChange:
         out: dict[str, tuple[Claim, ...]] = {}
-        dropped = []
         for conv, rows in grouped.items():
             self._about.pop(conv, None)
             cc = self._conversation(conv)
-            if cc is None:
-                continue
             days = dict(self._days.get(conv, {}))
-            try:
-                change = cc.add([_turn(r, days, now) for r, now in rows])
-            except DataError as e:  # a third speaker: no claims for this conversation
-                self._refuse(conv, str(e))
-                dropped.append(conv)
-                continue
+            change = cc.add([_turn(r, days, now) for r, now in rows])
             self._days[conv] = days
             out.update(change.claims)
-        return ClaimsChange(out, tuple(dropped))
+        return ClaimsChange(out)
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
-        """The conversation's claims in turn order (``DataError`` for one unknown, or of three speakers),
-        its turns still waiting (:meth:`defer`) read first."""
+        """The conversation's claims in turn order (``DataError`` for one unknown), its turns still
+        waiting (:meth:`defer`) read first."""
         return tuple(self._held(conversation).claims)
 
     def about(self, conversation: str, person: str) -> Told:
         """The conversation's claims about ``person`` (a person key), in turn order, with their kinds
-        and facts (:class:`graphmem.claims.facts.Told`); refused as :meth:`claims` refuses.
+        and facts (:class:`graphmem.claims.facts.Told`); ``DataError`` as :meth:`claims` says it.
 
         Why kept: a person's facts are asked for again and again while their conversations' claims
         stay as they are; made once per reading of those claims, a call costs no pass over the
@@ -160,16 +149,20 @@ class MemoryClaims:
         return told
 
     def _held(self, conversation: str) -> ConversationClaims:
-        """The conversation's reader, its waiting turns read first; ``DataError`` when it has no claims."""
+        """The conversation's reader, its waiting turns read first; ``DataError`` when it holds no turn."""
         with paused_gc():
             self._drain(conversation)
         cc = self._conversation(conversation)
-        if cc is None:
-            raise DataError(f"conversation {conversation!r}: no claims ({self._refused[conversation]})")
         if not len(cc):
             self._forget(conversation)
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return cc
+
+    def reading(self, conversation: str) -> Reading:
+        """The conversation's reading so far (its people, claims, speakers), its waiting turns read first."""
+        with paused_gc():
+            self._drain(conversation)
+        return self._conversation(conversation).reading
 
     def reset(self, conv: str, turns: Callable[[], Waiting]) -> None:
         """The conversation's claims to be read again from the turns ``turns()`` gives (after some were
@@ -179,14 +172,8 @@ class MemoryClaims:
         if self._store is None and (held := turns()):
             self._pending[conv] = list(held)
 
-    def refused(self, conv: str) -> str | None:
-        """Why the conversation keeps no claims (a third speaker), or None."""
-        return self._refused.get(conv)
-
-    def _conversation(self, conv: str) -> ConversationClaims | None:
-        """The conversation's reader: kept, restored from the file, or new; None when refused."""
-        if conv in self._refused:
-            return None
+    def _conversation(self, conv: str) -> ConversationClaims:
+        """The conversation's reader: kept, restored from the file, or new."""
         cc = self._convs.get(conv)
         if cc is not None:
             return cc
@@ -195,24 +182,14 @@ class MemoryClaims:
             self._pending[conv] = list(waiting)
         days: dict[date | None, int] = {}
         turns = [_turn(r, days, at) for r, at in rows]
-        try:
-            cc = ConversationClaims.restore(None, turns, [claims.get(t.id, ()) for t in turns])
-        except DataError as e:
-            self._refuse(conv, str(e))
-            return None
+        cc = ConversationClaims.restore(None, turns, [claims.get(t.id, ()) for t in turns])
         self._convs[conv], self._days[conv] = cc, days
         return cc
 
     def _forget(self, conv: str) -> None:
         """Drop what is held of a conversation, to restore it from the store when next asked."""
-        for held in (self._convs, self._days, self._refused, self._pending, self._about):
+        for held in (self._convs, self._days, self._pending, self._about):
             held.pop(conv, None)
-
-    def _refuse(self, conv: str, why: str) -> None:
-        self._refused[conv] = why
-        self._about.pop(conv, None)
-        self._convs.pop(conv, None)
-        self._days.pop(conv, None)
 
 
 def _grouped(records: Sequence[Turn], now: datetime | None = None) -> dict[str, list[tuple[Turn, datetime]]]:

@@ -23,7 +23,7 @@ from graphmem.store.neo4j_search import CANDIDATES, DbVocabulary, Searcher
 from graphmem.store.neo4j_write import Given, Writer, as_datetime, turn_of
 from graphmem.store.users import owner
 
-__all__ = ["Neo4jStore"]
+__all__ = ["Neo4jStore", "warm"]
 
 _READY: set[str] = set()
 """The databases this process has made ready: their schema made sure of and their search statements
@@ -41,9 +41,16 @@ def ready(client: Client, searcher: Searcher) -> None:
     statements before (another process, an earlier load) this costs two searches' time."""
     if client.settings.where not in _READY:
         client.ensure_schema()
-        searcher.search(Query.parse(WARM_QUERY), 1, None)
-        client.query("reader_stats", stems=["warm"])
+        warm(client, searcher)
         _READY.add(client.settings.where)
+
+
+def warm(client: Client, searcher: Searcher) -> None:
+    """Run the search statements once. A server plans a statement again when the data it planned
+    for has changed enough (a load of many turns); ``graphmem load`` calls this when it is done, so
+    that the first program to search afterwards finds the plans made for the data as it now is."""
+    searcher.search(Query.parse(WARM_QUERY), 1, None)
+    client.query("reader_stats", stems=["warm"])
 
 
 class Neo4jStore:
@@ -94,8 +101,9 @@ class Neo4jStore:
         """The conversation's claims in turn order, from its Assertion nodes (those the claim reader
         made: a load's derived ones are the graph's, not the reader's)."""
         row = self.client.query("memory_claims", conversation=conversation)[0]
-        if row["refused"]:
-            raise DataError(f"conversation {conversation!r}: no claims ({row['refused']})")
+        if row["refused"]:  # written by a graphmem that read two-party dialogue alone
+            raise DataError(f"conversation {conversation!r}: no claims: it was written when graphmem read"
+                            f" two-party dialogue only ({row['refused']}); forget it and ingest it again")
         if not row["held"]:
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return tuple(_claim(c) for c in row["claims"])

@@ -24,7 +24,7 @@ from graphmem.errors import GraphmemError
 from graphmem.neo4j.client import Client
 from graphmem.neo4j.load import DEFAULT_BATCH, LoadReport, bar, count, delete
 from graphmem.neo4j.plan import Plan, check_id, plan
-from graphmem.store.neo4j import Neo4jStore
+from graphmem.store.neo4j import Neo4jStore, warm
 from graphmem.store.neo4j_rows import person_row
 from graphmem.store.neo4j_write import Given
 
@@ -74,6 +74,7 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
                             " (another reading is loaded there: run graphmem load --replace)")
     for p in plans:
         client.write("mark_loaded", conversation=p.conversation, reading=p.fingerprint)
+    warm(client, store.searcher)  # planned for the data as loaded, not by the next program's first search
     return LoadReport(counts, sum(p.size for p in plans), time.perf_counter() - start)
 
 
@@ -96,7 +97,8 @@ def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, ba
                             f" run graphmem load --replace --conversations {cid}")
     claims = _claims(p, key)
     sessions = {s.index: (s.date, s.date_text) for s in conv.sessions}
-    people = [person_row(cid, r["id"], r["name"], r["speaker"], r["n"], fixed=True) for r in p.rows["merge_people"]]
+    people = [person_row(cid, r["id"], r["name"], r["speaker"], r["human"], r["n"], fixed=True)
+              for r in p.rows["merge_people"]]
     position = {t.id: i for i, t in enumerate(turns)}
     last = [max((position[t] for t in row["turns"]), default=0) for row in claims]
     for lo in range(0, len(turns), batch):

@@ -26,7 +26,7 @@ off a Term node instead of counting: ``#when`` (the turns giving that answer typ
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -119,22 +119,25 @@ def _day_tokens(day: date | None, spans: list[tuple[date, date]]) -> set[str]:
     return out | {month_token(y, m) for a, b in spans for y, m in months(a, b)}
 
 
-def person_row(conversation: str, key: str, name: str, speaks: bool, n: int = -1, fixed: bool = False) -> dict:
-    """A ``write_claims.cypher`` person row. ``fixed``: the row is the graph's own (a load's, from
-    the mirror) and sets the person's name, speaker flag and order; otherwise they are set only
-    when the person is new."""
+def person_row(conversation: str, key: str, name: str, speaks: bool, human: bool, n: int = -1,
+               fixed: bool = False) -> dict:
+    """A ``write_claims.cypher`` person row: a named party, and whether it is a person by the rule
+    (``human``: :func:`graphmem.claims.naming.persons`), which every row sets. ``fixed``: the row is
+    the graph's own (a load's, from the mirror) and sets the party's name, speaker flag and order;
+    otherwise they are set only when the party is new."""
     return {"key": f"{conversation}/{key}", "id": key, "conversation": conversation, "name": name,
-            "speaker": speaks, "n": n, "fixed": fixed}
+            "speaker": speaks, "human": human, "n": n, "fixed": fixed}
 
 
-def claim_rows(conv: str, key: str, claims: Sequence[Claim], speakers: dict[str, str]) -> tuple[list[dict], list[dict]]:
+def claim_rows(conv: str, key: str, claims: Sequence[Claim], speakers: dict[str, str],
+               humans: Collection[str]) -> tuple[list[dict], list[dict]]:
     """The ``write_claims.cypher`` rows of one turn's claims (the turn keyed ``key`` in
     conversation ``conv``), and the rows of the people they name. ``speakers`` maps a person key
-    to the speaker's name; anyone else is named by their key."""
+    to the speaker's name; anyone else is named by their key. ``humans``: the keys of the people."""
     people: dict[str, dict] = {}
 
     def person(k: str) -> str:
-        people.setdefault(k, person_row(conv, k, speakers.get(k, k), k in speakers))
+        people.setdefault(k, person_row(conv, k, speakers.get(k, k), k in speakers, k in humans))
         return f"{conv}/{k}"
 
     rows = []

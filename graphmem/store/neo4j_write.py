@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from graphmem.claims.naming import persons
 from graphmem.claims.people import fold
 from graphmem.domain import Turn
 from graphmem.errors import DataError
@@ -39,7 +40,7 @@ from graphmem.index.options import MemoryOptions
 from graphmem.index.people import speaker_key
 from graphmem.neo4j.client import Client, Transaction
 from graphmem.store.claims import ClaimsChange, MemoryClaims
-from graphmem.store.neo4j_rows import claim_rows, index_row, sentence_rows, turn_key
+from graphmem.store.neo4j_rows import claim_rows, index_row, person_row, sentence_rows, turn_key
 from graphmem.store.users import owner
 
 if TYPE_CHECKING:  # a type only: the embedding is an optional extra
@@ -70,6 +71,8 @@ class _Held:
     lengths: list[float] = field(default_factory=list)
     speakers: dict[str, None] = field(default_factory=dict)
     """The conversation's speakers in the order they first spoke (kept, not rescanned per write)."""
+    humans: frozenset[str] = frozenset()
+    """The keys of the people among its named parties as last written (:func:`graphmem.claims.naming.persons`)."""
 
     def grow(self, turns: Sequence[Turn]) -> None:
         """Read ``turns`` into the index, then note their speakers."""
@@ -180,7 +183,7 @@ class Writer:
         speakers = list(held.speakers)
         tx.run("write_claims", forget=forget, people=people, claims=claims, conversation=conv, added=len(new),
                length=grown, speakers=speakers, lspeakers=[speaker_key(s) for s in speakers],
-               askers=index.askers.count, refused=held.claims.refused(conv), owner=owner(new[0].user))
+               askers=index.askers.count, owner=owner(new[0].user))
 
     def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> _Held:
         """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
@@ -193,23 +196,29 @@ class Writer:
             held.index.changed.clear()
             held.lengths.extend(held.index.fields(i)[1] for i in range(len(held.lengths), len(held.index)))
             held.claims.add(missing)
+            reading = held.claims.reading(conv)
+            held.humans = persons(reading.people, reading.claims)
         return held
 
     @staticmethod
     def _claims(conv: str, held: _Held, change: ClaimsChange, new: set[str]) -> tuple[list[str], list[dict], list[dict]]:
         """The turns whose assertions go (earlier turns read again), the claim rows to write (every
-        turn whose claims are new or changed, and only those) and the people they name (a
-        conversation a third speaker joined keeps no claims: the reader reads two-party dialogue)."""
+        turn whose claims are new or changed, and only those) and the people they name, with every
+        named party whose standing as a person the new turns changed (:func:`persons`)."""
         earlier = [d for d in change.claims if d not in new]
-        if conv in change.dropped:
-            earlier = [r.id for r in held.index.records if r.id not in new]
         speakers = {fold(s): s for s in held.speakers}
+        reading = held.claims.reading(conv)
+        humans = persons(reading.people, reading.claims)
         claims: list[dict] = []
         people: dict[str, dict] = {}
         for d, said in change.claims.items():
-            rows, named = claim_rows(conv, d, said, speakers)
+            rows, named = claim_rows(conv, d, said, speakers, humans)
             claims.extend(rows)
             people.update((p["key"], p) for p in named)
+        for k in reading.people.keys:
+            if (k in humans) != (k in held.humans) and f"{conv}/{k}" not in people:
+                people[f"{conv}/{k}"] = person_row(conv, k, speakers.get(k, k), k in speakers, k in humans)
+        held.humans = humans
         return earlier, claims, list(people.values())
 
 

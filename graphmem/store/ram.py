@@ -152,7 +152,7 @@ class RamStore:
         for conv in sorted(convs & mine):
             try:
                 out.append(self._claims.about(conv, about))
-            except DataError:  # a conversation that keeps no claims (or none now)
+            except DataError:  # a conversation that holds no turn now
                 continue
         return Told.joined(out)
 

@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover - Windows: SQLite's own locks alone keep
 
 __all__ = ["DamagedFile", "MemoryFile", "READING_VERSION", "SCHEMA_VERSION", "PAGE_SIZE"]
 
-_VERSIONS = ("2", "3", "4", "5")
+_VERSIONS = ("2", "3", "4", "5", "6")
 """The older versions a writer brings to this one when it opens their file."""
 
 _TURN_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user"
@@ -306,15 +306,13 @@ class MemoryFile:
         return int(row[0]) if row else 0
 
     def keep_claims(self, change: ClaimsChange, read: Sequence[str]) -> None:
-        """In one transaction: the claims of the turns whose claims are new or changed, those of
-        the conversations dropped (a third speaker) deleted, and the turns ``read`` no longer waiting
-        (each conversation's mark moved on to the last of them: they are all its waiting turns)."""
+        """In one transaction: the claims of the turns whose claims are new or changed, and the
+        turns ``read`` no longer waiting (each conversation's mark moved on to the last of them: they
+        are all its waiting turns)."""
         if not self.writable:  # a reader reads claims and keeps them in memory: the writer writes its own
             return
         said = [claim_cells(d, n, c) for d, cs in change.claims.items() for n, c in enumerate(cs)]
-        self._write("keeping claims", ("DELETE FROM claims WHERE id IN (SELECT id FROM turns WHERE conversation = ?)",
-                                       [(c,) for c in change.dropped]),
-                    ("DELETE FROM claims WHERE id = ?", [(d,) for d in change.claims]),
+        self._write("keeping claims", ("DELETE FROM claims WHERE id = ?", [(d,) for d in change.claims]),
                     ("INSERT INTO claims VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", said),
                     ("INSERT INTO claims_read SELECT conversation, max(n) FROM turns"
                      " WHERE id IN (SELECT value FROM json_each(?)) GROUP BY conversation"

@@ -21,13 +21,14 @@ from graphmem.store import snapshot
 __all__ = ["PAGE_SIZE", "READING_VERSION", "SCHEMA", "SCHEMA_VERSION", "claim_cells", "crc", "record_crc",
            "reading_crc", "turn_cells", "upgrade"]
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 """2: the claims read of each turn (table ``claims``); a turn's ``said`` is NULL when it is its text
 (no vocative taken out). 3: the turns whose claims are not read yet and each turn's ingest moment
 (``at``). 4: the postings as they stood at the last close (table ``snapshot``) and the file's
 ``generation``, moved on by every ingest. 5: per conversation, the last turn whose claims were read
 (table ``claims_read``) instead of a row per waiting turn. 6: a CRC-32 per row (``crc``, and a turn's
-``rcrc`` of its reading), checked when the row is read, and the user a turn belongs to (``user``). An older file is brought to this version when
+``rcrc`` of its reading), checked when the row is read, and the user a turn belongs to (``user``). 7: claims
+of dialogue of more than two speakers (6 read none: their turns wait again). An older file is brought to this version when
 a writer opens it; code of an older version refuses a newer file (it would write rows without them)."""
 
 READING_VERSION = "2"
@@ -99,7 +100,17 @@ def claim_cells(turn_id: str, seq: int, c: Claim) -> tuple:
 def upgrade(db: sqlite3.Connection, version: str) -> None:
     """An older file brought to this version, within the open's transaction: 2 read every claim and
     kept no ingest moment; 3 and 4 kept a row per waiting turn (``unread``); before 6 no row had a
-    checksum (each is computed from what the row holds now)."""
+    checksum (each is computed from what the row holds now); before 7 a conversation of more than two
+    speakers kept no claims, and marked its turns read (so they wait again, to be read when asked for)."""
+    if version != "6":
+        _checksums(db, version)
+    db.execute("DELETE FROM claims_read WHERE conversation IN"
+               " (SELECT conversation FROM turns GROUP BY conversation HAVING count(DISTINCT speaker) > 2)")
+    db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (SCHEMA_VERSION,))
+
+
+def _checksums(db: sqlite3.Connection, version: str) -> None:
+    """A file older than 6 brought to 6: its waiting turns marked as 5 marks them, a checksum on every row."""
     if version == "2":
         db.execute("ALTER TABLE turns ADD COLUMN at TEXT")
         db.execute("INSERT INTO claims_read SELECT conversation, max(n) FROM turns GROUP BY conversation")
@@ -118,4 +129,3 @@ def upgrade(db: sqlite3.Connection, version: str) -> None:
     claims = db.execute("SELECT id, seq, subject, predicate, object, negated, sentence, date, mentions, topic, speaker"
                         " FROM claims").fetchall()
     db.executemany("UPDATE claims SET crc = ? WHERE id = ? AND seq = ?", [(crc(c), c[0], c[1]) for c in claims])
-    db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (SCHEMA_VERSION,))

@@ -11,8 +11,8 @@ from __future__ import annotations
 from graphmem.text.dates import MONTHS, WEEKDAYS
 
 __all__ = [
-    "ADVERBS", "BE", "CLOSED", "CONDITIONAL", "DEGREE", "DET", "DO", "FRAGMENT_ADJ", "GREET",
-    "HAVE", "HAVE_PREDICATES", "ING_ADJ", "ING_NOUNS", "INTERJ", "MODAL", "NAMING_VERBS", "NEG",
+    "ADVERBS", "ANIMALS", "BE", "CLOSED", "CONDITIONAL", "DEGREE", "DET", "DO", "FRAGMENT_ADJ", "GREET",
+    "HAVE", "HAVE_PREDICATES", "HUMANS", "ING_ADJ", "ING_NOUNS", "INTERJ", "MODAL", "NAMING_VERBS", "NEG",
     "NOT_LY", "NOT_NAMES", "OTHER_POSS", "OTHER_PRON", "OWNERS", "PREP", "PREP_START", "PRONOUNS",
     "PUNCT", "RELATIONS", "SPEAKER_POSS", "SPEAKER_PRON", "SUBORD", "THIRD_PRON", "TIME_ADV",
     "TIME_DET", "TIME_NOUNS", "wordset",
@@ -126,21 +126,26 @@ ING_NOUNS = wordset(
 )
 
 
-# Nouns that introduce a person or pet by name: "my friend Jenna", "a cat named Bailey".
-RELATIONS = wordset(
+# Nouns that introduce a person by name: "my friend Jenna", "someone named David".
+HUMANS = wordset(
     """friend friends buddy buddies pal pals bestie bff son sons daughter daughters kid kids child
     children baby babies boy girl brother brothers sister sisters sibling siblings mom mum mother
     dad father parent parents grandma grandpa grandmother grandfather grandson granddaughter aunt
     uncle cousin cousins niece nephew husband wife partner spouse fiance fiancee boyfriend
     girlfriend bf gf colleague colleagues coworker coworkers co-worker co-workers boss manager
     mentor teacher coach student neighbor neighbors neighbour neighbours roommate roommates
-    classmate classmates teammate teammates client clients therapist doctor dog dogs cat cats
-    puppy puppies pup pups kitten kittens kitty pet pets snake snakes turtle turtles tortoise
-    hamster hamsters rabbit rabbits bunny bird birds parrot parrots fish horse horses pony pig
-    lizard lizards gecko ferret someone somebody guy man woman lady gentleman veteran veterans
-    resident residents person one-year-old toddler newborn twin twins mate companion sidekick
-    addition furbaby"""
+    classmate classmates teammate teammates client clients therapist doctor someone somebody guy
+    man woman lady gentleman veteran veterans resident residents person one-year-old toddler
+    newborn twin twins"""
 )
+# Nouns that introduce an animal by name: "a cat named Bailey", "Oscar, my guinea pig".
+ANIMALS = wordset(
+    """dog dogs cat cats puppy puppies pup pups kitten kittens kitty pet pets snake snakes turtle
+    turtles tortoise hamster hamsters rabbit rabbits bunny bird birds parrot parrots fish horse
+    horses pony pig lizard lizards gecko ferret furbaby"""
+)
+# Nouns that introduce a person or a pet by name: the above, and those said of either ("our new addition, Max").
+RELATIONS = HUMANS | ANIMALS | wordset("mate companion sidekick addition")
 OWNERS = wordset("my our your his her their the a an this that another")
 NAMING_VERBS = wordset("named name call called")
 HAVE_PREDICATES = frozenset({"have", "get", "adopt", "own", "buy", "rescue", "welcome", "find"})

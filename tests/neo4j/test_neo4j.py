@@ -142,7 +142,8 @@ def test_load_counts_match_the_mirror(loaded, contexts):
         g = ctx.graph
         kinds = [d.get("kind") for _, d in g.nodes(data=True)]
         edges = [k for _, _, k in g.edges(keys=True)]
-        assert counts.found["people"] == kinds.count("person")
+        people = [d["human"] for _, d in g.nodes(data=True) if d.get("kind") == "person"]
+        assert (counts.found["people"], counts.found["others"]) == (people.count(True), people.count(False))
         assert counts.found["assertions"] == kinds.count("assertion")
         assert counts.found["derived"] == sum(bool(d.get("derived")) for _, d in g.nodes(data=True))
         assert counts.found["subject_of"] == edges.count("about")
@@ -515,6 +516,9 @@ def test_cli_load_reads_json_lines_of_turns(client, tmp_path):
     assert again.exit_code == 0, again.output
     line = lambda out: next(x for x in out.splitlines() if x.startswith("jsonl-test"))
     assert line(first.output) == line(again.output) and line(first.output).endswith("ok")
+    assert "   3 people (1 other named)" in line(first.output)  # Ann, Bob and Bob's sister Jo; Rex is a dog
+    humans = client.run("MATCH (p:Person {conversation: 'jsonl-test'}) RETURN p.id AS id, p.human AS human")
+    assert {r["id"]: r["human"] for r in humans} == {"ann": True, "bob": True, "jo": True, "rex": False}
     rows = client.run("MATCH (t:Turn {conversation: 'jsonl-test'}) RETURN t.id AS id, t.text AS text ORDER BY id")
     assert [(r["id"], r["text"]) for r in rows] == [("jl1", turns[0]["text"]), ("jl2", turns[1]["text"])]
     bad = tmp_path / "bad.jsonl"

@@ -35,6 +35,7 @@ def _session(path: Path, log: list[dict[str, Any]]) -> dict[str, Any]:
                 out["remember"] = ok(await client.call_tool("remember", {"turns": TURNS, "conversation": "ann"}))
                 out["search"] = ok(await client.call_tool("search", {"query": "Who adopted a dog?", "k": 2}))
                 out["ask"] = ok(await client.call_tool("ask", {"question": "When did Ann adopt a dog?", "k": 1}))
+                out["quote"] = ok(await client.call_tool("ask", {"question": "What is Ann's dog called?"}))
                 out["turns"] = ok(await client.call_tool("turns", {"conversation": "ann", "limit": 10}))
                 out["stats"] = ok(await client.call_tool("stats", {}))
                 facts = await client.call_tool("facts", {"about": "Ann"})
@@ -55,13 +56,14 @@ def test_a_session_over_stdio_calls_every_tool_and_survives_every_bad_call(tmp_p
     ids = out["remember"]["ids"]
     assert out["remember"]["added"] == 2 and out["search"]["turns"][0]["id"] == ids[0]
     assert out["ask"]["reply"] == "7 May 2023" and [t["id"] for t in out["ask"]["cited"]] == ids[:1]
+    assert "Rex" in out["quote"]["reply"] and out["quote"]["source"] == ids[0] and "Rex" in out["quote"]["sentence"]
     assert [t["id"] for t in out["turns"]["turns"]] == ids
     assert out["stats"]["turns"] == 2 and out["stats"]["conversations"] == 1
     assert [line for _, _, line in out["bad"]] == [line for _, _, line in BAD]
     assert any(f["turn_id"] == ids[0] for f in out["facts"]["facts"])
     assert out["forget"] == {"removed": 1} and out["after"]["turns"] == 1
     sent = [m for m in log if m["from"] == "client" and m.get("method") == "tools/call"]
-    assert len(sent) == 8 + len(BAD), "every call went over the pipe"
+    assert len(sent) == 9 + len(BAD), "every call went over the pipe"
     if os.environ.get("GRAPHMEM_MCP_TRANSCRIPT"):  # docs/mcp.md's transcript: this session's messages
         Path(os.environ["GRAPHMEM_MCP_TRANSCRIPT"]).write_text(json.dumps(log, indent=1, ensure_ascii=False))
 

@@ -74,7 +74,7 @@ def test_node_attributes_are_plain_scalars():
     d = g.nodes[a]
     assert (d["predicate"], d["object"], d["negated"], d["dia_id"], d["derived"]) == ("eat", "dairy", True, "D1:1", False)
     assert d["date"] == "2023-05-08T13:56:00" and d["sentence"] == "I don't eat dairy."
-    assert g.nodes[("person", "caroline")] == {"kind": "person", "name": "Caroline", "speaker": True}
+    assert g.nodes[("person", "caroline")] == {"kind": "person", "name": "Caroline", "speaker": True, "human": True}
     assert g.nodes[("turn", "D1:1")]["speaker"] == "caroline"
     for _, attrs in g.nodes(data=True):
         assert all(isinstance(v, (str, bool, int)) for v in attrs.values())
@@ -82,9 +82,16 @@ def test_node_attributes_are_plain_scalars():
 
 def test_third_parties_are_person_nodes():
     _, g = built(("Melanie", "My son Max loves dinosaurs."))
-    assert g.nodes[("person", "max")] == {"kind": "person", "name": "Max", "speaker": False}
+    assert g.nodes[("person", "max")] == {"kind": "person", "name": "Max", "speaker": False, "human": True}
     about_max = graph.assertions_of(g, "max", mentioned=False)
     assert [g.nodes[a]["predicate"] for a in about_max] == ["love"]
+
+
+def test_a_named_pet_keeps_its_node_and_claims_but_is_no_person():
+    _, g = built(("Melanie", "I adopted a dog called Rex."), ("Caroline", "My friend Jenna loves dogs."),
+                 ("Melanie", "Rex loves the park."))
+    assert g.nodes[("person", "rex")]["human"] is False and g.nodes[("person", "jenna")]["human"] is True
+    assert [g.nodes[a]["predicate"] for a in graph.assertions_of(g, "rex", mentioned=False)] == ["love"]
 
 
 # --------------------------------------------------------------------------- reason

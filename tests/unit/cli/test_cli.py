@@ -89,16 +89,21 @@ def test_search_asked_on_reads_the_querys_relative_dates(tmp_path):
     assert bad.exit_code == 1 and bad.output.strip() == "Error: asked_on: cannot read the date 'someday'", bad.output
 
 
-def test_ask_prints_reply_confidence_and_citations(tmp_path):
+def test_ask_prints_reply_its_sentence_confidence_and_citations(tmp_path):
     data = str(_turns_file(tmp_path))
     result = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--data", data])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "reply: 7 May 2023"
-    assert lines[1].startswith("confidence: ") and lines[1].endswith("(coverage, floor 0.30)")
-    assert lines[2] == "cited:" and lines[3].startswith("  c1/d1  Ann (8 May 2023): I adopted a dog")
-    quiet = CliRunner().invoke(main, ["ask", "What is the capital of Mongolia?", "--data", data])
-    assert quiet.output.splitlines()[0] == "reply: No information available"
+    assert lines[1] == "from: c1/d1  I adopted a dog called Rex yesterday!"  # the sentence the date was read off
+    assert lines[2].startswith("confidence: ") and lines[2].endswith("(coverage, floor 0.30)")
+    assert lines[3] == "cited:" and lines[4].startswith("  c1/d1  Ann (8 May 2023): I adopted a dog")
+    quoted = CliRunner().invoke(main, ["ask", "Where did Bob go hiking?", "--data", data]).output.splitlines()
+    said = "Congrats! I went hiking in the Alps last week."
+    reply, source = quoted[0].removeprefix("reply: "), quoted[1].removeprefix("from: c1/d2  ")
+    assert "Alps" in reply and reply in source and source in said  # a phrase of the sentence, as said
+    quiet = CliRunner().invoke(main, ["ask", "What is the capital of Mongolia?", "--data", data]).output.splitlines()
+    assert quiet[0] == "reply: No information available" and quiet[1].startswith("confidence: ")  # nothing read
     strict = CliRunner().invoke(main, ["ask", "When did Ann adopt a dog?", "--data", data, "--floor", "1"])
     assert strict.output.splitlines()[0] == "reply: No information available"
 
@@ -116,8 +121,9 @@ def test_ask_by_meaning_over_a_chat_with_an_assistant(tmp_path):
                                      "--confidence", "meaning", "-k", "1"])
     assert told.exit_code == 0, told.output
     lines = told.output.splitlines()
-    assert "baseball" in lines[0] and lines[1].endswith(f"(meaning, floor {floor_text(MEANING_FLOOR)})")
-    assert lines[2:] == ["cited:", "  s1/u1  user: I played baseball every weekend last summer."]
+    assert "baseball" in lines[0] and lines[1] == "from: s1/u1  I played baseball every weekend last summer."
+    assert lines[2].endswith(f"(meaning, floor {floor_text(MEANING_FLOOR)})")
+    assert lines[3:] == ["cited:", "  s1/u1  user: I played baseball every weekend last summer."]
     swapped = CliRunner().invoke(main, ["ask", "How often did I play football?", "--data", str(path),
                                         "--confidence", "meaning", "--meaning-floor", "0.5"])
     assert swapped.output.splitlines()[:2] == ["reply: No information available", "confidence: 0.000 (meaning, floor 0.50)"]

@@ -15,7 +15,7 @@ import pytest
 
 from graphmem import Memory
 from graphmem.answer.reader import ABSTAIN
-from graphmem.errors import DataError, MisuseError
+from graphmem.errors import MisuseError
 from graphmem.memory.api import FLOOR, Answer
 from graphmem.memory.meaning import MEANING_FLOOR
 from graphmem.index.options import MemoryOptions

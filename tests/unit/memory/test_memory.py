@@ -184,5 +184,6 @@ def test_jsonl_turns_are_read_and_bad_lines_named(tmp_path):
     with pytest.raises(DataError, match=r"bad.jsonl: line 2: missing 'speaker'"):
         read_jsonl(bad)
     third = validate([{"id": "q", "speaker": "Zed", "text": "hi", "conversation": "c1"}])
-    with pytest.raises(DataError, match="two-party"):
-        conversations(records + third)
+    assert conversations(records + third)[0].speakers == ("Ann", "Bob", "Zed")
+    with pytest.raises(DataError, match="one speaker"):
+        conversations(records[:1])

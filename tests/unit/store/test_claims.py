@@ -231,21 +231,45 @@ def test_a_failed_save_keeps_neither_turns_nor_claims(tmp_path, monkeypatch):
         assert mem.claims() == before
 
 
-def test_a_conversation_of_three_speakers_keeps_its_turns_but_no_claims(tmp_path):
+TRIO = [{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "I went hiking."},
+        {"id": "c", "speaker": "Cy", "text": "I baked bread. Ann, you must try it."},
+        {"id": "d", "speaker": "Bob", "text": "You bake every Sunday."}]
+
+
+def test_a_conversation_of_three_speakers_keeps_its_claims_in_its_file(tmp_path):
     with Memory(path=tmp_path / "m.db") as mem:
-        mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."},
-                    {"id": "b", "speaker": "Bob", "text": "I went hiking."}])
+        mem.ingest(TRIO[:2])
         assert {c.subject for c in mem.claims()} == {"ann", "bob"}
-        mem.ingest([{"id": "c", "speaker": "Cy", "text": "I baked bread."}])
-        with pytest.raises(DataError, match="third speaker"):
-            mem.claims()
-        assert mem.search("Who baked bread?", k=1) == ["c"]
+        mem.ingest(TRIO[2:])
+        want = mem.claims()
+        assert [(c.subject, c.predicate) for c in want if c.turn_id == "d"] == [("cy", "bake")]  # the speaker before
+        assert want == _bulk(mem, "default")
     with Memory(path=tmp_path / "m.db") as mem:
-        with pytest.raises(DataError, match="third speaker"):
-            mem.claims()
+        assert mem.claims() == want
         with pytest.raises(DataError, match="holds no turn"):
             mem.claims("elsewhere")
-        assert mem.store.file.db.execute("SELECT count(*) FROM claims").fetchone() == (0,)  # the dropped claims deleted
+
+
+def test_a_file_of_version_6_reads_the_claims_it_kept_none_of(tmp_path):
+    """Version 6 kept no claims of a conversation of three speakers, and marked its turns read:
+    opened now, they wait again, and are read when asked for."""
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(TRIO)
+        want = mem.claims()
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM claims")  # as version 6 left it: the turns read, their claims dropped
+    db.execute("UPDATE meta SET value = '6' WHERE key = 'version'")
+    db.commit()
+    db.close()
+    with Memory(path=path) as mem:
+        assert mem.claims() == want
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,)
+    assert db.execute("SELECT count(*) FROM claims").fetchone() == (len(want),)
+    db.close()
 
 
 def test_a_reading_stopped_part_way_loses_no_waiting_turn(monkeypatch):
@@ -278,13 +302,12 @@ def test_a_failed_ingest_in_ram_keeps_the_claims_and_their_dates(monkeypatch):
     assert [c.turn_id for c in mem.claims()] == ["a", "c"]
 
 
-def test_a_third_speaker_in_ram_keeps_the_turns_and_says_why_when_asked():
+def test_a_third_speaker_in_ram_is_searched_and_read_as_any_other():
     mem = Memory()
     mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"},
                 {"id": "c", "speaker": "Cal", "text": "I adopted a cat."}])
-    assert mem.search("adopted cat")[0] == "c"  # the third speaker's turn is searched as any other
-    with pytest.raises(DataError, match="no claims"):
-        mem.claims()
+    assert mem.search("adopted cat")[0] == "c"
+    assert [(c.subject, c.predicate) for c in mem.claims() if c.turn_id == "c"] == [("cal", "adopt")]
 
 
 def test_claims_read_now_after_turns_left_waiting_come_in_turn_order(dataset):
