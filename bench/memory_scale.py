@@ -133,18 +133,21 @@ print(json.dumps({"reopen": time.perf_counter() - t, "reopen cpu": time.process_
 """A saved memory opened in a fresh process (its imports done first) and searched once."""
 
 
-def measure(data: str, r: int, trials: int, path: bool, stream: bool = False) -> dict:
+def measure(data: str, r: int, trials: int, path: bool, stream: bool = False, updates: bool = True) -> dict:
     """One r, in this process: every figure the module docstring names. ``stream``: the memory is
     fed one copy per ingest, each made when it is ingested, and the bench keeps copy 0's records
-    (the new turns are modelled on them; without ``stream`` on any copy's)."""
+    (the new turns are modelled on them; without ``stream`` on any copy's). ``updates``: the
+    knowledge updates' rules on (shipped) or off (the store's own order)."""
     from graphmem import Memory
+    from graphmem.index.options import MemoryOptions
 
     batches = copy_batches(data, r)
     questions = next(batches)
     rng = random.Random(0)
     asked = [rng.choice(questions) for _ in range(trials)]
     where = Path(tempfile.mkdtemp()) / "memory.db" if path else None
-    mem = Memory(path=str(where)) if where else Memory()
+    options = MemoryOptions(updates=updates)
+    mem = Memory(path=str(where), options=options) if where else Memory(options=options)
     spent = 0.0  # CPU of the ingests and the first search only, not of making the copies
     if stream:
         records: list[dict] = next(batches)
@@ -293,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--path", action="store_true", help="Memory(path=...) in a temporary file, not Memory()")
     p.add_argument("--stream", action="store_true",
                    help="feed the memory one copy per ingest, holding no other copy's input records")
+    p.add_argument("--no-updates", action="store_true",
+                   help="MemoryOptions(updates=False): the store's order, without the knowledge updates' rules")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: measure one r
     p.add_argument("--claims", action="store_true", help="only what reading claims costs an ingest (LoCoMo once)")
     args = p.parse_args(argv)
@@ -300,13 +305,14 @@ def main(argv: list[str] | None = None) -> int:
         print(claims_cost(args.data, 10))
         return 0
     if args.one is not None:
-        print(json.dumps(measure(args.data, args.one, args.trials, args.path, args.stream)))
+        print(json.dumps(measure(args.data, args.one, args.trials, args.path, args.stream, not args.no_updates)))
         return 0
     fed = ", one copy per ingest (the bench holding copy 0 and the copy being ingested)" if args.stream else ""
     print(f"{'Memory(path=...)' if args.path else 'Memory()'}, {args.trials} trials per figure, LoCoMo x r{fed}")
     for r in (int(x) for x in args.r.split(",")):
         argv_child = [sys.executable, __file__, "--data", args.data, "--trials", str(args.trials), "--one", str(r)]
-        flags = (["--path"] if args.path else []) + (["--stream"] if args.stream else [])
+        flags = (["--path"] if args.path else []) + (["--stream"] if args.stream else []) \
+            + (["--no-updates"] if args.no_updates else [])
         done = subprocess.run(argv_child + flags, capture_output=True, text=True)
         if done.returncode:
             print(f"r={r}: failed\n{done.stderr}", file=sys.stderr)

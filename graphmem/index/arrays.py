@@ -72,6 +72,8 @@ class Weights(Grow):
     def _fits(self, values: float | Sequence[float] | np.ndarray) -> bool:
         if self._data.dtype != np.float32 or isinstance(values, np.ndarray) and values.dtype == np.float32:
             return True
+        if type(values) is float:  # one term frequency written (a forget, a reply moved): no array made to ask
+            return float(np.float32(values)) == values
         wide = np.asarray(values, dtype=np.float64)
         return bool(np.array_equal(wide.astype(np.float32), wide))
 

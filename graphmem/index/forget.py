@@ -19,7 +19,7 @@ conformance suite compares the two).
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection
 
 import numpy as np
@@ -42,23 +42,26 @@ def forget(index: LiveIndex, docs: Collection[int]) -> set[str]:
         return set()
     convs = {index.records[d].conversation for d in gone}
     followers = {f for d in gone for f in index.children.get(d)}
+    index.postings.drop_many([(d, index.fields(d)[0]) for d in gone])  # each read before any reply link is undone
     for d in gone:
         _drop(index, d)
     index.dead.update(gone)
     dead = set(gone)
     left: dict[str, set[str]] = {}
+    of_conv: dict[str, list[int]] = {}  # each conversation's forgotten turns, in order
+    for d in gone:
+        of_conv.setdefault(index.records[d].conversation, []).append(d)
     for conv in convs:
-        follow, left[conv] = _leave(index, conv, [d for d in gone if index.records[d].conversation == conv], dead)
+        follow, left[conv] = _leave(index, conv, of_conv[conv], dead)
         followers |= follow
     for kind, held in index.types.items():
-        view = held.view()
-        index.types[kind] = Grow.of(view[~np.isin(view, gone)].copy())
+        _untype(index, kind, held.view(), gone)
     for d in sorted(followers - dead):
         _relink(index, d)
     for conv in convs:
         if left[conv]:
             _reread_vocatives(index, conv, left[conv])
-        _remark_askers(index, conv)
+        _remark_askers(index, conv, of_conv[conv])
     for d in gone:
         index.records[d] = Turn("", "", "", conversation=index.records[d].conversation)
         index.said[d], index.said_terms[d] = "", []
@@ -66,9 +69,8 @@ def forget(index: LiveIndex, docs: Collection[int]) -> set[str]:
 
 
 def _drop(index: LiveIndex, d: int) -> None:
-    """Turn d's frequencies, length and reply link out of the index's statistics."""
-    counts, _ = index.fields(d)
-    index.postings.drop(d, counts)
+    """Turn d's vocabulary, reply link, days and dense vector out of the index (its postings are
+    dropped with the others', :meth:`Postings.drop_many`)."""
     index.vocab.drop(set(index.indexed_terms(d)))
     j = index.replied[d]
     if j is not None:
@@ -84,23 +86,37 @@ def _drop(index: LiveIndex, d: int) -> None:
         index.dense.forget(d)
 
 
+def _untype(index: LiveIndex, kind: str, held: np.ndarray, gone: list[int]) -> None:
+    """The forgotten turns out of the turns giving an answer type (``held``: in turn order, each
+    once, as a search reads them). Looked up by a binary search, and the array copied only when it
+    holds one of them: most turns give no answer type, and a pass over every turn that gives one
+    would cost a forget what the memory holds, not what it forgets."""
+    wanted = np.asarray(gone)
+    at = np.searchsorted(held, wanted)
+    inside = at < len(held)
+    at = at[inside]
+    at = at[held[at] == wanted[inside]]
+    if len(at):
+        index.types[kind] = Grow.of(np.delete(held, at))
+
+
 def _leave(index: LiveIndex, conv: str, gone: list[int], dead: set[int]) -> tuple[set[int], set[str]]:
     """The conversation without its forgotten turns; returns the turns whose reply may change and
-    the speakers who no longer speak in it."""
-    held = index.by_conv[conv]
+    the speakers who no longer speak in it. The turn after a forgotten one is looked up among the
+    turns kept, not walked to past the later forgotten ones: for a conversation forgotten whole,
+    that walk is quadratic in its turns."""
+    kept = [d for d in index.by_conv[conv] if d not in dead]  # in turn order, as by_conv holds them
     follow = set()
     for d in gone:  # an unnumbered turn replies to the turn before it: the one after a forgotten turn may move
-        at = bisect_left(held, d) + 1
-        while at < len(held) and held[at] in dead:
-            at += 1
-        if at < len(held):
-            follow.add(held[at])
+        at = bisect_right(kept, d)
+        if at < len(kept):
+            follow.add(kept[at])
         r = index.records[d]
         if r.number is not None:
             index.numbered[(conv, r.date, r.number)].remove(d)
             for n in range(1, index.options.context_reach + 1):
                 follow.update(index.numbered.get((conv, r.date, r.number + n), ()))
-    index.by_conv[conv] = [d for d in held if d not in dead]
+    index.by_conv[conv] = kept
     index.conv_turns.pop(conv, None)  # its array is made again from by_conv when next searched
     if index.by_conv[conv]:
         index.last[conv] = index.by_conv[conv][-1]
@@ -152,19 +168,18 @@ def _reread_vocatives(index: LiveIndex, conv: str, left: set[str]) -> None:
                 index.postings.replace(c, was, *index.fields(c))
 
 
-def _remark_askers(index: LiveIndex, conv: str) -> None:
-    """The asker's marks of the conversation's turns, as its speakers now have them."""
-    held = index.by_conv[conv]
-    records, marks = index.records, index.askers.mine.view()
-    assisted = any(is_assistant(records[d].speaker) for d in held)
-    if not assisted:
-        index.askers._assisted.discard(conv)
-    gone = [d for d in index.dead if records[d].conversation == conv and marks[d]]
-    for d in gone:
-        marks[d] = False
-    index.askers.count -= len(gone)
-    for d in held:
-        mine = assisted and not is_assistant(records[d].speaker)
-        if bool(marks[d]) != mine:
-            marks[d] = mine
-            index.askers.count += 1 if mine else -1
+def _remark_askers(index: LiveIndex, conv: str, gone: list[int]) -> None:
+    """The asker's marks as the conversation's speakers now have them: its forgotten turns
+    (``gone``) unmarked, and, when no assistant speaks in it any more, its people's turns too.
+
+    Why no more: every other turn's mark is as the turn's ingest left it (a person's turn is the
+    asker's while an assistant speaks in its conversation), and forgetting changes that only when
+    the conversation's last assistant goes; the turns forgotten before were unmarked then. So a
+    forget reads neither every turn of the conversation nor every turn the memory ever forgot."""
+    askers, marks = index.askers, index.askers.mine.view()
+    unmarked = [d for d in gone if marks[d]]
+    if conv in askers._assisted and not any(map(is_assistant, index.speakers[conv])):
+        askers._assisted.discard(conv)
+        unmarked += [d for d in index.by_conv[conv] if marks[d]]
+    marks[unmarked] = False
+    askers.count -= len(unmarked)

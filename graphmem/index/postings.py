@@ -271,6 +271,31 @@ class Postings:
         self.replace(doc, counts, {}, 0.0)
         self.gone += 1
 
+    def drop_many(self, dropped: Sequence[tuple[int, Mapping[str, float]]]) -> None:
+        """Documents gone at once (distinct, each with the counts it holds): what :meth:`drop` leaves
+        of them one by one, each term's postings searched once for all its documents.
+
+        Why: a conversation forgotten whole drops hundreds of turns that share most of their terms,
+        and one term at a time for each would search a common term's postings once per turn."""
+        by_term: dict[str, list[int]] = {}
+        for doc, counts in dropped:  # the total moves document by document, as drop moves it
+            self.total += 0.0 - float(self.length[doc])
+            self.length[doc] = 0.0
+            self.gone += 1
+            for term in counts:
+                by_term.setdefault(term, []).append(doc)
+        for term, docs in by_term.items():
+            if len(docs) == 1:  # a term of one of them (and every term of one turn forgotten): as drop does it
+                self._set(docs[0], term, 0.0)
+                continue
+            j = self._term(term)
+            self._flush(j)
+            self._version[j] += len(docs)
+            at = _places(self._docs[j].view(), np.unique(docs), self._sorted[j])
+            tfs = self._tfs[j].view()  # a 0.0 is a float32: the array written as it is
+            self.df[j] -= int(np.count_nonzero(tfs[at] > 0))
+            tfs[at] = 0.0
+
     def idf(self, df: float) -> float:
         return math.log(1.0 + (self.n - self.gone - df + 0.5) / (df + 0.5))
 
@@ -402,6 +427,18 @@ def _inside(docs: np.ndarray, within: np.ndarray, ordered: bool) -> np.ndarray |
         return at[docs[at] == within]
     at = np.minimum(np.searchsorted(within, docs), len(within) - 1)
     return np.flatnonzero(within[at] == docs)
+
+
+def _places(held: np.ndarray, docs: np.ndarray, ordered: bool) -> np.ndarray:
+    """Where a term's documents ``held`` (sorted if ``ordered``) hold those of ``docs`` (sorted, each
+    once), each at the first place that holds it, as :meth:`Postings._set` finds one."""
+    if ordered:
+        at = np.searchsorted(held, docs)
+        inside = at < len(held)
+        at = at[inside]
+        return at[held[at] == docs[inside]]
+    at = np.flatnonzero(np.isin(held, docs))
+    return at[np.unique(held[at], return_index=True)[1]]
 
 
 def _firsts(ordered: np.ndarray) -> np.ndarray:

@@ -48,7 +48,7 @@ from graphmem.memory.updates import Updates, prefer_current
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
-from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_turn
+from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_fact, unscoped_turn
 
 __all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Memory", "Turn", "When"]
 
@@ -202,8 +202,9 @@ class Memory:
         moment = _moment(as_of)
         with self._lock:
             self._open_or_raise()
-            claims = [unscoped_claim(c) for c in self._store.claims_about(fold(about), user)]
-        return facts_of(claims, fold(about), moment)
+            claims = self._store.claims_about(fold(about), user)
+        facts = facts_of(claims, fold(about), moment)  # a store's claims as it gives them: their facts made once
+        return facts if user is None else [unscoped_fact(f) for f in facts]  # no user, no scoped id
 
     def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
                user: str | None = None) -> list[str]:

@@ -63,7 +63,7 @@ class Store(Protocol):
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The claims read from a conversation's turns, in turn order."""
 
-    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+    def claims_about(self, about: str, user: str | None = None) -> Sequence[Claim]:
         """The claims about the person keyed ``about`` (a folded name) in every conversation of ``user``."""
 
     def speakers(self, conversation: str) -> list[str]:

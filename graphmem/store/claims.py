@@ -21,11 +21,12 @@ in yet has no claims until a second speaks. A turn without a date is dated when 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Protocol
 
+from graphmem.claims.facts import Told
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.records import Claim, Reading
 from graphmem.claims.stream import ConversationClaims
@@ -67,6 +68,9 @@ class MemoryClaims:
         self._convs: dict[str, ConversationClaims] = {}
         self._days: dict[str, dict[date | None, int]] = {}
         self._pending: dict[str, list[tuple[Turn, datetime]]] = {}
+        self._about: dict[str, dict[str, Told]] = {}
+        """Each conversation's claims about each person asked for (:meth:`about`), dropped whenever
+        its claims change."""
 
     def add(self, records: Sequence[Turn]) -> ClaimsChange:
         """Read the new records' claims now, conversation by conversation, in the order given
@@ -116,6 +120,7 @@ class MemoryClaims:
     def _read(self, grouped: Mapping[str, Sequence[tuple[Turn, datetime]]]) -> ClaimsChange:
         out: dict[str, tuple[Claim, ...]] = {}
         for conv, rows in grouped.items():
+            self._about.pop(conv, None)
             cc = self._conversation(conv)
             days = dict(self._days.get(conv, {}))
             change = cc.add([_turn(r, days, now) for r, now in rows])
@@ -126,13 +131,32 @@ class MemoryClaims:
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The conversation's claims in turn order (``DataError`` for one unknown), its turns still
         waiting (:meth:`defer`) read first."""
+        return tuple(self._held(conversation).claims)
+
+    def about(self, conversation: str, person: str) -> Told:
+        """The conversation's claims about ``person`` (a person key), in turn order, with their kinds
+        and facts (:class:`graphmem.claims.facts.Told`); ``DataError`` as :meth:`claims` says it.
+
+        Why kept: a person's facts are asked for again and again while their conversations' claims
+        stay as they are; made once per reading of those claims, a call costs no pass over the
+        conversation's claims and reads no claim's kind again. Kept until the conversation's claims
+        change or it is forgotten (nothing of a forgotten turn outlives it here)."""
+        cc = self._held(conversation)
+        by = self._about.setdefault(conversation, {})
+        told = by.get(person)
+        if told is None:
+            told = by[person] = Told.of(c for c in cc.claims if c.subject == person)
+        return told
+
+    def _held(self, conversation: str) -> ConversationClaims:
+        """The conversation's reader, its waiting turns read first; ``DataError`` when it holds no turn."""
         with paused_gc():
             self._drain(conversation)
         cc = self._conversation(conversation)
         if not len(cc):
             self._forget(conversation)
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
-        return tuple(cc.claims)
+        return cc
 
     def reading(self, conversation: str) -> Reading:
         """The conversation's reading so far (its people, claims, speakers), its waiting turns read first."""
@@ -140,12 +164,13 @@ class MemoryClaims:
             self._drain(conversation)
         return self._conversation(conversation).reading
 
-    def reset(self, conv: str, turns: Waiting) -> None:
-        """The conversation's claims to be read again from these turns (after some were forgotten): a
-        store that keeps claims has dropped them, and restores the conversation from itself instead."""
+    def reset(self, conv: str, turns: Callable[[], Waiting]) -> None:
+        """The conversation's claims to be read again from the turns ``turns()`` gives (after some were
+        forgotten): a store that keeps claims has dropped them, and restores the conversation from
+        itself instead, so it is not asked for them (gathering them costs a pass over the conversation)."""
         self._forget(conv)
-        if self._store is None and turns:
-            self._pending[conv] = list(turns)
+        if self._store is None and (held := turns()):
+            self._pending[conv] = list(held)
 
     def _conversation(self, conv: str) -> ConversationClaims:
         """The conversation's reader: kept, restored from the file, or new."""
@@ -163,7 +188,7 @@ class MemoryClaims:
 
     def _forget(self, conv: str) -> None:
         """Drop what is held of a conversation, to restore it from the store when next asked."""
-        for held in (self._convs, self._days, self._pending):
+        for held in (self._convs, self._days, self._pending, self._about):
             held.pop(conv, None)
 
 

@@ -23,7 +23,7 @@ from graphmem.store.neo4j_search import CANDIDATES, DbVocabulary, Searcher
 from graphmem.store.neo4j_write import Given, Writer, as_datetime, turn_of
 from graphmem.store.users import owner
 
-__all__ = ["Neo4jStore"]
+__all__ = ["Neo4jStore", "warm"]
 
 _READY: set[str] = set()
 """The databases this process has made ready: their schema made sure of and their search statements
@@ -44,9 +44,18 @@ def ready(client: Client, searcher: Searcher) -> None:
     if client.settings.where not in _READY:
         with client.starting():
             client.ensure_schema()
-            searcher.search(Query.parse(WARM_QUERY), 1, None)
-            client.query("reader_stats", stems=["warm"])
+            warm(client, searcher)
         _READY.add(client.settings.where)
+
+
+def warm(client: Client, searcher: Searcher) -> None:
+    """Run the search statements once. A server plans a statement again when the data it planned
+    for has changed enough (a load of many turns); ``graphmem load`` calls this when it is done, so
+    that the first program to search afterwards finds the plans made for the data as it now is.
+    Planning is what these calls spend, so they have a start's bound on the server (:meth:`Client.starting`)."""
+    with client.starting():
+        searcher.search(Query.parse(WARM_QUERY), 1, None)
+        client.query("reader_stats", stems=["warm"])
 
 
 class Neo4jStore:

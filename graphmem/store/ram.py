@@ -14,6 +14,7 @@ from datetime import datetime
 
 import numpy as np
 
+from graphmem.claims.facts import Told
 from graphmem.domain import Claim, Turn
 from graphmem.index.forget import forget
 from graphmem.errors import DataError
@@ -86,10 +87,15 @@ class RamStore:
 
     def _reclaim(self, conversations: Sequence[str]) -> None:
         """The conversations' claims, to be read again from their turns held now."""
-        now = ingest_moment()
         for conv in conversations:
-            held = [self.index.records[i] for i in self.index.by_conv.get(conv, ())]
-            self._claims.reset(conv, [(t, self._moments.get(t.id, now)) for t in held])
+            self._claims.reset(conv, lambda conv=conv: self._waiting(conv))
+
+    def _waiting(self, conv: str) -> list[tuple[Turn, datetime]]:
+        """The conversation's turns held now, each with the moment it was ingested: kept for an
+        undated turn, which it dates; a dated turn's is never read, so it is given this moment."""
+        records, moments, now = self.index.records, self._moments, ingest_moment()
+        held = [records[i] for i in self.index.by_conv.get(conv, ())]
+        return [(t, moments.get(t.id, now)) for t in held] if moments else [(t, now) for t in held]
 
     def _met(self, turns: Sequence[Turn]) -> None:
         for t in turns:
@@ -130,10 +136,11 @@ class RamStore:
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)
 
-    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+    def claims_about(self, about: str, user: str | None = None) -> Told:
         """The claims about the person keyed ``about`` in the conversations of ``user`` that can hold
         any: where a speaker of that name speaks, or a turn holds the name (its conversations' claims
-        read, once, if they were not yet)."""
+        read, once, if they were not yet), with their kinds and facts, made once a conversation
+        (:meth:`MemoryClaims.about`)."""
         index = self.index
         convs = set(index.people.get(speaker_key(about), ()))
         for term in analyse(about):
@@ -141,13 +148,13 @@ class RamStore:
                 docs, _ = index.postings.group([term])
                 convs.update(index.conv_names[c] for c in np.unique(index.conv_of.view()[docs]))
         mine = set(self._users.get(user, {}))
-        out: list[Claim] = []
+        out: list[Told] = []
         for conv in sorted(convs & mine):
             try:
-                out += [c for c in self._claims.claims(conv) if c.subject == about]
-            except DataError:  # a conversation that keeps no claims (or none now)
+                out.append(self._claims.about(conv, about))
+            except DataError:  # a conversation that holds no turn now
                 continue
-        return out
+        return Told.joined(out)
 
     def speakers(self, conversation: str) -> list[str]:
         records = self.index.records

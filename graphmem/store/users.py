@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
-from graphmem.domain import Claim, Turn
+from graphmem.domain import Claim, Fact, Turn
 
-__all__ = ["MARK", "owner", "scoped", "scoped_turn", "unscoped", "unscoped_claim", "unscoped_turn"]
+__all__ = ["MARK", "owner", "scoped", "scoped_turn", "unscoped", "unscoped_claim", "unscoped_fact", "unscoped_turn"]
 
 MARK = "\x01"
 """Opens and closes the user in a scoped key; validation refuses control characters in names, so no
@@ -43,6 +43,10 @@ def unscoped_turn(t: Turn) -> Turn:
 
 def unscoped_claim(c: Claim) -> Claim:
     return c if not c.turn_id.startswith(MARK) else replace(c, turn_id=unscoped(c.turn_id))
+
+
+def unscoped_fact(f: Fact) -> Fact:
+    return f if not f.turn_id.startswith(MARK) else replace(f, turn_id=unscoped(f.turn_id))
 
 
 def owner(user: str | None) -> str:

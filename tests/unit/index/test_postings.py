@@ -170,3 +170,32 @@ def test_every_change_to_the_postings_moves_a_groups_document_frequency_on():
         _same_within(p, group, within)
         p.extend(3, ["dog"], [(np.array([0, 1, 2]), np.array([0, 0, 0]), 1.0)])
         _same_within(p, group, within)
+
+
+def test_documents_dropped_at_once_leave_what_dropping_them_one_by_one_leaves():
+    """Postings with terms out of document order (replies moved) and waiting lists: dropping many
+    documents at once (``drop_many``) leaves every array, frequency, length and total that ``drop``
+    one by one leaves, bit for bit, and moves each changed term's version on as often."""
+    texts, contexts = _random_docs(400, seed=3)
+    rng = random.Random(5)
+    for _ in range(20):
+        one, many = Postings(K1, B), Postings(K1, B)
+        held: dict[int, dict[str, float]] = {}
+        for i, (text, context) in enumerate(zip(texts, contexts)):
+            counts, length = _counts(text, context if i % 4 else "", 0.5)
+            for p in (one, many):
+                p.add(counts, length)
+            held[i] = counts
+        for i in rng.sample(range(len(texts)), 60):  # a reply field filled late: the term's postings out of order
+            new, length = _counts(texts[i], contexts[i], 0.5)
+            for p in (one, many):
+                p.replace(i, held[i], new, length)
+            held[i] = new
+        gone = sorted(rng.sample(range(len(texts)), rng.choice((1, 2, 30, 200))))
+        for d in gone:
+            one.drop(d, held[d])
+        many.drop_many([(d, held[d]) for d in gone])
+        (t1, a1, total1), (t2, a2, total2) = one.arrays(), many.arrays()
+        assert t1 == t2 and total1 == total2 and one.gone == many.gone and one.df == many.df
+        assert all(np.array_equal(a1[k], a2[k]) and a1[k].dtype == a2[k].dtype for k in a1)
+        assert one._version == many._version and not all(one._sorted)

@@ -12,6 +12,8 @@ import pytest
 import graphmem.claims.stream as stream
 from graphmem import Memory
 from graphmem.claims.extract import extract
+from graphmem.claims.facts import facts_of
+from graphmem.claims.people import fold
 from graphmem.data.dialogue import conversations
 from graphmem.errors import DataError
 from graphmem.store.sqlite import SCHEMA_VERSION
@@ -321,3 +323,50 @@ def test_claims_read_now_after_turns_left_waiting_come_in_turn_order(dataset):
     mem = Memory()
     mem.ingest(_records(conv))
     assert claims.claims(conv.id) == _bulk(mem, conv.id)
+
+
+FACTS = [
+    {"id": "f1", "speaker": "Alice", "text": "I live in Paris and I work as a nurse.", "date": "2023-01-10", "conversation": "a"},
+    {"id": "f2", "speaker": "Bob", "text": "Paris is lovely, Alice! I drive a red Volvo.", "date": "2023-01-10", "conversation": "a"},
+    {"id": "f3", "speaker": "Alice", "text": "I moved from Paris to Berlin last month.", "date": "2023-06-02", "conversation": "a"},
+    {"id": "f4", "speaker": "Bob", "text": "Berlin suits you. I drive a blue Fiat now.", "date": "2023-06-02", "conversation": "a"},
+    {"id": "g1", "speaker": "Alice", "text": "I moved to Rome and I work at Google.", "date": "2023-09-01", "conversation": "b"},
+    {"id": "g2", "speaker": "Cy", "text": "Rome, Alice? I am a teacher there.", "date": "2023-09-01", "conversation": "b"},
+    {"id": "g3", "speaker": "Alice", "text": "Yes, I live in Rome now.", "date": "2023-09-02", "conversation": "b"},
+]
+
+
+@pytest.mark.parametrize("saved", [False, True])
+def test_facts_kept_between_calls_are_a_fresh_memorys_after_every_ingest_and_forget(tmp_path, saved):
+    """A person's claims are kept with their kinds and facts between calls (``MemoryClaims.about``):
+    after every ingest and forget, asked again, they give what a memory that only ever held the
+    turns held now gives, and what the same claims read afresh give."""
+    mem = Memory(path=tmp_path / "m.db") if saved else Memory()
+    held: list[dict] = []
+
+    def same() -> None:
+        fresh = Memory()
+        fresh.ingest(held)
+        for who in ("Alice", "Bob", "Cy"):
+            for as_of in (None, "2023-03-01", "2023-09-01"):
+                got = mem.facts(who, as_of=as_of)
+                assert got == fresh.facts(who, as_of=as_of) == mem.facts(who, as_of=as_of), (who, as_of)
+            plain = [c for conv in sorted({r["conversation"] for r in held}) for c in mem.claims(conv)]
+            assert mem.facts(who) == facts_of(plain, fold(who))
+
+    for step in (FACTS[:2], FACTS[2:4], FACTS[4:6]):
+        mem.ingest(step)
+        held += step
+        same()
+    for gone in (["f3"], ["g1", "f1"]):
+        mem.forget(ids=gone)
+        kept = mem.store._claims._about  # nothing read of a forgotten turn is kept, even before the next call
+        assert not {c.turn_id for by in kept.values() for told in by.values() for c in told} & set(gone)
+        held = [r for r in held if r["id"] not in gone]
+        same()
+    mem.ingest(FACTS[6:] + [{**FACTS[2], "id": "f5"}])
+    held += FACTS[6:] + [{**FACTS[2], "id": "f5"}]
+    same()
+    mem.forget(conversation="a")
+    held = [r for r in held if r["conversation"] != "a"]
+    same()
