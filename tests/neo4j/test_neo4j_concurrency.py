@@ -25,6 +25,7 @@ from graphmem.neo4j.client import Transaction
 from graphmem.neo4j.load import delete
 from graphmem.neo4j.queries import query
 from graphmem.store.neo4j_write import Writer
+from graphmem.store.users import owner
 
 from tests.conftest import REPO
 from tests.neo4j.test_neo4j import server_or_skip
@@ -98,15 +99,16 @@ def test_a_writer_queued_on_a_conversation_does_not_deadlock_with_its_holder(cle
     Memory(backend="neo4j").ingest([{"id": "c0", "speaker": "Ann", "text": "First tree.", "conversation": CONV,
                                     "date": "2023-06-01"}])
     lock = query("memory_lock")
+    locks = [{"id": CONV, "user": None, "owner": owner(None)}]  # the conversation of turns that carry no user
     waited: dict[str, object] = {}
     with clean.driver.session() as mine, clean.driver.session() as theirs:
         holder = mine.begin_transaction()
-        holder.run(lock, conversations=[CONV], keys=["c1"]).consume()
+        holder.run(lock, conversations=locks, keys=["c1"]).consume()
 
         def queued() -> None:
             tx = theirs.begin_transaction()
             try:
-                waited["rows"] = tx.run(lock, conversations=[CONV], keys=["c2"]).data()
+                waited["rows"] = tx.run(lock, conversations=locks, keys=["c2"]).data()
             except Exception as exc:  # noqa: BLE001 - the deadlock this test is about
                 waited["error"] = exc
             finally:
@@ -117,7 +119,7 @@ def test_a_writer_queued_on_a_conversation_does_not_deadlock_with_its_holder(cle
         _until_blocked(clean)
         turns = validate([{"id": "c1", "speaker": "Bob", "text": "Second tree, a day later.", "conversation": CONV,
                            "date": "2023-06-02"}])
-        Writer(clean, MemoryOptions())._work(Transaction(holder, clean), turns, [CONV], {})
+        Writer(clean, MemoryOptions())._work(Transaction(holder, clean), turns, locks, {})
         holder.commit()
         thread.join(60)
     assert "error" not in waited, str(waited.get("error"))
