@@ -151,10 +151,11 @@ range index refuses a key over 8 kB (1000 characters take at most 4 kB in UTF-8,
 for a key made of a conversation's id and a speaker's name)."""
 
 SPEAKER_LIMIT = 200
-"""The longest speaker name, in characters: a name is part of a key (see :data:`KEY_LIMIT`), and the
-vocative reader matches every prefix of it (a cost that grows with the square of its length)."""
+"""The longest speaker name or user, in characters: a name is part of a key (see :data:`KEY_LIMIT`;
+a user opens every key of theirs, :mod:`graphmem.store.users`), and the vocative reader matches every
+prefix of a speaker's name (a cost that grows with the square of its length)."""
 
-_LIMITS = {"id": KEY_LIMIT, "conversation": KEY_LIMIT, "speaker": SPEAKER_LIMIT}
+_LIMITS = {"id": KEY_LIMIT, "conversation": KEY_LIMIT, "speaker": SPEAKER_LIMIT, "user": SPEAKER_LIMIT}
 
 
 def validate(records: Iterable[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> list[Turn]:

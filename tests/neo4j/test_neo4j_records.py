@@ -54,6 +54,7 @@ REFUSED = [
     (_rec("i" * 20_000), "'id' is 20000 characters long, more than 1000"),
     (_rec("b1", speaker="S" * 20_000), "'speaker' is 20000 characters long, more than 200"),
     (_rec("b1", conversation="c" * 20_000), "'conversation' is 20000 characters long, more than 1000"),
+    (_rec("b1", user="u" * 20_000), "'user' is 20000 characters long, more than 200"),
     (_rec("w-nul\x00id"), "'id' holds a control character"),  # a name holds none: a user's keys are marked with one
     (_rec("b1", speaker="A\x00nn"), "'speaker' holds a control character"),
     (_rec("b1", conversation="c\x01"), "'conversation' holds a control character"),
