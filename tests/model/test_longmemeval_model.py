@@ -10,10 +10,12 @@ import json
 from click.testing import CliRunner
 
 from graphmem.cli import main
-from tests.unit.longmemeval.conftest import tiny  # noqa: F401  (the fixture)
+from tests.unit.longmemeval import conftest as longmemeval_fixtures
+
+tiny = longmemeval_fixtures.tiny  # the fixture, shared with tests/unit/longmemeval
 
 
-def test_the_model_reads_the_judge_grades_and_a_second_run_asks_nothing(endpoint, model_name, tiny, tmp_path):  # noqa: F811
+def test_the_model_reads_the_judge_grades_and_a_second_run_asks_nothing(endpoint, model_name, tiny, tmp_path):
     cache, out = tmp_path / "cache", tmp_path / "answers.json"
     args = ["longmemeval", "--data", str(tiny), "--model", endpoint, "--judge", endpoint,
             "--model-cache", str(cache), "--out", str(out)]

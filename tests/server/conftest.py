@@ -10,6 +10,7 @@ in-process tests (``Client(server)``) only add the cases a wire cannot carry. Th
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import socket
@@ -25,11 +26,9 @@ import pytest
 
 from tests.conftest import IN_CI, REPO
 
-try:
-    import mcp  # noqa: F401
-except ImportError:
-    if IN_CI:
-        raise  # CI installs the extra: a missing SDK is a failure, not a skip
+if importlib.util.find_spec("mcp") is None:
+    if IN_CI:  # CI installs the extra: a missing SDK is a failure, not a skip
+        raise ImportError("the MCP SDK is not installed: pip install 'graphmem[mcp]'")
     collect_ignore_glob = ["test_*.py"]
 
 ENV = {"PYTHONPATH": str(REPO), "OPENBLAS_NUM_THREADS": "1"}
