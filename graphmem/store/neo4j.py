@@ -79,10 +79,17 @@ class Neo4jStore:
             self.writer.ingest(turns, given)
 
     def forget(self, ids: Collection[str]) -> int:
-        gone = self.held(ids)
+        """Forget the turns held under these ids: which are held, and where, read as keys alone."""
+        if not ids:
+            return 0
+        row = self.client.query("memory_where", keys=list(dict.fromkeys(ids)))[0]
+        gone = dict(zip(row["keys"], row["conversations"], strict=True))
         if gone:
             self.writer.forget(gone)
         return len(gone)
+
+    def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
+        return list(self.client.query("memory_keys", conversation=conversation, owner=owner(user))[0]["keys"])
 
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         return {r["id"]: turn_of(r) for r in self.client.query("memory_held", keys=list(ids))} if ids else {}
