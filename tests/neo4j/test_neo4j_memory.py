@@ -357,3 +357,15 @@ def test_deleting_a_conversation_leaves_no_term_behind(clean):
     left = clean.run("MATCH (x:Term) WHERE x.stem IN ['qwxzi', 'qwxzy', 'okapi'] OR (x.df = 0 AND x.vdf = 0)"
                      " RETURN count(x) AS n")
     assert left[0]["n"] == 0
+
+
+def test_facts_read_claims_holding_the_characters_their_fields_are_joined_with(clean):
+    """``facts`` reads each claim as one string of fields joined by U+001F (mentions by U+001E); a claim
+    holding either is read field by field instead, and the facts are the RAM memory's."""
+    turns = [{"id": "fj1", "speaker": "Ann", "text": "I live in Paris\x1f and I work as a nurse\x1e now.",
+              "date": "2023-05-08", "conversation": CONV},
+             {"id": "fj2", "speaker": "Bob", "text": "Paris is lovely, Ann!", "date": "2023-05-08", "conversation": CONV}]
+    mem, ram = Memory(backend="neo4j"), Memory()
+    mem.ingest(turns)
+    ram.ingest(turns)
+    assert mem.facts("Ann") == ram.facts("Ann") and any("\x1f" in f.sentence for f in mem.facts("Ann"))
