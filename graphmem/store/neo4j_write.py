@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.naming import persons
 from graphmem.claims.people import fold
 from graphmem.domain import Turn
@@ -125,7 +126,8 @@ class Writer:
                     forget_in_place(tx, c, old, keys, fresh[c])
 
         try:
-            self.client.transaction(work, "forgetting")
+            with paused_gc():  # readings: many small acyclic objects, as an ingest pauses for
+                self.client.transaction(work, "forgetting")
         except BaseException:
             fresh.clear()
             raise
