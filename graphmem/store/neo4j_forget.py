@@ -98,15 +98,28 @@ def forget_in_place(tx: Transaction, conv: str, old: Held, gone: Collection[str]
 
 
 def _changed_rows(old: LiveIndex, new: LiveIndex, at: dict[str, int]) -> tuple[list[dict], set[str]]:
-    """The ``index_turns`` rows of the kept turns whose fields changed, and the stems they lost."""
+    """The ``index_turns`` rows of the kept turns whose fields changed, and the stems they lost. A
+    row is made of what :func:`_read` gives (and the turn, the same in both): only the turns whose
+    reading differs are made into rows."""
     rows: list[dict] = []
     lost: set[str] = set()
     for j, r in enumerate(new.records):
-        row, was = index_row(new, j), index_row(old, at[turn_key(r)])
+        i = at[turn_key(r)]
+        if _read(new, j) == _read(old, i):
+            continue
+        row, was = index_row(new, j), index_row(old, i)
         if row != was:
             rows.append(row)
             lost |= (set(was["bag"]) - set(row["bag"])) | (set(was["own"]) - set(row["own"]))
     return rows, lost
+
+
+def _read(index: LiveIndex, i: int) -> tuple:
+    """Everything :func:`graphmem.store.neo4j_rows.index_row` reads of turn i but the turn itself: its
+    two fields (its length is theirs), answer types, day spans, asker's mark and the turn it replies to."""
+    read, j = index.reading(i), index.replied[i]
+    return (index.indexed_terms(i), index.reply_field(i), tuple(read.types), tuple(read.spans),
+            bool(index.askers.mine.view()[i]), None if j is None else turn_key(index.records[j]))
 
 
 def _changed_claims(conv: str, old: Held, kept: Sequence[Turn], now: dict[str, tuple[Claim, ...]],
