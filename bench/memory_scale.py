@@ -124,8 +124,9 @@ def _new_turn(n: int, base: dict) -> dict:
 REOPEN = r"""
 import json, sys, time
 from graphmem import Memory
+from graphmem.index.options import MemoryOptions
 t, cpu = time.perf_counter(), time.process_time()
-mem = Memory(path=sys.argv[1])
+mem = Memory(path=sys.argv[1], options=MemoryOptions(updates=sys.argv[3] == "1"))
 mem.search(sys.argv[2], k=5)
 print(json.dumps({"reopen": time.perf_counter() - t, "reopen cpu": time.process_time() - cpu,
                   "snapshot": mem.store.file.snapshot_read}))
@@ -229,19 +230,21 @@ def _closed_and_reopened(mem, where: Path, question: str) -> dict:
     """The saved memory closed (its postings kept, graphmem.store.snapshot) and reopened by a
     fresh process, as a program that restarts would; then reopened without the snapshot, as after
     a process killed before it closed (the postings rebuilt)."""
+    updates = mem.options.updates  # reopened with the options it was saved with, as its snapshot was
     cpu = time.process_time()
     mem.close()
-    out = {"close cpu": time.process_time() - cpu, **_reopen(where, question, "")}
+    out = {"close cpu": time.process_time() - cpu, **_reopen(where, question, "", updates)}
     db = sqlite3.connect(where)
     db.execute("DELETE FROM snapshot")
     db.commit()
     db.close()
-    return {**out, **_reopen(where, question, "rebuilt ")}
+    return {**out, **_reopen(where, question, "rebuilt ", updates)}
 
 
-def _reopen(where: Path, question: str, label: str) -> dict:
+def _reopen(where: Path, question: str, label: str, updates: bool = True) -> dict:
     """The saved memory reopened in a fresh process (:data:`REOPEN`), its figures named after ``label``."""
-    done = subprocess.run([sys.executable, "-c", REOPEN, str(where), question], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", REOPEN, str(where), question, "1" if updates else "0"],
+                          capture_output=True, text=True,
                           check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     got = json.loads(done.stdout)
     if got.pop("snapshot") != (not label):

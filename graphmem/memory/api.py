@@ -151,7 +151,7 @@ class Memory:
                 keys = [scoped(i, user) for i in ids]
             elif conversation is not None or user is not None or everything:
                 where = None if conversation is None else scoped(conversation, user)
-                keys = [t.id for t in self._store.turns(where, user)]
+                keys = self._store.keys(where, user)
             else:
                 raise MisuseError("say what to forget: ids=, conversation=, user=, or everything=True")
             return self._store.forget(keys)

@@ -58,6 +58,9 @@ class BulkStore:
         convs = sorted({r.conversation for r in self.records}) if conversation is None else [conversation]
         return iter([r for c in convs for r in self.records if r.conversation == c])
 
+    def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
+        return [t.id for t in self.turns(conversation, user)]
+
     def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
         return self.index.search(query, k, conversation) if self.records and user is None else []
 

@@ -53,6 +53,9 @@ class Store(Protocol):
         """Every turn of ``user`` held (of one conversation): conversation by conversation in the
         order of their keys, each conversation's in the order they were added."""
 
+    def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
+        """The ids of the turns :meth:`turns` gives, in its order, and nothing else of them."""
+
     def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
         """The k best turns of ``user`` for a parsed query, best first (of one conversation when given).
         Ids and conversations are the scoped keys of :mod:`graphmem.store.users`."""

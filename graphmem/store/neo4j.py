@@ -11,6 +11,7 @@ round trip (:mod:`graphmem.store.neo4j_search`); a write is one transaction
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from datetime import datetime
 
 from graphmem.domain import Claim, Turn
 from graphmem.errors import DataError
@@ -85,10 +86,17 @@ class Neo4jStore:
             self.writer.ingest(turns, given)
 
     def forget(self, ids: Collection[str]) -> int:
-        gone = self.held(ids)
+        """Forget the turns held under these ids: which are held, and where, read as keys alone."""
+        if not ids:
+            return 0
+        row = self.client.query("memory_where", keys=list(dict.fromkeys(ids)))[0]
+        gone = dict(zip(row["keys"], row["conversations"], strict=True))
         if gone:
             self.writer.forget(gone)
         return len(gone)
+
+    def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
+        return list(self.client.query("memory_keys", conversation=conversation, owner=owner(user))[0]["keys"])
 
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         return {r["id"]: turn_of(r) for r in self.client.query("memory_held", keys=list(ids))} if ids else {}
@@ -117,7 +125,10 @@ class Neo4jStore:
     def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
         """The claims about the person keyed ``about`` in every conversation of ``user``, from the
         Person and Assertion nodes."""
-        return [_claim(c) for c in self.client.query("memory_facts", about=about, owner=owner(user))]
+        row = self.client.query("memory_facts", about=about, owner=owner(user))[0]
+        if not row["plain"]:
+            return [_claim(c) for c in self.client.query("memory_facts_rows", about=about, owner=owner(user))]
+        return [_joined(c) for c in row["claims"]]
 
     def speakers(self, conversation: str) -> list[str]:
         """Who speaks in ``conversation``, as the database's conversation node keeps them."""
@@ -134,6 +145,13 @@ class Neo4jStore:
 
     def close(self) -> None:
         self.client.close()
+
+
+def _joined(text: str) -> Claim:
+    """A claim as ``memory_facts.cypher`` joins it into one string."""
+    subject, predicate, obj, negated, sentence, turn, when, mentions, topic, speaker = text.split("\x1f")
+    return Claim(subject, predicate, obj, negated == "true", sentence, turn,
+                 datetime.fromisoformat(when) if when else None, tuple(mentions.split("\x1e")[:-1]), topic, speaker)
 
 
 def _claim(c: dict) -> Claim:

@@ -18,7 +18,7 @@ never from a process's snapshot. What it writes:
   transaction, so a retried attempt writes the same vectors without encoding again).
 
 Reading a turn needs its conversation (its speakers, the turn it replies to, the people named
-in it), so a writer keeps a reading of each conversation it writes (:class:`_Held`) and, under
+in it), so a writer keeps a reading of each conversation it writes (:class:`Held`) and, under
 the lock, brings it up to date with the turns other processes added since (``memory_tail``).
 A writer holds only the conversations it writes, never the memory. ``graphmem load`` and the
 memory write through this one path, so a program may go on with a conversation that was loaded.
@@ -26,11 +26,12 @@ memory write through this one path, so a program may go on with a conversation t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.naming import persons
 from graphmem.claims.people import fold
 from graphmem.domain import Turn
@@ -39,7 +40,8 @@ from graphmem.index.live import LiveIndex
 from graphmem.index.options import MemoryOptions
 from graphmem.index.people import speaker_key
 from graphmem.neo4j.client import Client, Transaction
-from graphmem.store.claims import ClaimsChange, MemoryClaims
+from graphmem.store.claims import ClaimsChange
+from graphmem.store.neo4j_forget import Held, forget_in_place
 from graphmem.store.neo4j_rows import claim_rows, index_row, person_row, sentence_rows, turn_key
 from graphmem.store.users import owner
 
@@ -60,32 +62,12 @@ class Given:
     """Session index -> (its date, its date as the dataset writes it)."""
 
 
-@dataclass
-class _Held:
-    """A writer's reading of one conversation: the live index over its turns, their claims read
-    turn by turn (:class:`graphmem.store.claims.MemoryClaims`), and the BM25 length each turn
-    was last written with."""
-
-    index: LiveIndex
-    claims: MemoryClaims = field(default_factory=MemoryClaims)
-    lengths: list[float] = field(default_factory=list)
-    speakers: dict[str, None] = field(default_factory=dict)
-    """The conversation's speakers in the order they first spoke (kept, not rescanned per write)."""
-    humans: frozenset[str] = frozenset()
-    """The keys of the people among its named parties as last written (:func:`graphmem.claims.naming.persons`)."""
-
-    def grow(self, turns: Sequence[Turn]) -> None:
-        """Read ``turns`` into the index, then note their speakers."""
-        self.index.add(turns)
-        self.speakers.update(dict.fromkeys(r.speaker for r in turns))
-
-
 class Writer:
     """The one write path into Neo4j: the memory's ingests and ``graphmem load``'s conversations."""
 
     def __init__(self, client: Client, options: MemoryOptions, encoder: Encoder | None = None):
         self.client, self.options, self.encoder = client, options, encoder
-        self.held: dict[str, _Held] = {}
+        self.held: dict[str, Held] = {}
 
     def ingest(self, turns: Sequence[Turn], given: Mapping[str, Given] | None = None) -> None:
         """Write validated turns in one transaction. A turn whose id the database holds already is
@@ -115,29 +97,51 @@ class Writer:
         for conv in given or {}:  # a load wrote the mirror's claims, not this reading's: read anew when next written
             self.held.pop(conv, None)
 
-    def forget(self, gone: Mapping[str, Turn]) -> None:
-        """Forget the turns ``gone`` (by key) in one transaction: each conversation they were in is
-        taken out whole (``forget_turns.cypher``) and the turns it keeps are written again, read
-        afresh, so it reads as it would had the forgotten turns never been written."""
-        convs = sorted({t.conversation for t in gone.values()})
-        users = {t.conversation: t.user for t in gone.values()}
+    def forget(self, gone: Mapping[str, str]) -> None:
+        """Forget the turns ``gone`` (key -> its conversation) in one transaction, so that each
+        conversation they were in reads as it would had they never been written: a conversation left
+        with none goes whole (``forget_turns.cypher``, reading none of its turns); one that keeps some
+        is changed in place (:func:`graphmem.store.neo4j_forget.forget_in_place`: what its kept turns
+        read now, read afresh, and only the difference written); one whose graph a load wrote is
+        taken out whole and the turns it keeps written again, read afresh (:meth:`_rewrite`)."""
+        convs = sorted(set(gone.values()))
+        fresh: dict[str, Held] = {}
 
         def work(tx: Transaction) -> None:
-            locks = [{"id": c, "user": users[c], "owner": owner(users[c])} for c in convs]
-            tx.run("memory_lock", conversations=locks, keys=[])
-            kept = {c: [turn_of(r) for r in tx.run("memory_tail", conversation=c, **{"from": 0})
-                        if r["id"] not in gone] for c in convs}
-            tx.run("forget_turns", conversations=convs, keys=list(gone), emptied=[c for c in convs if not kept[c]])
+            fresh.clear()
+            locked = {r["conversation"]: r for r in tx.run("forget_lock", conversations=convs, keys=list(gone))}
+            emptied = [c for c in convs if c in locked and int(locked[c]["indexed"]) <= int(locked[c]["gone"])]
+            if emptied:
+                tx.run("forget_turns", conversations=emptied, keys=[k for k, c in gone.items() if c in emptied],
+                       emptied=emptied)
             for c in convs:
-                self.held.pop(c, None)
-                if kept[c]:
-                    self._conversation(tx, {"conversation": c, "indexed": 0, "sessions": []}, kept[c], None)
+                if c not in locked or c in emptied:
+                    continue
+                keys = {k for k, v in gone.items() if v == c}
+                if locked[c]["whole"]:
+                    self._rewrite(tx, c, keys)
+                else:
+                    old = self._caught_up(tx, c, int(locked[c]["indexed"]))
+                    fresh[c] = Held(LiveIndex(self.options, scope=False))
+                    forget_in_place(tx, c, old, keys, fresh[c])
 
         try:
-            self.client.transaction(work, "forgetting")
+            with paused_gc():  # readings: many small acyclic objects, as an ingest pauses for
+                self.client.transaction(work, "forgetting")
+        except BaseException:
+            fresh.clear()
+            raise
         finally:
-            for c in convs:  # read afresh from the database when next written
+            for c in convs:  # read afresh from the database when next written, unless read here
                 self.held.pop(c, None)
+            self.held.update(fresh)
+
+    def _rewrite(self, tx: Transaction, conv: str, gone: Collection[str]) -> None:
+        """``conv`` taken out whole and the turns it keeps written again, read afresh."""
+        self.held.pop(conv, None)
+        kept = [turn_of(r) for r in tx.run("memory_tail", conversation=conv, **{"from": 0}) if r["id"] not in gone]
+        tx.run("forget_turns", conversations=[conv], keys=list(gone), emptied=[])
+        self._conversation(tx, {"conversation": conv, "indexed": 0, "sessions": []}, kept, None)
 
     def _work(self, tx: Transaction, turns: Sequence[Turn], locks: list[dict], given: Mapping[str, Given]) -> None:
         keys = [turn_key(r) for r in turns]
@@ -185,11 +189,11 @@ class Writer:
                length=grown, speakers=speakers, lspeakers=[speaker_key(s) for s in speakers],
                askers=index.askers.count, owner=owner(new[0].user))
 
-    def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> _Held:
+    def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> Held:
         """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
         held = self.held.get(conv)
         if held is None or len(held.index) > indexed:
-            held = self.held[conv] = _Held(LiveIndex(self.options, scope=False))
+            held = self.held[conv] = Held(LiveIndex(self.options, scope=False))
         if len(held.index) < indexed:
             missing = [turn_of(r) for r in tx.run("memory_tail", conversation=conv, **{"from": len(held.index)})]
             held.grow(missing)
@@ -201,7 +205,7 @@ class Writer:
         return held
 
     @staticmethod
-    def _claims(conv: str, held: _Held, change: ClaimsChange, new: set[str]) -> tuple[list[str], list[dict], list[dict]]:
+    def _claims(conv: str, held: Held, change: ClaimsChange, new: set[str]) -> tuple[list[str], list[dict], list[dict]]:
         """The turns whose assertions go (earlier turns read again), the claim rows to write (every
         turn whose claims are new or changed, and only those) and the people they name, with every
         named party whose standing as a person the new turns changed (:func:`persons`)."""

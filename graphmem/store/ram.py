@@ -127,6 +127,9 @@ class RamStore:
         convs = sorted(self._users.get(user, {})) if conversation is None else [conversation]
         return iter([records[i] for c in convs for i in by_conv.get(c, ())])
 
+    def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
+        return [t.id for t in self.turns(conversation, user)]
+
     def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
         return self.index.search(query, k, conversation, self._among(user)) if len(self.index) else []
 

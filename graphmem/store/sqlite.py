@@ -105,6 +105,7 @@ class FileStore(RamStore):
 
     held = _following(RamStore.held)
     turns = _following(RamStore.turns)
+    keys = _following(RamStore.keys)
     search = _following(RamStore.search)
     conversations = _following(RamStore.conversations)
     claims = _following(RamStore.claims)

@@ -272,6 +272,47 @@ def test_forgetting_an_ingest_leaves_the_database_as_it_was(clean):
     assert clean.run(shape) == before
 
 
+def _written(client, conv=CONV) -> dict:
+    """What the database holds of a conversation, but for its lock counter and its sessions' numbers
+    (a session forgetting empties goes, and the numbers after it stay): its turns with their search
+    fields and places, sessions by day, people, assertions, relationships, and the terms its turns count in."""
+    turns = client.run("MATCH (t:Turn {conversation: $c}) RETURN t {.*, session: null} AS t ORDER BY t.position",
+                       c=conv)
+    stems = sorted({x for r in turns for x in r["t"].get("bag") or []})
+    return {
+        "turns": turns,
+        "conversation": client.run("MATCH (c:Conversation {id: $c}) RETURN c {.*, writes: null} AS c", c=conv),
+        "sessions": client.run("MATCH (s:Session {conversation: $c}) RETURN s.day AS day ORDER BY day", c=conv),
+        "people": client.run("MATCH (p:Person {conversation: $c}) RETURN p {.*} AS p ORDER BY p.key", c=conv),
+        "assertions": client.run("MATCH (a:Assertion {conversation: $c}) RETURN a {.*} AS a ORDER BY a.key", c=conv),
+        "links": client.run("MATCH (n {conversation: $c})-[r]->(m) RETURN CASE WHEN n:Session THEN toString(n.day)"
+                            " ELSE n.key END AS a, type(r) AS r, m.key AS b ORDER BY a, r, b", c=conv),
+        "terms": client.run("UNWIND $stems AS s MATCH (x:Term {stem: s}) RETURN s, x.df AS df, x.vdf AS vdf", stems=stems),
+    }
+
+
+def test_forgetting_turns_in_place_writes_what_an_ingest_of_the_rest_writes(clean):
+    """Forgetting changes only what it changed (the turn that replied to a forgotten one, a vocative
+    naming a speaker met only in it, the claims and people read from it, the places after it): the
+    database then holds what an ingest of the kept turns alone writes, term counts included."""
+    turns = TURNS + [
+        {"id": "mt3", "speaker": "Cy", "text": "Hi Ann! I'm Cy, I sell boats in Qwvzu.", "date": "2023-05-08", "conversation": CONV},
+        {"id": "mt4", "speaker": "Ann", "text": "Nice to meet you, Cy! My sister Jo lives there.", "date": "2023-05-08",
+         "conversation": CONV},
+        {"id": "mt5", "speaker": "Bob", "text": "Rex loves boats.", "date": "2023-05-11", "conversation": CONV},
+        {"id": "mt6", "speaker": "Ann", "text": "He does! Jo sails too.", "date": "2023-05-12", "conversation": CONV},
+    ]
+    mem = Memory(backend="neo4j")
+    mem.ingest(turns[:3])
+    mem.ingest(turns[3:])
+    assert mem.forget(ids=["mt3", "mt5"]) == 2
+    after = _written(clean)
+    assert [t["t"]["id"] for t in after["turns"]] == ["mt1", "mt2", "mt4", "mt6"]
+    delete(clean, CONV)
+    Memory(backend="neo4j").ingest([t for t in turns if t["id"] not in ("mt3", "mt5")])
+    assert _written(clean) == after
+
+
 def test_a_conversation_an_older_graphmem_refused_says_so_until_forgotten(clean):
     """A graphmem that read two-party dialogue alone marked a conversation with a third speaker
     refused and wrote none of its claims: asked for them now, it says why and what to do;
@@ -316,3 +357,15 @@ def test_deleting_a_conversation_leaves_no_term_behind(clean):
     left = clean.run("MATCH (x:Term) WHERE x.stem IN ['qwxzi', 'qwxzy', 'okapi'] OR (x.df = 0 AND x.vdf = 0)"
                      " RETURN count(x) AS n")
     assert left[0]["n"] == 0
+
+
+def test_facts_read_claims_holding_the_characters_their_fields_are_joined_with(clean):
+    """``facts`` reads each claim as one string of fields joined by U+001F (mentions by U+001E); a claim
+    holding either is read field by field instead, and the facts are the RAM memory's."""
+    turns = [{"id": "fj1", "speaker": "Ann", "text": "I live in Paris\x1f and I work as a nurse\x1e now.",
+              "date": "2023-05-08", "conversation": CONV},
+             {"id": "fj2", "speaker": "Bob", "text": "Paris is lovely, Ann!", "date": "2023-05-08", "conversation": CONV}]
+    mem, ram = Memory(backend="neo4j"), Memory()
+    mem.ingest(turns)
+    ram.ingest(turns)
+    assert mem.facts("Ann") == ram.facts("Ann") and any("\x1f" in f.sentence for f in mem.facts("Ann"))

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from graphmem.cli import main
@@ -180,3 +181,16 @@ def test_ingest_then_ask_and_search_a_saved_memory(tmp_path):
     assert other.exit_code == 1 and "turns.jsonl: line 1 (id 'd1'): the memory holds id 'd1' already, with other content" in other.output
     missing = runner.invoke(main, ["search", "dog", "--memory", str(tmp_path / "none.db")])
     assert missing.exit_code == 1 and "none.db: no such memory file" in missing.output
+
+
+@pytest.mark.parametrize("asked_on", ["9999-12-31", "0001-01-01"])
+@pytest.mark.parametrize("question", ["What happened tomorrow?", "What will Ann do next year?", "Who called yesterday?"])
+def test_a_question_asked_at_the_calendars_edges_is_answered_not_a_traceback(tmp_path, asked_on, question):
+    """"tomorrow" asked on the last day of the calendar names no day: the question is answered
+    from its words (or abstains), in the CLI as in the API, never an OverflowError."""
+    path = _turns_file(tmp_path)
+    runner = CliRunner()
+    for command in ("ask", "search"):
+        done = runner.invoke(main, [command, question, "--data", str(path), "--asked-on", asked_on])
+        assert done.exit_code == 0 and "Traceback" not in done.output, done.output
+        assert done.exception is None or isinstance(done.exception, SystemExit)

@@ -225,3 +225,39 @@ def test_a_killed_writer_leaves_its_file_to_the_next_writer(tmp_path):
     with Memory(path=path) as mem:  # the lock went with the process
         assert len(mem) == 5
     shutil.rmtree(tmp_path / "none", ignore_errors=True)
+
+
+def test_a_plain_sqlite3_reader_reads_a_file_its_writer_holds(tmp_path):
+    """The writer's lock is graphmem's own (advisory), not SQLite's: another program's sqlite3
+    reader opens the file read-only beside it and sees every acknowledged turn."""
+    path = tmp_path / "memory.db"
+    with Memory(path=str(path)) as mem:
+        mem.ingest(TURNS[:40])
+        other = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            held = other.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+            assert held > 0 and other.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        finally:
+            other.close()
+        mem.ingest(TURNS[40:50])  # the writer goes on beside it
+        assert len(mem) == 50
+
+
+def test_ingest_help_says_how_to_resume():
+    done = CliRunner().invoke(main, ["ingest", "--help"])
+    assert done.exit_code == 0 and "resume" in done.output and "same" in done.output
+
+
+def test_a_file_repeating_a_turn_with_the_same_content_ingests_it_once(tmp_path):
+    path, turns = tmp_path / "memory.db", tmp_path / "turns.jsonl"
+    turns.write_text("".join(json.dumps(t) + "\n" for t in [*TURNS[:5], TURNS[2], TURNS[4]]))
+    done = CliRunner().invoke(main, ["ingest", "--memory", str(path), str(turns), "--quiet"])
+    assert done.exit_code == 0, done.output
+    with Memory(path=str(path)) as mem:
+        assert sorted(t.id for t in mem.turns(conversation=None)) == sorted(t["id"] for t in TURNS[:5])
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("".join(json.dumps(t) + "\n" for t in [TURNS[6], {**TURNS[6], "text": "Another text."}]))
+    refused = CliRunner().invoke(main, ["ingest", "--memory", str(path), str(changed)])
+    assert refused.exit_code == 1 and "t6" in refused.output and "Traceback" not in refused.output
+    with Memory(path=str(path)) as mem:
+        assert len(mem) == 5  # nothing of the refused file was written

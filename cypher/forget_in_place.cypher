@@ -1,0 +1,67 @@
+// Forgetting some turns of a conversation in place (graphmem.store.neo4j_forget), after the kept
+// turns whose search fields changed were written again (index_turns.cypher) and before the claims
+// of the kept turns whose claims changed are (write_claims.cypher): the forgotten turns give back
+// the document frequencies they counted in, and a term no turn holds any more goes (`lost`: the
+// stems the kept turns written again no longer hold, none of the forgotten turns' own); the
+// assertions of the forgotten turns and of the kept turns read again go, as do the forgotten
+// turns' sentences, the turns themselves and a session left with no turn; the kept turns take
+// their places in order (`moves`); the people no kept turn names or speaks go (`keep`: those the
+// conversation's reading still holds), those who no longer speak stop being speakers (`stopped`);
+// the conversation's counters are set.
+CALL () {
+  UNWIND $keys AS key
+  MATCH (t:Turn {key: key})
+  WHERE t.bag IS NOT NULL
+  UNWIND [x IN t.bag | [x, 1, 0]] + [x IN coalesce(t.own, []) | [x, 0, 1]] AS m
+  WITH m[0] AS stem, sum(m[1]) AS df, sum(m[2]) AS vdf
+  ORDER BY stem
+  MATCH (x:Term {stem: stem})
+  SET x.df = x.df - df, x.vdf = x.vdf - vdf
+  WITH x WHERE x.df = 0 AND x.vdf = 0
+  DELETE x
+}
+CALL () {
+  UNWIND $lost AS stem
+  MATCH (x:Term {stem: stem})
+  WHERE x.df = 0 AND x.vdf = 0
+  DELETE x
+}
+CALL () {
+  UNWIND $keys + $forget AS key
+  MATCH (a:Assertion)-[:READ_FROM]->(:Turn {key: key})
+  DETACH DELETE a
+}
+CALL () {
+  UNWIND $keys AS key
+  MATCH (s:Sentence {turn: key})
+  DETACH DELETE s
+}
+CALL () {
+  UNWIND $keys AS key
+  MATCH (t:Turn {key: key})
+  DETACH DELETE t
+}
+CALL () {
+  MATCH (s:Session {conversation: $conversation})
+  WHERE NOT EXISTS { (s)-[:HAS_TURN]->() }
+  DETACH DELETE s
+}
+CALL () {
+  UNWIND $moves AS row
+  MATCH (t:Turn {key: row.key})
+  SET t.position = row.position
+}
+CALL () {
+  MATCH (p:Person {conversation: $conversation})
+  WHERE NOT p.id IN $keep
+  DETACH DELETE p
+}
+CALL () {
+  UNWIND $stopped AS id
+  MATCH (p:Person {key: $conversation + '/' + id})
+  SET p.speaker = false
+}
+MATCH (c:Conversation {id: $conversation})
+SET c.indexed = $indexed, c.length = $length, c.speakers = $speakers, c.lspeakers = $lspeakers, c.askers = $askers,
+    c.refused = null
+REMOVE c.reading

@@ -1,0 +1,144 @@
+"""Forgetting turns of a conversation in Neo4j in place: only what the forgetting changes is written.
+
+Why not take the conversation out and write what it keeps again: a conversation of hundreds of
+turns is then a whole ingest's writing to forget one turn. What forgetting changes is read in
+Python, as an ingest reads it: the writer's reading of the conversation before (:class:`Held`, read
+under the lock, brought up to date as an ingest does) and a reading of the turns it keeps, made
+afresh (their search fields, their claims, who is a person), so it reads as a memory that never
+ingested the forgotten turns. The difference is written in one statement sequence, under the lock:
+
+- the kept turns whose search fields changed (the turn replying to a forgotten one, vocatives that
+  named a speaker met only in it, asker marks), through ``index_turns.cypher``;
+- the forgotten turns, their sentences, the document frequencies they counted in, the terms and
+  sessions left empty, the places of the turns after them, the people no kept turn speaks or names,
+  the conversation's counters (``forget_in_place.cypher``);
+- the claims of the kept turns whose claims changed, and the people whose standing changed
+  (``write_claims.cypher``).
+
+A conversation whose graph a load wrote (assertions the graph derived) is still written again whole
+by :meth:`graphmem.store.neo4j_write.Writer.forget`: the memory's reading replaces the load's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+
+from graphmem.claims.naming import persons
+from graphmem.claims.people import fold
+from graphmem.domain import Claim, Turn
+from graphmem.index.live import LiveIndex
+from graphmem.index.people import speaker_key
+from graphmem.neo4j.client import Transaction
+from graphmem.store.claims import MemoryClaims
+from graphmem.store.neo4j_rows import claim_rows, index_row, person_row, turn_key
+from graphmem.store.users import owner
+
+__all__ = ["Held", "forget_in_place"]
+
+
+@dataclass
+class Held:
+    """A writer's reading of one conversation: the live index over its turns, their claims read
+    turn by turn (:class:`graphmem.store.claims.MemoryClaims`), and the BM25 length each turn
+    was last written with."""
+
+    index: LiveIndex
+    claims: MemoryClaims = field(default_factory=MemoryClaims)
+    lengths: list[float] = field(default_factory=list)
+    speakers: dict[str, None] = field(default_factory=dict)
+    """The conversation's speakers in the order they first spoke (kept, not rescanned per write)."""
+    humans: frozenset[str] = frozenset()
+    """The keys of the people among its named parties as last written (:func:`graphmem.claims.naming.persons`)."""
+
+    def grow(self, turns: Sequence[Turn]) -> None:
+        """Read ``turns`` into the index, then note their speakers."""
+        self.index.add(turns)
+        self.speakers.update(dict.fromkeys(r.speaker for r in turns))
+
+
+def forget_in_place(tx: Transaction, conv: str, old: Held, gone: Collection[str], fresh: Held) -> None:
+    """Forget the turns keyed ``gone`` of ``conv``, whose reading before is ``old``; ``fresh`` (empty)
+    becomes the reading of the turns it keeps."""
+    records = old.index.records
+    at = {turn_key(r): i for i, r in enumerate(records)}
+    kept = [r for r in records if turn_key(r) not in gone]
+    fresh.grow(kept)
+    fresh.index.changed.clear()
+    change = fresh.claims.add(kept)
+    rows, lost = _changed_rows(old.index, fresh.index, at)
+    for k in gone:  # the forgotten turns' stems are given back, and gone when at zero, on their own
+        was = index_row(old.index, at[k])
+        lost -= set(was["bag"]) | set(was["own"])
+    fresh.lengths = [fresh.index.fields(i)[1] for i in range(len(kept))]
+    length = 0.0
+    for v in fresh.lengths:  # summed as a write of these turns sums them
+        length += v
+    reading = fresh.claims.reading(conv)
+    humans = persons(reading.people, reading.claims)
+    speakers = {fold(s): s for s in fresh.speakers}
+    forget, claims, people = _changed_claims(conv, old, kept, change.claims, speakers, humans)
+    named = set(reading.people.keys) | set(speakers) | {p["id"] for p in people}
+    for k in sorted(named):
+        if (k in humans) != (k in old.humans) and f"{conv}/{k}" not in {p["key"] for p in people}:
+            people.append(person_row(conv, k, speakers.get(k, k), k in speakers, k in humans))
+    fresh.humans = humans
+    if rows:
+        tx.run("index_turns", rows=rows)
+    order = list(fresh.speakers)
+    tx.run("forget_in_place", conversation=conv, keys=sorted(gone), lost=sorted(lost), forget=forget,
+           moves=[{"key": turn_key(r), "position": j} for j, r in enumerate(kept) if at[turn_key(r)] != j],
+           keep=sorted(named), stopped=sorted({fold(s) for s in old.speakers} - set(speakers)),
+           indexed=len(kept), length=length, speakers=order, lspeakers=[speaker_key(s) for s in order],
+           askers=fresh.index.askers.count)
+    if claims or people:
+        tx.run("write_claims", forget=[], people=people, claims=claims, conversation=conv, added=0, length=0.0,
+               speakers=order, lspeakers=[speaker_key(s) for s in order], askers=fresh.index.askers.count,
+               owner=owner(kept[0].user))
+
+
+def _changed_rows(old: LiveIndex, new: LiveIndex, at: dict[str, int]) -> tuple[list[dict], set[str]]:
+    """The ``index_turns`` rows of the kept turns whose fields changed, and the stems they lost. A
+    row is made of what :func:`_read` gives (and the turn, the same in both): only the turns whose
+    reading differs are made into rows."""
+    rows: list[dict] = []
+    lost: set[str] = set()
+    for j, r in enumerate(new.records):
+        i = at[turn_key(r)]
+        if _read(new, j) == _read(old, i):
+            continue
+        row, was = index_row(new, j), index_row(old, i)
+        if row != was:
+            rows.append(row)
+            lost |= (set(was["bag"]) - set(row["bag"])) | (set(was["own"]) - set(row["own"]))
+    return rows, lost
+
+
+def _read(index: LiveIndex, i: int) -> tuple:
+    """Everything :func:`graphmem.store.neo4j_rows.index_row` reads of turn i but the turn itself: its
+    two fields (its length is theirs), answer types, day spans, asker's mark and the turn it replies to."""
+    read, j = index.reading(i), index.replied[i]
+    return (index.indexed_terms(i), index.reply_field(i), tuple(read.types), tuple(read.spans),
+            bool(index.askers.mine.view()[i]), None if j is None else turn_key(index.records[j]))
+
+
+def _changed_claims(conv: str, old: Held, kept: Sequence[Turn], now: dict[str, tuple[Claim, ...]],
+                    speakers: dict[str, str], humans: Collection[str]) -> tuple[list[str], list[dict], list[dict]]:
+    """The kept turns whose assertions go (their claims changed), the claim rows to write and the
+    people those name."""
+    before: dict[str, list[Claim]] = {}
+    for c in old.claims.reading(conv).claims:
+        before.setdefault(c.turn_id, []).append(c)
+    forget: list[str] = []
+    claims: list[dict] = []
+    people: dict[str, dict] = {}
+    for r in kept:
+        d = r.id
+        said = tuple(now.get(d, ()))
+        if said == tuple(before.get(d, ())):
+            continue
+        forget.append(turn_key(r))
+        rows, named = claim_rows(conv, turn_key(r), said, speakers, humans)
+        claims.extend(rows)
+        people.update((p["key"], p) for p in named)
+    return forget, claims, list(people.values())
