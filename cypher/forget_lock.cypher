@@ -1,10 +1,12 @@
 // Forgetting's first statement (graphmem.store.neo4j_write): each conversation that loses turns,
 // locked (sorted, so writers queue in one order, as memory_lock.cypher), with how many turns it
 // holds, how many of them go, and whether it is written again whole: its graph is a load's (the
-// assertions the graph derived, people in the mirror's order) or its claims were refused.
+// assertions the graph derived, people in the mirror's order) or its claims were refused. The lock
+// is a write that reads nothing of the node, as memory_lock.cypher's (a SET that reads what it writes
+// deadlocked a writer queued on it with the holder).
 UNWIND $conversations AS id
 MATCH (c:Conversation {id: id})
-SET c.writes = coalesce(c.writes, 0) + 1
+SET c.lock = randomUUID()
 RETURN c.id AS conversation, coalesce(c.indexed, 0) AS indexed,
        COUNT { UNWIND $keys AS key MATCH (t:Turn {key: key}) WHERE t.conversation = c.id RETURN t } AS gone,
        c.refused IS NOT NULL
