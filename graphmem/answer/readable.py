@@ -53,6 +53,11 @@ SHARE = 0.75
 """What a new word pays of the sentence's mean rarity to join a run: below 1, so a sentence's
 rarest word always gains; the lower, the longer the runs."""
 
+LONGEST = 40
+"""The most tokens a reply's run may span. A reply is a phrase a person reads; and without a bound
+the search for the best run grows with the square of a clause's length (a turn of a megabyte with
+no clause break would take an hour)."""
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -240,7 +245,7 @@ def _phrase(text: str, sentence: tuple[int, int], asked: _Asked,
     for a, b in clauses:
         for i in range(a, b):
             total = 0.0
-            for j in range(i, b):
+            for j in range(i, min(b, i + LONGEST)):  # a reply is a phrase: bounded, so a huge turn stays linear
                 total += gain[j]
                 if gain[i] > 0 and gain[j] > 0 and total > best:
                     best, where = total, (i, j)

@@ -23,6 +23,7 @@ from graphmem.neo4j.client import Client, connect
 from graphmem.store.neo4j_search import CANDIDATES, DbVocabulary, Searcher
 from graphmem.store.neo4j_write import Given, Writer, as_datetime, turn_of
 from graphmem.store.users import owner
+from graphmem.text.terms import analyse
 
 __all__ = ["Neo4jStore", "warm"]
 
@@ -33,6 +34,10 @@ warmed (an explicit step, once per process, never per write or search)."""
 WARM_QUERY = "When did you last see them in May 2023?"
 """The search run once when a store opens: words, a date and an answer type, so that every part of the
 search statement is planned and run once."""
+
+
+WARM_PERSON = "~warm"
+"""A key no person or turn has: the warm-up plans the claims and held-turns statements, reading nothing."""
 
 
 def ready(client: Client, searcher: Searcher) -> None:
@@ -56,7 +61,10 @@ def warm(client: Client, searcher: Searcher) -> None:
     Planning is what these calls spend, so they have a start's bound on the server (:meth:`Client.starting`)."""
     with client.starting():
         searcher.search(Query.parse(WARM_QUERY), 1, None)
-        client.query("reader_stats", stems=["warm"])
+        client.query("reader_stats", stems=analyse(WARM_QUERY))
+        # what the knowledge updates' rules read beside a search: a person's claims, turns by key
+        client.query("memory_facts", about=WARM_PERSON, owner=owner(None))
+        client.query("memory_held", keys=[WARM_PERSON])
 
 
 class Neo4jStore:

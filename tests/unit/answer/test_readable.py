@@ -139,3 +139,17 @@ def test_every_reply_on_locomo_is_a_phrase_of_a_cited_turn_or_a_date(locomo_memo
         assert answer.reply[-1].isalnum() or answer.reply[-1] in "'’", (question, answer)
         quoted += 1
     assert quoted > len(questions) / 3  # most questions are answered by a quote, not a few
+
+
+def test_a_reply_from_a_huge_clause_is_a_bounded_phrase():
+    """A turn of thousands of words with no clause break: the reply is still a phrase of at most
+    ``LONGEST`` tokens (the search for it is bounded by that, not by the clause)."""
+    from graphmem import Memory
+    from graphmem.answer.readable import LONGEST
+
+    mem = Memory()
+    filler = " ".join(f"word{i} lake kayak" for i in range(3000))
+    mem.ingest([{"id": "a", "speaker": "Ann", "text": "I went kayaking on the lake " + filler, "date": "2023-05-01"},
+                {"id": "b", "speaker": "Bob", "text": "Nice", "date": "2023-05-01"}])
+    answer = mem.ask("Where did Ann go kayaking?")
+    assert answer.source == "a" and 0 < len(answer.reply.split()) <= LONGEST
