@@ -96,7 +96,9 @@ def measure(args: argparse.Namespace) -> None:
     starts = [json.loads(subprocess.run([sys.executable, "-c", STARTUP, q], capture_output=True, text=True, cwd=ROOT,
                                         check=True).stdout) for q in asked[:3]]
     best = min(starts, key=lambda s: s["start"])
-    mem = Memory(backend="neo4j", dense=args.dense)
+    from graphmem.index.options import MemoryOptions
+
+    mem = Memory(backend="neo4j", dense=args.dense, options=MemoryOptions(updates=not args.no_updates))
     _base(mem, args.data)
     n = len(mem)
     for q in rng.sample(questions, min(args.warmup, len(questions))):
@@ -237,6 +239,8 @@ def main() -> None:
     m.add_argument("--trials", type=int, default=60)
     m.add_argument("--dense", action="store_true", help="the fused search and embedding ingests (graphmem load --dense)")
     m.add_argument("--warmup", type=int, default=300, help="untimed searches first, warming the server (0: none)")
+    m.add_argument("--no-updates", action="store_true",
+                   help="the warm searches without the knowledge updates' rules (MemoryOptions(updates=False))")
     q = sub.add_parser("quality")
     q.add_argument("--candidates", type=lambda s: [int(x) for x in s.split(",")], default=[100])
     q.add_argument("--dense", action="store_true", help="the fused search (a database loaded with graphmem load --dense)")
