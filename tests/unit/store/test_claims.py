@@ -111,7 +111,9 @@ def test_a_saved_turn_left_waiting_is_dated_when_it_was_ingested(tmp_path):
 
 def test_claims_whose_write_fails_are_read_again_from_the_file(tmp_path, monkeypatch):
     path = tmp_path / "m.db"
-    turns = [{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}, {"id": "b", "speaker": "Bob", "text": "Nice!"}]
+    # dated: an undated turn is stamped when ingested, and the two memories may ingest a second apart
+    turns = [{"id": "a", "speaker": "Ann", "text": "I adopted a dog.", "date": "2023-05-08"},
+             {"id": "b", "speaker": "Bob", "text": "Nice!", "date": "2023-05-08"}]
     live = Memory()
     live.ingest(turns)
     with Memory(path=path) as mem:
