@@ -14,6 +14,8 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from collections.abc import Iterator
+
 import pytest
 
 from tests.conftest import need
@@ -37,6 +39,18 @@ def server_or_skip() -> Client:
         return connect()
     except Neo4jUnavailable as exc:
         need(f"no Neo4j server: {exc}")
+
+
+def emptied(*conversations: str) -> Iterator[Client]:
+    """A verified client with ``conversations`` deleted before and after the test: the body of
+    every Neo4j test module's ``clean`` fixture (``yield from emptied(CONV)``)."""
+    client = server_or_skip()
+    for conv in conversations:
+        delete(client, conv)
+    yield client
+    for conv in conversations:
+        delete(client, conv)
+    client.close()
 
 
 @pytest.fixture(scope="module")

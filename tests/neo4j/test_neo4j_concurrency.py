@@ -22,13 +22,12 @@ from graphmem import Memory
 from graphmem.data.records import validate
 from graphmem.index.options import MemoryOptions
 from graphmem.neo4j.client import Transaction
-from graphmem.neo4j.load import delete
 from graphmem.neo4j.queries import query
 from graphmem.store.neo4j_write import Writer
 from graphmem.store.users import owner
 
 from tests.conftest import REPO
-from tests.neo4j.test_neo4j import server_or_skip
+from tests.neo4j.test_neo4j import emptied
 
 CONV = "concurrency-test"
 
@@ -62,11 +61,7 @@ finally:
 
 @pytest.fixture
 def clean():
-    client = server_or_skip()
-    delete(client, CONV)
-    yield client
-    delete(client, CONV)
-    client.close()
+    yield from emptied(CONV)
 
 
 def _ids(client) -> list[str]:

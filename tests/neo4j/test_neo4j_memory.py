@@ -18,7 +18,7 @@ from graphmem.errors import DataError, Neo4jUnavailable
 from graphmem.answer.reader import ABSTAIN
 
 from tests.conftest import REPO
-from tests.neo4j.test_neo4j import server_or_skip
+from tests.neo4j.test_neo4j import emptied
 
 CONV = "memory-api-test"
 OTHER = "memory-api-other"
@@ -30,13 +30,7 @@ TURNS = [
 
 @pytest.fixture
 def clean():
-    client = server_or_skip()
-    for conv in (CONV, OTHER):
-        delete(client, conv)
-    yield client
-    for conv in (CONV, OTHER):
-        delete(client, conv)
-    client.close()
+    yield from emptied(CONV, OTHER)
 
 
 def _count(client, conv=CONV):

@@ -18,10 +18,9 @@ from graphmem import Memory
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 from graphmem.neo4j.client import (DEFAULT_TIMEOUT, ENV_TIMEOUT, SERVER_SHARE, STARTUP_WAIT, Client, Neo4jSettings,
                                    connect)
-from graphmem.neo4j.load import delete
 
 from tests.neo4j.server import Proxy, local_server
-from tests.neo4j.test_neo4j import server_or_skip
+from tests.neo4j.test_neo4j import emptied
 
 CONV = "timeouts-test"
 MARGIN = 3.0
@@ -52,11 +51,7 @@ def _one_line_in_time(call, timeout: float, address: str) -> Neo4jUnavailable:
 
 @pytest.fixture
 def clean():
-    client = server_or_skip()
-    delete(client, CONV)
-    yield client
-    delete(client, CONV)
-    client.close()
+    yield from emptied(CONV)
 
 
 def test_the_timeout_is_a_setting_from_the_keyword_the_environment_or_the_default(monkeypatch):
