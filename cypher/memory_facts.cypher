@@ -1,3 +1,4 @@
+// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // What the memory holds about one person of one user (facts: graphmem.claims.facts): the assertions
 // the claim reader made about the Person nodes of that name, in every conversation of the user,
 // with the turn each was read from. One row: each claim as one string, its fields joined by U+001F
@@ -5,8 +6,8 @@
 // driver decodes a string at the cost of one value and a claim of ten fields at the cost of ten.
 // `plain`: no field is missing or holds either character, and no date has a time zone; else the
 // caller reads memory_facts_rows.cypher instead.
-MATCH (p:Person {id: $about})
-WHERE p.owner = $owner
+MATCH (p:Person {id: $p.about})
+WHERE p.owner = $p.owner
 MATCH (p)-[:SUBJECT_OF]->(a:Assertion)-[:READ_FROM]->(t:Turn)
 WHERE NOT coalesce(a.derived, false)
 WITH a, t, (a.date IS NULL OR a.date IS :: LOCAL DATETIME) AND a.negated IS NOT NULL

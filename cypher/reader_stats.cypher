@@ -1,3 +1,4 @@
+// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // What the reader weighs a question's and its evidence's words by, and how many turns are indexed:
 // - n: the number of indexed turns (the Conversation nodes' counters);
 // - vdfs: each stem's document frequency over the turns' own words, from its Term node;
@@ -7,7 +8,7 @@ CALL () {
   RETURN sum(coalesce(c.indexed, 0)) AS n
 }
 CALL () {
-  UNWIND $stems AS s
+  UNWIND $p.stems AS s
   OPTIONAL MATCH (x:Term {stem: s})
   RETURN collect([s, coalesce(x.vdf, 0)]) AS vdfs
 }

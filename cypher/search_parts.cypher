@@ -1,7 +1,8 @@
 // Every value a search takes travels in ONE map parameter, `$q`: Neo4j caches a plan per statement
-// and per the types of its parameters (a list of maps is not an empty list, a map not a null), so
-// separate parameters would plan the same statement again for each shape of query, a second each
-// on a cold server; one map has one type, and so one plan.
+// and per the types of its parameters (a list of maps is not an empty list, a map not a null) and,
+// for a list or a string, per its size's bucket (0, 1, up to 10, up to 100, ...), so separate
+// parameters would plan the same statement again for each shape of query, a second each on a cold
+// server; one map has one type and no size, and so one plan.
 // Every Lucene query keeps to the asking user's turns (`+scope:"<owner>"^0`: a filter that scores nothing;
 // graphmem.store.users.owner), as the person scope keeps to the user's Person nodes; the statistics are
 // the whole memory's, as in the embedded stores.

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import datetime
 
 from graphmem.domain import Claim, Turn
-from graphmem.errors import DataError
+from graphmem.errors import DataError, GraphmemError
 from graphmem.index.live_dense import encoder as shared_encoder
 from graphmem.index.live_dense import need_dense
 from graphmem.index.options import MemoryOptions
@@ -61,10 +61,22 @@ def warm(client: Client, searcher: Searcher) -> None:
     Planning is what these calls spend, so they have a start's bound on the server (:meth:`Client.starting`)."""
     with client.starting():
         searcher.search(Query.parse(WARM_QUERY), 1, None)
-        client.query("reader_stats", stems=analyse(WARM_QUERY))
+        client.query("reader_stats", p={"stems": analyse(WARM_QUERY)})
         # what the knowledge updates' rules read beside a search: a person's claims, turns by key
-        client.query("memory_facts", about=WARM_PERSON, owner=owner(None))
-        client.query("memory_held", keys=[WARM_PERSON])
+        client.query("memory_facts", p={"about": WARM_PERSON, "owner": owner(None)})
+        client.query("memory_held", p={"keys": [WARM_PERSON]})
+
+
+def replan(client: Client) -> None:
+    """The index statistics made current and the plans cleared (after a load), so that :func:`warm`
+    plans for the data as it now is. A server that refuses the procedure (a user without the
+    privilege, a sampling slower than the bound) is left to sample in its own time: the load stands,
+    only the next program's first search pays the planning; a server gone fails the warm-up next."""
+    with client.starting():
+        try:
+            client.write("prepare_replanning", p={"seconds": int(client.server_timeout)})
+        except GraphmemError:
+            pass
 
 
 class Neo4jStore:
@@ -97,20 +109,20 @@ class Neo4jStore:
         """Forget the turns held under these ids: which are held, and where, read as keys alone."""
         if not ids:
             return 0
-        row = self.client.query("memory_where", keys=list(dict.fromkeys(ids)))[0]
+        row = self.client.query("memory_where", p={"keys": list(dict.fromkeys(ids))})[0]
         gone = dict(zip(row["keys"], row["conversations"], strict=True))
         if gone:
             self.writer.forget(gone)
         return len(gone)
 
     def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
-        return list(self.client.query("memory_keys", conversation=conversation, owner=owner(user))[0]["keys"])
+        return list(self.client.query("memory_keys", p={"conversation": conversation, "owner": owner(user)})[0]["keys"])
 
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
-        return {r["id"]: turn_of(r) for r in self.client.query("memory_held", keys=list(ids))} if ids else {}
+        return {r["id"]: turn_of(r) for r in self.client.query("memory_held", p={"keys": list(ids)})} if ids else {}
 
     def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
-        rows = self.client.query("memory_turns", conversation=conversation, owner=owner(user))
+        rows = self.client.query("memory_turns", p={"conversation": conversation, "owner": owner(user)})
         return iter([turn_of(r) for r in rows])
 
     def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
@@ -122,7 +134,7 @@ class Neo4jStore:
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The conversation's claims in turn order, from its Assertion nodes (those the claim reader
         made: a load's derived ones are the graph's, not the reader's)."""
-        row = self.client.query("memory_claims", conversation=conversation)[0]
+        row = self.client.query("memory_claims", p={"conversation": conversation})[0]
         if row["refused"]:  # written by a graphmem that read two-party dialogue alone
             raise DataError(f"conversation {conversation!r}: no claims: it was written when graphmem read"
                             f" two-party dialogue only ({row['refused']}); forget it and ingest it again")
@@ -133,14 +145,14 @@ class Neo4jStore:
     def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
         """The claims about the person keyed ``about`` in every conversation of ``user``, from the
         Person and Assertion nodes."""
-        row = self.client.query("memory_facts", about=about, owner=owner(user))[0]
+        row = self.client.query("memory_facts", p={"about": about, "owner": owner(user)})[0]
         if not row["plain"]:
-            return [_claim(c) for c in self.client.query("memory_facts_rows", about=about, owner=owner(user))]
+            return [_claim(c) for c in self.client.query("memory_facts_rows", p={"about": about, "owner": owner(user)})]
         return [_joined(c) for c in row["claims"]]
 
     def speakers(self, conversation: str) -> list[str]:
         """Who speaks in ``conversation``, as the database's conversation node keeps them."""
-        return list(self.client.query("conversation_speakers", conversation=conversation)[0]["speakers"])
+        return list(self.client.query("conversation_speakers", p={"conversation": conversation})[0]["speakers"])
 
     def weights(self, query: Query, found: Sequence[Turn]) -> DbVocabulary:
         return self.searcher.vocabulary(query, found)

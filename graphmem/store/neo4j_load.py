@@ -24,7 +24,7 @@ from graphmem.errors import GraphmemError
 from graphmem.neo4j.client import Client
 from graphmem.neo4j.load import DEFAULT_BATCH, LoadReport, bar, count, delete
 from graphmem.neo4j.plan import Plan, check_id, plan
-from graphmem.store.neo4j import Neo4jStore, warm
+from graphmem.store.neo4j import Neo4jStore, replan, warm
 from graphmem.store.neo4j_rows import person_row
 from graphmem.store.neo4j_write import Given
 
@@ -74,6 +74,7 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
                             " (another reading is loaded there: run graphmem load --replace)")
     for p in plans:
         client.write("mark_loaded", conversation=p.conversation, reading=p.fingerprint)
+    replan(client)
     warm(client, store.searcher)  # planned for the data as loaded, not by the next program's first search
     return LoadReport(counts, sum(p.size for p in plans), time.perf_counter() - start)
 

@@ -93,12 +93,12 @@ class Searcher:
 
     def count(self) -> int:
         """How many turns the database indexes."""
-        return int(self.client.query("reader_stats", stems=[])[0]["n"] or 0)
+        return int(self.client.query("reader_stats", p={"stems": []})[0]["n"] or 0)
 
     def vocabulary(self, query: Query, found: Sequence[Turn]) -> DbVocabulary:
         """Weights for every term the reader may weigh: the question's and the found turns'."""
         stems = analyse(query.english) + [s for r in found for s in analyse(r.text)]
-        row = self.client.query("reader_stats", stems=list(dict.fromkeys(stems)))[0]
+        row = self.client.query("reader_stats", p={"stems": list(dict.fromkeys(stems))})[0]
         return DbVocabulary(int(row["n"] or 0), {s: int(v) for s, v in row["vdfs"]}, row["rarest"])
 
     def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
