@@ -46,6 +46,7 @@ _STATES = {
 """What stating each kind of value looks like in a turn."""
 
 
+@lru_cache(maxsize=1024)
 def asked_value(question: str) -> str | None:
     """The kind of value the question asks for ("count", "time", "weekday", "duration"), or None."""
     return next((kind for kind, rx in _ASKS if rx.search(question)), None)
