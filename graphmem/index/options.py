@@ -143,3 +143,13 @@ class MemoryOptions:
     updates_floor: float = 0.5
     """And how much of the question it must cover at least: a later turn that shares a word or two
     with the question is not a new saying of what it asks."""
+    updates_depth: int = 10
+    """How many of the first turns found the slot's value rule reads, for a question asking a kind
+    of value (a count, a time, a weekday, a duration: :mod:`graphmem.memory.slots`); any other
+    question reads ``updates_window``. Chosen on LongMemEval's development half (in-sample):
+    docs/lifecycle.md."""
+    updates_value_cover: float = 0.5
+    """The slot's value rule: how much of the question a later turn stating the asked kind of value
+    must cover, against the earlier turn's coverage, to replace it (in-sample, as ``updates_depth``)."""
+    updates_value_floor: float = 0.4
+    """And how much of the question it must cover at least (in-sample, as ``updates_depth``)."""

@@ -44,7 +44,7 @@ from graphmem.errors import DataError, MisuseError
 from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant, reader_settings
-from graphmem.memory.updates import Updates, prefer_current
+from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
@@ -330,11 +330,12 @@ class Memory:
             where = None if conversation is None else scoped(conversation, user)
             if not self.options.updates:
                 return self._store.search(q, n, where, user)
-            window = self.options.updates_window
-            found = self._store.search(q, max(n, window), where, user)
-            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:window]),
+            rules = _rules(self.options)
+            reads = rules.reads(q.english)
+            found = self._store.search(q, max(n, reads), where, user)
+            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads]),
                             lambda p: self._store.claims_about(p, user), self._store.held)
-            order, stands = prefer_current(found, asked, window, self.options.updates_cover, self.options.updates_floor)
+            order, stands = prefer_current(found, asked, rules)
             replaced.update((unscoped(i), texts) for i, texts in stands.items())
             return order[:n]
 
@@ -357,6 +358,12 @@ class Memory:
             if k == 0:
                 return []
             return run(parsed, k)
+
+
+def _rules(o: MemoryOptions) -> Rules:
+    """The knowledge updates' settings, as :func:`graphmem.memory.updates.prefer_current` takes them."""
+    return Rules(o.updates_window, o.updates_cover, o.updates_floor, o.updates_depth, o.updates_value_cover,
+                 o.updates_value_floor)
 
 
 def _count(k: object) -> int:

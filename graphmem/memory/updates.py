@@ -13,13 +13,22 @@ first. Nothing is deleted; the order changes, among the turns the search found, 
   ("initially", "previously", "before"...) is left as found, unless it asks for the present
   too ("now", "currently", a comparison: "more often than I did previously"); so is a
   when-question, which asks the date of an event rather than what holds.
+- **The slot's value** (:mod:`graphmem.memory.slots`). A question asking a kind of value (a count,
+  a clock time, a weekday, a duration) reads deeper, the first ``depth`` turns found: a turn among
+  the first ``window`` that states such a value is replaced by a later turn of the same speaker
+  among them (said by the moment asked) that states one too and covers the question at least
+  ``value_cover`` times as well as it and at least ``value_floor`` of it. Two turns of one person
+  stating the asked kind of value about the question's topic say the same slot, so the bar on
+  words is lower than the topic rule's, and the newer turn is brought up from below the window.
 - **The kinds of facts** (:mod:`graphmem.claims.facts`). A question asking one of the kinds
   ("Where does Alice live?": residence) reads the claims about the person it names (or the first
   person's, for "I"): a found turn whose claim of that kind was replaced by the moment asked
   gives its place to the turn whose claim holds then, found or not.
 
-Both only reorder what the search found (the kinds' rule adds the turn that holds), so what is
-searched and its cost stay the store's; the rules run on the turns, the same in every store.
+All only reorder what the search found (the kinds' rule adds the turn that holds), so what is
+searched stays the store's; the rules run on the turns, the same in every store. Their cost is
+kept near nothing: the question's term weights are computed once per search and a turn's terms
+once per text (:class:`_Cover`), and only a question asking a kind of value reads deeper.
 """
 
 from __future__ import annotations
@@ -29,13 +38,16 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from graphmem.answer.sure import coverage
+from functools import lru_cache
+
 from graphmem.claims.facts import asked_kinds, holding
 from graphmem.claims.people import fold
 from graphmem.domain import Claim, Turn
+from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
+from graphmem.text.terms import analyse
 
-__all__ = ["Updates", "prefer_current"]
+__all__ = ["Rules", "Updates", "prefer_current"]
 
 _PAST = re.compile(r"\b(?:initially|originally|previously|previous|formerly|earlier|at first|first|before|used to"
                    r"|at the (?:start|beginning))\b", re.I)
@@ -61,17 +73,60 @@ class Updates:
     """The turns held under ids, to bring in the turn whose claim holds."""
 
 
-def prefer_current(found: Sequence[Turn], u: Updates, window: int, cover: float,
-                   floor: float) -> tuple[list[Turn], dict[str, tuple[str, ...]]]:
-    """``found`` reordered so what holds as of ``u.moment`` comes first (the module's two rules),
-    and for each turn put in the place of others, the texts of the turns it replaced."""
-    if u.kind == "when" or (_PAST.search(u.question) and not _NOW.search(u.question)) or not found:
+@dataclass(frozen=True)
+class Rules:
+    """The rules' settings (:class:`graphmem.index.options.MemoryOptions`' ``updates_*``)."""
+
+    window: int = 5
+    cover: float = 0.6
+    floor: float = 0.5
+    depth: int = 10
+    value_cover: float = 0.5
+    value_floor: float = 0.4
+
+    def reads(self, question: str) -> int:
+        """How many turns found the rules read for ``question``: deeper when it asks a kind of value."""
+        return max(self.window, self.depth) if asked_value(question) else self.window
+
+
+@lru_cache(maxsize=4096)
+def _terms(text: str) -> frozenset[str]:
+    """A turn's analysed terms, once per text: the same turns are found by search after search."""
+    return frozenset(analyse(text))
+
+
+class _Cover:
+    """How much of the question a turn covers (:func:`graphmem.answer.sure.coverage`, the same
+    figure), the question's term weights asked of the store and summed once per search."""
+
+    def __init__(self, weights: Callable[[], Weights], question: str):
+        self._weights, self._question = weights, question
+        self._asked: dict[str, float] | None = None
+        self._total = 0.0
+
+    def __call__(self, text: str) -> float:
+        if self._asked is None:
+            self._asked = self._weights().weights(analyse(self._question))
+            self._total = sum(self._asked.values())
+        if self._total == 0:
+            return 0.0
+        have = _terms(text)
+        return sum(w for t, w in self._asked.items() if t in have) / self._total
+
+
+def prefer_current(found: Sequence[Turn], u: Updates, rules: Rules) -> tuple[list[Turn], dict[str, tuple[str, ...]]]:
+    """``found`` reordered so what holds as of ``u.moment`` comes first (the module's rules), and
+    for each turn put in the place of others, the texts of the turns it replaced."""
+    recurs = asked_value(u.question) == "weekday"  # "what day of the week": what holds, not an event's date
+    if (u.kind == "when" and not recurs) or (_PAST.search(u.question) and not _NOW.search(u.question)) or not found:
         return list(found), {}
     replaced: dict[str, list[Turn]] = {}
-    head = _by_kind(list(found[:window]), u, replaced)
-    head = _by_topic(head, u, cover, floor, replaced)
+    covers = _Cover(u.weights, u.question)
+    head = _by_kind(list(found[:rules.window]), u, replaced)
+    head = _by_topic(head, u, rules.cover, rules.floor, covers, replaced)
+    head = _by_value(head, found[rules.window:rules.reads(u.question)], u, rules, covers, replaced)
     seen = {t.id for t in head}
-    return head + [t for t in found[window:] if t.id not in seen], \
+    return head + [t for t in found if t.id not in seen], \
         {i: tuple(t.text for t in turns) for i, turns in replaced.items()}
 
 
@@ -79,14 +134,13 @@ def _said_by(t: Turn, moment: datetime | None) -> bool:
     return t.date is not None and (moment is None or t.date <= moment)
 
 
-def _by_topic(turns: list[Turn], u: Updates, cover: float, floor: float,
+def _by_topic(turns: list[Turn], u: Updates, cover: float, floor: float, covered: _Cover,
               replaced: dict[str, list[Turn]]) -> list[Turn]:
     """The question's topic rule: each turn's latest replacement takes its place."""
     pairs = {(t.speaker, t.user) for t in turns}
     if len(pairs) == len(turns):
         return turns  # no speaker said two of them: nothing to replace
-    weights = u.weights()
-    covers = {t.id: coverage(weights, u.question, t.text) for t in turns}
+    covers = {t.id: covered(t.text) for t in turns}
     order = list(turns)
     i = 0
     while i < len(order):
@@ -100,6 +154,36 @@ def _by_topic(turns: list[Turn], u: Updates, cover: float, floor: float,
             order.insert(i, newest)
             replaced.setdefault(newest.id, []).append(a)
         i += 1
+    return order
+
+
+def _by_value(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: Rules, covered: _Cover,
+              replaced: dict[str, list[Turn]]) -> list[Turn]:
+    """The slot's value rule: a turn of the first ``window`` stating the asked kind of value gives
+    its place to the latest turn of the same speaker, among those found down to ``depth``, that
+    states one too, said later (by the moment asked) and covering the question enough."""
+    kind = asked_value(u.question)
+    if kind is None:
+        return head
+    pool = head + [t for t in deeper if t not in head]
+    stating = [t for t in pool if t.date is not None and _said_by(t, u.moment) and states(kind, t.text)]
+    if len({(t.speaker, t.user) for t in stating}) == len(stating):
+        return head  # no speaker stated two values: nothing to replace
+    order = list(head)
+    for a in [t for t in head if t in stating]:
+        if a not in order or a.id in replaced:
+            continue  # brought up already, or a replacement itself
+        have, at = covered(a.text), order.index(a)
+        later = [b for b in stating if b.speaker == a.speaker and b.user == a.user and b.date > a.date
+                 and (b not in order or order.index(b) > at)  # one above it already comes first
+                 and have > 0 and covered(b.text) >= max(rules.value_cover * have, rules.value_floor)]
+        if not later:
+            continue
+        newest = max(later, key=lambda b: b.date)
+        if newest in order:
+            order.remove(newest)
+        order.insert(at, newest)
+        replaced.setdefault(newest.id, []).append(a)
     return order
 
 

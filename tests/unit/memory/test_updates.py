@@ -61,3 +61,66 @@ def test_the_confidence_reads_the_turns_a_turn_replaced():
     answer, before = mem.ask("Where does Alice live?"), plain.ask("Where does Alice live?")
     assert answer.cited[0] == "m3" and before.cited[0] == "m1"
     assert answer.confidence == before.confidence > 0
+
+
+BIRDS = [{"id": "old", "speaker": "user", "date": "2023-05-24", "conversation": "s1",
+          "text": "I keep track of the species of birds I have seen in my local park: 27 species so far."}]
+BIRDS += [{"id": f"tip{i}", "speaker": "assistant", "text": text, "date": "2023-05-24", "conversation": "s1"}
+          for i, text in enumerate(["Many species of birds can be seen in a local park.",
+                                    "Which birds have you seen in the park?", "Local park birds: species vary by season.",
+                                    "Seen any rare species of birds lately?", "A park is a fine place for birds and birders."])]
+BIRDS += [{"id": "new", "speaker": "user", "date": "2023-05-29", "conversation": "s2",
+           "text": "A Northern Flicker in my local park last weekend brings my species count to 32."},
+          {"id": "cat", "speaker": "user", "text": "My cat sleeps all day.", "date": "2023-05-30", "conversation": "s2"}]
+BIRDS_QUESTION = "How many species of birds have I seen in my local park?"
+
+
+def test_a_later_value_of_the_slot_in_other_words_is_brought_up_from_below_the_window():
+    """The newer count covers less of the question than the topic rule asks and ranks sixth; it
+    states the asked kind of value (a count) as the older turn does, so it is the slot's new value."""
+    plain = _memory(BIRDS, updates=False).search(BIRDS_QUESTION, k=10)
+    assert plain.index("new") >= 5 and plain.index("old") < plain.index("new")
+    assert _memory(BIRDS, updates_depth=5).search(BIRDS_QUESTION, k=5) == plain[:5]  # the window alone misses it
+    found = _memory(BIRDS).search(BIRDS_QUESTION, k=5)
+    assert found.index("new") < found.index("old") == found.index("new") + 1
+
+
+def test_a_later_value_said_after_the_day_asked_replaces_nothing():
+    plain = _memory(BIRDS, updates=False).search(BIRDS_QUESTION, k=5, asked_on="2023-05-26")
+    assert _memory(BIRDS).search(BIRDS_QUESTION, k=5, asked_on="2023-05-26") == plain
+    assert "new" in _memory(BIRDS).search(BIRDS_QUESTION, k=5, asked_on="2023-05-29")
+
+
+def test_a_later_turn_stating_no_value_of_the_asked_kind_is_not_brought_up():
+    records = [{**r, "text": r["text"].replace(" to 32", " up")} if r["id"] == "new" else r for r in BIRDS]
+    assert "new" not in _memory(records).search(BIRDS_QUESTION, k=5)
+
+
+def test_a_later_value_of_another_speaker_is_not_brought_up():
+    records = [{**r, "speaker": "friend"} if r["id"] == "new" else r for r in BIRDS]
+    assert "new" not in _memory(records).search(BIRDS_QUESTION, k=5)
+
+
+def test_the_day_of_the_week_a_thing_recurs_on_is_what_holds_not_an_events_date():
+    records = [{"id": "thu", "speaker": "user", "text": "I have a cocktail-making class on Thursday evenings.",
+                "date": "2023-06-16", "conversation": "s1"},
+               {"id": "fri", "speaker": "user", "text": "My cocktail class moved: it is on Fridays now.",
+                "date": "2023-06-30", "conversation": "s2"}]
+    question = "What day of the week do I take a cocktail-making class?"
+    assert _memory(records, updates=False).search(question, k=1) == ["thu"]
+    assert _memory(records).search(question, k=1) == ["fri"]
+    assert _memory(records).search(question, k=1, asked_on="2023-06-20") == ["thu"]
+
+
+def test_the_rules_cover_a_turn_as_the_confidence_does():
+    """The rules' coverage, the question's weights computed once, is the same figure as
+    graphmem.answer.sure.coverage's."""
+    from graphmem.answer.sure import coverage
+    from graphmem.index.query import Query
+    from graphmem.memory.updates import _Cover
+
+    mem = _memory(BIRDS)
+    vocab = mem.store.weights(Query.parse(BIRDS_QUESTION), [])
+    covered = _Cover(lambda: vocab, BIRDS_QUESTION)
+    for r in BIRDS:
+        assert covered(r["text"]) == coverage(vocab, BIRDS_QUESTION, r["text"])
