@@ -25,6 +25,7 @@ sentences that hold a candidate name), not with anything else a memory holds.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
@@ -156,8 +157,8 @@ class _State:
     def drop(self, gone: Sequence[int], lost: Sequence[Turn], kept: Sequence[Turn]) -> None:
         """Take the turns at positions ``gone`` (sorted; ``lost`` are those turns) out of the totals
         in place, ``kept`` being the turns left in order. The lower-case counts add up over turns, so
-        they are taken back; a capitalised word stays while a kept turn still writes it (only the
-        few kept turns holding its spelling are looked at); the later turns' positions move up."""
+        they are taken back; a capitalised word stays while a kept turn still writes it (looked up in
+        their text joined, as :func:`words_of` reads it); the later turns' positions move up."""
         lower, capitals = words_of("\n".join(t.text for t in lost))
         for w, c in lower.items():
             left = self.lower[w] - c
@@ -165,8 +166,9 @@ class _State:
                 self.lower[w] = left
             else:
                 del self.lower[w]
-        for c in capitals:
-            if not any(c in t.text and c in words_of(t.text)[1] for t in kept):
+        text = "\n".join(t.text for t in kept)
+        for c in capitals:  # words_of's capitalised word c, bare or with its possessive, is c between word bounds
+            if re.search(rf"\b{re.escape(c)}\b", text) is None:
                 self.capitals.discard(c)
         dead = set(gone)
         for tok in list(self.at):

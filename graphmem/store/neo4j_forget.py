@@ -111,7 +111,7 @@ def forget_in_place(tx: Transaction, conv: str, old: Held, gone: Collection[str]
         tx.run("index_turns", rows=rows)
     order = list(fresh.speakers)
     tx.run("forget_in_place", conversation=conv, keys=sorted(gone), lost=sorted(lost), forget=forget,
-           moves=[{"key": turn_key(r), "position": j} for j, (i, r) in enumerate(zip(kept_at, kept)) if i != j],
+           places=places,
            keep=sorted(named), stopped=sorted({fold(s) for s in old.speakers} - set(speakers)),
            indexed=len(kept), length=length, speakers=order, lspeakers=[speaker_key(s) for s in order],
            askers=fresh.index.askers.count)

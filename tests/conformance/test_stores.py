@@ -227,7 +227,7 @@ def test_forgetting_leaves_a_memory_that_never_ingested_them(store, dataset):
     assert _refusal(lambda: mem.claims("conv-41")) == "conversation 'conv-41': the memory holds no turn of it"
 
 
-TRIO = [
+LEANING = [
     {"id": "t1", "speaker": "Ann", "text": "Max loves the park near our house.", "date": "2023-05-08", "conversation": "trio"},
     {"id": "t2", "speaker": "Bob", "text": "That sounds lovely, Ann.", "date": "2023-05-08", "conversation": "trio"},
     {"id": "t3", "speaker": "Cy", "text": "I baked a lemon cake for the picnic.", "date": "2023-05-08", "conversation": "trio"},
@@ -243,9 +243,9 @@ def test_forgetting_a_turn_others_read_by_leaves_a_memory_that_never_had_it(stor
     (the turns naming Max read otherwise without it), then the turn whom the next one addresses, then
     the turn a reply read: each time every claim, fact and search is a fresh memory's of the rest."""
     mem = store()
-    mem.ingest(TRIO)
+    mem.ingest(LEANING)
     mem.claims("trio")
-    kept = list(TRIO)
+    kept = list(LEANING)
     for gone in ("t4", "t3", "t6"):
         assert mem.forget(ids=[gone]) == 1
         kept = [r for r in kept if r["id"] != gone]
