@@ -154,10 +154,11 @@ class _State:
                 self.kept[i] = [(tuple(map(intern, toks)), tuple(map(intern, low)))  # tuples: no spare room
                                 for toks, low in sents if not self.candidates.isdisjoint(toks)] or None
 
-    def drop(self, gone: Sequence[int], lost: Sequence[Turn], kept: Sequence[Turn]) -> None:
+    def drop(self, gone: Sequence[int], lost: Sequence[Turn], kept: Sequence[Turn]) -> tuple[Counter[str], set[str]]:
         """Take the turns at positions ``gone`` (sorted; ``lost`` are those turns) out of the totals
-        in place, ``kept`` being the turns left in order. The lower-case counts add up over turns, so
-        they are taken back; a capitalised word stays while a kept turn still writes it (looked up in
+        in place, ``kept`` being the turns left in order; returns the lower-case words taken back and
+        the capitalised words no kept turn writes. The lower-case counts add up over turns, so they
+        are taken back; a capitalised word stays while a kept turn still writes it (looked up in
         their text joined, as :func:`words_of` reads it); the later turns' positions move up."""
         lower, capitals = words_of("\n".join(t.text for t in lost))
         for w, c in lower.items():
@@ -167,9 +168,9 @@ class _State:
             else:
                 del self.lower[w]
         text = "\n".join(t.text for t in kept)
-        for c in capitals:  # words_of's capitalised word c, bare or with its possessive, is c between word bounds
-            if re.search(rf"\b{re.escape(c)}\b", text) is None:
-                self.capitals.discard(c)
+        # words_of's capitalised word c, bare or with its possessive, is c between word bounds
+        vanished = {c for c in capitals if re.search(rf"\b{re.escape(c)}\b", text) is None}
+        self.capitals -= vanished
         dead = set(gone)
         for tok in list(self.at):
             held = self.at[tok]
@@ -180,6 +181,23 @@ class _State:
                     del self.at[tok]
         for i in reversed(gone):
             del self.kept[i]
+        return lower, vanished
+
+    def unchanged(self, lost: Counter[str], vanished: set[str], speakers: Sequence[str]) -> bool:
+        """Would meeting the people again, once turns that held no sentence naming a candidate are
+        taken out (``lost``: their lower-case words; ``vanished``: their capitalised words no kept turn
+        writes), give the people met already? Yes when every vanished word named no one and was no
+        candidate, and no lower-case word that a looked-up name reads (a capitalised word's, a
+        speaker's) stops being written or falls to a candidate's twice: each is one way
+        :func:`people_from` could read otherwise, as :meth:`same_people` reasons for an add."""
+        if any(c in self.candidates or c in self.surfaces for c in vanished):
+            return False
+        watch = {c.lower() for c in self.capitals} | {fold(s) for s in speakers}
+        for w, c in lost.items():
+            now = self.lower.get(w, 0)
+            if w in watch and (now == 0 or now <= 2 < now + c):
+                return False
+        return True
 
     def unprune(self, candidates: set[str], turns: Sequence[Turn]) -> None:
         """Parse again the turns holding a word that is a candidate now and was not (forgetting took
@@ -308,8 +326,9 @@ class ConversationClaims:
 
         Why not read the kept turns afresh: a turn's claims are a function of the turn, its speaker's
         key, whom it addresses and what the people say of the words it holds (the module docstring),
-        so after the totals are taken back and the people met again only the turns where one of those
-        moved are read, as :meth:`add` reads the earlier turns a new one changes. Losing a speaker (or
+        so after the totals are taken back and the people met again (unless nothing they are met from
+        changed: :meth:`_State.unchanged`) only the turns where one of those moved are read, as
+        :meth:`add` reads the earlier turns a new one changes. Losing a speaker (or
         the order they first spoke in) changes every turn's context: then the kept turns are read
         afresh. Nothing is kept when it raises."""
         gone = [i for i, t in enumerate(self._turns) if t.id in ids]
@@ -325,9 +344,13 @@ class ConversationClaims:
         before = (state.people, state.surfaces, [k for i, k in enumerate(state.keys) if i not in dead],
                   [y for i, y in enumerate(state.you) if i not in dead])
         try:
-            state.drop(gone, [self._turns[i] for i in gone], kept)
-            state.unprune(candidates_of(frozenset(fold(s) for s in speakers), state.lower, state.capitals), kept)
-            people, surfaces, keys, candidates = state.meet(speakers, kept)
+            quiet = all(state.kept[i] is None for i in gone)  # no sentence of theirs names a candidate
+            lost, vanished = state.drop(gone, [self._turns[i] for i in gone], kept)
+            if quiet and state.unchanged(lost, vanished, speakers):
+                people, surfaces, keys, candidates = state.people, state.surfaces, before[2], state.candidates
+            else:
+                state.unprune(candidates_of(frozenset(fold(s) for s in speakers), state.lower, state.capitals), kept)
+                people, surfaces, keys, candidates = state.meet(speakers, kept)
             you = people.addressed(keys)
             again = _moved(state.at, before, people, surfaces, keys, you)
             ctx = context(people, surfaces, self._you)
