@@ -4,10 +4,11 @@
 // the document frequencies they counted in, and a term no turn holds any more goes (`lost`: the
 // stems the kept turns written again no longer hold, none of the forgotten turns' own); the
 // assertions of the forgotten turns and of the kept turns read again go, as do the forgotten
-// turns' sentences, the turns themselves and a session left with no turn; the kept turns take
-// their places in order (`moves`); the people no kept turn names or speaks go (`keep`: those the
-// conversation's reading still holds), those who no longer speak stop being speakers (`stopped`);
-// the conversation's counters are set.
+// turns' sentences, the turns themselves and a session left with no turn; the kept turns after the
+// first forgotten one move up by the forgotten turns before them (`places`: the forgotten turns'
+// positions, sorted; worked out here rather than sent as a row a turn); the people no kept turn
+// names or speaks go (`keep`: those the conversation's reading still holds), those who no longer
+// speak stop being speakers (`stopped`); the conversation's counters are set.
 CALL () {
   UNWIND $keys AS key
   MATCH (t:Turn {key: key})
@@ -47,9 +48,9 @@ CALL () {
   DETACH DELETE s
 }
 CALL () {
-  UNWIND $moves AS row
-  MATCH (t:Turn {key: row.key})
-  SET t.position = row.position
+  MATCH (t:Turn {conversation: $conversation})
+  WHERE t.position > $places[0]
+  SET t.position = t.position - size([p IN $places WHERE p < t.position])
 }
 CALL () {
   MATCH (p:Person {conversation: $conversation})

@@ -25,8 +25,10 @@ sentences that hold a candidate name), not with anything else a memory holds.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from sys import intern
 
@@ -152,6 +154,60 @@ class _State:
                 self.kept[i] = [(tuple(map(intern, toks)), tuple(map(intern, low)))  # tuples: no spare room
                                 for toks, low in sents if not self.candidates.isdisjoint(toks)] or None
 
+    def drop(self, gone: Sequence[int], lost: Sequence[Turn], kept: Sequence[Turn]) -> tuple[Counter[str], set[str]]:
+        """Take the turns at positions ``gone`` (sorted; ``lost`` are those turns) out of the totals
+        in place, ``kept`` being the turns left in order; returns the lower-case words taken back and
+        the capitalised words no kept turn writes. The lower-case counts add up over turns, so they
+        are taken back; a capitalised word stays while a kept turn still writes it (looked up in
+        their text joined, as :func:`words_of` reads it); the later turns' positions move up."""
+        lower, capitals = words_of("\n".join(t.text for t in lost))
+        for w, c in lower.items():
+            left = self.lower[w] - c
+            if left:
+                self.lower[w] = left
+            else:
+                del self.lower[w]
+        text = "\n".join(t.text for t in kept)
+        # words_of's capitalised word c, bare or with its possessive, is c between word bounds
+        vanished = {c for c in capitals if re.search(rf"\b{re.escape(c)}\b", text) is None}
+        self.capitals -= vanished
+        dead = set(gone)
+        for tok in list(self.at):
+            held = self.at[tok]
+            at = bisect_left(held, gone[0])
+            if at < len(held):
+                held[at:] = [i - bisect_left(gone, i) for i in held[at:] if i not in dead]
+                if not held:
+                    del self.at[tok]
+        for i in reversed(gone):
+            del self.kept[i]
+        return lower, vanished
+
+    def unchanged(self, lost: Counter[str], vanished: set[str], speakers: Sequence[str]) -> bool:
+        """Would meeting the people again, once turns that held no sentence naming a candidate are
+        taken out (``lost``: their lower-case words; ``vanished``: their capitalised words no kept turn
+        writes), give the people met already? Yes when every vanished word named no one and was no
+        candidate, and no lower-case word that a looked-up name reads (a capitalised word's, a
+        speaker's) stops being written or falls to a candidate's twice: each is one way
+        :func:`people_from` could read otherwise, as :meth:`same_people` reasons for an add."""
+        if any(c in self.candidates or c in self.surfaces for c in vanished):
+            return False
+        watch = {c.lower() for c in self.capitals} | {fold(s) for s in speakers}
+        for w, c in lost.items():
+            now = self.lower.get(w, 0)
+            if w in watch and (now == 0 or now <= 2 < now + c):
+                return False
+        return True
+
+    def unprune(self, candidates: set[str], turns: Sequence[Turn]) -> None:
+        """Parse again the turns holding a word that is a candidate now and was not (forgetting took
+        back its lower-case uses), whose sentences holding it were pruned: meeting the people reads
+        every sentence that holds a candidate, as a fresh reading would."""
+        back = candidates - self.candidates
+        for i in sorted({i for c in back for i in self.at.get(c, ())}):
+            self.kept[i] = [(toks, low) for _s, toks, low, _st, _q in parse(turns[i])
+                            if not candidates.isdisjoint(toks)] or None
+
     def _holds(self, token: str, new: int) -> bool:
         """Does one of the last ``new`` turns hold ``token``?"""
         return self.at[token][-1] >= len(self.kept) - new
@@ -264,6 +320,64 @@ class ConversationClaims:
         self._speakers, self._turns, self._claims = speakers, every, claims
         return ClaimChange(changed, tuple(every[i].id for i in again))
 
+    def forget(self, ids: Collection[str]) -> ClaimChange:
+        """Take the turns ``ids`` out, leaving the reading of a conversation that never had them; the
+        kept turns that reading changes are read again, and their claims reported when they changed.
+
+        Why not read the kept turns afresh: a turn's claims are a function of the turn, its speaker's
+        key, whom it addresses and what the people say of the words it holds (the module docstring),
+        so after the totals are taken back and the people met again (unless nothing they are met from
+        changed: :meth:`_State.unchanged`) only the turns where one of those moved are read, as
+        :meth:`add` reads the earlier turns a new one changes. Losing a speaker (or
+        the order they first spoke in) changes every turn's context: then the kept turns are read
+        afresh. Nothing is kept when it raises."""
+        gone = [i for i, t in enumerate(self._turns) if t.id in ids]
+        if not gone:
+            return ClaimChange({}, ())
+        dead = set(gone)
+        kept = [t for i, t in enumerate(self._turns) if i not in dead]
+        was = [c for i, c in enumerate(self._claims) if i not in dead]
+        speakers = self._speakers if self._given is not None else tuple(dict.fromkeys(t.speaker for t in kept))
+        state = self._ready()
+        if state.people is None or len(speakers) < 2 or speakers != self._speakers:
+            return self._afresh(kept, was)
+        before = (state.people, state.surfaces, [k for i, k in enumerate(state.keys) if i not in dead],
+                  [y for i, y in enumerate(state.you) if i not in dead])
+        try:
+            quiet = all(state.kept[i] is None for i in gone)  # no sentence of theirs names a candidate
+            lost, vanished = state.drop(gone, [self._turns[i] for i in gone], kept)
+            if quiet and state.unchanged(lost, vanished, speakers):
+                people, surfaces, keys, candidates = state.people, state.surfaces, before[2], state.candidates
+            else:
+                state.unprune(candidates_of(frozenset(fold(s) for s in speakers), state.lower, state.capitals), kept)
+                people, surfaces, keys, candidates = state.meet(speakers, kept)
+            you = people.addressed(keys)
+            again = _moved(state.at, before, people, surfaces, keys, you)
+            ctx = context(people, surfaces, self._you)
+            changed: dict[str, tuple[Claim, ...]] = {}
+            for j in again:
+                read = tuple(read_turn(ctx, kept[j], keys[j], you[j], parse(kept[j]), self._captions))
+                if read != was[j]:
+                    changed[kept[j].id] = read
+                was[j] = read
+        except BaseException:
+            self._state = None  # rebuilt from the turns, which are as they were, when next needed
+            raise
+        prior = state.candidates
+        state.people, state.surfaces, state.keys, state.you, state.candidates = people, surfaces, keys, you, candidates
+        state.prune(len(kept), prior)
+        self._turns, self._claims = kept, was
+        return ClaimChange(changed, tuple(kept[j].id for j in again))
+
+    def _afresh(self, kept: list[Turn], was: list[tuple[Claim, ...]]) -> ClaimChange:
+        """Become the reading of ``kept`` read from the start; report every kept turn as read again."""
+        fresh = ConversationClaims(self._given, captions=self._captions, you_mentions=self._you)
+        fresh.add(kept)
+        self._speakers, self._turns, self._claims, self._state = (fresh._speakers, fresh._turns, fresh._claims,
+                                                                  fresh._state)
+        changed = {t.id: c for t, c, w in zip(kept, self._claims, was, strict=True) if c != w}
+        return ClaimChange(changed, tuple(t.id for t in kept))
+
     @staticmethod
     def _again(old: _State, people: People, surfaces: dict[str, str], keys: list[str], you: list[str],
                n: int) -> list[int]:
@@ -298,3 +412,18 @@ class ConversationClaims:
                 state.prune(0, set())
             self._state = state
         return self._state
+
+
+def _moved(at: dict[str, list[int]], before: tuple[People, dict[str, str], list[str], list[str]], people: People,
+           surfaces: dict[str, str], keys: list[str], you: list[str]) -> list[int]:
+    """The turns (positions as ``at`` holds them) whose reading the people met now may change against
+    ``before`` (the people, surfaces, keys and addressees they were read with): those holding a word
+    whose person, or that person's standing as a third party, changed, and those whose speaker's key,
+    or whom they address, changed."""
+    old, was_surfaces, old_keys, old_you = before
+    was, now = frozenset(old.third_parties), frozenset(people.third_parties)
+    moved = [t for t in was_surfaces.keys() | surfaces.keys()
+             if (k := was_surfaces.get(t), k in was) != (m := surfaces.get(t), m in now)]
+    out = {i for t in moved for i in at.get(t, ())}
+    out.update(i for i in range(len(keys)) if keys[i] != old_keys[i] or you[i] != old_you[i])
+    return sorted(out)

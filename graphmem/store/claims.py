@@ -21,7 +21,7 @@ in yet has no claims until a second speaks. A turn without a date is dated when 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Protocol
@@ -171,6 +171,21 @@ class MemoryClaims:
         self._forget(conv)
         if self._store is None and (held := turns()):
             self._pending[conv] = list(held)
+
+    def forget(self, conversation: str, ids: Collection[str]) -> ClaimsChange:
+        """Take the turns ``ids`` out of the conversation's claims, read as they would be had it never
+        had them (:meth:`ConversationClaims.forget`: only the kept turns that reading changes are read
+        again): the claims that changed, by turn id. For a store that writes what forgetting changes in
+        one transaction with the rest of it (Neo4j); an embedded memory :meth:`reset` s instead, as it
+        reads claims when they are first asked for. The session numbers the turns carry here are left
+        as they were: no claim reads them."""
+        if self._store is not None:
+            raise ValueError("a memory whose claims a ClaimsStore keeps is reset, not forgotten turn by turn")
+        with paused_gc():
+            self._drain(conversation)
+            self._about.pop(conversation, None)
+            change = self._conversation(conversation).forget(set(ids))
+        return ClaimsChange(change.claims)
 
     def _conversation(self, conv: str) -> ConversationClaims:
         """The conversation's reader: kept, restored from the file, or new."""

@@ -101,8 +101,9 @@ class Writer:
         """Forget the turns ``gone`` (key -> its conversation) in one transaction, so that each
         conversation they were in reads as it would had they never been written: a conversation left
         with none goes whole (``forget_turns.cypher``, reading none of its turns); one that keeps some
-        is changed in place (:func:`graphmem.store.neo4j_forget.forget_in_place`: what its kept turns
-        read now, read afresh, and only the difference written); one whose graph a load wrote is
+        is changed in place (:func:`graphmem.store.neo4j_forget.forget_in_place`: the writer's reading of
+        it taken apart, only the kept turns that depend on the forgotten ones read again, and only the
+        difference written); one whose graph a load wrote is
         taken out whole and the turns it keeps written again, read afresh (:meth:`_rewrite`)."""
         convs = sorted(set(gone.values()))
         fresh: dict[str, Held] = {}
@@ -122,6 +123,7 @@ class Writer:
                     self._rewrite(tx, c, keys)
                 else:
                     old = self._caught_up(tx, c, int(locked[c]["indexed"]))
+                    self.held.pop(c)  # taken apart by the forgetting: a retried attempt reads it anew
                     fresh[c] = Held(LiveIndex(self.options, scope=False))
                     forget_in_place(tx, c, old, keys, fresh[c])
 

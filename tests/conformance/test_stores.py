@@ -227,6 +227,37 @@ def test_forgetting_leaves_a_memory_that_never_ingested_them(store, dataset):
     assert _refusal(lambda: mem.claims("conv-41")) == "conversation 'conv-41': the memory holds no turn of it"
 
 
+LEANING = [
+    {"id": "t1", "speaker": "Ann", "text": "Max loves the park near our house.", "date": "2023-05-08", "conversation": "trio"},
+    {"id": "t2", "speaker": "Bob", "text": "That sounds lovely, Ann.", "date": "2023-05-08", "conversation": "trio"},
+    {"id": "t3", "speaker": "Cy", "text": "I baked a lemon cake for the picnic.", "date": "2023-05-08", "conversation": "trio"},
+    {"id": "t4", "speaker": "Ann", "text": "My son Max is five and he loves cake.", "date": "2023-05-08", "conversation": "trio"},
+    {"id": "t5", "speaker": "Bob", "text": "You bake so well, I love it.", "date": "2023-05-08", "conversation": "trio"},
+    {"id": "t6", "speaker": "Cy", "text": "Thanks! Max can have the last slice.", "date": "2023-05-09", "conversation": "trio"},
+    {"id": "t7", "speaker": "Ann", "text": "Max went hiking with me yesterday.", "date": "2023-05-09", "conversation": "trio"},
+]
+
+
+def test_forgetting_a_turn_others_read_by_leaves_a_memory_that_never_had_it(store):
+    """Three speakers, one at a time forgotten from the middle: the turn that made Max a person
+    (the turns naming Max read otherwise without it), then the turn whom the next one addresses, then
+    the turn a reply read: each time every claim, fact and search is a fresh memory's of the rest."""
+    mem = store()
+    mem.ingest(LEANING)
+    mem.claims("trio")
+    kept = list(LEANING)
+    for gone in ("t4", "t3", "t6"):
+        assert mem.forget(ids=[gone]) == 1
+        kept = [r for r in kept if r["id"] != gone]
+        fresh = Memory()
+        fresh.ingest(kept)
+        assert mem.claims("trio") == fresh.claims("trio"), gone
+        for who in ("Ann", "Max", "Bob", "Cy"):
+            assert mem.facts(who) == fresh.facts(who), (gone, who)
+        for q in ("Who loves the park?", "Who bakes cake?", "What did Max do yesterday?"):
+            assert mem.search(q, k=3) == fresh.search(q, k=3), (gone, q)
+
+
 def test_forgetting_a_user_or_nothing_said_alike(store):
     mem, here = _both(store, _of(None) + _of("ann"))
     for memory in (mem, here):
