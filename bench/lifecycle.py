@@ -127,8 +127,9 @@ def _empty(mem, clear: bool, reuse: bool = False) -> None:
     if held and not clear:
         raise SystemExit(f"{mem.store.where} holds {held} nodes: this bench needs an empty database"
                          " (--neo4j-clear deletes every node of it)")
-    if held:
-        client.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS")
+    if held:  # CALL ... IN TRANSACTIONS runs only in an auto-commit transaction, not a managed one
+        with client.driver.session(database=client.settings.database) as session:
+            session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
 
 
 class Timings:
