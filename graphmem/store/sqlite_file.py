@@ -198,7 +198,9 @@ class MemoryFile:
         return int(self.db.execute("PRAGMA data_version").fetchone()[0])
 
     def changed(self) -> bool:
-        """Whether another connection (the writer, for a reader) committed since this one last looked."""
+        """Whether another connection (the writer, for a reader) committed since this one last looked.
+        SQLite's ``data_version`` moves only on other connections' commits, so a writer need not look
+        again after its own writes (and only readers ask)."""
         with self.read("looking for new turns"):
             now = self._data_version()
         seen, self.version = self.version, now
@@ -255,20 +257,27 @@ class MemoryFile:
         """In one transaction: the turns from place ``first`` on, ingested at ``at`` (their claims
         waiting: they come after their conversations' last read turn), each under the file's next
         number, and the earlier ones read again."""
-        start = self.ns[-1] + 1 if self.ns else 0
-        ns = self.ns + list(range(start, start + len(index) - first))
-        moment, read = at.isoformat(), index.readings(first)  # the new turns' readings column by column
-        rows = [turn_row(ns[i], r, _numbered(ns, turn_cells(i, r, said, terms, replied, types, read.spans.get(i, ()))),
-                         moment)
-                for i, r, said, terms, replied, types in zip(range(first, len(index)), index.records[first:], read.said,
-                                                               read.terms, read.replied, read.types, strict=True)]
-        again = self._again(index, ns, [i for i in sorted(index.changed) if i < first])
-        self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
-                    ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?", again),
-                    ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
-        self.ns = ns
+        # the new numbers appended in place, taken back if the write fails: a copy of every turn's
+        # number would cost each ingest in proportion to the memory, not to the turns ingested
+        ns, held = self.ns, len(self.ns)
+        start = ns[-1] + 1 if ns else 0
+        ns.extend(range(start, start + len(index) - first))
+        try:
+            moment, read = at.isoformat(), index.readings(first)  # the new turns' readings column by column
+            rows = [turn_row(ns[i], r, _numbered(ns, turn_cells(i, r, said, terms, replied, types, read.spans.get(i, ()))),
+                             moment)
+                    for i, r, said, terms, replied, types in zip(range(first, len(index)), index.records[first:],
+                                                                   read.said, read.terms, read.replied, read.types,
+                                                                   strict=True)]
+            again = self._again(index, ns, [i for i in sorted(index.changed) if i < first])
+            self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
+                        ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?",
+                         again),
+                        ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
+        except BaseException:  # nothing of it was kept: the file's numbers as they were
+            del ns[held:]
+            raise
         self.generation += 1
-        self.version = self._data_version()
         index.changed.clear()
 
     @staticmethod
@@ -296,7 +305,6 @@ class MemoryFile:
                     ("INSERT INTO meta VALUES ('forgotten', '1') ON CONFLICT (key) DO UPDATE"
                      " SET value = CAST(value AS INTEGER) + 1", [()]))
         self.generation += 1
-        self.version = self._data_version()
         index.changed.clear()
 
     def forgotten(self) -> int:
@@ -318,7 +326,6 @@ class MemoryFile:
                      " WHERE id IN (SELECT value FROM json_each(?)) GROUP BY conversation"
                      " ON CONFLICT (conversation) DO UPDATE SET upto = max(upto, excluded.upto)",
                      [(json.dumps(list(read)),)] if read else []))
-        self.version = self._data_version()
 
     def _write(self, doing: str, *steps: tuple[str, Sequence[tuple]]) -> None:
         """Each statement over its rows, all in one transaction: all of it lands, or none."""
