@@ -81,6 +81,7 @@ class Memory:
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
         self.settings = settings
         self.options = options
+        self._rules = Rules.of(options)  # the knowledge updates' settings, read once
         self.read_only = read_only
         self._store = store if store is not None else open_store(backend, path, options, scope, dense, read_only, **neo4j)
         self._lock = threading.RLock()  # one thread may ingest while others search
@@ -330,7 +331,7 @@ class Memory:
             where = None if conversation is None else scoped(conversation, user)
             if not self.options.updates:
                 return self._store.search(q, n, where, user)
-            rules = _rules(self.options)
+            rules = self._rules
             reads = rules.reads(q.english)
             found = self._store.search(q, max(n, reads), where, user)
             asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads]),
@@ -358,12 +359,6 @@ class Memory:
             if k == 0:
                 return []
             return run(parsed, k)
-
-
-def _rules(o: MemoryOptions) -> Rules:
-    """The knowledge updates' settings, as :func:`graphmem.memory.updates.prefer_current` takes them."""
-    return Rules(o.updates_window, o.updates_cover, o.updates_floor, o.updates_depth, o.updates_value_cover,
-                 o.updates_value_floor)
 
 
 def _count(k: object) -> int:

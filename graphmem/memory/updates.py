@@ -43,6 +43,7 @@ from functools import lru_cache
 from graphmem.claims.facts import asked_kinds, holding
 from graphmem.claims.people import fold
 from graphmem.domain import Claim, Turn
+from graphmem.index.options import MemoryOptions
 from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
 from graphmem.text.terms import analyse
@@ -75,14 +76,20 @@ class Updates:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules' settings (:class:`graphmem.index.options.MemoryOptions`' ``updates_*``)."""
+    """The rules' settings: :class:`graphmem.index.options.MemoryOptions`' ``updates_*``, read once
+    when a memory opens (the defaults live there only)."""
 
-    window: int = 5
-    cover: float = 0.6
-    floor: float = 0.5
-    depth: int = 10
-    value_cover: float = 0.5
-    value_floor: float = 0.4
+    window: int
+    cover: float
+    floor: float
+    depth: int
+    value_cover: float
+    value_floor: float
+
+    @classmethod
+    def of(cls, o: MemoryOptions) -> Rules:
+        return cls(o.updates_window, o.updates_cover, o.updates_floor, o.updates_depth, o.updates_value_cover,
+                   o.updates_value_floor)
 
     def reads(self, question: str) -> int:
         """How many turns found the rules read for ``question``: deeper when it asks a kind of value."""
