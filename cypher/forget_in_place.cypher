@@ -1,3 +1,4 @@
+// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // Forgetting some turns of a conversation in place (graphmem.store.neo4j_forget), after the kept
 // turns whose search fields changed were written again (index_turns.cypher) and before the claims
 // of the kept turns whose claims changed are (write_claims.cypher): the forgotten turns give back
@@ -10,7 +11,7 @@
 // names or speaks go (`keep`: those the conversation's reading still holds), those who no longer
 // speak stop being speakers (`stopped`); the conversation's counters are set.
 CALL () {
-  UNWIND $keys AS key
+  UNWIND $p.keys AS key
   MATCH (t:Turn {key: key})
   WHERE t.bag IS NOT NULL
   UNWIND [x IN t.bag | [x, 1, 0]] + [x IN coalesce(t.own, []) | [x, 0, 1]] AS m
@@ -22,47 +23,47 @@ CALL () {
   DELETE x
 }
 CALL () {
-  UNWIND $lost AS stem
+  UNWIND $p.lost AS stem
   MATCH (x:Term {stem: stem})
   WHERE x.df = 0 AND x.vdf = 0
   DELETE x
 }
 CALL () {
-  UNWIND $keys + $forget AS key
+  UNWIND $p.keys + $p.forget AS key
   MATCH (a:Assertion)-[:READ_FROM]->(:Turn {key: key})
   DETACH DELETE a
 }
 CALL () {
-  UNWIND $keys AS key
+  UNWIND $p.keys AS key
   MATCH (s:Sentence {turn: key})
   DETACH DELETE s
 }
 CALL () {
-  UNWIND $keys AS key
+  UNWIND $p.keys AS key
   MATCH (t:Turn {key: key})
   DETACH DELETE t
 }
 CALL () {
-  MATCH (s:Session {conversation: $conversation})
+  MATCH (s:Session {conversation: $p.conversation})
   WHERE NOT EXISTS { (s)-[:HAS_TURN]->() }
   DETACH DELETE s
 }
 CALL () {
-  MATCH (t:Turn {conversation: $conversation})
-  WHERE t.position > $places[0]
-  SET t.position = t.position - size([p IN $places WHERE p < t.position])
+  MATCH (t:Turn {conversation: $p.conversation})
+  WHERE t.position > $p.places[0]
+  SET t.position = t.position - size([p IN $p.places WHERE p < t.position])
 }
 CALL () {
-  MATCH (p:Person {conversation: $conversation})
-  WHERE NOT p.id IN $keep
+  MATCH (p:Person {conversation: $p.conversation})
+  WHERE NOT p.id IN $p.keep
   DETACH DELETE p
 }
 CALL () {
-  UNWIND $stopped AS id
-  MATCH (p:Person {key: $conversation + '/' + id})
+  UNWIND $p.stopped AS id
+  MATCH (p:Person {key: $p.conversation + '/' + id})
   SET p.speaker = false
 }
-MATCH (c:Conversation {id: $conversation})
-SET c.indexed = $indexed, c.length = $length, c.speakers = $speakers, c.lspeakers = $lspeakers, c.askers = $askers,
+MATCH (c:Conversation {id: $p.conversation})
+SET c.indexed = $p.indexed, c.length = $p.length, c.speakers = $p.speakers, c.lspeakers = $p.lspeakers, c.askers = $p.askers,
     c.refused = null
 REMOVE c.reading

@@ -1,10 +1,11 @@
+// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // Forgetting (graphmem.store.neo4j): the conversations that lose turns are taken out whole, then the
 // turns they keep are written again, so everything read from the forgotten turns goes and the rest
 // reads as it would had they never been written. Here: each turn gives back the document frequencies
 // it counted in; the conversations' turns, sessions, assertions and people go; the forgotten turns'
 // sentences go (the kept turns keep theirs: a sentence's vector never changes); the counters start
 // again, and a conversation with nothing left goes too, as do the terms no turn holds any more.
-UNWIND $conversations AS conv
+UNWIND $p.conversations AS conv
 CALL (conv) {
   MATCH (t:Turn {conversation: conv})
   WHERE t.bag IS NOT NULL
@@ -33,12 +34,12 @@ CALL (conv) {
   DETACH DELETE s
 }
 CALL (conv) {
-  UNWIND $keys AS key
+  UNWIND $p.keys AS key
   MATCH (s:Sentence {turn: key})
   DETACH DELETE s
 }
 MATCH (c:Conversation {id: conv})
-WITH c, conv, conv IN $emptied AS emptied
+WITH c, conv, conv IN $p.emptied AS emptied
 SET c.indexed = 0, c.length = 0.0, c.speakers = [], c.lspeakers = [], c.askers = 0, c.refused = null
 REMOVE c.reading
 WITH c WHERE emptied

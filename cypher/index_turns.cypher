@@ -1,10 +1,11 @@
+// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // The search fields of turns (what the memory's ranker reads of each: its stems without
 // vocatives, the stems of the turn it replies to, its answer-type and day marks), and the
 // document frequencies they move. A stem's df rises for a turn that gains it and falls for one
 // that loses it (`bag`: the stems of both fields, BM25's df; `own`: the turn's own stems, the
 // reader's), so writing the same fields twice changes nothing. Deltas are summed per stem and
 // applied in stem order, so concurrent writers take Term locks in one order.
-UNWIND $rows AS row
+UNWIND $p.rows AS row
 MATCH (t:Turn {key: row.key})
 WITH t, row, coalesce(t.bag, []) AS oldbag, coalesce(t.own, []) AS oldown
 SET t += row.fields, t.bag = row.bag, t.own = row.own

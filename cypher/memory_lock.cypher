@@ -1,3 +1,4 @@
+// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // An ingest's first statement: each conversation it writes (sorted, so two writers lock in the
 // same order; a user's conversations are keyed by graphmem.store.users, and keep their owner), created
 // if new and locked until the transaction ends, so turn positions and sessions are decided here, not
@@ -9,14 +10,14 @@
 // `held`: which of the new turns' keys the database holds already, with what they hold, read under
 // the lock (a turn held with the same content is skipped; with other content, refused).
 // `sessions`: each conversation's sessions as [index, day], so a new turn joins the sitting of its day.
-UNWIND $conversations AS row
+UNWIND $p.conversations AS row
 MERGE (c:Conversation {id: row.id})
   ON CREATE SET c.indexed = 0, c.length = 0.0, c.speakers = [], c.lspeakers = [], c.askers = 0, c.user = row.user,
                 c.owner = row.owner
 SET c.lock = randomUUID()
 WITH collect(c) AS locked
 CALL () {
-  UNWIND $keys AS key
+  UNWIND $p.keys AS key
   MATCH (t:Turn {key: key})
   RETURN collect(t {.key, .id, .speaker, .text, .date, .conversation, .number, .user}) AS held
 }

@@ -1,3 +1,4 @@
+// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // The last statement of a write, per conversation: the assertions of turns read again are removed
 // (`forget`), the people named written (a load's rows, `fixed`, set their name and order; the
 // memory's only create them; every row sets `human`: a person, not a named animal or thing,
@@ -6,21 +7,21 @@
 // total BM25 length, its speakers (the person scope reads them), how many of its turns are an
 // asker's (graphmem.index.askers). Any write changes the conversation, so a load's stamp goes.
 CALL () {
-  UNWIND $forget AS key
+  UNWIND $p.forget AS key
   MATCH (a:Assertion)-[:READ_FROM]->(:Turn {key: key})
   DETACH DELETE a
 }
 CALL () {
-  UNWIND $people AS row
+  UNWIND $p.people AS row
   MERGE (p:Person {key: row.key})
     ON CREATE SET p.id = row.id, p.conversation = row.conversation, p.name = row.name, p.speaker = row.speaker,
-                  p.n = row.n, p.owner = $owner
+                  p.n = row.n, p.owner = $p.owner
   SET p.human = row.human
   FOREACH (_ IN CASE WHEN row.fixed THEN [1] ELSE [] END |
     SET p.id = row.id, p.name = row.name, p.speaker = row.speaker, p.n = row.n)
 }
 CALL () {
-  UNWIND $claims AS row
+  UNWIND $p.claims AS row
   MERGE (a:Assertion {key: row.key})
   SET a.n = row.n, a.seq = row.seq, a.conversation = row.conversation, a.subject = row.subject,
       a.predicate = row.predicate, a.object = row.object, a.negated = row.negated, a.topic = row.topic,
@@ -43,7 +44,7 @@ CALL () {
     MERGE (a)-[:MENTIONS]->(q)
   }
 }
-MATCH (c:Conversation {id: $conversation})
-SET c.indexed = c.indexed + $added, c.length = c.length + $length, c.speakers = $speakers, c.lspeakers = $lspeakers,
-    c.askers = $askers
+MATCH (c:Conversation {id: $p.conversation})
+SET c.indexed = c.indexed + $p.added, c.length = c.length + $p.length, c.speakers = $p.speakers, c.lspeakers = $p.lspeakers,
+    c.askers = $p.askers
 REMOVE c.reading

@@ -1,7 +1,8 @@
+// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // New turns, their sessions and who spoke them: every turn of the memory, ingested or loaded, is
 // written by this statement. The caller holds the conversation's lock and has checked the keys
 // are new. A session is a sitting: a dataset's own (LoCoMo's), or one per calendar day.
-UNWIND $rows AS row
+UNWIND $p.rows AS row
 MATCH (c:Conversation {id: row.conversation})
 MERGE (s:Session {key: row.session_key})
   ON CREATE SET s.conversation = row.conversation, s.index = row.session, s.date = row.session_date,

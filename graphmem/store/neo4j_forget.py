@@ -108,17 +108,18 @@ def forget_in_place(tx: Transaction, conv: str, old: Held, gone: Collection[str]
             people.append(person_row(conv, k, speakers.get(k, k), k in speakers, k in humans))
     fresh.humans = humans
     if rows:
-        tx.run("index_turns", rows=rows)
+        tx.run("index_turns", p={"rows": rows})
     order = list(fresh.speakers)
-    tx.run("forget_in_place", conversation=conv, keys=sorted(gone), lost=sorted(lost), forget=forget,
-           places=places,
-           keep=sorted(named), stopped=sorted({fold(s) for s in old.speakers} - set(speakers)),
-           indexed=len(kept), length=length, speakers=order, lspeakers=[speaker_key(s) for s in order],
-           askers=fresh.index.askers.count)
+    tx.run("forget_in_place", p={
+        "conversation": conv, "keys": sorted(gone), "lost": sorted(lost), "forget": forget, "places": places,
+        "keep": sorted(named), "stopped": sorted({fold(s) for s in old.speakers} - set(speakers)),
+        "indexed": len(kept), "length": length, "speakers": order, "lspeakers": [speaker_key(s) for s in order],
+        "askers": fresh.index.askers.count})
     if claims or people:
-        tx.run("write_claims", forget=[], people=people, claims=claims, conversation=conv, added=0, length=0.0,
-               speakers=order, lspeakers=[speaker_key(s) for s in order], askers=fresh.index.askers.count,
-               owner=owner(kept[0].user))
+        tx.run("write_claims", p={
+            "forget": [], "people": people, "claims": claims, "conversation": conv, "added": 0, "length": 0.0,
+            "speakers": order, "lspeakers": [speaker_key(s) for s in order], "askers": fresh.index.askers.count,
+            "owner": owner(kept[0].user)})
 
 
 def _shrunk(old: Held, places: list[int], kept_at: list[int], fresh: Held) -> tuple[list[dict], set[str]]:

@@ -86,7 +86,7 @@ class Writer:
             attempts += 1
             self._work(tx, turns, [{"id": c, "user": users[c], "owner": owner(users[c])} for c in convs], given or {})
             if vectors:
-                tx.run("write_vectors", rows=vectors)
+                tx.run("write_vectors", p={"rows": vectors})
 
         try:
             self.client.transaction(work, "a write", size=len(turns))
@@ -110,11 +110,11 @@ class Writer:
 
         def work(tx: Transaction) -> None:
             fresh.clear()
-            locked = {r["conversation"]: r for r in tx.run("forget_lock", conversations=convs, keys=list(gone))}
+            locked = {r["conversation"]: r for r in tx.run("forget_lock", p={"conversations": convs, "keys": list(gone)})}
             emptied = [c for c in convs if c in locked and int(locked[c]["indexed"]) <= int(locked[c]["gone"])]
             if emptied:
-                tx.run("forget_turns", conversations=emptied, keys=[k for k, c in gone.items() if c in emptied],
-                       emptied=emptied)
+                tx.run("forget_turns", p={"conversations": emptied, "emptied": emptied,
+                                          "keys": [k for k, c in gone.items() if c in emptied]})
             for c in convs:
                 if c not in locked or c in emptied:
                     continue
@@ -141,13 +141,13 @@ class Writer:
     def _rewrite(self, tx: Transaction, conv: str, gone: Collection[str]) -> None:
         """``conv`` taken out whole and the turns it keeps written again, read afresh."""
         self.held.pop(conv, None)
-        kept = [turn_of(r) for r in tx.run("memory_tail", conversation=conv, **{"from": 0}) if r["id"] not in gone]
-        tx.run("forget_turns", conversations=[conv], keys=list(gone), emptied=[])
+        kept = [turn_of(r) for r in tx.run("memory_tail", p={"conversation": conv, "from": 0}) if r["id"] not in gone]
+        tx.run("forget_turns", p={"conversations": [conv], "keys": list(gone), "emptied": []})
         self._conversation(tx, {"conversation": conv, "indexed": 0, "sessions": []}, kept, None)
 
     def _work(self, tx: Transaction, turns: Sequence[Turn], locks: list[dict], given: Mapping[str, Given]) -> None:
         keys = [turn_key(r) for r in turns]
-        locked = {row["conversation"]: row for row in tx.run("memory_lock", conversations=locks, keys=keys)}
+        locked = {row["conversation"]: row for row in tx.run("memory_lock", p={"conversations": locks, "keys": keys})}
         convs = [c["id"] for c in locks]
         held = {h["key"]: h for h in locked[convs[0]]["held"]} if convs else {}
         for r in turns:
@@ -174,9 +174,9 @@ class Writer:
             touched.update(index.children.get(d))
         index.changed.clear()
         sessions = _Sessions(conv, locked["sessions"], given)
-        tx.run("write_turns", rows=[_turn_row(r, first + k, sessions) for k, r in enumerate(new)])
+        tx.run("write_turns", p={"rows": [_turn_row(r, first + k, sessions) for k, r in enumerate(new)]})
         rows = [index_row(index, i) for i in sorted(touched)]
-        tx.run("index_turns", rows=rows)
+        tx.run("index_turns", p={"rows": rows})
         grown = 0.0
         held.lengths.extend([0.0] * len(new))
         for i, row in zip(sorted(touched), rows, strict=True):
@@ -187,9 +187,10 @@ class Writer:
         else:
             forget, claims, people = [], given.claims, given.people
         speakers = list(held.speakers)
-        tx.run("write_claims", forget=forget, people=people, claims=claims, conversation=conv, added=len(new),
-               length=grown, speakers=speakers, lspeakers=[speaker_key(s) for s in speakers],
-               askers=index.askers.count, owner=owner(new[0].user))
+        tx.run("write_claims", p={"forget": forget, "people": people, "claims": claims, "conversation": conv,
+                                  "added": len(new), "length": grown, "speakers": speakers,
+                                  "lspeakers": [speaker_key(s) for s in speakers], "askers": index.askers.count,
+                                  "owner": owner(new[0].user)})
 
     def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> Held:
         """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
@@ -197,7 +198,7 @@ class Writer:
         if held is None or len(held.index) > indexed:
             held = self.held[conv] = Held(LiveIndex(self.options, scope=False))
         if len(held.index) < indexed:
-            missing = [turn_of(r) for r in tx.run("memory_tail", conversation=conv, **{"from": len(held.index)})]
+            missing = [turn_of(r) for r in tx.run("memory_tail", p={"conversation": conv, "from": len(held.index)})]
             held.grow(missing)
             held.index.changed.clear()
             held.lengths.extend(held.index.fields(i)[1] for i in range(len(held.lengths), len(held.index)))

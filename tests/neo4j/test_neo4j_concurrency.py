@@ -98,12 +98,12 @@ def test_a_writer_queued_on_a_conversation_does_not_deadlock_with_its_holder(cle
     waited: dict[str, object] = {}
     with clean.driver.session() as mine, clean.driver.session() as theirs:
         holder = mine.begin_transaction()
-        holder.run(lock, conversations=locks, keys=["c1"]).consume()
+        holder.run(lock, p={"conversations": locks, "keys": ["c1"]}).consume()
 
         def queued() -> None:
             tx = theirs.begin_transaction()
             try:
-                waited["rows"] = tx.run(lock, conversations=locks, keys=["c2"]).data()
+                waited["rows"] = tx.run(lock, p={"conversations": locks, "keys": ["c2"]}).data()
             except Exception as exc:  # noqa: BLE001 - the deadlock this test is about
                 waited["error"] = exc
             finally:
