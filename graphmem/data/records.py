@@ -86,6 +86,9 @@ def parse_date(value: Any, where: object) -> datetime | None:
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
+        if value.utcoffset() is not None:  # as a date string with a zone is: stores compare dates without one
+            raise DataError(f"{where}: the date {value.isoformat()!r} has a time zone; dates are kept without one"
+                            " (give the local time)")
         return value
     if not isinstance(value, str):
         raise DataError(f"{where}: 'date' must be a string, not {type(value).__name__}")
@@ -197,6 +200,19 @@ def same(a: Turn, b: Turn) -> bool:
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 """Control characters: no name (an id, a conversation, a user, a speaker) holds one."""
+
+
+def name_argument(value: object, what: str) -> str:
+    """A name a memory's verb is given (a user, a conversation, an id), held to a record's rule for
+    it: a non-empty string without control characters. Why the verbs check it too: the stores key a
+    user's turns with a control character (:mod:`graphmem.store.users`), so a hand-made key given
+    for another argument would reach that user's turns."""
+    if not isinstance(value, str) or not value.strip():
+        shown = repr(value) if isinstance(value, str) else type(value).__name__
+        raise DataError(f"{what} must be a non-empty string, not {shown}")
+    if _CONTROL.search(value):
+        raise DataError(f"{what} {value!r} holds a control character")
+    return value
 
 
 def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False, name: bool = True) -> str:

@@ -36,7 +36,7 @@ from graphmem.answer import readable
 from graphmem.answer.reader import Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
-from graphmem.data.records import parse_date, placed, same
+from graphmem.data.records import name_argument, parse_date, placed, same
 from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
 from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Turn
@@ -114,6 +114,7 @@ class Memory:
         """Every turn of ``user`` the memory holds (of one conversation): conversation by conversation
         in the order of their ids, each conversation's turns in the order they were added. ``user``
         None: the turns that carry no user."""
+        user, conversation = _user(user), _conversation(conversation)
         with self._lock:
             self._open_or_raise()
             held = self._store.turns(None if conversation is None else scoped(conversation, user), user)
@@ -141,15 +142,25 @@ class Memory:
         saved index's snapshot. Afterwards every search, answer and claim is that of a memory that
         never ingested them. Which turns: ``ids`` (of ``user``), or every turn of ``conversation``
         (of ``user``), or with neither every turn of ``user`` (``user=None`` needs ``everything=True``:
-        the turns that carry no user are not forgotten by an argument left out). Returns how many."""
+        the turns that carry no user are not forgotten by an argument left out); ``ids`` and
+        ``conversation`` together: those of the ids in that conversation. Returns how many."""
+        user, conversation = _user(user), _conversation(conversation)
+        if ids is not None:
+            if isinstance(ids, str):
+                raise DataError("ids must be a list of ids, not one string")
+            try:
+                ids = [name_argument(i, "an id") for i in ids]
+            except TypeError:
+                raise DataError(f"ids must be a list of ids, not {type(ids).__name__}") from None
         with self._lock:
             self._open_or_raise()
             if self.read_only:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it forgets nothing")
             if ids is not None:
-                if isinstance(ids, str):
-                    raise DataError("ids must be a list of ids, not one string")
                 keys = [scoped(i, user) for i in ids]
+                if conversation is not None:
+                    where = scoped(conversation, user)
+                    keys = [k for k, t in self._store.held(keys).items() if t.conversation == where]
             elif conversation is not None or user is not None or everything:
                 where = None if conversation is None else scoped(conversation, user)
                 keys = self._store.keys(where, user)
@@ -185,7 +196,7 @@ class Memory:
         Embedded, the first call for a conversation reads its turns' claims (a saved memory writes
         them to its file, so they are read once), holding the memory's lock; later calls read only
         the turns ingested since."""
-        key = scoped(conversation, user)
+        key = scoped(name_argument(conversation, "conversation"), _user(user))
         with self._lock:
             self._open_or_raise()
             try:
@@ -200,7 +211,7 @@ class Memory:
         works, their job, partner, what they drive or study). ``as_of``: only what held then."""
         if not isinstance(about, str) or not fold(about):
             raise DataError(f"about must be a person's name, not {about!r}")
-        moment = _moment(as_of)
+        moment, user = _moment(as_of), _user(user)
         with self._lock:
             self._open_or_raise()
             claims = self._store.claims_about(fold(about), user)
@@ -225,7 +236,8 @@ class Memory:
         show, or to read whole. Each scores its best turn and, at a fraction, its next best
         (:mod:`graphmem.index.conversations`), the named person's conversations first, as
         ``search`` puts their turns; ``asked_on`` as for ``search``."""
-        return [unscoped(c) for c in self._asked(query, k, asked_on, lambda q, n: self._store.conversations(q, n, user))]
+        return [unscoped(c) for c in self._asked(query, k, asked_on, lambda q, n: self._store.conversations(q, n, user),
+                                                 user=user)]
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
             user: str | None = None) -> Answer:
@@ -340,19 +352,17 @@ class Memory:
             replaced.update((unscoped(i), texts) for i, texts in stands.items())
             return order[:n]
 
-        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation)], replaced
+        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation, user)], replaced
 
     def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query, int], list],
-               conversation: str | None = None) -> list:
+               conversation: str | None = None, user: str | None = None) -> list:
         """``run`` (a search of turns or of conversations, given the query and k) over the store,
         under the memory's lock, every argument checked first: here once, so no store checks them
         and a ``k`` of ``True`` or ``"5"`` never reaches one. Nothing is asked for k == 0."""
         if not isinstance(query, str):
             raise DataError(f"a query must be a string, not {type(query).__name__}")
         k = _count(k)
-        if conversation is not None and not isinstance(conversation, str):
-            raise DataError(f"conversation must be a conversation's id (a string) or None, "
-                            f"not {type(conversation).__name__}")
+        _user(user), _conversation(conversation)
         parsed = Query.parse(query, _moment(asked_on))
         with self._lock:
             self._open_or_raise()
@@ -369,6 +379,16 @@ def _count(k: object) -> int:
     if k < 0:
         raise DataError(f"k must be a whole number of results (0 or more), not {k}")
     return int(k)
+
+
+def _user(user: object) -> str | None:
+    """``user`` as the verbs take it: None (the turns that carry none) or a user's id."""
+    return None if user is None else name_argument(user, "user")
+
+
+def _conversation(conversation: object) -> str | None:
+    """``conversation`` as the verbs take it: None (every one) or a conversation's id."""
+    return None if conversation is None else name_argument(conversation, "conversation")
 
 
 def _scoped(turns: list[tuple[object, Turn]]) -> list[tuple[object, Turn]]:

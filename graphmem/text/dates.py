@@ -433,7 +433,7 @@ def dates_in(text: str) -> list[tuple[int, int, int | None]]:
     def add(m: re.Match, y: int, mo: int, d: int | None) -> None:
         if any(a < m.end() and m.start() < b for a, b in taken):
             return
-        if not (1 <= mo <= 12) or (d is not None and not _valid(y, mo, d)):
+        if not (1 <= mo <= 12) or not MINYEAR <= y <= MAXYEAR or (d is not None and not _valid(y, mo, d)):
             return
         taken.append((m.start(), m.end()))
         found.append((m.start(), (y, mo, d)))

@@ -12,7 +12,7 @@ import pytest
 
 from graphmem.search import dense
 from graphmem.text import zh as lingo
-from graphmem.text.dates import dates_in
+from graphmem.text.dates import dates_in, days_asked_about
 from graphmem.errors import GraphmemError, install
 
 TINY = """\
@@ -140,6 +140,14 @@ def test_without_the_extra(no_extra):
     assert lingo.to_english("Caroline 陶艺 2023") == "Caroline 2023"
     with pytest.raises(GraphmemError, match=r"graphmem\[zh\]"):
         lingo.dictionary()
+
+
+def test_a_month_of_a_year_no_calendar_holds_is_no_date():
+    """A question naming "May 0000" asks about no day (year 0 is not in the calendar), as "30
+    February 2023" does not, rather than failing the search that reads it."""
+    for text in ("What happened in May 0000?", "January 0000", "0000年5月", "on 1 May 0000"):
+        assert dates_in(text) == [], text
+    assert days_asked_about("What happened in May 0000?") == []
 
 
 def test_dates_in():
