@@ -171,7 +171,7 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
 @click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
               help="neo4j: forget in the database (the connection options below).")
 @click.option("--id", "ids", multiple=True, help="A turn's id (repeat for several).")
-@click.option("--conversation", default=None, help="Every turn of this conversation.")
+@click.option("--conversation", default=None, help="Every turn of this conversation (with --id: those ids in it).")
 @click.option("--user", default=None, help="Whose turns (alone: every turn of this user).")
 @neo4j_account_options
 @friendly

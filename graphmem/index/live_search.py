@@ -109,10 +109,14 @@ class LiveSearch(People):
         if among is not None:
             keep = np.isin(convs, [self.conv_ids[c] for c in among if c in self.conv_ids])
             convs, scores = convs[keep], scores[keep]
-        first = self.named(query) if self.scope else set()
-        best = best_conversations(convs, scores, k, np.array([self.conv_ids[c] for c in first], dtype=np.int64),
+        # ties fall by each conversation's first turn held: the order a memory that never held the
+        # turns forgotten since would have met them in (a conversation's number is when it was first met)
+        held, at = np.unique(convs, return_inverse=True)
+        opened = np.array([self.by_conv[self.conv_names[c]][0] for c in held], dtype=np.int64)
+        first = [self.by_conv[c][0] for c in (self.named(query) if self.scope else ()) if self.by_conv.get(c)]
+        best = best_conversations(opened[at.reshape(-1)], scores, k, np.array(first, dtype=np.int64),
                                   self.options.conversation_turns, self.options.conversation_rest)
-        return [self.conv_names[c] for c in best]
+        return [self.records[d].conversation for d in best]
 
     def _turns_of(self, conversations: Sequence[str]) -> np.ndarray:
         """The turn numbers of these conversations, sorted: each conversation's kept as an array

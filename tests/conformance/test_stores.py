@@ -10,7 +10,7 @@ these cases hold every store to it.
 from __future__ import annotations
 
 import random
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -141,6 +141,8 @@ def test_ids_are_the_memorys_own_and_a_held_id_is_judged_by_its_content(store):
     ({"id": "x", "speaker": "Ann", "text": "hi", "turn": 2**70}, "'turn' must be a whole number from 0 to 2\\*\\*63 - 1"),
     ({"id": "x", "speaker": "Ann", "text": "hi", "turn": True}, "'turn' must be a whole number"),
     ({"id": "x", "speaker": "Ann", "text": "hi", "date": "0000-01-01"}, "cannot read the date"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "date": datetime(2023, 3, 1, tzinfo=timezone(timedelta(hours=2)))},
+     "the date '2023-03-01T00:00:00\\+02:00' has a time zone"),
     ({"id": "x", "speaker": "  ", "text": "hi"}, "'speaker' must be a non-empty string"),
     ({"id": "x", "speaker": "Ann", "text": "hi", "conversation": ""}, "'conversation' must be a non-empty string"),
 ])
@@ -268,6 +270,30 @@ def test_forgetting_a_user_or_nothing_said_alike(store):
         assert memory.forget(ids=["c1", "c2"]) == 2 and memory.search("ice cream turn out", k=3) == \
             [t for t in memory.search("ice cream turn out", k=3) if t not in ("c1", "c2")]
     assert mem.search("kayak lake", k=5) == here.search("kayak lake", k=5)
+
+
+def test_forgetting_ids_of_a_conversation_forgets_only_those_in_it(store):
+    mem, here = _both(store)
+    for memory in (mem, here):
+        assert memory.forget(ids=["c1", "h1", "nowhere"], conversation="hikers") == 1
+        held = [t.id for t in memory.turns()]
+        assert "c1" in held and "h1" not in held and len(held) == len(CHAT) - 1
+        assert memory.forget(ids=["c2"], conversation="nowhere") == 0 and len(memory) == len(CHAT) - 1
+
+
+def test_conversations_tied_after_a_forget_rank_as_in_a_memory_that_never_held_the_turn(store):
+    """Two conversations tie on a query: the one met first ranks first. Once the turn that opened
+    conversation A goes, B was met first, as in a memory that never held that turn."""
+    turns = [{"id": "x1", "speaker": "Ann", "text": "Good morning.", "date": "2023-04-01", "conversation": "A"},
+             {"id": "x2", "speaker": "Ann", "text": "We went kayaking on the lake.", "date": "2023-05-01", "conversation": "B"},
+             {"id": "x3", "speaker": "Ann", "text": "We went kayaking on the lake.", "date": "2023-05-01", "conversation": "A"}]
+    mem = store()
+    mem.ingest(turns)
+    assert mem.forget(ids=["x1"]) == 1
+    forgotten = mem.search_conversations("kayak lake")
+    fresh = store()  # in Neo4j, the database emptied first: the memory above is read already
+    fresh.ingest(turns[1:])
+    assert forgotten == fresh.search_conversations("kayak lake") and sorted(forgotten) == ["A", "B"]
 
 
 MOVE = [
