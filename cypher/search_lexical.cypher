@@ -1,7 +1,9 @@
 // A lexical search's candidates (after search_parts.cypher): the `$limit` turns Lucene proposes
 // for each of `lucenes`, once each; searching one conversation, only its turns (Lucene's scope is
-// a phrase of the id's words, which the id of another conversation may hold too: "a b" in "x a b y").
+// a phrase of the id's words, which the id of another conversation may hold too: "a b" in "x a b y"),
+// and only the asking user's (the owner token in Lucene's scope is a word of that field, which a
+// conversation id holding a space and another user's token would hold too).
 UNWIND lucenes AS lucene
 CALL db.index.fulltext.queryNodes('turn_terms', lucene, {limit: $q.limit}) YIELD node
 WITH DISTINCT node AS t, avg, named, asker, groups, dates, typed
-WHERE $q.conversation IS NULL OR t.conversation = $q.conversation
+WHERE t.owner = $q.owner AND ($q.conversation IS NULL OR t.conversation = $q.conversation)

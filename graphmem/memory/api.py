@@ -371,14 +371,20 @@ class Memory:
             return run(parsed, k)
 
 
+K_LIMIT = 2**31 - 1
+"""The most results a query is given: a larger ``k`` asks for every turn all the same, and a store's
+query language may hold no larger whole number (Neo4j's integers are 64-bit, and a search adds to k)."""
+
+
 def _count(k: object) -> int:
-    """``k``, how many results a query asks for, as an int: a whole number from 0 up. A bool is
-    refused though Python counts it an int: ``k=True`` is a slip, not a request for one result."""
+    """``k``, how many results a query asks for, as an int: a whole number from 0 up (at most
+    :data:`K_LIMIT`). A bool is refused though Python counts it an int: ``k=True`` is a slip, not a
+    request for one result."""
     if isinstance(k, bool) or not isinstance(k, Integral):
         raise DataError(f"k must be a whole number of results (0 or more), not {type(k).__name__} {k!r}")
     if k < 0:
         raise DataError(f"k must be a whole number of results (0 or more), not {k}")
-    return int(k)
+    return min(int(k), K_LIMIT)
 
 
 def _user(user: object) -> str | None:

@@ -272,6 +272,28 @@ def test_forgetting_a_user_or_nothing_said_alike(store):
     assert mem.search("kayak lake", k=5) == here.search("kayak lake", k=5)
 
 
+def test_a_conversation_named_with_another_users_mark_stays_its_users(store):
+    """The Neo4j store marks each user's turns with a token in a full-text field that also holds the
+    conversation's words: a conversation named with a space and another user's token is still its
+    own user's, in every store."""
+    from graphmem.store.users import owner
+
+    eve = [{"id": "e1", "speaker": "Eve", "text": "I adopted a dog.", "user": "eve", "conversation": "x " + owner(None)},
+           {"id": "e2", "speaker": "Eve", "text": "I adopted a cat.", "user": "eve", "conversation": "y " + owner("al")}]
+    mem, here = _both(store, eve)
+    for memory in (mem, here):
+        assert memory.search("adopted") == [] and memory.search("adopted", user="al") == []
+        assert memory.search_conversations("adopted", user="al") == [] and memory.ask("Who adopted a cat?", user="al").cited == ()
+        assert sorted(memory.search("adopted", user="eve")) == ["e1", "e2"]
+
+
+def test_a_k_past_any_count_of_turns_gives_them_all(store):
+    mem, here = _both(store)
+    for memory in (mem, here):
+        assert len(memory.search("kayak lake", k=2**63)) == len(memory.search("kayak lake", k=len(CHAT)))
+        assert memory.search_conversations("kayak lake", k=2**70) == memory.search_conversations("kayak lake", k=9)
+
+
 def test_forgetting_ids_of_a_conversation_forgets_only_those_in_it(store):
     mem, here = _both(store)
     for memory in (mem, here):
