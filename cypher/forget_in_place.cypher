@@ -59,11 +59,11 @@ CALL () {
   DETACH DELETE p
 }
 CALL () {
-  UNWIND $p.stopped AS id
-  MATCH (p:Person {key: $p.conversation + '/' + id})
+  UNWIND $p.stopped AS key
+  MATCH (p:Person {key: key})
   SET p.speaker = false
 }
 MATCH (c:Conversation {id: $p.conversation})
 SET c.indexed = $p.indexed, c.length = $p.length, c.speakers = $p.speakers, c.lspeakers = $p.lspeakers, c.askers = $p.askers,
-    c.refused = null
+    c.refused = null, c.epoch = $p.epoch
 REMOVE c.reading

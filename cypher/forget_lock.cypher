@@ -8,7 +8,7 @@
 UNWIND $p.conversations AS id
 MATCH (c:Conversation {id: id})
 SET c.lock = randomUUID()
-RETURN c.id AS conversation, coalesce(c.indexed, 0) AS indexed,
+RETURN c.id AS conversation, coalesce(c.indexed, 0) AS indexed, coalesce(c.epoch, '') AS epoch,
        COUNT { UNWIND $p.keys AS key MATCH (t:Turn {key: key}) WHERE t.conversation = c.id RETURN t } AS gone,
        c.refused IS NOT NULL
          OR EXISTS { MATCH (a:Assertion {conversation: c.id}) WHERE a.derived }

@@ -40,7 +40,8 @@ CALL (conv) {
 }
 MATCH (c:Conversation {id: conv})
 WITH c, conv, conv IN $p.emptied AS emptied
-SET c.indexed = 0, c.length = 0.0, c.speakers = [], c.lspeakers = [], c.askers = 0, c.refused = null
+SET c.indexed = 0, c.length = 0.0, c.speakers = [], c.lspeakers = [], c.askers = 0, c.refused = null,
+    c.epoch = $p.epoch
 REMOVE c.reading
 WITH c WHERE emptied
 DETACH DELETE c

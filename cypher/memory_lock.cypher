@@ -10,10 +10,12 @@
 // `held`: which of the new turns' keys the database holds already, with what they hold, read under
 // the lock (a turn held with the same content is skipped; with other content, refused).
 // `sessions`: each conversation's sessions as [index, day], so a new turn joins the sitting of its day.
+// `epoch`: set when the conversation is made and at each forgetting (forget_in_place.cypher,
+// forget_turns.cypher), so a writer knows whether its reading of it still holds (graphmem.store.neo4j_write).
 UNWIND $p.conversations AS row
 MERGE (c:Conversation {id: row.id})
   ON CREATE SET c.indexed = 0, c.length = 0.0, c.speakers = [], c.lspeakers = [], c.askers = 0, c.user = row.user,
-                c.owner = row.owner
+                c.owner = row.owner, c.epoch = randomUUID()
 SET c.lock = randomUUID()
 WITH collect(c) AS locked
 CALL () {
@@ -22,5 +24,5 @@ CALL () {
   RETURN collect(t {.key, .id, .speaker, .text, .date, .conversation, .number, .user}) AS held
 }
 UNWIND locked AS c
-RETURN c.id AS conversation, coalesce(c.indexed, 0) AS indexed, held,
+RETURN c.id AS conversation, coalesce(c.indexed, 0) AS indexed, coalesce(c.epoch, '') AS epoch, held,
        COLLECT { MATCH (c)-[:HAS_SESSION]->(s:Session) RETURN [s.index, s.day] } AS sessions

@@ -1,7 +1,7 @@
 // The path arm's hop out of people: the assertions about them and those naming them,
 // one row per (person, assertion), for a batch of people at once.
-UNWIND range(0, size($people) - 1) AS i
-WITH i, $conversation + '/' + $people[i] AS key
+UNWIND range(0, size($keys) - 1) AS i
+WITH i, $keys[i] AS key
 MATCH (p:Person {key: key})-[:SUBJECT_OF|MENTIONS]-(a:Assertion)
 WITH DISTINCT i, p, a
 RETURN p.id AS person, a.n AS assertion, a.subject AS subject, a.predicate AS predicate,

@@ -13,6 +13,7 @@ from typing import Any
 from graphmem.claims.hops import Edge, named
 from graphmem.errors import GraphmemError
 from graphmem.neo4j.client import Client, shared_client
+from graphmem.neo4j.keys import person_key
 from graphmem.neo4j.load import require_loaded
 from graphmem.neo4j.plan import BLIND_PREFIX, plan
 
@@ -56,7 +57,7 @@ class CypherNeighbourhood:
         if not missing:
             return
         self.queries += 1
-        rows = self.client.query("path_assertions", conversation=self.conversation, people=missing)
+        rows = self.client.query("path_assertions", keys=[person_key(self.conversation, p) for p in missing])
         got: dict[str, list[Edge]] = {p: [] for p in missing}
         for r in rows:
             got[r["person"]].append(Edge(r["person"], r["assertion"], r["subject"], r["predicate"], bool(r["negated"]),

@@ -30,6 +30,7 @@ from typing import Any
 
 from graphmem.domain import Conversation
 from graphmem.errors import GraphmemError
+from graphmem.neo4j.keys import person_key
 
 __all__ = [
     "BLIND_PREFIX", "COUNT_FIELDS", "LINK_STEPS", "NODE_STEPS", "STEPS", "Plan", "as_date", "check_id", "plan",
@@ -119,7 +120,7 @@ def _people_and_turns(cid: str, graph: Any, turn_key: dict[str, str], rows: dict
         kind = data.get("kind", node[0] if isinstance(node, tuple) else None)
         if kind == "person":
             pid = str(node[1])
-            key = node_key[node] = f"{cid}/{pid}"
+            key = node_key[node] = person_key(cid, pid)
             rows["merge_people"].append({"key": key, "id": pid, "conversation": cid,
                                          "name": str(data.get("name", pid)), "speaker": bool(data.get("speaker", False)),
                                          "human": bool(data.get("human", True)), "n": people_n})
@@ -177,7 +178,7 @@ def _speakers(conv: Conversation, graph: Any, turn_key: dict[str, str], rows: di
     people = {r["key"] for r in rows["merge_people"]}
     for t in conv.turns:
         speaker = graph.nodes.get(("turn", t.id), {}).get("speaker") or ""
-        pkey = f"{cid}/{speaker}"
+        pkey = person_key(cid, speaker)
         if speaker and pkey in people:
             rows["link_speakers"].append({"from": pkey, "to": turn_key[t.id]})
 

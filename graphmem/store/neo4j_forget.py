@@ -43,6 +43,7 @@ from graphmem.index.live import LiveIndex
 from graphmem.index.people import speaker_key
 from graphmem.index.readings import Readings
 from graphmem.neo4j.client import Transaction
+from graphmem.neo4j.keys import person_key
 from graphmem.store.claims import MemoryClaims
 from graphmem.store.neo4j_rows import claim_rows, index_row, person_row, turn_key
 from graphmem.store.users import owner
@@ -63,6 +64,9 @@ class Held:
     """The conversation's speakers in the order they first spoke (kept, not rescanned per write)."""
     humans: frozenset[str] = frozenset()
     """The keys of the people among its named parties as last written (:func:`graphmem.claims.naming.persons`)."""
+    epoch: str = ""
+    """The conversation's ``epoch`` this reading is of: a writer that finds another under the lock (a
+    process forgot turns of it since) reads it again, whatever its count of turns."""
 
     def grow(self, turns: Sequence[Turn]) -> None:
         """Read ``turns`` into the index, then note their speakers."""
@@ -104,7 +108,7 @@ def forget_in_place(tx: Transaction, conv: str, old: Held, gone: Collection[str]
     forget, claims, people = _changed_claims(conv, kept, change.claims, speakers, humans)
     named = set(reading.people.keys) | set(speakers) | {p["id"] for p in people}
     for k in sorted(named):
-        if (k in humans) != (k in old.humans) and f"{conv}/{k}" not in {p["key"] for p in people}:
+        if (k in humans) != (k in old.humans) and person_key(conv, k) not in {p["key"] for p in people}:
             people.append(person_row(conv, k, speakers.get(k, k), k in speakers, k in humans))
     fresh.humans = humans
     if rows:
@@ -112,9 +116,9 @@ def forget_in_place(tx: Transaction, conv: str, old: Held, gone: Collection[str]
     order = list(fresh.speakers)
     tx.run("forget_in_place", p={
         "conversation": conv, "keys": sorted(gone), "lost": sorted(lost), "forget": forget, "places": places,
-        "keep": sorted(named), "stopped": sorted({fold(s) for s in old.speakers} - set(speakers)),
+        "keep": sorted(named), "stopped": sorted(person_key(conv, k) for k in {fold(s) for s in old.speakers} - set(speakers)),
         "indexed": len(kept), "length": length, "speakers": order, "lspeakers": [speaker_key(s) for s in order],
-        "askers": fresh.index.askers.count})
+        "askers": fresh.index.askers.count, "epoch": fresh.epoch})
     if claims or people:
         tx.run("write_claims", p={
             "forget": [], "people": people, "claims": claims, "conversation": conv, "added": 0, "length": 0.0,

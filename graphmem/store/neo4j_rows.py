@@ -35,6 +35,7 @@ from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.index.live import LiveIndex
 from graphmem.index.query import family_sets
+from graphmem.neo4j.keys import person_key
 from graphmem.store.users import owner
 from graphmem.text.dates import months_touched as months
 from graphmem.search.dense import passages
@@ -125,7 +126,7 @@ def person_row(conversation: str, key: str, name: str, speaks: bool, human: bool
     (``human``: :func:`graphmem.claims.naming.persons`), which every row sets. ``fixed``: the row is
     the graph's own (a load's, from the mirror) and sets the party's name, speaker flag and order;
     otherwise they are set only when the party is new."""
-    return {"key": f"{conversation}/{key}", "id": key, "conversation": conversation, "name": name,
+    return {"key": person_key(conversation, key), "id": key, "conversation": conversation, "name": name,
             "speaker": speaks, "human": human, "n": n, "fixed": fixed}
 
 
@@ -138,7 +139,7 @@ def claim_rows(conv: str, key: str, claims: Sequence[Claim], speakers: dict[str,
 
     def person(k: str) -> str:
         people.setdefault(k, person_row(conv, k, speakers.get(k, k), k in speakers, k in humans))
-        return f"{conv}/{k}"
+        return person_key(conv, k)
 
     rows = []
     for n, c in enumerate(claims):

@@ -30,6 +30,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
+from uuid import uuid4
 
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.naming import persons
@@ -40,6 +41,7 @@ from graphmem.index.live import LiveIndex
 from graphmem.index.options import MemoryOptions
 from graphmem.index.people import speaker_key
 from graphmem.neo4j.client import Client, Transaction
+from graphmem.neo4j.keys import person_key
 from graphmem.store.claims import ClaimsChange
 from graphmem.store.neo4j_forget import Held, forget_in_place
 from graphmem.store.neo4j_rows import claim_rows, index_row, person_row, sentence_rows, turn_key
@@ -113,7 +115,7 @@ class Writer:
             locked = {r["conversation"]: r for r in tx.run("forget_lock", p={"conversations": convs, "keys": list(gone)})}
             emptied = [c for c in convs if c in locked and int(locked[c]["indexed"]) <= int(locked[c]["gone"])]
             if emptied:
-                tx.run("forget_turns", p={"conversations": emptied, "emptied": emptied,
+                tx.run("forget_turns", p={"conversations": emptied, "emptied": emptied, "epoch": uuid4().hex,
                                           "keys": [k for k, c in gone.items() if c in emptied]})
             for c in convs:
                 if c not in locked or c in emptied:
@@ -122,9 +124,9 @@ class Writer:
                 if locked[c]["whole"]:
                     self._rewrite(tx, c, keys)
                 else:
-                    old = self._caught_up(tx, c, int(locked[c]["indexed"]))
+                    old = self._caught_up(tx, c, int(locked[c]["indexed"]), locked[c]["epoch"])
                     self.held.pop(c)  # taken apart by the forgetting: a retried attempt reads it anew
-                    fresh[c] = Held(LiveIndex(self.options, scope=False))
+                    fresh[c] = Held(LiveIndex(self.options, scope=False), epoch=uuid4().hex)
                     forget_in_place(tx, c, old, keys, fresh[c])
 
         try:
@@ -142,8 +144,9 @@ class Writer:
         """``conv`` taken out whole and the turns it keeps written again, read afresh."""
         self.held.pop(conv, None)
         kept = [turn_of(r) for r in tx.run("memory_tail", p={"conversation": conv, "from": 0}) if r["id"] not in gone]
-        tx.run("forget_turns", p={"conversations": [conv], "keys": list(gone), "emptied": []})
-        self._conversation(tx, {"conversation": conv, "indexed": 0, "sessions": []}, kept, None)
+        epoch = uuid4().hex
+        tx.run("forget_turns", p={"conversations": [conv], "keys": list(gone), "emptied": [], "epoch": epoch})
+        self._conversation(tx, {"conversation": conv, "indexed": 0, "sessions": [], "epoch": epoch}, kept, None)
 
     def _work(self, tx: Transaction, turns: Sequence[Turn], locks: list[dict], given: Mapping[str, Given]) -> None:
         keys = [turn_key(r) for r in turns]
@@ -163,7 +166,7 @@ class Writer:
     def _conversation(self, tx: Transaction, locked: dict, new: list[Turn], given: Given | None) -> None:
         """One conversation's part of a write, under its lock."""
         conv = locked["conversation"]
-        held = self._caught_up(tx, conv, int(locked["indexed"]))
+        held = self._caught_up(tx, conv, int(locked["indexed"]), locked["epoch"])
         index = held.index
         first = len(index)
         index.changed.clear()
@@ -192,11 +195,13 @@ class Writer:
                                   "lspeakers": [speaker_key(s) for s in speakers], "askers": index.askers.count,
                                   "owner": owner(new[0].user)})
 
-    def _caught_up(self, tx: Transaction, conv: str, indexed: int) -> Held:
-        """This writer's reading of ``conv`` with every turn the database holds (``indexed``)."""
+    def _caught_up(self, tx: Transaction, conv: str, indexed: int, epoch: str) -> Held:
+        """This writer's reading of ``conv`` with every turn the database holds (``indexed``), of the
+        conversation as it is since it was made or last forgotten in (``epoch``): a reading of an
+        earlier epoch is read again whole, even when its count of turns is the database's."""
         held = self.held.get(conv)
-        if held is None or len(held.index) > indexed:
-            held = self.held[conv] = Held(LiveIndex(self.options, scope=False))
+        if held is None or len(held.index) > indexed or held.epoch != epoch:
+            held = self.held[conv] = Held(LiveIndex(self.options, scope=False), epoch=epoch)
         if len(held.index) < indexed:
             missing = [turn_of(r) for r in tx.run("memory_tail", p={"conversation": conv, "from": len(held.index)})]
             held.grow(missing)
@@ -223,8 +228,8 @@ class Writer:
             claims.extend(rows)
             people.update((p["key"], p) for p in named)
         for k in reading.people.keys:
-            if (k in humans) != (k in held.humans) and f"{conv}/{k}" not in people:
-                people[f"{conv}/{k}"] = person_row(conv, k, speakers.get(k, k), k in speakers, k in humans)
+            if (k in humans) != (k in held.humans) and person_key(conv, k) not in people:
+                people[person_key(conv, k)] = person_row(conv, k, speakers.get(k, k), k in speakers, k in humans)
         held.humans = humans
         return earlier, claims, list(people.values())
 
@@ -258,7 +263,7 @@ def _turn_row(r: Turn, position: int, sessions: _Sessions) -> dict:
         "key": turn_key(r), "id": r.id, "conversation": r.conversation, "position": position,
         "speaker": r.speaker, "text": r.text, "date": r.date, "number": r.number, "caption": r.caption,
         "user": r.user, "owner": owner(r.user),
-        "person": f"{r.conversation}/{fold(r.speaker)}", "person_id": fold(r.speaker), "lname": speaker_key(r.speaker),
+        "person": person_key(r.conversation, fold(r.speaker)), "person_id": fold(r.speaker), "lname": speaker_key(r.speaker),
         **sessions.of(r),
     }
 

@@ -287,6 +287,19 @@ def test_a_conversation_named_with_another_users_mark_stays_its_users(store):
         assert sorted(memory.search("adopted", user="eve")) == ["e1", "e2"]
 
 
+def test_people_of_two_chats_whose_ids_join_alike_stay_two(store):
+    """Conversation "a" with speaker "b/c", and conversation "a/b" with speaker "c": two people, each
+    with their own facts, whichever was written first (the Neo4j store keys a person by both ids)."""
+    chats = [{"id": "1", "speaker": "b/c", "text": "I live in Paris.", "conversation": "a", "date": "2023-01-01"},
+             {"id": "2", "speaker": "Ann", "text": "Nice.", "conversation": "a", "date": "2023-01-01"},
+             {"id": "3", "speaker": "c", "text": "I work as a nurse.", "conversation": "a/b", "date": "2023-01-02"},
+             {"id": "4", "speaker": "Bob", "text": "Cool.", "conversation": "a/b", "date": "2023-01-02"}]
+    mem, here = _both(store, chats)
+    for who, holds in (("c", "as a nurse"), ("b/c", "in Paris")):
+        assert [f.object for f in mem.facts(who)] == [f.object for f in here.facts(who)] == [holds], who
+    assert mem.forget(conversation="a/b") == 2 and [f.object for f in mem.facts("b/c")] == ["in Paris"]
+
+
 def test_a_k_past_any_count_of_turns_gives_them_all(store):
     mem, here = _both(store)
     for memory in (mem, here):

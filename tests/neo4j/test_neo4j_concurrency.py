@@ -157,3 +157,44 @@ def test_eight_processes_making_a_missing_index_at_once_all_start(clean):
     assert errors == [""] * 8, errors
     assert clean.query("schema_state") and any(r["name"] == "term_vdf" and r["state"] == "ONLINE"
                                                for r in clean.query("schema_state"))
+
+
+EPOCH_USER = "epoch-test"
+
+
+@pytest.fixture
+def clean_epoch():
+    from graphmem.store.users import scoped
+
+    yield from emptied(scoped(CONV, EPOCH_USER))
+
+
+def _said(i: str, speaker: str, text: str) -> dict:
+    return {"id": i, "speaker": speaker, "text": text, "date": "2023-01-0" + i[-1], "conversation": CONV,
+            "user": EPOCH_USER}
+
+
+@pytest.mark.parametrize("then", ["ingest", "forget"])
+def test_a_writer_whose_conversation_another_forgot_in_reads_it_again(clean_epoch, then):
+    """Writer B read the conversation (t1, t2); A forgot t2 and wrote t3 (and t4), so the count of
+    turns B held is the database's again. B's next write must not read the conversation as it held
+    it: its claims, and the people they name, are those of a memory that held the same turns."""
+    t1, t2 = _said("t1", "Ann", "I live in Paris."), _said("t2", "Bob", "I adopted a dog.")
+    t3, t4 = _said("t3", "Cy", "Thanks, Ann! I drive a red Volvo."), _said("t4", "Ann", "Thanks, Cy! I moved to Berlin.")
+    a, b = Memory(backend="neo4j"), Memory(backend="neo4j")
+    b.ingest([t1, t2])
+    a.forget(ids=["t2"], user=EPOCH_USER)
+    if then == "ingest":
+        a.ingest([t3])
+        b.ingest([t4])
+        kept = [t1, t3, t4]
+    else:
+        a.ingest([t3, t4])
+        assert b.forget(ids=["t4"], user=EPOCH_USER) == 1
+        kept = [t1, t3]
+    ram = Memory()
+    ram.ingest(kept)
+    reader = Memory(backend="neo4j")
+    assert reader.claims(CONV, user=EPOCH_USER) == ram.claims(CONV, user=EPOCH_USER)
+    assert reader.facts("Cy", user=EPOCH_USER) == ram.facts("Cy", user=EPOCH_USER) != []
+    assert reader.search("What does Cy drive?", k=1, conversation=CONV, user=EPOCH_USER) == ["t3"]

@@ -267,15 +267,16 @@ def test_forgetting_an_ingest_leaves_the_database_as_it_was(clean):
 
 
 def _written(client, conv=CONV) -> dict:
-    """What the database holds of a conversation, but for its lock (a fresh value each write) and its sessions' numbers
-    (a session forgetting empties goes, and the numbers after it stay): its turns with their search
+    """What the database holds of a conversation, but for its lock (a fresh value each write), its epoch
+    (a fresh value each forgetting) and its sessions' numbers (a session forgetting empties goes, and
+    the numbers after it stay): its turns with their search
     fields and places, sessions by day, people, assertions, relationships, and the terms its turns count in."""
     turns = client.run("MATCH (t:Turn {conversation: $c}) RETURN t {.*, session: null} AS t ORDER BY t.position",
                        c=conv)
     stems = sorted({x for r in turns for x in r["t"].get("bag") or []})
     return {
         "turns": turns,
-        "conversation": client.run("MATCH (c:Conversation {id: $c}) RETURN c {.*, lock: null} AS c", c=conv),
+        "conversation": client.run("MATCH (c:Conversation {id: $c}) RETURN c {.*, lock: null, epoch: null} AS c", c=conv),
         "sessions": client.run("MATCH (s:Session {conversation: $c}) RETURN s.day AS day ORDER BY day", c=conv),
         "people": client.run("MATCH (p:Person {conversation: $c}) RETURN p {.*} AS p ORDER BY p.key", c=conv),
         "assertions": client.run("MATCH (a:Assertion {conversation: $c}) RETURN a {.*} AS a ORDER BY a.key", c=conv),
