@@ -362,7 +362,8 @@ class Memory:
         if not isinstance(query, str):
             raise DataError(f"a query must be a string, not {type(query).__name__}")
         k = _count(k)
-        _user(user), _conversation(conversation)
+        _user(user)
+        _conversation(conversation)
         parsed = Query.parse(query, _moment(asked_on))
         with self._lock:
             self._open_or_raise()

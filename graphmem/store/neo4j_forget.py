@@ -45,7 +45,7 @@ from graphmem.index.readings import Readings
 from graphmem.neo4j.client import Transaction
 from graphmem.neo4j.keys import person_key
 from graphmem.store.claims import MemoryClaims
-from graphmem.store.neo4j_rows import claim_rows, index_row, person_row, turn_key
+from graphmem.store.neo4j_rows import claim_rows, index_row, restood, turn_key
 from graphmem.store.users import owner
 
 __all__ = ["Held", "forget_in_place"]
@@ -107,9 +107,9 @@ def forget_in_place(tx: Transaction, conv: str, old: Held, gone: Collection[str]
     speakers = {fold(s): s for s in fresh.speakers}
     forget, claims, people = _changed_claims(conv, kept, change.claims, speakers, humans)
     named = set(reading.people.keys) | set(speakers) | {p["id"] for p in people}
-    for k in sorted(named):
-        if (k in humans) != (k in old.humans) and person_key(conv, k) not in {p["key"] for p in people}:
-            people.append(person_row(conv, k, speakers.get(k, k), k in speakers, k in humans))
+    by_key = {p["key"]: p for p in people}
+    restood(conv, sorted(named), humans, old.humans, speakers, by_key)
+    people = list(by_key.values())
     fresh.humans = humans
     if rows:
         tx.run("index_turns", p={"rows": rows})

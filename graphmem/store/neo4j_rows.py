@@ -26,7 +26,7 @@ off a Term node instead of counting: ``#when`` (the turns giving that answer typ
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -49,7 +49,7 @@ ASKER = "#asker"
 DIMENSIONS = 384
 """The vector index's dimensions (``schema.cypher``): multilingual-e5-small's, every engine's."""
 
-__all__ = ["ASKER", "DIMENSIONS", "claim_rows", "family_token", "index_row", "mark_of", "month_token", "person_row",
+__all__ = ["ASKER", "DIMENSIONS", "claim_rows", "family_token", "index_row", "mark_of", "month_token", "person_row", "restood",
            "said_token", "sentence_rows", "turn_key"]
 
 
@@ -128,6 +128,17 @@ def person_row(conversation: str, key: str, name: str, speaks: bool, human: bool
     otherwise they are set only when the party is new."""
     return {"key": person_key(conversation, key), "id": key, "conversation": conversation, "name": name,
             "speaker": speaks, "human": human, "n": n, "fixed": fixed}
+
+
+def restood(conv: str, named: Iterable[str], humans: Collection[str], before: Collection[str],
+            speakers: dict[str, str], people: dict[str, dict]) -> None:
+    """Add to ``people`` (rows by key) a row for each of ``named`` whose standing as a person moved
+    between ``before`` and ``humans`` (:func:`graphmem.claims.naming.persons`) and has no row yet:
+    a write's new turns, or a forgetting, may make a named party a person or no longer one."""
+    for k in named:
+        key = person_key(conv, k)
+        if (k in humans) != (k in before) and key not in people:
+            people[key] = person_row(conv, k, speakers.get(k, k), k in speakers, k in humans)
 
 
 def claim_rows(conv: str, key: str, claims: Sequence[Claim], speakers: dict[str, str],

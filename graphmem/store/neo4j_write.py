@@ -44,7 +44,7 @@ from graphmem.neo4j.client import Client, Transaction
 from graphmem.neo4j.keys import person_key
 from graphmem.store.claims import ClaimsChange
 from graphmem.store.neo4j_forget import Held, forget_in_place
-from graphmem.store.neo4j_rows import claim_rows, index_row, person_row, sentence_rows, turn_key
+from graphmem.store.neo4j_rows import claim_rows, index_row, restood, sentence_rows, turn_key
 from graphmem.store.users import owner
 
 if TYPE_CHECKING:  # a type only: the embedding is an optional extra
@@ -227,9 +227,7 @@ class Writer:
             rows, named = claim_rows(conv, d, said, speakers, humans)
             claims.extend(rows)
             people.update((p["key"], p) for p in named)
-        for k in reading.people.keys:
-            if (k in humans) != (k in held.humans) and person_key(conv, k) not in people:
-                people[person_key(conv, k)] = person_row(conv, k, speakers.get(k, k), k in speakers, k in humans)
+        restood(conv, reading.people.keys, humans, held.humans, speakers, people)
         held.humans = humans
         return earlier, claims, list(people.values())
 
