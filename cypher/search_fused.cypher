@@ -2,7 +2,8 @@
 // proposes them, and the vector index's: the turns of the `$nearest` sentences nearest `$vector`
 // (or, searching one conversation, of every sentence it holds: the index's nearest are
 // database-wide), and the turns replying to those, which share in their score; searching one
-// conversation, only its turns; only the asking user's (see search_lexical.cypher).
+// conversation, only its turns; only the asking user's, and as of `$q.until` only those said by then
+// (see search_lexical.cypher).
 CALL (lucenes) {
   UNWIND lucenes AS lucene
   CALL db.index.fulltext.queryNodes('turn_terms', lucene, {limit: $q.limit}) YIELD node
@@ -24,3 +25,4 @@ CALL () {
 UNWIND lexical + near AS t
 WITH DISTINCT t, avg, named, asker, groups, dates, typed
 WHERE t.owner = $q.owner AND ($q.conversation IS NULL OR t.conversation = $q.conversation)
+  AND ($q.until IS NULL OR t.date IS NULL OR t.date <= $q.until)

@@ -10,6 +10,7 @@ conversation scores only those conversations' turns, each exactly as it scores a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import numpy as np
 
@@ -21,7 +22,14 @@ from graphmem.index.postings import Postings, top_k
 from graphmem.index.query import Query
 from graphmem.search import dense as embedding
 
-__all__ = ["LiveSearch", "SCOPE_SHARE", "named_first"]
+__all__ = ["LiveSearch", "SCOPE_SHARE", "named_first", "seconds"]
+
+_EPOCH = datetime(1, 1, 1)
+
+
+def seconds(when: datetime | None) -> float:
+    """A turn's date as seconds since year 1 (NaN for none): what an as-of filter compares."""
+    return float("nan") if when is None else (when - _EPOCH).total_seconds()
 
 SCOPE_SHARE = 4
 """A scope is searched alone while it holds at most one turn in this many of the memory's. Above that
@@ -32,6 +40,9 @@ conversation showed (docs/memory.md, "What it costs as it grows")."""
 class LiveSearch(People):
     """Search over a :class:`graphmem.index.live.LiveIndex`'s records, fields and postings
     (the attributes it keeps; this class adds no state)."""
+
+    said_at: Grow
+    """Each turn's date in seconds (:func:`seconds`), filled as far as a search as of a moment needed."""
 
     def _fused(self, query: Query, docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         lexical = np.zeros(len(self.records))
@@ -45,6 +56,8 @@ class LiveSearch(People):
         else:
             fused = embedding.fuse(lexical, dense, self.options.dense_weight)
         docs = np.flatnonzero(fused > 0)
+        if query.asked_on is not None:  # the dense side scores every turn: those said later too
+            docs = docs[self._said_by(docs, query.asked_on)]
         return docs, fused[docs]
 
     def scores(self, query: Query, within: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -61,7 +74,19 @@ class LiveSearch(People):
         if self.options.weighs_askers:  # the person's own turns, for a question in the first person
             scores = self.askers.boost(query.of_asker, docs, scores, self.postings.idf)
         keep = scores > 0
+        if query.asked_on is not None:  # as of a moment: nothing said after it is found
+            keep &= self._said_by(docs, query.asked_on)
         return docs[keep], scores[keep]
+
+    def _said_by(self, docs: np.ndarray, moment: datetime) -> np.ndarray:
+        """Whether each of ``docs`` was said by ``moment``: its date not after it, or no date (an
+        undated turn has no moment to be after; it is kept). Each turn's date is read once into
+        ``said_at`` (seconds; NaN for none), brought up to date with the turns added since."""
+        said_at = self.said_at
+        if said_at.size < len(self.records):
+            said_at.extend(np.fromiter((seconds(r.date) for r in self.records[said_at.size:]), dtype=np.float64))
+        at = said_at.view()[docs]
+        return np.isnan(at) | (at <= seconds(moment))
 
     def search(self, query: Query, k: int, conversation: str | None,
                among: Sequence[str] | None = None) -> list[Turn]:

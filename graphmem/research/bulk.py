@@ -12,6 +12,7 @@ differs from the shipped memory only in the step it replaces.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from functools import cached_property
 
 import numpy as np
@@ -21,7 +22,7 @@ from graphmem.index.askers import Askers
 from graphmem.index.conversations import best_conversations
 from graphmem.index.live import LiveIndex
 from graphmem.index.live_dense import Scorer, encoder, need_dense, with_context
-from graphmem.index.live_search import named_first
+from graphmem.index.live_search import named_first, seconds
 from graphmem.index.options import MemoryOptions
 from graphmem.index.people import People, speaker_key
 from graphmem.index.query import Query
@@ -40,6 +41,7 @@ class BulkIndex(People):
     def __init__(self, records: Sequence[Turn], dense: bool, scope: bool, options: MemoryOptions,
                  strategies: Strategies = Strategies()):
         self.records = list(records)
+        self._said_at: np.ndarray | None = None  # each turn's date in seconds, once a search is asked as of a moment
         self.scope, self.options, self.strategies = scope, options, strategies
         live = LiveIndex(options, scope=False)  # the memory's own reading of every turn
         live.add(self.records)
@@ -101,7 +103,15 @@ class BulkIndex(People):
             scores = (self.vocab.vectors([query.english]) @ self.tfidf.T).toarray()[0]
         if self.dense is not None:
             scores = embedding.fuse(scores, self.dense(query.text), self.options.dense_weight)
+        if query.asked_on is not None:  # as the live index: nothing said after the moment asked is found
+            scores = np.where(self.said_by(query.asked_on), scores, 0.0)
         return scores
+
+    def said_by(self, moment: datetime) -> np.ndarray:
+        """Whether each turn was said by ``moment`` (an undated turn has no moment to be after: kept)."""
+        if self._said_at is None:
+            self._said_at = np.array([seconds(r.date) for r in self.records], dtype=np.float64)
+        return np.isnan(self._said_at) | (self._said_at <= seconds(moment))
 
     def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
         """The k best turns (of one conversation), the named person's first, then reranked."""
