@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from graphmem.text.spelling import american
 from graphmem.text.terms import content, stem
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
@@ -32,7 +33,7 @@ def phrase(sentence: str, asked: Mapping[str, float], weight: Callable[[str], fl
     for m in _WORD.finditer(sentence.replace("\u2019", "'")):
         low = m.group().lower().split("'")[0]
         if content(low):
-            s = stem(low)
+            s = stem(american(low))
             words.append((m.start(), m.end(), None if s in asked else weight(s)))
     new = [w for _, _, w in words if w is not None]
     if not new:

@@ -45,6 +45,7 @@ from graphmem.text.lexicon import (
     TIME_NOUNS, wordset,
 )
 from graphmem.text.sentences import sentences, straight
+from graphmem.text.spelling import american
 from graphmem.text.terms import analyse, content, stem
 
 __all__ = ["Reading", "Weights", "read"]
@@ -181,7 +182,7 @@ def _tokens(text: str, start: int, end: int) -> tuple[_Token, ...]:
     out = []
     for m in _TOKEN.finditer(straight(text), start, end):
         low = m.group().lower()
-        stems = tuple(stem(p) for p in _PARTS.findall(low.split("'")[0]) if content(p) and p not in _FUNCTION)
+        stems = tuple(stem(american(p)) for p in _PARTS.findall(low.split("'")[0]) if content(p) and p not in _FUNCTION)
         out.append(_Token(m.start(), m.end(), low, stems))
     return tuple(out)
 

@@ -24,6 +24,7 @@ from functools import lru_cache
 from graphmem.answer.phrase import phrase
 from graphmem.text.dates import is_when, resolve_date
 from graphmem.text.sentences import sentences
+from graphmem.text.spelling import american
 from graphmem.text.terms import Vocabulary, analyse, content, stem
 
 ABSTAIN = "No information available"
@@ -67,7 +68,7 @@ def _tokens(sentence: str) -> tuple[tuple[str, str], ...]:
     for tok in _TOKEN.findall(sentence.replace("\u2019", "'")):
         low = tok.lower().split("'")[0]
         if content(low):
-            out.append((tok.split("'")[0], stem(low)))
+            out.append((tok.split("'")[0], stem(american(low))))
     return tuple(out)
 
 

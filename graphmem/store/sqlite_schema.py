@@ -31,10 +31,11 @@ SCHEMA_VERSION = "7"
 of dialogue of more than two speakers (6 read none: their turns wait again). An older file is brought to this version when
 a writer opens it; code of an older version refuses a newer file (it would write rows without them)."""
 
-READING_VERSION = "2"
+READING_VERSION = "3"
 """The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
-whenever those rules change."""
+whenever those rules change. 3: a British spelling is stemmed as the American one
+(:mod:`graphmem.text.spelling`)."""
 
 PAGE_SIZE = 16384
 """The page size a new memory file is made with (SQLite's default is 4096): a saved turn is a row of

@@ -25,6 +25,7 @@ import numpy as np
 from scipy import sparse
 
 from graphmem.text.scripts import is_cjk, unicode_words
+from graphmem.text.spelling import american
 
 
 def _porter_class() -> type:
@@ -146,10 +147,12 @@ def _term(word: str) -> str | None:
     :func:`words` gives a word of another script with its diacritics folded: one that is then ASCII
     ("zürich" as "zurich") is stemmed like any English word, so that it meets the word typed without
     accents; any other is its own term, unstemmed (Porter's rules are English suffixes, which leave
-    it as it is when the query side stems it, as the ranker's structured query does)."""
+    it as it is when the query side stems it, as the ranker's structured query does). A British
+    spelling is stemmed as the American one (:func:`graphmem.text.spelling.american`), so either
+    finds both."""
     if not content(word):
         return None
-    return stem(word) if word.isascii() else word
+    return stem(american(word)) if word.isascii() else word
 
 
 class Vocabulary:
