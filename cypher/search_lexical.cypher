@@ -2,8 +2,9 @@
 // for each of `lucenes`, once each; searching one conversation, only its turns (Lucene's scope is
 // a phrase of the id's words, which the id of another conversation may hold too: "a b" in "x a b y"),
 // and only the asking user's (the owner token in Lucene's scope is a word of that field, which a
-// conversation id holding a space and another user's token would hold too); asked as of a moment
-// (`$q.until`), only the turns said by then (an undated turn is kept: it has no moment to be after).
+// conversation id holding a space and another user's token would hold too); asked as of a moment,
+// only the turns said by the end of its day (`$q.until`: graphmem.index.query.said_until; an undated
+// turn is kept: it has no moment to be after).
 UNWIND lucenes AS lucene
 CALL db.index.fulltext.queryNodes('turn_terms', lucene, {limit: $q.limit}) YIELD node
 WITH DISTINCT node AS t, avg, named, asker, groups, dates, typed

@@ -56,8 +56,8 @@ class LiveSearch(People):
         else:
             fused = embedding.fuse(lexical, dense, self.options.dense_weight)
         docs = np.flatnonzero(fused > 0)
-        if query.asked_on is not None:  # the dense side scores every turn: those said later too
-            docs = docs[self._said_by(docs, query.asked_on)]
+        if query.until is not None:  # the dense side scores every turn: those said later too
+            docs = docs[self._said_by(docs, query.until)]
         return docs, fused[docs]
 
     def scores(self, query: Query, within: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -74,8 +74,8 @@ class LiveSearch(People):
         if self.options.weighs_askers:  # the person's own turns, for a question in the first person
             scores = self.askers.boost(query.of_asker, docs, scores, self.postings.idf)
         keep = scores > 0
-        if query.asked_on is not None:  # as of a moment: nothing said after it is found
-            keep &= self._said_by(docs, query.asked_on)
+        if query.until is not None:  # as of a moment: nothing said after its day is found
+            keep &= self._said_by(docs, query.until)
         return docs[keep], scores[keep]
 
     def _said_by(self, docs: np.ndarray, moment: datetime) -> np.ndarray:

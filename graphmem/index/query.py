@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time
 from functools import lru_cache
 
 from graphmem.index.askers import asks_of_self
@@ -39,7 +39,18 @@ from graphmem.text.lemma import lemma as lemma_of
 from graphmem.text.spelling import american
 from graphmem.text.terms import content, stem, words
 
-__all__ = ["B", "CONTEXT_WEIGHT", "K1", "Query", "family_sets", "query_groups", "variants"]
+__all__ = ["B", "CONTEXT_WEIGHT", "K1", "Query", "family_sets", "query_groups", "said_until", "variants"]
+
+
+def said_until(moment: datetime | None) -> datetime | None:
+    """The last moment a turn may have been said to count as of ``moment``: the end of its day.
+
+    Why the day: "as of a date" names a day, and a memory's dates are days more often than moments
+    (a LoCoMo session's, a record dated "2023-03-01"), so what was said on the day asked is known
+    that day, whatever its hour; LongMemEval dates its questions to the minute, and in 20 of the
+    development half's questions evidence was said later the same day (docs/what_holds.md).
+    Nothing said on a later day counts, in any store's search, in ``ask`` or in ``facts``."""
+    return None if moment is None else datetime.combine(moment.date(), time.max)
 
 K1 = 1.2
 """BM25's term-frequency saturation (the standard value)."""
@@ -143,6 +154,11 @@ class Query:
     of_asker: bool
     """Whether it speaks of its asker in the first person ("What book am I reading?")."""
     asked_on: datetime | None = None
+
+    @property
+    def until(self) -> datetime | None:
+        """The last moment a turn found may have been said (:func:`said_until` of ``asked_on``)."""
+        return said_until(self.asked_on)
 
     @classmethod
     def parse(cls, text: str, asked_on: datetime | None = None) -> Query:

@@ -42,21 +42,27 @@ from graphmem.claims.people import fold
 from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Turn
 from graphmem.errors import DataError, MisuseError
 from graphmem.index.options import READERS, MemoryOptions
-from graphmem.index.query import Query
+from graphmem.index.query import Query, said_until
 from graphmem.index.shape import is_assistant, reader_settings
+from graphmem.memory.asked import from_facts
 from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
 from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_fact, unscoped_turn
 
-__all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Memory", "Turn", "When"]
+__all__ = ["FACT_CONFIDENCE", "FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Memory", "Turn", "When"]
 
 When = datetime | date | str | None
 """When a query is asked (``asked_on``): a datetime, a day, or a date string as records take."""
 
 FLOOR = 0.30
 """The confidence below which ``ask`` abstains by default: the bench's own ``--floor``."""
+
+FACT_CONFIDENCE = 0.9
+"""The confidence of a reply read off a fact that holds (measure ``fact``): the question's attribute and
+person both met a fact of the memory's, a match of meaning rather than of words, so it stands above the
+default floor; below 1, as the rules that read facts and questions miss (docs/what_holds.md)."""
 
 
 class Memory:
@@ -208,13 +214,17 @@ class Memory:
         """What the memory holds about a person (``about``: a name), across ``user``'s conversations,
         oldest first: each fact from the claim it was read from, valid from the day it was said until a
         later claim of the same kind replaced it (:mod:`graphmem.claims.facts`: where one lives,
-        works, their job, partner, what they drive or study). ``as_of``: only what held then."""
+        works, their job, partner, what they drive or study). ``as_of``: only what held then, as known
+        then (nothing said after its day is read: a fact ended later holds, with no ``valid_to``)."""
         if not isinstance(about, str) or not fold(about):
             raise DataError(f"about must be a person's name, not {about!r}")
         moment, user = _moment(as_of), _user(user)
         with self._lock:
             self._open_or_raise()
             claims = self._store.claims_about(fold(about), user)
+        moment = said_until(moment)  # as of a day, only what was said by its end: an end said later is no end yet
+        if moment is not None:
+            claims = [c for c in claims if c.date <= moment]
         facts = facts_of(claims, fold(about), moment)  # a store's claims as it gives them: their facts made once
         return facts if user is None else [unscoped_fact(f) for f in facts]  # no user, no scoped id
 
@@ -256,12 +266,37 @@ class Memory:
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
                 found, replaced = self._found(question, k, conversation, asked_on, user)
-                return self._answer(question, found, replaced), found
+                held = self._held(question, found, k, conversation, asked_on, user)
+                return held or (self._answer(question, found, replaced), found)
         # the meaning confidence reads more turns than are cited, and embeds them without the memory's
         # lock (an ingest need not wait for it): the reader may see turns ingested since the search
         found, replaced = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
                                       asked_on, user)
-        return self._answer(question, found, replaced, cite=k), found
+        held = self._held(question, found, k, conversation, asked_on, user)
+        return held or (self._answer(question, found, replaced, cite=k), found)
+
+    def _held(self, question: str, found: list[Turn], k: int, conversation: str | None, asked_on: When,
+              user: str | None) -> tuple[Answer, list[Turn]] | None:
+        """The answer from what holds (:mod:`graphmem.memory.asked`): for a question asking a
+        person's attribute, the value of the fact of it that holds for them as of ``asked_on``, its
+        turn cited first (brought in when the search missed it), or None to read the turns found."""
+        if k == 0 or not self.options.updates or self.options.reader != "readable" or FACT_CONFIDENCE < self.floor:
+            return None  # the benchmark's extractive reader reads turns only
+        moment, where = said_until(_moment(asked_on)), None if conversation is None else scoped(conversation, user)
+        with self._lock:
+            speakers = self._store.speakers(where) if where is not None else []
+            got = from_facts(question, found, moment, lambda p: self._store.claims_about(p, user), speakers,
+                             lambda words: self._store.search(Query.parse(words, moment), k, where, user))
+            if got is None:
+                return None
+            facts, reply = got
+            turn = self._store.held([facts[0].turn_id]).get(facts[0].turn_id)
+        if turn is None or (where is not None and turn.conversation != where):
+            return None  # not this conversation's
+        first = unscoped_turn(turn)
+        found = [first] + [t for t in found if t.id != first.id]
+        answer = Answer(reply, tuple(t.id for t in found[:k]), FACT_CONFIDENCE, "fact", facts[0].sentence, first.id)
+        return answer, found
 
     @property
     def confidence_turns(self) -> int:

@@ -44,6 +44,7 @@ from graphmem.claims.facts import asked_kinds, holding
 from graphmem.claims.people import fold
 from graphmem.domain import Claim, Turn
 from graphmem.index.options import MemoryOptions
+from graphmem.memory.asked import asker
 from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
 from graphmem.text.terms import analyse
@@ -53,7 +54,7 @@ __all__ = ["Rules", "Updates", "prefer_current"]
 _PAST = re.compile(r"\b(?:initially|originally|previously|previous|formerly|earlier|at first|first|before|used to"
                    r"|at the (?:start|beginning))\b", re.I)
 _NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|than)\b", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|the user|user's)\b", re.I)
 _NAME = re.compile(r"(?<!^)(?<![.?!]\s)\b([A-Z][a-z]+(?:['’]s)?)\b")
 
 
@@ -201,8 +202,8 @@ def _by_kind(turns: list[Turn], u: Updates, replaced: dict[str, list[Turn]]) -> 
     if not kinds or not turns:
         return turns
     people = {fold(n) for n in _NAME.findall(u.question)}
-    if _FIRST_PERSON.search(u.question):
-        people.add(fold(turns[0].speaker))
+    if _FIRST_PERSON.search(u.question) and (me := asker(turns)):  # "I", "my", "the user": not the assistant
+        people.add(me)
     holds: dict[str, str] = {}
     for person in sorted(p for p in people if p):
         holds.update(holding(u.claims_about(person), person, kinds, u.moment))

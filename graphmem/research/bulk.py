@@ -103,8 +103,8 @@ class BulkIndex(People):
             scores = (self.vocab.vectors([query.english]) @ self.tfidf.T).toarray()[0]
         if self.dense is not None:
             scores = embedding.fuse(scores, self.dense(query.text), self.options.dense_weight)
-        if query.asked_on is not None:  # as the live index: nothing said after the moment asked is found
-            scores = np.where(self.said_by(query.asked_on), scores, 0.0)
+        if query.until is not None:  # as the live index: nothing said after the moment asked is found
+            scores = np.where(self.said_by(query.until), scores, 0.0)
         return scores
 
     def said_by(self, moment: datetime) -> np.ndarray:

@@ -163,7 +163,7 @@ class Searcher:
             asker=self.options.weighs_askers and query.of_asker,
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
             limit=max(self.candidates, k), k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight,
-            owner=owner(user), until=query.asked_on)
+            owner=owner(user), until=query.until)
 
 
 def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:

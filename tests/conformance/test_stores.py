@@ -381,3 +381,49 @@ def test_what_holds_as_of_the_day_asked_comes_first(store):
     plain = store(options=MemoryOptions(updates=False))
     plain.ingest(MOVE)
     assert plain.search("Where does Alice live?", k=3)[0] == "m1"  # the store's own order: Paris ranks first
+
+
+LATER = [  # said after everything above, and a note with no date
+    {"id": "n1", "speaker": "Alice", "text": "Berlin is grey in winter; I now live in Hamburg.", "date": "2023-11-20T18:30",
+     "conversation": "move"},
+    {"id": "n0", "speaker": "Alice", "text": "Note to self: Berlin museums are free on Sundays.", "conversation": "notes"},
+]
+
+
+def test_nothing_said_after_the_day_asked_is_searched_or_answered(store):
+    """As of a day, a turn said on a later day is found by no search, cited by no answer and read into
+    no fact; one said that day, at any hour, is; an undated turn has no day to be after, and is kept."""
+    mem, here = _both(store, MOVE + CHAT + LATER)
+    for asked_on in ("2023-03-01", "2023-06-02", datetime(2023, 11, 20, 9, 0), None):
+        for q in ("Berlin", "Where does Alice live?", "Berlin grey winter", "Hamburg", "What did Nate adopt?"):
+            found = mem.records_for(q, k=20, asked_on=asked_on)
+            assert [t.id for t in found] == here.search(q, k=20, asked_on=asked_on), (q, asked_on)
+            if asked_on is not None:
+                day = datetime.fromisoformat(str(asked_on)[:10]).date()
+                assert all(t.date is None or t.date.date() <= day for t in found), (q, asked_on)
+            answer = mem.ask(q, asked_on=asked_on)
+            assert answer == here.ask(q, asked_on=asked_on), (q, asked_on)
+            assert mem.search_conversations(q, asked_on=asked_on) == here.search_conversations(q, asked_on=asked_on)
+        assert mem.facts("Alice", as_of=asked_on) == here.facts("Alice", as_of=asked_on)
+    assert "n1" in mem.search("Hamburg", asked_on="2023-11-20") and mem.search("Hamburg", asked_on="2023-11-19") == []
+    assert mem.search("Berlin museums", k=1, asked_on="2023-03-01") == ["n0"]
+    assert all(f.valid_to is None for f in mem.facts("Alice", as_of="2023-03-01"))  # the move to Berlin not said yet
+    assert mem.ask("Where does Alice live?", asked_on="2023-03-01").reply == "Paris"
+
+
+def test_ask_answers_a_state_from_the_fact_that_holds(store):
+    """A question asking a person's attribute, in words no turn holds, is answered from the fact of it
+    that holds as of the day asked, its turn cited first; the earlier value when asked for; alike in
+    every store, a user's own included."""
+    records = MOVE + CHAT + _of("ann", MOVE)
+    mem, here = _both(store, records)
+    for user in (None, "ann"):
+        for q, asked_on, reply in (("What is Alice's job?", None, "nurse"), ("Where is Alice based?", None, "Berlin"),
+                                   ("Where is Alice based?", "2023-03-01", "Paris"),
+                                   ("Where did Alice live before?", None, "Paris"),
+                                   ("What does Bob drive?", None, "red Volvo")):
+            answer = mem.ask(q, asked_on=asked_on, user=user)
+            assert answer == here.ask(q, asked_on=asked_on, user=user), (q, user)
+            assert (answer.reply, answer.measure) == (reply, "fact") and answer.cited[0] == answer.source, (q, user)
+            assert reply in answer.sentence
+    assert mem.ask("What is Alice's job?", user="cy").quiet

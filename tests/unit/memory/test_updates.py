@@ -58,9 +58,12 @@ def test_the_confidence_reads_the_turns_a_turn_replaced():
             {"id": "m3", "speaker": "Alice", "text": "I moved from Paris to Berlin.", "date": "2023-06-02",
              "conversation": "c"}]
     mem, plain = _memory(move), _memory(move, updates=False)
-    answer, before = mem.ask("Where does Alice live?"), plain.ask("Where does Alice live?")
+    found, replaced = mem._found("Where does Alice live?", 5, None)  # the turns read when no fact answers
+    answer, before = mem._answer("Where does Alice live?", found, replaced), plain.ask("Where does Alice live?")
     assert answer.cited[0] == "m3" and before.cited[0] == "m1"
     assert answer.confidence == before.confidence > 0
+    held = mem.ask("Where does Alice live?")  # a fact holds: its value, its turn first (graphmem.memory.asked)
+    assert (held.reply, held.cited[0], held.measure) == ("Berlin", "m3", "fact")
 
 
 BIRDS = [{"id": "old", "speaker": "user", "date": "2023-05-24", "conversation": "s1",

@@ -1,0 +1,249 @@
+"""Which of a person's attributes a question asks, and the fact that answers it as of the day asked.
+
+Why: a question about a state ("What is Alice's job?", "Who does Bob work for now?", "Where is
+Nadia based?") often shares no word with the turn that says it ("I work as a teacher", "I joined
+Microsoft", "Porto is home now"), so a search by words finds the turn late or not at all, and an
+older turn that happens to share the words comes first. The memory's facts
+(:mod:`graphmem.claims.facts`) already know, per person, which attribute a turn gives a value
+and when a later value ended it. So a question is mapped to an attribute and a person, and the
+fact of that attribute that holds for that person as of the day asked answers it.
+
+- **The attribute** is told by the words people use for it, any of which meets the others:
+  job, occupation, profession, career, "do for a living", "work as" (occupation); live, home,
+  based, reside, stay (residence, with where or which city); work for, work at, employer, company
+  (employer); partner, boyfriend, girlfriend, husband, wife, spouse, seeing, dating, married to
+  (partner); car, vehicle, drive (vehicle); pet, dog, cat (pet); play an instrument (instrument);
+  study, major, degree (study); diet, vegetarian, vegan, eat meat (diet); speak, language
+  (language); "favourite X" (``favourite:X``), "how many X" (``count:X``), "how often"
+  (``frequency:...``). US and UK spellings are one (:func:`graphmem.text.spelling.american`).
+- **The person** is a name the question holds that the memory has claims about; "I", "my", "me"
+  and "the user" are the person asking: in a chat with an assistant, the one who is not the
+  assistant.
+- **The value** is what holds as of the moment asked: only what was said by then counts, so a
+  fact later ended is still the answer as of a day before it ended. A question for the earlier
+  value ("before", "used to", "previous", "initially", "first", "originally") gets the value that
+  had ended by then: the first one for "first", "initially", "originally", else the latest ended.
+
+A fact's attribute is its ``attribute`` (and its value ``value``) where the facts carry them,
+else the claim's kind (:func:`graphmem.claims.facts.kind_of`): the rule reads either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from graphmem.claims.facts import facts_of, kind_of
+from graphmem.claims.people import fold
+from graphmem.domain import Claim, Fact, Turn
+from graphmem.index.shape import is_assistant
+from graphmem.text.spelling import american
+from graphmem.text.terms import content, stem, words
+
+__all__ = ["Asked", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "from_facts", "hint", "value_of"]
+
+MANY = frozenset({"pet", "language", "instrument"})
+"""Attributes a person may hold several values of at once: asked now, every value held is the reply."""
+
+_ATTRIBUTES: tuple[tuple[str, str], ...] = (
+    ("occupation", r"\b(?:job|jobs|occupation|profession|career|line of work|for a living|for work|work(?:s|ing)? as"
+                   r"|(?:what|which) (?:role|position|title)(?! did))\b"
+                   r"|\bwhat (?:does|do|did|is) \w+(?: \w+)? do(?:ing)?(?: now| these days| nowadays)?\??$"),
+    ("employer", r"\b(?:employer|employed|(?:which|what) (?:company|firm|organization|business)"
+                 r"|work(?:s|ing|ed)? (?:for|at)\b|where (?:does|do|did|is|was|are|am) [\w ]*\bwork)"),
+    ("residence", r"\bwhere\b[\w' ]*\b(?:live|lives|living|lived|reside|resides|residing|based|home|settled)\b"
+                  r"|\b(?:which|what) (?:city|town|country|neighborhood)\b[\w' ]*\b(?:live|lives|living|reside|based"
+                  r"|home|in now)\b|\bhome ?(?:town|city)\b"),
+    ("partner", r"\b(?:partner|boyfriend|girlfriend|husband|wife|spouse|fiance|fiancee|significant other)\b"
+                r"|\bwho\b[\w' ]*\b(?:seeing|dating|married to|engaged to|in a relationship with|going out with)\b"),
+    ("vehicle", r"\b(?:car|cars|vehicle|motorbike|motorcycle)\b|\bwhat\b[\w' ]*\bdriv(?:e|es|ing)\b"),
+    ("pet", r"\b(?:pet|pets|dog|dogs|cat|cats|puppy|kitten)\b"),
+    ("instrument", r"\binstruments?\b|\bwhat\b(?:(?!\b(?:game|games|sport|sports|role|part|music|song|songs)\b)[\w' ])*"
+                   r"\bplay(?:s|ing)?\b(?! (?:a |the )?(?:role|part|sport|game|games|video|football|soccer|tennis"
+                   r"|basketball|golf|cricket|chess|cards?|match)\b)"),
+    ("study", r"\b(?:study|studies|studying|studied|major|majoring|degree)\b"),
+    ("diet", r"\b(?:diet|vegetarian|vegan|pescatarian|eat meat|eats meat|eating meat)\b"),
+    ("language", r"\blanguages?\b|\bwhat\b[\w' ]*\bspeaks?\b(?! (?:to|with|about)\b)"),
+)
+"""Each attribute and the words that ask it, in the order they are tried (the first that matches
+wins: "where does Bob work" is the employer, not the residence; "what does she do for work" the
+occupation). Written over the question in American spelling, lower case."""
+_ATTRIBUTE_RE = tuple((name, re.compile(words_, re.I)) for name, words_ in _ATTRIBUTES)
+
+_FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?: [a-z]+)?)", re.I)
+_COUNT = re.compile(r"\bhow many\s+([a-z]+(?: [a-z]+)?)", re.I)
+_OFTEN = re.compile(r"\bhow (?:often|frequently)\b(.*)$|\bhow many times\b(.*)$", re.I)
+_EARLIER = re.compile(r"\b(?:before|initially|originally|previous|previously|formerly|used to|use to|at first|first"
+                      r"|earlier|at the (?:start|beginning))\b", re.I)
+_FIRST = re.compile(r"\b(?:initially|originally|first|at first|at the (?:start|beginning))\b", re.I)
+_NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|today)\b", re.I)
+_ASKER = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|the user|user's)\b", re.I)
+_EVENT = re.compile(r"\s*(?:when|why|how (?!many\b|often\b|frequently\b)|since when|would|could|should|might|may|will)\b"
+                    r"|.*\b(?:would|could|might|potentially|likely|if|want|wants|wanted|plan|plans|planning|hope"
+                    r"|hopes|decided|dream|dreams|goal|goals|pursue|persue)\b", re.I)
+_NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
+_NOT_NAMES = frozenset("what where who whom whose which when why how is are was were does do did has have had can "
+                       "could would should will i my me the a an in on at for of to and or now currently".split())
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a question asks of a person: an attribute, whose, and whether its earlier value."""
+
+    attribute: str
+    """``residence``, ``occupation``... or ``favourite:<thing>``, ``count:<thing>``, ``frequency:<thing>``."""
+    names: tuple[str, ...]
+    """The folded names the question holds (each may be a person the memory knows)."""
+    asker: bool
+    """Whether it asks of the person asking ("I", "my", "the user")."""
+    earlier: bool
+    """Whether it asks for the earlier value ("before", "used to", "initially"...)."""
+    first: bool
+    """Whether the earlier value asked is the first one ("initially", "originally", "first")."""
+
+
+HINTS = {
+    "occupation": "work job", "employer": "work job joined company", "residence": "live moved home",
+    "partner": "boyfriend girlfriend partner husband wife dating", "vehicle": "car drive", "pet": "pet dog cat",
+    "instrument": "play instrument", "study": "study major degree", "diet": "eat diet", "language": "speak language",
+}
+"""The words people say an attribute with: what a search looks for to learn who "I" is when the
+question's own words find nothing (a memory of one user's notes, asked "Where's my home now?")."""
+
+
+def hint(attribute: str) -> str:
+    """The words to search for an attribute's sayings: :data:`HINTS`, or the thing of a ``favourite:``."""
+    family, _, thing = attribute.partition(":")
+    return HINTS.get(family, thing or family)
+
+
+def _spelled(question: str) -> str:
+    """The question in American spelling, each word as written otherwise."""
+    return re.sub(r"[A-Za-z]+", lambda m: american(m.group(0).lower()) if american(m.group(0).lower())
+                  != m.group(0).lower() else m.group(0), question)
+
+
+def _thing(phrase: str) -> str:
+    """A thing named after "favourite" or "how many": its content words, as written."""
+    kept = [w for w in words(phrase) if content(w) and w not in ("kind", "type", "sort")]
+    return " ".join(kept)
+
+
+def _attribute(q: str) -> str | None:
+    if (fav := _FAVOURITE.search(q)) and (thing := _thing(fav.group(1))):
+        return f"favourite:{thing}"
+    if often := _OFTEN.search(q):
+        return f"frequency:{_thing(often.group(1) or often.group(2) or '')}"
+    if (many := _COUNT.search(q)) and (thing := _thing(many.group(1))):
+        return f"count:{thing}"
+    return next((name for name, rx in _ATTRIBUTE_RE if rx.search(q)), None)
+
+
+def asked(question: str) -> Asked | None:
+    """The attribute and person a question asks about, or None for a question of no attribute."""
+    q = _spelled(" ".join(question.split()))
+    if _EVENT.match(q):
+        return None  # an event's date, length, manner or reason, a guess or an intention: not a state held
+    attribute = _attribute(q)
+    if attribute is None:
+        return None
+    names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))
+    earlier = bool(_EARLIER.search(q)) and not _NOW.search(q)
+    return Asked(attribute, names, bool(_ASKER.search(q)), earlier, earlier and bool(_FIRST.search(q)))
+
+
+def asker(found: Sequence[Turn], speakers: Iterable[str] = ()) -> str | None:
+    """The person "I", "my" or "the user" names: the speaker of the first turn found who is not an
+    assistant, else the first such speaker of ``speakers`` (of the conversation asked); folded."""
+    who = next((t.speaker for t in found if not is_assistant(t.speaker)), None) \
+        or next((s for s in speakers if not is_assistant(s)), None)
+    return fold(who) if who else None
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem(american(w)) for w in words(text) if content(w))
+
+
+def _same(asked_: str, said: str) -> bool:
+    """Whether a fact's attribute is the one asked: the same name, or for a ``favourite``, ``count``
+    or ``frequency`` the same family and a word of the thing in common (either spelling)."""
+    if ":" not in asked_ or ":" not in said:
+        return asked_ == said
+    family, thing = asked_.split(":", 1)
+    theirs, what = said.split(":", 1)
+    if family != theirs:
+        return False
+    return not _stems(thing) or bool(_stems(thing) & _stems(what))
+
+
+def attribute_of(f: Fact) -> tuple[str, str] | None:
+    """A fact's attribute and value: its own where it carries them, else its claim's kind."""
+    own = getattr(f, "attribute", None)
+    if own:
+        return own, getattr(f, "value", "") or f.object
+    kind = kind_of(Claim(f.subject, f.predicate, f.object, f.negated, f.sentence, f.turn_id, f.said_on))
+    return kind
+
+
+def value_of(f: Fact, value: str) -> str:
+    """The value as the turn wrote it (its case), where the sentence holds it; else as given."""
+    for text in (f.sentence, f.object):
+        at = text.lower().find(value.lower())
+        if value and at >= 0:
+            return text[at:at + len(value)]
+    return value
+
+
+def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple[list[Fact], str] | None:
+    """The facts that answer ``a`` and the reply, from one person's facts as known by ``moment``
+    (``facts``: their history, each ``valid_to`` set by what was said by then), or None.
+
+    Now: the value that holds (every value held, for an attribute of :data:`MANY`). Earlier: the
+    first value for "first"/"initially", else the latest that had ended; none when none ended."""
+    mine = [(f, av[1]) for f in facts if (moment is None or f.valid_from <= moment)
+            and (av := attribute_of(f)) is not None and _same(a.attribute, av[0])]
+    if not mine:
+        return None
+    if a.earlier:
+        ended = [(f, v) for f, v in mine if f.valid_to is not None and (moment is None or f.valid_to <= moment)]
+        if not ended:
+            return None
+        f, v = min(mine, key=lambda p: p[0].valid_from) if a.first else max(ended, key=lambda p: (p[0].valid_to, p[0].valid_from))
+        return [f], value_of(f, v)
+    holding = [(f, v) for f, v in mine if f.valid_to is None or (moment is not None and f.valid_to > moment)]
+    if not holding:
+        return None
+    holding.sort(key=lambda p: p[0].valid_from, reverse=True)
+    if a.attribute.split(":")[0] not in MANY:
+        f, v = holding[0]
+        return [f], value_of(f, v)
+    seen: dict[str, Fact] = {}
+    for f, v in holding:
+        seen.setdefault(value_of(f, v).lower(), f)
+    values = [value_of(f, v) for f, v in holding if seen.get(value_of(f, v).lower()) is f]
+    return list(seen.values()), " and ".join(values)
+
+
+def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
+               claims_about: Callable[[str], Sequence[Claim]], speakers: Sequence[str] = (),
+               search: Callable[[str], Sequence[Turn]] | None = None) -> tuple[list[Fact], str] | None:
+    """The facts that answer ``question`` as of ``moment`` and the reply (:func:`answer_of`), for
+    the first person it asks about who has one: a name it holds, or the asker (``found``: the
+    turns the search found, best first; ``speakers``: those of the conversation asked; ``search``:
+    when neither names the asker, the turns a search of the attribute's own words finds). Only
+    claims said by ``moment`` are read, so an end said later is no end yet. None: no answer."""
+    a = asked(question)
+    if a is None:
+        return None
+    who = asker(found, speakers) if a.asker else None
+    if a.asker and who is None and search is not None:
+        who = asker(search(hint(a.attribute)))
+    people = list(a.names) + ([who] if who else [])
+    for person in dict.fromkeys(people):
+        claims = [c for c in claims_about(person) if c.subject == person and (moment is None or c.date <= moment)]
+        got = answer_of(facts_of(claims, person), a, moment) if claims else None
+        if got is not None:
+            return got
+    return None
