@@ -30,6 +30,7 @@ else the claim's kind (:func:`graphmem.claims.facts.kind_of`): the rule reads ei
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -47,24 +48,35 @@ __all__ = ["Asked", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_o
 MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once: asked now, every value held is the reply."""
 
+_DO_WHEN = r"(?: now| these days| nowadays| before| previously| originally| at first| initially| for work| for a living)?"
+_ANIMALS = ("pet|pets|dog|dogs|cat|cats|puppy|kitten|horse|horses|rabbit|rabbits|hamster|hamsters|parrot|budgie|fish"
+            "|goldfish|turtle|tortoise|snake|lizard|gecko|ferret|guinea pig")
+_INSTRUMENTS = ("instrument|instruments|guitar|piano|violin|cello|viola|drums|drum kit|bass|flute|saxophone|sax|trumpet"
+                "|trombone|ukulele|harp|clarinet|banjo|mandolin|keyboard|accordion|harmonica")
 _ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("occupation", r"\b(?:job|jobs|occupation|profession|career|line of work|for a living|for work|work(?:s|ing)? as"
                    r"|(?:what|which) (?:role|position|title)(?! did))\b"
-                   r"|\bwhat (?:does|do|did|is) \w+(?: \w+)? do(?:ing)?(?: now| these days| nowadays)?\??$"),
-    ("employer", r"\b(?:employer|employed|(?:which|what) (?:company|firm|organization|business)"
-                 r"|work(?:s|ing|ed)? (?:for|at)\b|where (?:does|do|did|is|was|are|am) [\w ]*\bwork)"),
+                   r"|\bwhat (?:is|was) (?:\w+'s|my|your|their|his|her) work\b"
+                   r"|\bwhat (?:does|do|did|is|was) \w+(?: \w+)? do(?:ing)?" + _DO_WHEN
+                   + r"(?: becoming [\w ]+)?\??$"),
+    ("employer", r"\b(?:employer|employed|employs|employ|(?:which|what) (?:company|firm|organization|business)"
+                 r"|work(?:s|ing|ed)? (?:for|at)\b|where(?:'s| is| was| are| am| does| do| did)\b[\w ]*\bwork)"),
     ("residence", r"\bwhere\b[\w' ]*\b(?:live|lives|living|lived|reside|resides|residing|based|home|settled)\b"
                   r"|\b(?:which|what) (?:city|town|country|neighborhood)\b[\w' ]*\b(?:live|lives|living|reside|based"
                   r"|home|in now)\b|\bhome ?(?:town|city)\b"),
     ("partner", r"\b(?:partner|boyfriend|girlfriend|husband|wife|spouse|fiance|fiancee|significant other)\b"
-                r"|\bwho\b[\w' ]*\b(?:seeing|dating|married to|engaged to|in a relationship with|going out with)\b"),
-    ("vehicle", r"\b(?:car|cars|vehicle|motorbike|motorcycle)\b|\bwhat\b[\w' ]*\bdriv(?:e|es|ing)\b"),
-    ("pet", r"\b(?:pet|pets|dog|dogs|cat|cats|puppy|kitten)\b"),
-    ("instrument", r"\binstruments?\b|\bwhat\b(?:(?!\b(?:game|games|sport|sports|role|part|music|song|songs)\b)[\w' ])*"
+                r"|\bwho\b[\w' ]*\b(?:seeing|dating|date|dated|married to|engaged to|in a relationship with"
+                r"|go(?:ing)? out with|went out with|together with)\b|\bwho (?:is|was|are|were) \w+ with\b"),
+    ("vehicle", r"\b(?:car|cars|vehicle|motorbike|motorcycle|scooter|van|truck)\b"
+                r"|\bwhat\b[\w' ]*\b(?:driv(?:e|es|ing)|drove|ride|rides|riding|rode)\b"),
+    ("pet", r"\b(?:" + _ANIMALS + r")\b"),
+    ("instrument", r"\b(?:" + _INSTRUMENTS + r")\b"
+                   r"|\bwhat\b(?:(?!\b(?:game|games|sport|sports|role|part|music|song|songs)\b)[\w' ])*"
                    r"\bplay(?:s|ing)?\b(?! (?:a |the )?(?:role|part|sport|game|games|video|football|soccer|tennis"
                    r"|basketball|golf|cricket|chess|cards?|match)\b)"),
-    ("study", r"\b(?:study|studies|studying|studied|major|majoring|degree)\b"),
-    ("diet", r"\b(?:diet|vegetarian|vegan|pescatarian|eat meat|eats meat|eating meat)\b"),
+    ("study", r"\b(?:study|studies|studying|studied|major|majoring|degree|course)\b"),
+    ("diet", r"\b(?:diet|vegetarian|vegan|pescatarian|eat meat|eats meat|eating meat)\b"
+             r"|\b(?:can't|cannot|can not|don't|doesn't|not|won't)(?: \w+)? eat\b"),
     ("language", r"\blanguages?\b|\bwhat\b[\w' ]*\bspeaks?\b(?! (?:to|with|about)\b)"),
 )
 """Each attribute and the words that ask it, in the order they are tried (the first that matches
@@ -73,19 +85,22 @@ occupation). Written over the question in American spelling, lower case."""
 _ATTRIBUTE_RE = tuple((name, re.compile(words_, re.I)) for name, words_ in _ATTRIBUTES)
 
 _FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?: [a-z]+)?)", re.I)
-_COUNT = re.compile(r"\bhow many\s+([a-z]+(?: [a-z]+)?)", re.I)
+_COUNT = re.compile(r"\bhow (?:many|much)\s+([a-z]+(?: [a-z]+)?)", re.I)
 _OFTEN = re.compile(r"\bhow (?:often|frequently)\b(.*)$|\bhow many times\b(.*)$", re.I)
 _EARLIER = re.compile(r"\b(?:before|initially|originally|previous|previously|formerly|used to|use to|at first|first"
                       r"|earlier|at the (?:start|beginning))\b", re.I)
 _FIRST = re.compile(r"\b(?:initially|originally|first|at first|at the (?:start|beginning))\b", re.I)
 _NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|today)\b", re.I)
 _ASKER = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|the user|user's)\b", re.I)
-_EVENT = re.compile(r"\s*(?:when|why|how (?!many\b|often\b|frequently\b)|since when|would|could|should|might|may|will)\b"
+_ONE = re.compile(r"\b(?:what|which) (?:pet|dog|cat|animal|language|instrument)\b(?!s)", re.I)
+_EVENT = re.compile(r"\s*(?:when|why|how (?!many\b|much\b|often\b|frequently\b)|since when|would|could|should|might|may|will)\b"
                     r"|.*\b(?:would|could|might|potentially|likely|if|want|wants|wanted|plan|plans|planning|hope"
                     r"|hopes|decided|dream|dreams|goal|goals|pursue|persue)\b", re.I)
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
 _NOT_NAMES = frozenset("what where who whom whose which when why how is are was were does do did has have had can "
-                       "could would should will i my me the a an in on at for of to and or now currently".split())
+                       "could would should will i my me the a an in on at for of to and or now currently "
+                       "january february march april may june july august september october november december "
+                       "monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 @dataclass(frozen=True)
@@ -102,6 +117,8 @@ class Asked:
     """Whether it asks for the earlier value ("before", "used to", "initially"...)."""
     first: bool
     """Whether the earlier value asked is the first one ("initially", "originally", "first")."""
+    several: bool = True
+    """Whether it asks for every value held ("What pets...", "Which languages..."), not one ("What pet...")."""
 
 
 HINTS = {
@@ -135,7 +152,7 @@ def _attribute(q: str) -> str | None:
     if (fav := _FAVOURITE.search(q)) and (thing := _thing(fav.group(1))):
         return f"favourite:{thing}"
     if often := _OFTEN.search(q):
-        return f"frequency:{_thing(often.group(1) or often.group(2) or '')}"
+        return f"frequency:{_thing(_NAME.sub('', often.group(1) or often.group(2) or ''))}"
     if (many := _COUNT.search(q)) and (thing := _thing(many.group(1))):
         return f"count:{thing}"
     return next((name for name, rx in _ATTRIBUTE_RE if rx.search(q)), None)
@@ -151,7 +168,8 @@ def asked(question: str) -> Asked | None:
         return None
     names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))
     earlier = bool(_EARLIER.search(q)) and not _NOW.search(q)
-    return Asked(attribute, names, bool(_ASKER.search(q)), earlier, earlier and bool(_FIRST.search(q)))
+    several = not _ONE.search(q)
+    return Asked(attribute, names, bool(_ASKER.search(q)), earlier, earlier and bool(_FIRST.search(q)), several)
 
 
 def asker(found: Sequence[Turn], speakers: Iterable[str] = ()) -> str | None:
@@ -201,22 +219,25 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
     (``facts``: their history, each ``valid_to`` set by what was said by then), or None.
 
     Now: the value that holds (every value held, for an attribute of :data:`MANY`). Earlier: the
-    first value for "first"/"initially", else the latest that had ended; none when none ended."""
+    first value said for "first"/"initially", else the latest that had ended (none when none ended)."""
     mine = [(f, av[1]) for f in facts if (moment is None or f.valid_from <= moment)
             and (av := attribute_of(f)) is not None and _same(a.attribute, av[0])]
     if not mine:
         return None
     if a.earlier:
         ended = [(f, v) for f, v in mine if f.valid_to is not None and (moment is None or f.valid_to <= moment)]
+        if a.first and (ended or len({v.lower() for _, v in mine}) > 1):  # the first of values that changed
+            f, v = min(mine, key=lambda p: p[0].valid_from)
+            return [f], value_of(f, v)
         if not ended:
             return None
-        f, v = min(mine, key=lambda p: p[0].valid_from) if a.first else max(ended, key=lambda p: (p[0].valid_to, p[0].valid_from))
+        f, v = max(ended, key=lambda p: (p[0].valid_to, p[0].valid_from))
         return [f], value_of(f, v)
     holding = [(f, v) for f, v in mine if f.valid_to is None or (moment is not None and f.valid_to > moment)]
     if not holding:
         return None
     holding.sort(key=lambda p: p[0].valid_from, reverse=True)
-    if a.attribute.split(":")[0] not in MANY:
+    if a.attribute.split(":")[0] not in MANY or not a.several:
         f, v = holding[0]
         return [f], value_of(f, v)
     seen: dict[str, Fact] = {}
@@ -224,6 +245,15 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
         seen.setdefault(value_of(f, v).lower(), f)
     values = [value_of(f, v) for f, v in holding if seen.get(value_of(f, v).lower()) is f]
     return list(seen.values()), " and ".join(values)
+
+
+_HAS_HISTORY = "history" in inspect.signature(facts_of).parameters
+
+
+def _history(claims: Sequence[Claim], person: str) -> list[Fact]:
+    """Every fact said of ``person``, the ended ones with their ``valid_to``: ``facts_of``'s history
+    where it keeps one apart from what holds, else all it gives (each fact with its ``valid_to``)."""
+    return facts_of(claims, person, None, True) if _HAS_HISTORY else facts_of(claims, person)
 
 
 def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
@@ -240,10 +270,10 @@ def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
     who = asker(found, speakers) if a.asker else None
     if a.asker and who is None and search is not None:
         who = asker(search(hint(a.attribute)))
-    people = list(a.names) + ([who] if who else [])
+    people = list(a.names) + ([who] if who else ["user"] if a.asker else [])  # chat logs call the asker "user"
     for person in dict.fromkeys(people):
         claims = [c for c in claims_about(person) if c.subject == person and (moment is None or c.date <= moment)]
-        got = answer_of(facts_of(claims, person), a, moment) if claims else None
+        got = answer_of(_history(claims, person), a, moment) if claims else None
         if got is not None:
             return got
     return None

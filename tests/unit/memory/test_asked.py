@@ -43,6 +43,19 @@ from graphmem.text.terms import analyse
     ("What is my favorite color?", "favourite:color"),
     ("What's my favourite colour?", "favourite:color"),
     ("How many followers do I have?", "count:followers"),
+    ("Who is Tariq employed by these days?", "employer"),
+    ("Where's Noor working now?", "employer"),
+    ("What is Hugo's work?", "occupation"),
+    ("What did Sven do before?", "occupation"),
+    ("Who was Lucia going out with last year?", "partner"),
+    ("Who is Pablo with now?", "partner"),
+    ("Does Omar keep a parrot?", "pet"),
+    ("What does Lina ride to the office?", "vehicle"),
+    ("Does Kai still play the saxophone?", "instrument"),
+    ("What course is Mina taking?", "study"),
+    ("What can Sara not eat?", "diet"),
+    ("How much tea does Ivo drink a day?", "count:tea"),
+    ("How often does Rhea swim?", "frequency:swim"),
 ])
 def test_the_words_of_an_attribute_meet(question, attribute):
     assert asked(question).attribute == attribute
@@ -118,10 +131,17 @@ def test_a_value_held_and_the_earlier_one_from_the_history():
     assert answer_of(history, before, datetime(2023, 3, 1)) is None  # nothing had ended then
 
 
-def test_several_pets_held_are_one_reply():
+def test_several_pets_held_are_one_reply_unless_one_is_asked():
     history = [_fact("pet", "a dog", 1), _fact("pet", "a cat", 3)]
-    facts, reply = answer_of(history, Asked("pet", ("ann",), False, False, False), None)
+    facts, reply = answer_of(history, asked("What pets does Ann have?"), None)
     assert reply == "a cat and a dog" and len(facts) == 2
+    assert answer_of(history, asked("What pet does Ann have now?"), None)[1] == "a cat"  # the latest
+
+
+def test_the_first_value_is_one_of_values_that_changed():
+    first = asked("What car did Ann drive at first?")
+    assert answer_of([_fact("vehicle", "a Tesla", 5)], first, None) is None  # one value: nothing changed
+    assert answer_of([_fact("vehicle", "a Civic", 1), _fact("vehicle", "a Tesla", 5)], first, None)[1] == "a Civic"
 
 
 def test_a_favourite_in_either_spelling_meets_the_other():
