@@ -38,7 +38,8 @@ _CONVERSATION = {"type": "string", "minLength": 1, "maxLength": 200,
                  "description": "A conversation's id. Example: \"chat-2024-06-01\"."}
 _AS_OF = {"type": "string", "minLength": 1, "maxLength": 100,
           "description": "When the question is asked, so that relative dates in it (\"last week\", \"10 days ago\") "
-                         f"name days: {DATE_FORMS}. Omitted: relative dates name no day."}
+                         f"name days, and nothing said after that day is used: {DATE_FORMS}. Omitted: relative "
+                         "dates name no day, and everything held is used."}
 _K = {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 5,
       "description": f"How many turns to return, 1 to {MAX_K}; default 5."}
 
@@ -125,8 +126,9 @@ TOOLS: dict[str, Spec] = {
         _READS),
     "ask": _tool(
         "Ask the memory a question",
-        "Answer a question from what the memory holds: a short reply read off the best matching turns, its "
-        "confidence, and the turns it cites. When nothing held answers it well enough, the reply is \"No "
+        "Answer a question from what the memory holds: a short reply read off the best matching turns (a question "
+        "about a person's job, home, employer, partner, pet, car... is answered from what holds for them, or held "
+        "before for \"before\", \"used to\"), its confidence, and the turns it cites. When nothing held answers it well enough, the reply is \"No "
         "information available\" and abstained is true: then say you do not know rather than guess. Give as_of "
         "for questions with relative dates. Example: {\"question\": \"When did Ann adopt a dog?\"}",
         {"question": {"type": "string", "minLength": 1, "maxLength": 10000,

@@ -93,6 +93,25 @@ def test_each_tool_in_process():
     served(Memory(), body)
 
 
+def test_ask_answers_what_holds_as_of_the_day_asked():
+    """The ask tool reads a person's attribute off the fact that holds as of ``as_of``, its turn cited
+    first, and nothing said after that day (graphmem.memory.asked)."""
+    moves = [{"id": "m1", "speaker": "Alice", "text": "I live in Paris and I work as a nurse.", "date": "2023-01-10"},
+             {"id": "m2", "speaker": "Bob", "text": "Paris is lovely, Alice!", "date": "2023-01-10"},
+             {"id": "m3", "speaker": "Alice", "text": "I moved from Paris to Berlin last month.", "date": "2023-06-02"}]
+
+    async def body(client: Client) -> None:
+        ok(await client.call_tool("remember", {"turns": moves}))
+        now = ok(await client.call_tool("ask", {"question": "Where is Alice based?"}))
+        assert (now["reply"], now["source"], now["cited"][0]["id"]) == ("Berlin", "m3", "m3") and not now["abstained"]
+        then = ok(await client.call_tool("ask", {"question": "Where is Alice based?", "as_of": "2023-03-01"}))
+        assert then["reply"] == "Paris" and "m3" not in {t["id"] for t in then["cited"]}
+        job = ok(await client.call_tool("ask", {"question": "What is Alice's job?"}))
+        assert job["reply"] == "nurse" and job["confidence"] >= job["floor"]
+
+    served(Memory(), body)
+
+
 def test_bad_input_is_a_tool_error_with_one_line_and_the_server_carries_on():
     async def body(client: Client) -> None:
         for tool, arguments, line in BAD:
