@@ -87,9 +87,10 @@ _ATTRIBUTE_RE = tuple((name, re.compile(words_, re.I)) for name, words_ in _ATTR
 _FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?: [a-z]+)?)", re.I)
 _COUNT = re.compile(r"\bhow (?:many|much)\s+([a-z]+(?: [a-z]+)?)", re.I)
 _OFTEN = re.compile(r"\bhow (?:often|frequently)\b(.*)$|\bhow many times\b(.*)$", re.I)
+_STARTED = r"|when \w+ (?:just |first )?(?:started|began|joined)"
 _EARLIER = re.compile(r"\b(?:before|initially|originally|previous|previously|formerly|used to|use to|at first|first"
-                      r"|earlier|at the (?:start|beginning))\b", re.I)
-_FIRST = re.compile(r"\b(?:initially|originally|first|at first|at the (?:start|beginning))\b", re.I)
+                      r"|earlier|at the (?:start|beginning)" + _STARTED + r")\b", re.I)
+_FIRST = re.compile(r"\b(?:initially|originally|first|at first|at the (?:start|beginning)" + _STARTED + r")\b", re.I)
 _NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|today)\b", re.I)
 _ASKER = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|the user|user's)\b", re.I)
 _ONE = re.compile(r"\b(?:what|which) (?:pet|dog|cat|animal|language|instrument)\b(?!s)", re.I)

@@ -84,6 +84,7 @@ def test_a_question_of_no_attribute_asks_none(question):
     ("Who was Bob's previous employer?", True, False),
     ("What instrument did Li use to play?", True, False),
     ("Where did Nadia live originally?", True, True),
+    ("How many people did Rui manage when he first joined the firm?", True, True),
     ("Where does Nadia live now?", False, False),
     ("Is Bob still working for Google?", False, False),
 ])
