@@ -10,7 +10,7 @@ conversation scores only those conversations' turns, each exactly as it scores a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -25,11 +25,14 @@ from graphmem.search import dense as embedding
 __all__ = ["LiveSearch", "SCOPE_SHARE", "named_first", "seconds"]
 
 _EPOCH = datetime(1, 1, 1)
+_SECOND = timedelta(seconds=1)
 
 
 def seconds(when: datetime | None) -> float:
-    """A turn's date as seconds since year 1 (NaN for none): what an as-of filter compares."""
-    return float("nan") if when is None else (when - _EPOCH).total_seconds()
+    """A turn's date as whole seconds since year 1 (NaN for none): what an as-of filter compares. Whole,
+    so exact in a float (a fraction of a second would round: the end of a day, 23:59:59.999999, would
+    equal the next day's midnight)."""
+    return float("nan") if when is None else float((when - _EPOCH) // _SECOND)
 
 SCOPE_SHARE = 4
 """A scope is searched alone while it holds at most one turn in this many of the memory's. Above that

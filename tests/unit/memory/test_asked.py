@@ -185,6 +185,16 @@ def test_nothing_said_after_the_day_asked_is_searched_or_answered():
     assert mem.search_conversations("Berlin", asked_on="2023-03-01") == ["notes"]
 
 
+def test_a_turn_of_the_next_day_is_after_the_day_asked():
+    """The day asked ends at 23:59:59.999999, and the next day's midnight is after it (a float of
+    seconds since year 1 would round the one to the other)."""
+    mem = Memory()
+    mem.ingest([{"id": "a", "speaker": "Nate", "text": "I adopted a dog.", "date": "2023-05-12"},
+                {"id": "b", "speaker": "Nate", "text": "A dog adopted me, I think.", "date": "2023-05-11T23:59:59"}])
+    assert mem.search("adopted dog", asked_on="2023-05-11") == ["b"]
+    assert mem.search("adopted dog", asked_on="2023-05-12") == ["a", "b"]
+
+
 def test_the_user_of_a_chat_with_an_assistant_is_the_one_asking():
     mem = Memory()
     mem.ingest([
