@@ -110,7 +110,8 @@ class Answer:
     confidence: float
     measure: str = "coverage"
     """What ``confidence`` is: ``coverage`` (a share of the question's words, in [0, 1]) or
-    ``meaning`` (a cosine; :mod:`graphmem.memory.meaning`), each with its own floor."""
+    ``meaning`` (a cosine; :mod:`graphmem.memory.meaning`), each with its own floor; or ``fact``, a
+    reply read off a fact that holds (:mod:`graphmem.memory.asked`), held against the coverage's floor."""
     sentence: str = ""
     """The sentence the reply was read from, as the turn says it ("" when the answer abstains, or
     when the bench's reader, which joins words of several sentences, read it)."""
