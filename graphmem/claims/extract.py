@@ -290,7 +290,7 @@ def _read_clause(
     turn = ctx.turn
     seen = set()
     for subj in subjects:
-        if subj in seen:
+        if subj in seen or not subj:  # "": ``you`` in a conversation of one speaker names no one
             continue
         seen.add(subj)
         ment = tuple(m for m in mentions if m != subj) + tuple(
