@@ -88,7 +88,7 @@ class Tools:
         return out
 
     def facts(self, a: dict[str, Any]) -> dict[str, Any]:
-        facts = self.memory.facts(a["about"], as_of=_when(a), user=a.get("user"), history=bool(a.get("history", False)))
+        facts = self.memory.facts(a["about"], as_of=_when(a), user=a.get("user"), history=a.get("history", False))
         return {"facts": [_fact_json(f) for f in facts[:a.get("limit", 100)]]}
 
     def forget(self, a: dict[str, Any]) -> dict[str, Any]:
@@ -193,6 +193,9 @@ def _value(schema: Spec, value: Any, tool: str, where: str) -> None:
                 or (high is not None and value > high):
             span = f"from {low} to {high}" if high is not None else f"from {low} up"
             raise DataError(f"{tool}: {where} must be a whole number {span}, not {_shown(value)}")
+    elif kind == "boolean":
+        if not isinstance(value, bool):
+            raise DataError(f"{tool}: {where} must be true or false, not {_shown(value)}")
     else:  # pragma: no cover - a schema this module cannot check is a programming error
         raise AssertionError(f"unchecked schema type {kind!r}")
 
