@@ -19,7 +19,7 @@ clause no rule reads keeps its predicate (``other:be``, ``other:play``). Small t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graphmem.claims.clauses import Clause, clauses
 from graphmem.domain import Claim
@@ -27,7 +27,7 @@ from graphmem.text.things import (
     ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, singular, uk,
 )
 
-__all__ = ["MANY", "Said", "said_of", "small_talk"]
+__all__ = ["MANY", "Said", "plain", "said_of", "small_talk"]
 
 MANY = frozenset({"pet", "instrument", "language"})
 """The attributes that hold many values at once (and every ``other:*``): a new value adds to them."""
@@ -56,7 +56,8 @@ _NAME = re.compile(r"\b([A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?)")
 _ORG = re.compile(r"\b(?:at|for|by|joined|join)\s+(?:the\s+)?([A-Z][\w&'’.-]*(?:\s+(?:of\s+|and\s+|&\s+)?"
                   r"[A-Z][\w&'’.-]*)*)")
 _AS = re.compile(r"\bas\s+(?:an?\s+|the\s+)?([a-z][a-z -]*?)(?=\s+(?:at|for|in|with|on)\b|$|[,.])", re.I)
-_A_NOUN = re.compile(r"^(?:now\s+|also\s+|still\s+)?an?\s+([a-z][a-z -]*?)(?=\s+(?:at|for|in|with|on|from)\b|$)",
+_A_NOUN = re.compile(r"^(?:now\s+|also\s+|still\s+|officially\s+)?an?\s+([a-z][a-z -]*?)"
+                     r"(?=\s+(?:at|for|in|with|on|from|now|and|but|here|there)\b|$|\s*[,;.!])",
                      re.I)
 _FAVOURITE = re.compile(r"\b(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", re.I)
 _COUNT = re.compile(r"^(?:(?:now|just|only|about|around|over|nearly|almost)\s+)?(\d[\d,]*|"
@@ -75,10 +76,11 @@ _SMALL_TALK = re.compile(
     r"|thankful|great|good|fine|okay|ok|well|awesome|amazing|cool|fun|lucky|stoked|pumped|bummed|blessed|proud"
     r"|tired|busy|crazy|wild|nuts|sure|right|true|it|that|this|here|there|back|same|on it|much|so much|lot|a lot)$", re.I)
 _VEHICLE_WORDS = frozenset("car cars suv truck van minivan pickup motorbike motorcycle scooter jeep hatchback sedan "
-                           "convertible camper campervan rv".split())
+                           "convertible camper campervan rv motorbike moped".split())
 _CAR_MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo "
                        "jeep chevy chevrolet prius civic corolla mini fiat peugeot renault porsche lexus skoda seat "
-                       "citroen jaguar dodge ram cadillac buick lincoln rivian polestar leaf model".split())
+                       "citroen jaguar dodge ram cadillac buick lincoln rivian polestar leaf model vespa triumph harley yamaha ducati "
+                       "kawasaki suzuki golf fiesta focus transit".split())
 _ENDED_PET = frozenset({"die", "pass", "run", "lose", "put", "rehome", "give"})
 _FOOD = re.compile(r"^(?:eat(?:ing)?\s+|drink(?:ing)?\s+)?([a-z][a-z -]*)$", re.I)
 
@@ -92,6 +94,32 @@ def small_talk(clause: Clause) -> bool:
     return clause.predicate in ("thank", "congratulate", "miss", "love") and obj.lower().startswith("you")
 
 
+_FEELING = re.compile(r"^(?:so\s+|really\s+|very\s+|super\s+|totally\s+|pretty\s+|a\s+bit\s+|kinda\s+|just\s+)*"
+                      r"(?:excited|thrilled|glad|happy|sad|sorry|grateful|thankful|proud|keen|stoked|pumped|nervous"
+                      r"|worried|scared|inspired|motivated|impressed|amazed|lucky|blessed|tired|exhausted|relieved"
+                      r"|curious|eager|ready|determined|down|here|there|in|on|up|feeling|not\s+sure|sure|afraid"
+                      r"|looking\s+forward|hoping|trying|able|going|gonna|about|like|just|still|also|always)\b", re.I)
+_TALK = frozenset("""think guess bet hope wish know mean agree appreciate love like feel want need wonder remember forget
+    imagine believe say tell let try see look hear sound seem make keep take give get go find check wait thank
+    matter manage help do can""".split())
+_DEICTIC = re.compile(r"^(?:it|that|this|them|these|those|you|your|me|so|to|too|what|how|why|there|here|one|some|any"
+                      r"|more|much|many|all|something|anything|everything|nothing|a\s+lot|lots)\b", re.I)
+
+
+def plain(clause: Clause) -> bool:
+    """May a clause no attribute rule reads be an open-ended fact? Only a plain statement of the
+    person's own: its subject the person, said as such ("I", "we", a name: not "It really mattered",
+    not "Take a look"), not a passing feeling ("so excited to ...", "here for you"), not a verb of
+    talk or of reaction ("think", "hope", "love to", "give it a go"), and an object that names
+    something rather than pointing at it ("it", "that", "you") or addressing the listener."""
+    obj = clause.object
+    if not clause.person or not obj or _DEICTIC.match(obj) or re.search(r"\byou(?:r|'re|'ll)?\b", obj, re.I):
+        return False
+    if clause.predicate == "be":
+        return not _FEELING.match(obj) and len(obj.split()) >= 2 and not obj[:1].isupper()
+    return clause.predicate not in _TALK
+
+
 def said_of(c: Claim) -> tuple[Said, ...]:
     """Every statement the claim's clauses make (small talk none; an unread clause ``other:<verb>``)."""
     if c.predicate == "call" and c.topic and re.fullmatch(r"[A-Z][\w'’-]*", c.object):
@@ -101,8 +129,9 @@ def said_of(c: Claim) -> tuple[Said, ...]:
         if small_talk(clause):
             continue
         found = _attributes(clause, c)
-        if not found and clause.object:
-            found = [Said(f"other:{clause.predicate}", _value(clause.object), clause, clause.negated)]
+        if not found and plain(clause):
+            obj = re.split(r",\s", clause.object)[0]  # an open-ended value: its first item, not a list or an aside
+            found = [Said(f"other:{clause.predicate}", _value(obj), replace(clause, object=obj), clause.negated)]
         out.extend(found)
     return tuple(out)
 
@@ -135,7 +164,7 @@ def _attributes(k: Clause, c: Claim) -> list[Said]:
     """The attribute statements of one clause, tried rule by rule (the first that reads it wins,
     except that a job at a place gives both the occupation and the employer)."""
     for rule in (_residence, _work, _partner, _pet, _vehicle, _instrument, _study, _diet, _language, _favourite,
-                 _count, _frequency):
+                 _count, _frequency, _ending):
         found = rule(k, c)
         if found:
             return found
@@ -149,6 +178,11 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
         place = _IN_PLACE.search(obj)
     elif p in ("move", "relocate"):
         place = _TO_PLACE.search(obj) or (None if re.search(r"\bfrom\b", obj) else _IN_PLACE.search(obj))
+    elif p == "be" and not k.topic and re.match(rf"^(?:now\s+|still\s+|back\s+)?in\s+{_PLACE}(?:$|,|\s+(?:now|for\s+(?:good|\w+\s+"
+                                                r"(?:years?|months?))))", k.said or obj) and not re.search(
+            r"\b(?:for\s+(?:a|the|my|our)\s+(?:conference|trip|holiday|vacation|week|weekend|visit|wedding|work)"
+            r"|visiting|on\s+holiday|on\s+vacation|on\s+business)\b", k.said or obj, re.I):
+        place = _IN_PLACE.search(obj)  # "I'm in Glasgow now", "I've been in Lisbon for three years"
     elif p == "be" and k.topic[:1].isupper() and re.match(r"^(?:my|our)?\s*(?:new\s+)?home\b", obj, re.I):
         return [Said("residence", _value(k.topic), k, neg)]  # "Porto is home now"
     elif p == "be" and re.match(r"^(?:my|our)?\s*(?:new\s+)?home$", k.topic, re.I) and (m := _NAME.search(obj)):
@@ -161,7 +195,7 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
 def _job(text: str) -> str | None:
     """The job a noun phrase names ("data analyst", "head chef"), by its head word."""
     words = text.lower().split()
-    return " ".join(words) if words and words[-1] in OCCUPATIONS and len(words) <= 3 else None
+    return " ".join(words) if words and words[-1] in OCCUPATIONS and len(words) <= 4 else None
 
 
 def _work(k: Clause, c: Claim) -> list[Said]:
@@ -176,6 +210,12 @@ def _work(k: Clause, c: Claim) -> list[Said]:
         return out
     if p in ("leave", "quit") and (m := re.match(rf"^{_DET}([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)$", obj)):
         return [Said("employer", _value(m.group(1)), k, ends=True)]
+    if p in ("get", "be") and re.match(r"^(?:laid\s+off|fired|let\s+go|made\s+redundant|sacked)\b", obj, re.I):
+        org = _ORG.search(re.sub(r"\bfrom\b", "at", obj))
+        return [Said("employer", _value(org.group(1)) if org else "", k, ends=True)]
+    if p == "be" and not k.topic and (m := re.match(r"^(?:now\s+|still\s+)?at\s+(?:the\s+)?([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)",
+                                                    obj)) and not re.match(r"(?:the\s+)?(?:Home|Work)\b", m.group(1)):
+        return [Said("employer", _value(m.group(1)), k, k.negated)]  # "Still at Google", "I've been at Hawaiian Airlines"
     if p == "retire":
         return [Said("occupation", "retired", k, neg), Said("employer", "", k, ends=True)]
     job = None
@@ -207,8 +247,14 @@ def _partner(k: Clause, c: Claim) -> list[Said]:
     if p == "see" and (m := re.match(r"^(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady))?\s*(?:called|named)?\s*"
                                      r"([A-Z][a-z'’-]+)", obj)) and re.search(r"\bseeing\b", c.sentence, re.I):
         return [Said("partner", _value(m.group(1)), k, neg)]
-    if p == "be" and neg and (m := re.match(r"^with\s+([A-Z][a-z'’-]+)", obj)):
-        return [Said("partner", _value(m.group(1)), k, True)]
+    if p == "be" and (m := re.match(r"^with\s+([A-Z][a-z'’-]+)$", obj)) and (neg or re.search(
+            r"\b(?:now|these days|together)\b", k.said)):
+        return [Said("partner", _value(m.group(1)), k, neg)]  # "I'm with Harriet now", "no longer with Tom"
+    if p in ("start", "begin", "be") and (m := re.match(r"^(?:now\s+)?(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man"
+                                                       r"|woman|lady))?\s*(?:called|named)?\s*([A-Z][a-z'’-]+)", obj)):
+        return [Said("partner", _value(m.group(1)), k, neg)]
+    if p in ("get", "be") and re.match(r"^(?:married|engaged)$", obj) and (named := [x for x in c.mentions if x]):
+        return [Said("partner", named[0], k, neg)]  # "Deepa and I got married"
     owner = re.match(r"^(?:my|our)\s+(?:new\s+)?(\w+)$", topic)
     if owner and owner.group(1) in PARTNER_NOUNS and p in ("be", "call") and (m := _NAME.search(obj)):
         return [Said("partner", _value(m.group(1)), k, neg)]
@@ -224,13 +270,15 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
             name = [w for w in re.findall(r"[A-Z][\w'-]+", topic) if w.lower() not in ("our", "my")]
             keys = [singular(w) for w in words & ANIMAL_WORDS] + [n.lower() for n in name]
             return [Said("pet", keys[-1] if keys else "", k, ends=True)]
-    m = re.match(rf"^{_DET}(?:[a-z-]+\s+){{0,2}}?([a-z]+)(?:\s+pig)?(?:\s+(?:named|called)\s+([A-Z][\w'-]+))?(?:$|\s)",
-                 obj)
-    if m and singular(m.group(1).lower()) in ANIMAL_WORDS:
-        value = (m.group(2) or singular(m.group(1))).lower()
+    said = k.said or obj
+    first = re.findall(r"[A-Za-z'-]+", said)[:4]
+    animal = next((w for w in first if singular(w.lower()) in ANIMAL_WORDS), None)
+    if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said):
+        name = re.search(r"\b(?:named|called)\s+([A-Z][\w'-]+)", said)
+        value = (name.group(1) if name else singular(animal.lower())).lower()
         if p in ("adopt", "get", "have", "rescue", "buy", "welcome", "own", "foster"):
             return [Said("pet", value, k, k.negated)]
-        if p in ("lose", "rehome") or p == "give" and re.search(r"\baway\b", obj) or p == "put" and "down" in obj:
+        if p in ("lose", "rehome", "sell") or p == "give" and re.search(r"\baway\b", obj) or p == "put" and "down" in obj:
             return [Said("pet", value, k, ends=True)]
     return []
 
@@ -240,11 +288,25 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
     noun = _value(obj)
     words = set(noun.split())
     carlike = bool(words & (_VEHICLE_WORDS | _CAR_MAKES))
-    if p == "drive" and noun and not re.search(r"\b(?:to|through|around|home|back|by|into|from|past|across|down|up"
-                                               r"|over|for|with|a lot|everywhere|there|here|me|us|them|him|her)\b", noun):
-        return [Said("vehicle", noun, k, k.negated)]
-    if p in ("buy", "get", "lease") and carlike and not k.negated:
-        return [Said("vehicle", noun, k)]
+    head = re.split(r"\s+(?:for|to|with|at|in|on|around|every|most|because)\b", noun)[0]
+    if p == "get" and noun.startswith("rid of") and carlike:
+        return [Said("vehicle", re.sub(r"^rid of\s+(?:the\s+|my\s+)?", "", noun), k, ends=True)]
+    if p == "go" and (m := re.match(r"^for\s+(?:an?\s+|the\s+)?(.+)$", head)) and carlike:
+        return [Said("vehicle", m.group(1), k)]  # "we went for a Skoda Enyaq"
+    if p in ("drive", "ride") and head and not re.match(r"(?:to|through|around|home|back|by|into|from|past|across|down"
+                                                        r"|up|over|a lot|everywhere|there|here|me|us|them|him|her|it|off"
+                                                        r"|out|in|on)\b", noun) and not re.search(
+            r"\b(?:kids|children|people|friends|family|son|daughter|mum|mom|dad|wife|husband)\b", noun) and (
+            p == "drive" or carlike):
+        return [Said("vehicle", head, k, k.negated)]
+    if p in ("buy", "get", "lease", "leas") and carlike and not k.negated:
+        return [Said("vehicle", head, k)]
+    if p in ("have", "own") and k.negated and words & _VEHICLE_WORDS:
+        return [Said("vehicle", "", k, ends=True)]  # "I don't have a car anymore"
+    if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", noun)):
+        old, new = m.group(1), re.sub(r"^(?:an?|the)\s+", "", m.group(2))
+        if set(f"{old} {new}".split()) & (_VEHICLE_WORDS | _CAR_MAKES):
+            return [Said("vehicle", old, k, ends=True), Said("vehicle", new.split(", ")[-1], k)]
     if p in ("sell", "total", "crash", "wreck", "scrap", "trade") and carlike:
         return [Said("vehicle", re.sub(r"\s+in$", "", noun), k, ends=True)]
     return []
@@ -254,15 +316,26 @@ def _instrument(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object.lower()
     if p == "switch" and (m := re.search(r"(?:from\s+(?:the\s+)?(\w+)\s+)?to\s+(?:the\s+)?(\w+)", obj)) \
             and m.group(2) in INSTRUMENTS:
-        out = [Said("instrument", m.group(1), k, ends=True)] if m.group(1) in INSTRUMENTS else []
-        return out + [Said("instrument", m.group(2), k, alone=True)]
+        out = [Said("instrument", singular(m.group(1)), k, ends=True)] if m.group(1) in INSTRUMENTS else []
+        return out + [Said("instrument", singular(m.group(2)), k, alone=True)]
     m = re.match(r"^(?:up\s+|playing\s+)?(?:the\s+|a\s+|my\s+|an\s+)?(?:new\s+|electric\s+|acoustic\s+|bass\s+)?(\w+)", obj)
     if not m or m.group(1) not in INSTRUMENTS:
         return []
-    if p in ("play", "learn", "practise", "practice", "take", "pick", "study") and not k.negated:
-        return [Said("instrument", m.group(1), k)]
-    if p in ("give", "quit", "stop", "drop") or p == "play" and k.negated:
-        return [Said("instrument", m.group(1), k, ends=True)]
+    thing = singular(m.group(1))
+    if p in ("play", "learn", "practise", "practice", "take", "pick", "study", "start", "begin") and not k.negated:
+        return [Said("instrument", thing, k)]
+    if p in ("give", "quit", "stop", "drop", "sell") or p == "play" and k.negated:
+        return [Said("instrument", thing, k, ends=True)]
+    return []
+
+
+def _ending(k: Clause, c: Claim) -> list[Said]:
+    """An ending that names no attribute ("sold Duman", "got rid of the focus", "gave away my bike"):
+    it ends whatever open value of the person's it names (attribute ``*``)."""
+    m = re.match(r"^(?:rid\s+of\s+)?(?:the|my|our|a|an)?\s*([\w' -]+?)(?:\s+(?:to|for|with|at|because)\b.*)?$", k.object)
+    if m and (k.predicate == "sell" or k.predicate == "get" and k.object.lower().startswith("rid of")
+              or k.predicate == "give" and re.search(r"\baway\b", k.object)):
+        return [Said("*", _value(re.sub(r"\s+away$", "", m.group(1))), k, ends=True)]
     return []
 
 

@@ -35,13 +35,16 @@ class Clause:
     object: str
     said: str = ""
     """The object as said, before trimming (a frequency is a time phrase: "every Sunday")."""
+    person: bool = True
+    """Is its subject the person, said as such ("I", "we", their name), rather than dropped ("Take a
+    look"), a pronoun of something else ("It really mattered", "They're beautiful") or a noun phrase?"""
 
 
 _CUT = re.compile(
     r"\s*[;:]\s*|\s+[-–—]+\s+|,\s*(?:and\s+|but\s+|so\s+)?(?=(?:now\s+|then\s+)?(?:i|we|i'm|we're|i've|my|our)\b)"
     r"|,?\s+(?:and|but|so|because|since)\s+(?:now\s+|then\s+|also\s+|finally\s+)?(?=(?:i|we|my|our)\b)"
     r"|,\s*so\s+(?=[A-Z])", re.I)
-_AND_VERB = re.compile(r"\s+(?:and|but)\s+(?:then\s+|now\s+|also\s+|finally\s+)?(?=(\w+)\b)", re.I)
+_AND_VERB = re.compile(r"(?:\s+(?:and|but)|,)\s+(?:then\s+|now\s+|also\s+|finally\s+)?(?=(\w+)\b)", re.I)
 _PAST_IRREGULAR = frozenset(w for w, base in IRREGULAR.items() if w != base and w.isalpha() and not w.endswith("ing")
                             and w not in BE and w not in HAVE and w not in ("does", "goes"))
 
@@ -59,10 +62,15 @@ _TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:which|who|because|since|so\s+that|bu
                            r"|and\s+it|and\s+it's|and\s+that|and\s+(?:i|we)\b).*$", re.I)
 
 
+_ASIDE = re.compile(r",\s+(?!(?:and|or)\b)(?!(?:an?|the)\s+[A-Z])(?=[a-z]).*$")
+"""A comma and what follows it in lower case: an aside ("now, very happy"), not an apposition ("a Triumph")."""
+
+
 def trim(obj: str) -> str:
     """The object with what says when taken off its end ("to Berlin last month" -> "to Berlin"),
     and any trailing clause ("..., which I love"); punctuation off both ends."""
     out = _TRAIL_CLAUSE.sub("", obj.strip())
+    out = _ASIDE.sub("", out)
     while True:
         cut = _TIME_TAIL.sub("", out).strip(" ,.!;:-–—\"'…")
         if cut == out:
@@ -73,12 +81,30 @@ def trim(obj: str) -> str:
 def clauses(c: Claim) -> list[Clause]:
     """The clauses a claim holds, its own first (see the module docstring)."""
     pieces = _pieces(c.object)
-    out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0])]
+    out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0], not c.topic and _said_by(c))]
     for piece in pieces[1:]:
         read = _read(piece)
         if read is not None:
             out.append(read)
     return out
+
+
+_SUBJECTS = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|me\s+and|and\s+i)\b", re.I)
+_OTHERS = re.compile(r"\b(?:it|it's|its|they|they're|that|that's|this|there|there's|he|she|he's|she's|you|you're"
+                     r"|these|those|what|which|who)\b", re.I)
+_BOUND = re.compile(r"[,;:!?.]|\s[-–—]\s|\b(?:and|but|so|because|when|while|if)\b", re.I)
+
+
+def _said_by(c: Claim) -> bool:
+    """Does the claim's clause name its person as its subject? The words of the sentence before the
+    object, back to the clause's start, hold "I"/"we" or the person's name, and no other subject."""
+    at = c.sentence.find(c.object) if c.object else -1
+    if at < 0:
+        return False
+    before = _BOUND.split(c.sentence[:at])[-1]
+    if _OTHERS.search(before):
+        return False
+    return bool(_SUBJECTS.search(before) or re.search(rf"\b{re.escape(c.subject)}\b", before, re.I))
 
 
 def _pieces(obj: str) -> list[str]:
@@ -104,9 +130,9 @@ def _read(piece: str) -> Clause | None:
     i = 0
     while i < n and low[i] in ("now", "then", "also", "finally", "so", "and", "but", "just", "recently"):
         i += 1
-    topic = ""
+    topic, person = "", False
     if i < n and low[i] in SPEAKER_PRON:
-        i += 1
+        i, person = i + 1, True
     elif i < n and low[i] in SPEAKER_POSS:
         end = np_end(low, i + 1, n)
         topic, i = piece[starts[i]:starts[end - 1] + len(toks[end - 1])] if end > i else "", end
@@ -119,4 +145,4 @@ def _read(piece: str) -> Clause | None:
     if predicate is None:
         return None
     obj = piece[starts[obj_start]:] if obj_start < n else ""
-    return Clause(topic, predicate, negated, trim(obj), obj)
+    return Clause(topic, predicate, negated, trim(obj), obj, person)

@@ -100,6 +100,14 @@ def _ends(s: Said, f: Fact, many: bool) -> bool:
     return (not many or s.alone) and not s.negated and f.value != s.value
 
 
+def _shown(obj: str, value: str) -> str:
+    """A fact's object as shown: the clause's, followed by the value when the clause's subject gave it
+    ("Porto is home now": ``be home: porto``; "Sushi is my favourite food": ``be my favourite food: sushi``)."""
+    if not value or set(value.split()) <= set(obj.lower().split()) or value.isdigit():
+        return obj
+    return f"{obj}: {value}" if obj else value
+
+
 def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
     """Every fact the claims give of the person ``about`` (a person key), oldest first (ties in the
     order given), each with ``valid_to`` and ``ended_by`` set when a later statement ended it."""
@@ -115,6 +123,13 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
         c = told.claims[i]
         for s in told.said[i]:
             a = s.attribute
+            if a == "*":  # an ending of no attribute: whatever open value it names
+                for b, held in open_.items():
+                    gone = [j for j in held if not facts[j].negated and s.value and _same(facts[j].value, s.value)]
+                    for j in gone:
+                        end(j, c)
+                    open_[b] = [j for j in held if j not in gone]
+                continue
             many = a in MANY or a.startswith("other:")
             held = open_.setdefault(a, [])
             if s.ends:
@@ -129,8 +144,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
             if not s.ends and not any(facts[j].turn_id == c.turn_id and facts[j].value == s.value for j in held):
                 k = s.clause  # (a value the same turn gave already is said once: "moved to Porto, Porto is home")
                 open_[a].append(len(facts))
-                facts.append(Fact(c.subject, k.predicate, k.object, s.negated, c.turn_id, c.date, c.date, None,
-                                  c.sentence, a, s.value))
+                facts.append(Fact(c.subject, k.predicate, _shown(k.object, s.value), s.negated, c.turn_id, c.date,
+                                  c.date, None, c.sentence, a, s.value))
     return facts
 
 

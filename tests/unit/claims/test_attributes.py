@@ -38,7 +38,7 @@ def _of(holds: set[tuple[str, str]], attribute: str) -> set[str]:
     ("My boyfriend is called Tom.", "I married Sam last summer.", "partner", "tom", "sam"),
     ("I play the violin in a community orchestra.", "I gave up the violin and switched to the cello this spring.",
      "instrument", "violin", "cello"),
-    ("I play the piano.", "I switched from the piano to the drums.", "instrument", "piano", "drums"),
+    ("I play the piano.", "I switched from the piano to the drums.", "instrument", "piano", "drum"),
     ("I'm studying law at UCL.", "I switched my major to biology.", "study", "law", "biology"),
     ("I'm vegetarian.", "I went vegan in January.", "diet", "vegetarian", "vegan"),
     ("My favourite colour is blue.", "My favorite color is green now.", "favourite:colour", "blue", "green"),
@@ -96,7 +96,9 @@ def test_no_greeting_or_small_talk_becomes_a_fact(text):
 
 @pytest.mark.parametrize("obj, trimmed", [
     ("from Paris to Berlin last month", "from Paris to Berlin"),
-    ("to Porto last week, so Porto is home now", "to Porto last week, so Porto is home"),
+    ("to Porto last week, so Porto is home now", "to Porto"),
+    ("with Harriet now, very happy", "with Harriet"),
+    ("a motorbike, a Triumph Bonneville", "a motorbike, a Triumph Bonneville"),
     ("Japanese now", "Japanese"),
     ("at Google since 2019", "at Google"),
     ("the cello this spring", "the cello"),
