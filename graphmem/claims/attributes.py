@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from graphmem.claims.clauses import Clause, clauses
+from graphmem.claims.clauses import Clause, clauses, trim
 from graphmem.domain import Claim
 from graphmem.text.things import (
     ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, singular, uk,
@@ -97,11 +97,19 @@ def small_talk(clause: Clause) -> bool:
 _FEELING = re.compile(r"^(?:so\s+|really\s+|very\s+|super\s+|totally\s+|pretty\s+|a\s+bit\s+|kinda\s+|just\s+)*"
                       r"(?:excited|thrilled|glad|happy|sad|sorry|grateful|thankful|proud|keen|stoked|pumped|nervous"
                       r"|worried|scared|inspired|motivated|impressed|amazed|lucky|blessed|tired|exhausted|relieved"
-                      r"|curious|eager|ready|determined|down|here|there|in|on|up|feeling|not\s+sure|sure|afraid"
+                      r"|curious|eager|ready|determined|down|here|there|in|on|up|feeling|not\s+sure|sure|afraid|off|hopeful|stuck"
+                      r"|over\s+the\s+moon|filled|crazy|as\s+well|a\s+mix|so\s+glad"
                       r"|looking\s+forward|hoping|trying|able|going|gonna|about|like|just|still|also|always)\b", re.I)
 _TALK = frozenset("""think guess bet hope wish know mean agree appreciate love like feel want need wonder remember forget
     imagine believe say tell let try see look hear sound seem make keep take give get go find check wait thank
-    matter manage help do can""".split())
+    matter manage help do can last""".split())
+_POINTING = frozenset("it them one ones her him this that these those there here something someone more".split())
+_FILLER = frozenset("""together through up away out off on in hard well usual as a an the ton lot lots people fun blast
+    positive busy again too all so really still just""".split())
+_GOOD_TIME = re.compile(r"^(?:a|an|such\s+a|the\s+best|so\s+much|tons\s+of|lots\s+of)?\s*(?:great|good|fun|blast|wonderful"
+                        r"|amazing|awesome|lovely|nice|fantastic|super\s+fun|really\s+\w+|incredible)?\s*"
+                        r"(?:time|blast|fun|day|weekend|night|feeling)\b(?!\s+(?:at|in|on|with|playing|doing|\w+ing))", re.I)
+_DANGLING = frozenset("the a an in of to with my our for on at by from and or but that this last".split())
 _DEICTIC = re.compile(r"^(?:it|that|this|them|these|those|you|your|me|so|to|too|what|how|why|there|here|one|some|any"
                       r"|more|much|many|all|something|anything|everything|nothing|a\s+lot|lots)\b", re.I)
 
@@ -115,6 +123,14 @@ def plain(clause: Clause) -> bool:
     obj = clause.object
     if not clause.person or not obj or _DEICTIC.match(obj) or re.search(r"\byou(?:r|'re|'ll)?\b", obj, re.I):
         return False
+    words = obj.lower().split()
+    if words[-1] in _DANGLING or re.match(r"^(?:chatted|talked|spoke|met)\b", obj):
+        return False  # "met the", "haven't talked in a", "since we last chatted": a fragment
+    if words[-1] in _POINTING or re.search(r"\b(?:this|these|those|that)\s+(?!is\b|was\b)\w+", obj, re.I) \
+            or re.search(r"\b(?:him|her|them|his|their|its|they|she|he)\b", obj, re.I):
+        return False  # "working on it", "these values", "visited her old house": what it points at is elsewhere
+    if all(w in _FILLER for w in words) or clause.predicate == "have" and _GOOD_TIME.match(obj):
+        return False  # "pull together", "work hard", "have a blast", "have a great time"
     if clause.predicate == "be":
         return not _FEELING.match(obj) and len(obj.split()) >= 2 and not obj[:1].isupper()
     return clause.predicate not in _TALK
@@ -130,7 +146,7 @@ def said_of(c: Claim) -> tuple[Said, ...]:
             continue
         found = _attributes(clause, c)
         if not found and plain(clause):
-            obj = re.split(r",\s", clause.object)[0]  # an open-ended value: its first item, not a list or an aside
+            obj = trim(re.split(r",\s", clause.object)[0])  # an open-ended value: its first item, not a list or an aside
             found = [Said(f"other:{clause.predicate}", _value(obj), replace(clause, object=obj), clause.negated)]
         out.extend(found)
     return tuple(out)
@@ -144,7 +160,8 @@ def _naming(c: Claim) -> tuple[Said, ...]:
                      re.I)
     if owned is None:
         return ()
-    noun, clause = owned.group(1).lower(), Clause(c.topic, "call", False, c.object)
+    noun = owned.group(1).lower()
+    clause = Clause(c.topic, "have", False, f"a {singular(noun)} {c.object}")  # "my son Max": have a son Max
     if singular(noun) in ANIMAL_WORDS:  # "our cat Max passed away": Max's own claim is not the owner's, this one is
         gone = re.search(rf"\b{re.escape(c.object)}\b\s+(?:has\s+|had\s+|just\s+|sadly\s+)*(?:passed|died|ran\s+away"
                          r"|was\s+put\s+down|went\s+missing|is\s+gone)", c.sentence)
@@ -182,7 +199,8 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
                                                 r"(?:years?|months?))))", k.said or obj) and not re.search(
             r"\b(?:for\s+(?:a|the|my|our)\s+(?:conference|trip|holiday|vacation|week|weekend|visit|wedding|work)"
             r"|visiting|on\s+holiday|on\s+vacation|on\s+business)\b", k.said or obj, re.I):
-        place = _IN_PLACE.search(obj)  # "I'm in Glasgow now", "I've been in Lisbon for three years"
+        place = None if re.search(r"\b(?:was|were)\s+in\b", c.sentence, re.I) else _IN_PLACE.search(obj)
+        # "I'm in Glasgow now", "I've been in Lisbon for three years"; not "I was in Chicago, it was awesome"
     elif p == "be" and k.topic[:1].isupper() and re.match(r"^(?:my|our)?\s*(?:new\s+)?home\b", obj, re.I):
         return [Said("residence", _value(k.topic), k, neg)]  # "Porto is home now"
     elif p == "be" and re.match(r"^(?:my|our)?\s*(?:new\s+)?home$", k.topic, re.I) and (m := _NAME.search(obj)):
@@ -216,9 +234,11 @@ def _work(k: Clause, c: Claim) -> list[Said]:
     if p == "be" and not k.topic and (m := re.match(r"^(?:now\s+|still\s+)?at\s+(?:the\s+)?([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)",
                                                     obj)) and not re.match(r"(?:the\s+)?(?:Home|Work)\b", m.group(1)):
         return [Said("employer", _value(m.group(1)), k, k.negated)]  # "Still at Google", "I've been at Hawaiian Airlines"
-    if p == "retire":
+    if p == "retire" and k.person:
         return [Said("occupation", "retired", k, neg), Said("employer", "", k, ends=True)]
     job = None
+    if re.search(r"(?:'d|\bwould|\bcould|\bshould|\bmight|\bmust|'ll|\bwill)\s+(?:\w+\s+)?(?:be|become)\s+an?\s", c.sentence, re.I):
+        return out  # "you'd be a great counselor", "you must be a good salesperson": no one's job
     if p in ("work", "start", "get", "find", "land", "become", "train", "be", "take", "accept") and (m := _AS.search(obj)):
         job = _job(m.group(1)) or (m.group(1).lower() if p in ("work", "become") else None)
     elif p in ("be", "become") and (m := _A_NOUN.match(obj)):
@@ -273,7 +293,8 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
     said = k.said or obj
     first = re.findall(r"[A-Za-z'-]+", said)[:4]
     animal = next((w for w in first if singular(w.lower()) in ANIMAL_WORDS), None)
-    if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said):
+    if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said) \
+            and not re.search(r"\b(?:stuffed|toy|plush|cuddly|soft)\b", said, re.I):
         name = re.search(r"\b(?:named|called)\s+([A-Z][\w'-]+)", said)
         value = (name.group(1) if name else singular(animal.lower())).lower()
         if p in ("adopt", "get", "have", "rescue", "buy", "welcome", "own", "foster"):
@@ -382,7 +403,7 @@ def _favourite(k: Clause, c: Claim) -> list[Said]:
         return []
     if (m := _FAVOURITE.search(k.topic)) and k.object:
         return [Said(f"favourite:{_thing(m.group(1))}", _value(k.object), k, k.negated)]
-    if k.topic and (m := re.match(r"^(?:my|our)\s+(?:all-time\s+)?(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
+    if k.topic and k.topic.lower() not in _POINTING | {"it", "that's", "it's"} and (m := re.match(r"^(?:my|our)\s+(?:all-time\s+)?(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
                                   re.I)):
         return [Said(f"favourite:{_thing(m.group(1))}", _value(k.topic), k, k.negated)]
     return []
@@ -408,7 +429,7 @@ def _count(k: Clause, c: Claim) -> list[Said]:
 def _frequency(k: Clause, c: Claim) -> list[Said]:
     said = k.said or k.object
     m = _FREQ.search(said)
-    if not m:
+    if not m or k.predicate in _TALK - {"go", "get", "have", "make", "take", "do"} or k.predicate == "be" and not k.topic:
         return []
     before = said[:m.start()].strip()
     words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("to", "the", "a", "an", "my", "at", "in")]

@@ -54,6 +54,8 @@ _TIME_TAIL = re.compile(
     r"|(?:last|this|next|every|that)\s+(?:week|weekend|month|year|spring|summer|fall|autumn|winter|semester|season"
     r"|morning|evening|night|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
     r"|(?:a|an|one|two|three|four|five|six|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
+    r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
+    r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
     r"|(?:since|in|on|from|until|back\s+in)\s+(?:\d{4}|january|february|march|april|may|june|july|august|september"
     r"|october|november|december)\b.*"
     r"|for\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?)"
@@ -92,6 +94,9 @@ def clauses(c: Claim) -> list[Clause]:
 _SUBJECTS = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|me\s+and|and\s+i)\b", re.I)
 _OTHERS = re.compile(r"\b(?:it|it's|its|they|they're|that|that's|this|there|there's|he|she|he's|she's|you|you're"
                      r"|these|those|what|which|who)\b", re.I)
+_MODAL = re.compile(r"\b(?:can|could|should|would|might|may|will|shall|must|gonna|hopefully|maybe|let's|if)\b|'ll\b|'d\b",
+                    re.I)
+"""A plan, a wish, a guess or a suggestion ("we can plan a trip", "I'll reach out"): not a statement of fact."""
 _BOUND = re.compile(r"[,;:!?.]|\s[-–—]\s|\b(?:and|but|so|because|when|while|if)\b", re.I)
 
 
@@ -102,7 +107,7 @@ def _said_by(c: Claim) -> bool:
     if at < 0:
         return False
     before = _BOUND.split(c.sentence[:at])[-1]
-    if _OTHERS.search(before):
+    if _OTHERS.search(before) or _MODAL.search(before):
         return False
     return bool(_SUBJECTS.search(before) or re.search(rf"\b{re.escape(c.subject)}\b", before, re.I))
 
@@ -132,7 +137,7 @@ def _read(piece: str) -> Clause | None:
         i += 1
     topic, person = "", False
     if i < n and low[i] in SPEAKER_PRON:
-        i, person = i + 1, True
+        i, person = i + 1, not _MODAL.search(" ".join(low[i + 1:i + 4]))
     elif i < n and low[i] in SPEAKER_POSS:
         end = np_end(low, i + 1, n)
         topic, i = piece[starts[i]:starts[end - 1] + len(toks[end - 1])] if end > i else "", end

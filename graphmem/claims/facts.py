@@ -22,7 +22,7 @@ from datetime import datetime
 
 from graphmem.claims.attributes import MANY, Said, said_of
 from graphmem.domain import Claim, Fact
-from graphmem.text.things import OCCUPATIONS
+from graphmem.text.things import OCCUPATIONS, singular
 
 __all__ = ["KINDS", "OCCUPATIONS", "Kind", "Told", "asked_kinds", "facts_of", "holding", "kind_of", "superseded",
            "timeline"]
@@ -103,7 +103,8 @@ def _ends(s: Said, f: Fact, many: bool) -> bool:
 def _shown(obj: str, value: str) -> str:
     """A fact's object as shown: the clause's, followed by the value when the clause's subject gave it
     ("Porto is home now": ``be home: porto``; "Sushi is my favourite food": ``be my favourite food: sushi``)."""
-    if not value or set(value.split()) <= set(obj.lower().split()) or value.isdigit():
+    said = {singular(w) for w in re.findall(r"[\w'-]+", obj.lower())}
+    if not value or {singular(w) for w in value.split()} <= said or value.isdigit():
         return obj
     return f"{obj}: {value}" if obj else value
 
@@ -144,7 +145,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
             if not s.ends and not any(facts[j].turn_id == c.turn_id and facts[j].value == s.value for j in held):
                 k = s.clause  # (a value the same turn gave already is said once: "moved to Porto, Porto is home")
                 open_[a].append(len(facts))
-                facts.append(Fact(c.subject, k.predicate, _shown(k.object, s.value), s.negated, c.turn_id, c.date,
+                shown = k.object if a.startswith("other:") else _shown(k.object, s.value)
+                facts.append(Fact(c.subject, k.predicate, shown, s.negated, c.turn_id, c.date,
                                   c.date, None, c.sentence, a, s.value))
     return facts
 
