@@ -262,6 +262,11 @@ def _partner(k: Clause, c: Claim) -> list[Said]:
         return [Said("partner", named, k, ends=True)]
     if p in ("date", "marry") and (m := re.match(r"^([A-Z][a-z'’-]+)", obj)):
         return [Said("partner", _value(m.group(1)), k, neg)]
+    named = [x for x in c.mentions if x and x != c.subject]
+    if named and k is not None and (p in ("date", "marry") or p == "be" and re.match(r"^together\b", obj)):
+        return [Said("partner", named[0], k, neg)]  # "Connor and I have been dating for years", "Me and Jo are together"
+    if p == "call" and re.match(r"^it\s+(?:off|quits)\b", obj, re.I):
+        return [Said("partner", named[0] if named else "", k, ends=True)]  # "Connor and I called it quits"
     if p in ("be", "get") and (m := re.match(r"^(?:now\s+)?(?:engaged|married)\s+to\s+([A-Z][a-z'’-]+)", obj)):
         return [Said("partner", _value(m.group(1)), k, neg)]
     if p == "see" and (m := re.match(r"^(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady))?\s*(?:called|named)?\s*"
@@ -327,7 +332,7 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
     if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", noun)):
         old, new = m.group(1), re.sub(r"^(?:an?|the)\s+", "", m.group(2))
         if set(f"{old} {new}".split()) & (_VEHICLE_WORDS | _CAR_MAKES):
-            return [Said("vehicle", old, k, ends=True), Said("vehicle", new.split(", ")[-1], k)]
+            return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new.split(", ")[-1]), k)]
     if p in ("sell", "total", "crash", "wreck", "scrap", "trade") and carlike:
         return [Said("vehicle", re.sub(r"\s+in$", "", noun), k, ends=True)]
     return []
@@ -385,6 +390,9 @@ def _diet(k: Clause, c: Claim) -> list[Said]:
         return [Said("diet", m.group(1), k, k.negated)]
     if p == "eat" and k.negated and (f := _FOOD.match(obj)):
         return [Said("diet", "no " + f.group(1), k)]
+    if p == "eat" and re.match(r"^(?:meat|fish|dairy|eggs|pork|beef|chicken|bacon)$", obj) and re.search(
+            r"\b(?:again|now|anymore)\b", k.said):
+        return [Said("diet", f"eats {obj}", k)]  # "I eat meat again": the vegetarian years are over
     if p in ("stop", "quit", "cut") and (f := re.match(r"^(?:out\s+)?eating\s+([a-z][a-z -]*)$", obj)):
         return [Said("diet", "no " + f.group(1), k)]
     return []

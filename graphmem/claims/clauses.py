@@ -58,7 +58,8 @@ _TIME_TAIL = re.compile(
     r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
     r"|(?:since|in|on|from|until|back\s+in)\s+(?:\d{4}|january|february|march|april|may|june|july|august|september"
     r"|october|november|december)\b.*"
-    r"|for\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?)"
+    r"|for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|several|many|a\s+few|\d+)\s+"
+    r"(?:days?|weeks?|months?|years?)"
     r"|(?:a\s+)?(?:few|couple\s+of)\s+(?:days|weeks|months|years)\s+ago)[\s.,!]*$", re.I)
 _TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:which|who|because|since|so\s+that|but|although|though|when|while|where"
                            r"|and\s+it|and\s+it's|and\s+that|and\s+(?:i|we)\b).*$", re.I)

@@ -41,6 +41,12 @@ def _of(holds: set[tuple[str, str]], attribute: str) -> set[str]:
     ("I play the piano.", "I switched from the piano to the drums.", "instrument", "piano", "drum"),
     ("I'm studying law at UCL.", "I switched my major to biology.", "study", "law", "biology"),
     ("I'm vegetarian.", "I went vegan in January.", "diet", "vegetarian", "vegan"),
+    ("I've been vegetarian for ten years.", "Confession: I eat meat again.", "diet", "vegetarian", "eats meat"),
+    ("I ride a Vespa to work.", "Traded the Vespa in for a proper motorbike, a Triumph Bonneville.", "vehicle", "vespa",
+     "triumph bonneville"),
+    ("I have been dating Connor for years.", "Connor and I called it off. I'm with Harriet now, very happy.",
+     "partner", "connor", "harriet"),
+    ("I'm still at Google.", "I work for Stripe now.", "employer", "google", "stripe"),
     ("My favourite colour is blue.", "My favorite color is green now.", "favourite:colour", "blue", "green"),
     ("I have two cats.", "We now have three cats.", "count:cat", "2", "3"),
     ("I go to the gym twice a week.", "These days I go to the gym every day.", "frequency:gym", "twice a week",
@@ -129,3 +135,22 @@ def test_an_unread_clause_keeps_its_predicate():
     assert [(s.attribute, s.value) for s in said_of(c)] == [("frequency:sourdough", "every sunday")]
     c = Claim("ann", "paint", "landscapes", False, "I paint landscapes.", "t", None)
     assert [(s.attribute, s.value) for s in said_of(c)] == [("other:paint", "landscapes")]
+
+
+@pytest.mark.parametrize("text", [
+    "It really mattered.", "They're beautiful!", "Take a look at the photo.", "I'll keep you updated.",
+    "We can plan a kayaking trip together.", "I'm working on it.", "I visited her old house.", "I had a great time.",
+    "I'm so excited to explore the nature!", "I think so too.", "Let me know what you think.",
+])
+def test_what_a_reader_would_not_take_for_a_fact_gives_none(text):
+    """Not the person's plain statement: another subject, an imperative, a plan, a pointing object, a
+    passing feeling, a verb of talk."""
+    assert _holds(text) == set()
+
+
+@pytest.mark.parametrize("text, attribute", [
+    ("I started a blog on car mods.", "other:start"), ("I volunteer at the homeless shelter.", "other:volunteer"),
+    ("We roasted marshmallows around the campfire.", "other:roast"),
+])
+def test_a_plain_statement_of_ones_own_is_an_open_ended_fact(text, attribute):
+    assert attribute in {a for a, _ in _holds(text)}
