@@ -21,7 +21,7 @@ from graphmem.text.lexicon import BE, HAVE, MODAL, SPEAKER_POSS, SPEAKER_PRON
 from graphmem.text.phrases import np_end, verb_group
 from graphmem.text.sentences import tokens
 
-__all__ = ["Clause", "clauses", "trim"]
+__all__ = ["Clause", "asked", "clauses", "trim"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,3 +152,28 @@ def _read(piece: str) -> Clause | None:
         return None
     obj = piece[starts[obj_start]:] if obj_start < n else ""
     return Clause(topic, predicate, negated, trim(obj), obj, person)
+
+
+_QMARK_TAIL = " \"')]!.…"
+"""What may close a question after its \"?\" (as the claim reader reads it)."""
+
+# Where a question written as chat is written glues a statement to it: "i'm learning piano, 3 months in. how do
+# I get better?" (a full stop before a word in lower case does not end a sentence), "my favourite colour is
+# blue, can you suggest a palette?" (a statement in lower case, then the question after a comma).
+_STOP_LOWER = re.compile(r"(?<=[^.][.!])\s+(?=[a-z])")
+_THEN_ASKED = re.compile(r",\s+(?=(?:can|could|would|will)\s+you\b|what\b|how\b|any\b|which\b|do\s+you\b"
+                         r"|should\s+i\b|is\s+there\b)", re.I)
+
+
+def asked(sentence: str) -> list[tuple[str, bool]]:
+    """A sentence and whether it asks, the statements a chat question glues before it told apart
+    (each a statement of its own: a question asserts nothing, the statement before it does). None of
+    LoCoMo's questions is written so: its sentences are read as before."""
+    if not sentence.rstrip(_QMARK_TAIL).endswith("?"):
+        return [(sentence, False)]
+    parts = _STOP_LOWER.split(sentence)
+    last = parts.pop()
+    if sentence[:1].islower() and len(said := _THEN_ASKED.split(last, maxsplit=1)) == 2:
+        parts.append(said[0])
+        last = said[1]
+    return [*((p, False) for p in parts), (last, True)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem import Memory
-from graphmem.claims.clauses import trim
+from graphmem.claims.clauses import asked, trim
 from graphmem.claims.attributes import said_of, small_talk
 from graphmem.claims.clauses import Clause
 from graphmem.domain import Claim
@@ -154,3 +154,21 @@ def test_what_a_reader_would_not_take_for_a_fact_gives_none(text):
 ])
 def test_a_plain_statement_of_ones_own_is_an_open_ended_fact(text, attribute):
     assert attribute in {a for a, _ in _holds(text)}
+
+
+@pytest.mark.parametrize("sentence, parts", [
+    ("i'm learning piano, 3 months in. how do I get better?", [("i'm learning piano, 3 months in.", False),
+                                                               ("how do I get better?", True)]),
+    ("my favourite colour is blue, can you suggest a palette?", [("my favourite colour is blue", False),
+                                                                 ("can you suggest a palette?", True)]),
+    ("That's awesome, what did you paint?", [("That's awesome, what did you paint?", True)]),  # as written: one question
+    ("I live in Paris.", [("I live in Paris.", False)]),
+])
+def test_a_chat_question_gives_back_the_statement_glued_before_it(sentence, parts):
+    assert asked(sentence) == parts
+
+
+def test_facts_from_a_user_who_asks_as_they_tell():
+    said = _holds("my favourite colour is blue, can you suggest a palette for my bedroom?",
+                  "honestly I've gone off blue. green is my favourite colour now. redo the palette?", speaker="user")
+    assert _of(said, "favourite:colour") == {"green"}
