@@ -87,8 +87,8 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class Fact:
-    """What the memory holds about a person, with when it held: a claim read from a turn, valid from
-    the day it was said until a later claim replaced it (``valid_to`` None while it holds)."""
+    """What the memory holds about a person, with when it held: a clause of a claim read from a turn,
+    valid from the day it was said until a later statement ended it (``valid_to`` None while it holds)."""
 
     subject: str
     predicate: str
@@ -99,6 +99,13 @@ class Fact:
     valid_from: datetime
     valid_to: datetime | None
     sentence: str
+    attribute: str | None = None
+    """What it says of the person (``residence``, ``occupation``, ``pet``, ``favourite:colour``,
+    ``other:play``...: :mod:`graphmem.claims.attributes`); None for a fact made without one."""
+    value: str = ""
+    """The attribute's value, lower case ("porto", "pilot"): what a later value is compared with."""
+    ended_by: str | None = None
+    """The id of the turn whose statement ended it (None while it holds)."""
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from graphmem.claims import replies
+from graphmem.claims.clauses import asked
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.naming import naming
 from graphmem.claims.people import People, fold, people_of
@@ -106,8 +107,7 @@ _CONJ = wordset("and but so or plus then")
 _BOUNDS = frozenset(";—–-:,") | wordset("and but")
 # Contraction suffixes: after a noun phrase one of them is its verb ("your son's okay").
 _CONTRACTED = wordset("'s 're 've 'll 'd 'm")
-# What may close a question after its "?", and what is trimmed from the end of an object.
-_QMARK_TAIL = " \"')]!.…"
+# What is trimmed from the end of an object (what may close a question: graphmem.claims.clauses.asked).
 _TRAIL = " ,.!?;:-–—\"'…"
 
 
@@ -143,8 +143,8 @@ def _extract(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
 
 def parse(turn: Turn) -> Sentences:
     """The turn's sentences, tokenised: what every later reading of the turn starts from."""
-    split = [(s, *tokens(s)) for s in sentences(turn.text)]
-    return [(s, toks, low, starts, s.rstrip(_QMARK_TAIL).endswith("?")) for s, toks, low, starts in split if toks]
+    split = [(part, question, *tokens(part)) for s in sentences(turn.text) for part, question in asked(s)]
+    return [(s, toks, low, starts, question) for s, question, toks, low, starts in split if toks]
 
 
 def speaker_key(people: People, turn: Turn) -> str:
@@ -290,7 +290,7 @@ def _read_clause(
     turn = ctx.turn
     seen = set()
     for subj in subjects:
-        if subj in seen:
+        if subj in seen or not subj:  # "": ``you`` in a conversation of one speaker names no one
             continue
         seen.add(subj)
         ment = tuple(m for m in mentions if m != subj) + tuple(

@@ -1,13 +1,16 @@
 """Facts with time: what the memory holds about a person, since when, and until when it held.
 
-Why a rule of kinds: "I live in Paris" and, later, "I moved from Paris to Berlin" are both true as
-said, but only the second holds now. A person has one value at a time of some attributes: where
-they live, where they work, their job, their partner, what they drive, what they study. A claim
-whose predicate says one of these (its *kind*) gives a value (its object, read down to the place, the
-employer, the occupation...); a later claim of the same person and kind with another value replaces
-it: the earlier one's ``valid_to`` becomes the later one's date. Nothing is deleted. A claim of no
-kind (most of them) holds from when it was said, and is never replaced by this rule. What the rule
-catches and misses on LongMemEval's knowledge-update questions is counted in docs/memory.md.
+Why attributes: "I live in Paris" and, later, "we moved to Porto, so Porto is home now" are both true
+as said, but only the second holds now. Each clause of a claim is read into statements about the
+person's attributes (:mod:`graphmem.claims.attributes`: residence, occupation, employer, partner,
+pet, vehicle, instrument, study, diet, language, ``favourite:<thing>``, ``count:<thing>``,
+``frequency:<thing>``, ``other:<predicate>``), each a fact valid from the day it was said. In the order
+said (ties in turn order), a later value of a one-valued attribute ends the earlier one (its
+``valid_to`` becomes the later one's date and ``ended_by`` that turn); a many-valued one (pets,
+instruments, languages, ``other:*``) adds a value, unless a statement ends one ("our cat Max passed
+away", "sold the Civic", "broke up with Felix": that value, or with none named, every value) or
+switches to another ("switched to the cello"); a negation ends the value it denies, and a later
+affirmation the denial. Nothing is deleted: ``history`` gives every value in order.
 """
 
 from __future__ import annotations
@@ -17,136 +20,55 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from graphmem.claims.attributes import MANY, Said, said_of
 from graphmem.domain import Claim, Fact
+from graphmem.text.things import OCCUPATIONS, singular
 
-__all__ = ["KINDS", "Kind", "Told", "asked_kinds", "facts_of", "holding", "kind_of", "superseded"]
+__all__ = ["KINDS", "OCCUPATIONS", "Kind", "Told", "asked_kinds", "facts_of", "holding", "kind_of", "superseded",
+           "timeline"]
 
-_PLACE = re.compile(r"\b(?:to|in|into|at|near|from)\s+(?:the\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
-_TO_PLACE = re.compile(r"\bto\s+(?:the\s+)?([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
-_AT = re.compile(r"\b(?:at|for|joined|join)\s+(?:the\s+)?([A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)")
-_AS = re.compile(r"\bas\s+(?:an?\s+)?([a-z][a-z -]*[a-z])", re.I)
-_A_NOUN = re.compile(r"^an?\s+([a-z][a-z -]*[a-z])$", re.I)
-_VEHICLE = re.compile(r"^(?:an?|my|the|our|his|her)\s+(?!.*\b(?:to|through|around|home|back|by|into|from|past|across|down|up|over)\b)"
-                      r"([\w' -]+)$", re.I)
-_STUDY = re.compile(r"^(?:in\s+)?([a-z][\w -]*?)\s+(?:at|in)\s+(?:the\s+)?(?:[A-Z]|college|university|school|grad)", re.I)
-_MAJOR = re.compile(r"^in\s+(.+)$", re.I)
-_TIME_TAIL = re.compile(r"\s+(?:now|today|yesterday|recently|last|this|next|since|for|ago|again)\b.*$", re.I)
-
-OCCUPATIONS = frozenset("""
-    teacher nurse doctor engineer lawyer accountant designer developer programmer writer artist
-    chef cook baker manager student researcher scientist professor lecturer tutor pharmacist
-    dentist therapist counselor counsellor social worker firefighter police officer pilot
-    driver mechanic electrician plumber carpenter architect photographer musician singer actor
-    journalist editor analyst consultant salesperson cashier waiter waitress barista librarian
-    veterinarian vet paramedic soldier farmer entrepreneur freelancer intern assistant
-    """.split())
-"""Nouns of a job, for a claim ``be`` "a nurse" (a job is a kind; "a good friend" is not)."""
-
-KINDS = {
-    "residence": frozenset({"live", "move", "relocate", "settle", "reside"}),
-    "employer": frozenset({"work", "join", "start"}),
-    "occupation": frozenset({"work", "be", "become"}),
-    "partner": frozenset({"date", "marry", "engage"}),
-    "vehicle": frozenset({"drive"}),
-    "study": frozenset({"study", "major"}),
-}
-"""Each kind and the predicates that may say it (the object decides: :func:`kind_of`)."""
-
-
-_SAYS_KINDS = frozenset().union(*KINDS.values(), {"call", "switch"})
-"""Every predicate :func:`kind_of` may find a kind for: a claim of any other has none, and most
-claims are of another, so none of its patterns is tried for them."""
-
+KINDS = ("residence", "employer", "occupation", "partner", "vehicle", "study", "pet", "instrument", "diet",
+         "language")
+"""The attributes of a fixed name (the others are ``favourite:``, ``count:``, ``frequency:`` and ``other:``
+followed by what they are of)."""
 
 Kind = tuple[str, str]
-"""A kind and the value a claim gives it ("residence", "paris")."""
+"""An attribute and the value a claim gives it ("residence", "paris")."""
 
 
 def kind_of(c: Claim) -> Kind | None:
-    """The kind a claim says and the value it gives (lower case), or None for a claim of no kind."""
-    if c.negated or c.predicate not in _SAYS_KINDS:
+    """The first attribute of :data:`KINDS` a claim gives a value (lower case), or None: what the
+    first reading of kinds returned, kept for its callers (``bench/facts_updates.py``)."""
+    if c.negated:
         return None
-    obj, p = _TIME_TAIL.sub("", c.object).strip(" .,!"), c.predicate
-    if p in KINDS["residence"]:
-        place = (_TO_PLACE.search(obj) if p in ("move", "relocate") else None) or _PLACE.search(obj)
-        return ("residence", place.group(1).lower()) if place else None
-    if p in ("work", "become") and (job := _AS.search(obj)):
-        return "occupation", job.group(1).lower()
-    if p in KINDS["employer"] and (where := _AT.search(obj)):
-        return "employer", where.group(1).lower()
-    if p == "be" and (job := _A_NOUN.match(obj)) and job.group(1).split()[-1].lower() in OCCUPATIONS:
-        return "occupation", job.group(1).lower()
-    if p in KINDS["partner"] and obj and obj[:1].isupper():
-        return "partner", obj.split()[0].lower()
-    if c.topic.lower().split()[-1:] in (["boyfriend"], ["girlfriend"], ["husband"], ["wife"], ["partner"]) \
-            and p == "call":
-        return "partner", obj.split()[0].lower() if obj else None
-    if p in KINDS["vehicle"] and (car := _VEHICLE.match(obj)):
-        return "vehicle", car.group(1).lower()
-    if p == "study" and (subject := _STUDY.match(obj)):
-        return "study", subject.group(1).lower()
-    if p == "major" and (subject := _MAJOR.match(obj)):
-        return "study", subject.group(1).lower()
-    if p == "switch" and (major := re.search(r"\bmajor\s+to\s+(.+)$", obj, re.I)):
-        return "study", major.group(1).lower()
-    return None
-
-
-def superseded(claims: Sequence[Claim], kinds: Sequence[Kind | None] | None = None) -> dict[int, datetime]:
-    """For each claim (by place) that a later claim of the same person and kind with another value
-    replaced, the date it stopped holding (the replacing claim's date). ``kinds``: each claim's
-    :func:`kind_of`, when the caller has them already.
-
-    In date order (ties by place), a claim giving its person's kind another value than the last
-    one given ends every claim of that person and kind said by its date, with another value, and
-    not ended yet. Those are kept per person and kind as they come (a date's claims all at once:
-    a claim ends the other values said that same moment, before or after it), so one pass does it
-    and a claim is looked at no more than twice, however many claims the person has."""
-    kinds = [kind_of(c) for c in claims] if kinds is None else kinds
-    told = sorted((claims[i].date, i, (claims[i].subject, k[0]), k[1]) for i, k in enumerate(kinds) if k is not None)
-    latest: dict[tuple[str, str], str] = {}
-    still: dict[tuple[str, str], list[tuple[int, str]]] = {}  # per (person, kind): those said by now not ended yet
-    out: dict[int, datetime] = {}
-    known = 0
-    for when, i, key, value in told:  # (date, place) first: no two alike, so nothing after them is compared
-        while known < len(told) and told[known][0] <= when:
-            _, j, their, was = told[known]
-            still.setdefault(their, []).append((j, was))
-            known += 1
-        earlier = latest.get(key)
-        if earlier is not None and earlier != value:
-            for j, was in still[key]:
-                if was != value:
-                    out[j] = when
-            still[key] = [(j, was) for j, was in still[key] if was == value]
-        latest[key] = value
-    return out
+    return next(((s.attribute, s.value) for s in said_of(c) if s.attribute in KINDS and not s.ends and not s.negated
+                 and s.value), None)
 
 
 @dataclass(frozen=True)
 class Told(Sequence[Claim]):
-    """Claims (a sequence of them), each with its kind and the fact it gives while not replaced
-    (``valid_to`` None): what :func:`facts_of` and :func:`holding` make of a claim, made once.
+    """Claims (a sequence of them), each with the statements its clauses make: what
+    :func:`timeline` reads, read once.
 
     Why: a person's facts are asked for again and again while their claims stay as they are; a
     store keeps a person's claims in a conversation as one of these
     (:meth:`graphmem.store.claims.MemoryClaims.about`) until that conversation's claims change,
-    so a call costs sorting the person's claims, not reading each again."""
+    so a call costs ordering the person's statements, not reading each claim again."""
 
     claims: tuple[Claim, ...]
-    kinds: tuple[Kind | None, ...]
-    facts: tuple[Fact, ...]
+    said: tuple[tuple[Said, ...], ...]
 
     @classmethod
     def of(cls, claims: Iterable[Claim]) -> Told:
-        said = tuple(claims)
-        return cls(said, tuple(map(kind_of, said)), tuple(map(_fact, said)))
+        got = tuple(claims)
+        return cls(got, tuple(map(said_of, got)))
 
     @classmethod
     def joined(cls, parts: Iterable[Told]) -> Told:
         parts = list(parts)
-        return parts[0] if len(parts) == 1 else \
-            cls(*(tuple(x for p in parts for x in getattr(p, f)) for f in ("claims", "kinds", "facts")))
+        if len(parts) == 1:
+            return parts[0]
+        return cls(tuple(x for p in parts for x in p.claims), tuple(x for p in parts for x in p.said))
 
     def __len__(self) -> int:
         return len(self.claims)
@@ -158,30 +80,105 @@ class Told(Sequence[Claim]):
         return iter(self.claims)
 
 
-def _fact(c: Claim) -> Fact:
-    """The fact a claim gives, valid from when it was said, not (yet) replaced."""
-    return Fact(c.subject, c.predicate, c.object, c.negated, c.turn_id, c.date, c.date, None, c.sentence)
+def _told(claims: Iterable[Claim], about: str) -> Told:
+    return claims if isinstance(claims, Told) else Told.of(c for c in claims if c.subject == about)
 
 
-def _oldest_first(claims: Sequence[Claim], about: str) -> list[int]:
-    """Where the claims of the person ``about`` are, oldest first (ties in the order given)."""
-    return sorted((i for i, c in enumerate(claims) if c.subject == about), key=lambda i: claims[i].date)
+def _same(held: str, said: str) -> bool:
+    """Does an ending or a denial name the value held? The same words, or one's words among the
+    other's ("the Civic" ends "old honda civic"; "max" ends "max")."""
+    if held == said:
+        return True
+    a, b = set(held.split()), set(said.split())
+    return bool(a and b) and (a <= b or b <= a)
 
 
-def facts_of(claims: Iterable[Claim], about: str, as_of: datetime | None = None) -> list[Fact]:
-    """What the claims say of the person ``about`` (a person key), each with when it held: from
-    the date it was said until a later claim replaced it (:func:`superseded`); with ``as_of``, only
-    what held then (said by then, not replaced by then). Oldest first."""
-    told = claims if isinstance(claims, Told) else Told.of(c for c in claims if c.subject == about)
-    at = _oldest_first(told.claims, about)
-    ends = superseded([told.claims[i] for i in at], [told.kinds[i] for i in at])
+def _ends(s: Said, f: Fact, many: bool) -> bool:
+    """Does the statement ``s`` (not an ending) end the open fact ``f`` of its attribute?"""
+    if f.negated != s.negated:
+        return _same(f.value, s.value)  # a negation ends what it denies; a later affirmation the denial
+    return (not many or s.alone) and not s.negated and f.value != s.value
+
+
+def _shown(obj: str, value: str) -> str:
+    """A fact's object as shown: the clause's, followed by the value when the clause's subject gave it
+    ("Porto is home now": ``be home: porto``; "Sushi is my favourite food": ``be my favourite food: sushi``)."""
+    said = {singular(w) for w in re.findall(r"[\w'-]+", obj.lower())}
+    if not value or {singular(w) for w in value.split()} <= said or value.isdigit():
+        return obj
+    return f"{obj}: {value}" if obj else value
+
+
+def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
+    """Every fact the claims give of the person ``about`` (a person key), oldest first (ties in the
+    order given), each with ``valid_to`` and ``ended_by`` set when a later statement ended it."""
+    told = _told(claims, about)
+    at = sorted((i for i, c in enumerate(told.claims) if c.subject == about), key=lambda i: told.claims[i].date)
+    facts: list[Fact] = []
+    open_: dict[str, list[int]] = {}
+
+    def end(j: int, c: Claim) -> None:
+        facts[j] = replace(facts[j], valid_to=c.date, ended_by=c.turn_id)
+
+    for i in at:
+        c = told.claims[i]
+        for s in told.said[i]:
+            a = s.attribute
+            if a == "*":  # an ending of no attribute: whatever open value it names
+                for b, held in open_.items():
+                    gone = [j for j in held if not facts[j].negated and s.value and _same(facts[j].value, s.value)]
+                    for j in gone:
+                        end(j, c)
+                    open_[b] = [j for j in held if j not in gone]
+                continue
+            many = a in MANY or a.startswith("other:")
+            held = open_.setdefault(a, [])
+            if s.ends:
+                gone = [j for j in held if not facts[j].negated and (not s.value or _same(facts[j].value, s.value))]
+                if not gone and not many:
+                    gone = [j for j in held if not facts[j].negated]  # "sold my car": whatever car it was
+            else:
+                gone = [j for j in held if _ends(s, facts[j], many)]
+            for j in gone:
+                end(j, c)
+            open_[a] = [j for j in held if j not in gone]
+            if not s.ends and not any(facts[j].turn_id == c.turn_id and facts[j].value == s.value for j in held):
+                k = s.clause  # (a value the same turn gave already is said once: "moved to Porto, Porto is home")
+                open_[a].append(len(facts))
+                shown = k.object if a.startswith("other:") else _shown(k.object, s.value)
+                facts.append(Fact(c.subject, k.predicate, shown, s.negated, c.turn_id, c.date,
+                                  c.date, None, c.sentence, a, s.value))
+    return facts
+
+
+def facts_of(claims: Iterable[Claim], about: str, as_of: datetime | None = None, history: bool = False) -> list[Fact]:
+    """What the claims say of the person ``about`` (a person key): the facts that hold (as of
+    ``as_of``: said by then, not ended by then, an ending said later unknown), oldest first; with
+    ``history``, every fact said (by ``as_of``), each attribute's values together in the order said."""
     out = []
-    for i, fact in enumerate(told.facts[i] for i in at):
-        if i in ends:
-            fact = replace(fact, valid_to=ends[i])
-        if as_of is None or (fact.valid_from <= as_of and (fact.valid_to is None or as_of < fact.valid_to)):
-            out.append(fact)
+    for f in timeline(claims, about):
+        if as_of is not None:
+            if f.valid_from > as_of:
+                continue
+            if f.valid_to is not None and f.valid_to > as_of:
+                f = replace(f, valid_to=None, ended_by=None)  # what was said after as_of is not known then
+        if history or f.valid_to is None:
+            out.append(f)
+    if history:
+        first = {a: i for i, a in reversed(list(enumerate(f.attribute for f in out)))}
+        out.sort(key=lambda f: first[f.attribute])  # stable: each attribute's values stay in order
     return out
+
+
+def superseded(claims: Sequence[Claim], kinds: object = None) -> dict[int, datetime]:
+    """For each claim (by place) whose facts a later statement ended, the date the first of them
+    stopped holding: what the first reading of kinds returned, kept for its callers."""
+    facts = timeline(Told.of(claims), claims[0].subject) if claims else []
+    ends: dict[str, datetime] = {}
+    for f in facts:
+        if f.valid_to is not None and f.attribute in KINDS:
+            ends.setdefault(f.turn_id, f.valid_to)
+    return {i: ends[c.turn_id] for i, c in enumerate(claims) if c.turn_id in ends}
 
 
 _ASKED = {
@@ -202,22 +199,19 @@ def asked_kinds(question: str) -> frozenset[str]:
 
 
 def holding(claims: Sequence[Claim], about: str, kinds: Iterable[str], as_of: datetime | None) -> dict[str, str]:
-    """For the person ``about`` and the ``kinds`` asked: each turn whose claim of a kind had been
-    replaced by ``as_of`` (None: now), mapped to the turn whose claim of that kind held then."""
-    if not isinstance(claims, Told):  # only the kinds are needed here, not the facts
-        claims = [c for c in claims if c.subject == about]
-    at = _oldest_first(claims, about)
-    mine = [claims[i] for i in at]
-    said_kinds = [claims.kinds[i] for i in at] if isinstance(claims, Told) else [kind_of(c) for c in mine]
-    ends = superseded(mine, said_kinds)
+    """For the person ``about`` and the attributes ``kinds`` asked: each turn whose fact of an
+    attribute had been ended by ``as_of`` (None: now), mapped to the turn whose fact of that
+    attribute held then (the latest said, not negated, not ended by then)."""
+    wanted = set(kinds)
+    facts = [f for f in timeline(claims, about) if f.attribute in wanted and (as_of is None or f.valid_from <= as_of)]
     out: dict[str, str] = {}
-    for kind in kinds:
-        said = [(i, c) for i, c in enumerate(mine) if (k := said_kinds[i]) is not None and k[0] == kind
-                and (as_of is None or c.date <= as_of)]
-        if not said:
+    for kind in wanted:
+        mine = [f for f in facts if f.attribute == kind]
+        holds = [f for f in mine if not f.negated and (f.valid_to is None or as_of is not None and as_of < f.valid_to)]
+        if not holds:
             continue
-        holder = said[-1][1]
-        for i, c in said:
-            if i in ends and (as_of is None or ends[i] <= as_of) and c.turn_id != holder.turn_id:
-                out.setdefault(c.turn_id, holder.turn_id)
+        holder = holds[-1].turn_id
+        for f in mine:
+            if f.valid_to is not None and (as_of is None or f.valid_to <= as_of) and f.turn_id != holder:
+                out.setdefault(f.turn_id, holder)
     return out

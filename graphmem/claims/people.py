@@ -75,7 +75,8 @@ class People:
     def addressed(self, keys: Sequence[str]) -> list[str]:
         """Whom ``you`` means in each turn, said by the speakers ``keys`` in order, when no
         vocative names someone: the last speaker before the turn who is not its speaker, else
-        (no one else has spoken yet) the first of the conversation's speakers who is not.
+        (no one else has spoken yet) the first of the conversation's speakers who is not, else no one
+        ("": a conversation of one speaker, whose ``you`` names nobody, so a clause about it claims nothing).
 
         Why the turn before: in dialogue of more than two a turn answers the one before it, so
         that one's speaker is addressed. In two-party dialogue this is always the other speaker."""
@@ -87,7 +88,7 @@ class People:
             elif other is not None:
                 out.append(other)
             else:
-                out.append(next((k for k in self.speakers if k != key), key))
+                out.append(next((k for k in self.speakers if k != key), ""))
             if key != last:
                 last, other = key, last
         return out

@@ -230,8 +230,9 @@ class ConversationClaims:
 
     ``speakers`` are the conversation's speakers, as the bulk reader takes them; with None they
     are whoever speaks, in the order they first speak, as :func:`graphmem.data.dialogue.conversations`
-    takes them. Until a second speaker has spoken there is no dialogue to read: the turns wait (no
-    claims), and are read, and reported as read again, when the second speaker's first turn arrives.
+    takes them. One speaker is enough (notes, a monologue, an agent that stores only the user's turns):
+    their turns are read as they come, ``you`` naming no one until someone else speaks, and the turns
+    whose addressee a second speaker changes are read again then.
     """
 
     def __init__(self, speakers: Sequence[str] | None = None, *, captions: bool = False, you_mentions: bool = False):
@@ -287,9 +288,6 @@ class ConversationClaims:
         parsed, undo = state.grow(turns)
         try:
             every = self._turns + list(turns)
-            if len(speakers) < 2:  # no dialogue yet: the turns wait
-                self._speakers, self._turns, self._claims = speakers, every, self._claims + [()] * len(turns)
-                return ClaimChange({t.id: () for t in turns}, ())
             if not joined and state.same_people(turns):
                 people, surfaces, candidates = state.people, state.surfaces, state.candidates
                 keys = state.keys + [speaker_key(people, t) for t in turns]
@@ -339,7 +337,7 @@ class ConversationClaims:
         was = [c for i, c in enumerate(self._claims) if i not in dead]
         speakers = self._speakers if self._given is not None else tuple(dict.fromkeys(t.speaker for t in kept))
         state = self._ready()
-        if state.people is None or len(speakers) < 2 or speakers != self._speakers:
+        if state.people is None or not speakers or speakers != self._speakers:
             return self._afresh(kept, was)
         before = (state.people, state.surfaces, [k for i, k in enumerate(state.keys) if i not in dead],
                   [y for i, y in enumerate(state.you) if i not in dead])
@@ -406,7 +404,7 @@ class ConversationClaims:
             state = _State([], Counter(), set(), {})
             state.grow(self._turns)
             state.fresh = (set(), Counter())  # no add asks what this growth brought
-            if len(self._speakers) >= 2:
+            if self._speakers:
                 state.people, state.surfaces, state.keys, state.candidates = state.meet(self._speakers, self._turns)
                 state.you = state.people.addressed(state.keys)
                 state.prune(0, set())

@@ -222,6 +222,8 @@ def repair(saved: Path, new: Path) -> None:
 @click.argument("person")
 @click.option("--as-of", default=None, metavar="DATE", help="Only what held on that day (e.g. 2023-05-20).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per fact, a line each.")
+@click.option("--history", is_flag=True,
+              help="Every value of each attribute in order, the ended ones with the day and the turn that ended them.")
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, help=DATA_HELP)
 @click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
               help="memory: read --data in process; neo4j: what Neo4j holds (graphmem load first).")
@@ -230,13 +232,14 @@ def repair(saved: Path, new: Path) -> None:
 @click.option("--user", default=None, help="Whose memory (default: the turns that carry no user).")
 @neo4j_account_options
 @friendly
-def facts(person: str, as_of: str | None, as_json: bool, data: Path | None, backend: str, saved: Path | None,
-          user: str | None, **neo4j: str | None) -> None:
-    """What a memory holds about PERSON, oldest first: each claim read from a turn, from the day it
-    was said until a later claim of the same kind replaced it (where they live, work, their job,
-    partner, what they drive or study); with --as-of, only what held then."""
+def facts(person: str, as_of: str | None, as_json: bool, history: bool, data: Path | None, backend: str,
+          saved: Path | None, user: str | None, **neo4j: str | None) -> None:
+    """What holds about PERSON now, oldest first: each fact a clause of a turn, with its attribute
+    (where they live, their job, employer, partner, pets, diet, favourites...) and the turn it came
+    from; with --as-of, what held then; with --history, every value of each attribute in order, from
+    the day it was said until a later statement ended it."""
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
-        found = mem.facts(person, as_of=as_of, user=user)
+        found = mem.facts(person, as_of=as_of, user=user, history=history)
     if as_json:
         for f in found:
             click.echo(json.dumps(_fact_row(f), ensure_ascii=False))
@@ -244,7 +247,9 @@ def facts(person: str, as_of: str | None, as_json: bool, data: Path | None, back
     for f in found:
         until = f"until {f.valid_to:%Y-%m-%d}" if f.valid_to else "holds"
         said = f"{'not ' if f.negated else ''}{f.predicate} {f.object}".strip()
-        click.echo(f"  {f.valid_from:%Y-%m-%d} {until:<16} {f.subject} {said}  [{f.turn_id}]")
+        ended = f", ended by {f.ended_by}" if f.ended_by else ""
+        click.echo(f"  {f.valid_from:%Y-%m-%d} {until:<16} {f.attribute or '':<20} {f.value or said}"
+                   f"  ({f.subject} {said})  [{f.turn_id}{ended}]")
     if not found:
         click.echo(f"  (nothing held about {person}{f' on {as_of}' if as_of else ''})")
 

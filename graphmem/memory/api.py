@@ -210,12 +210,14 @@ class Memory:
             except DataError as e:  # said of the conversation the caller named, not of its key
                 raise DataError(str(e).replace(repr(key), repr(conversation))) from None
 
-    def facts(self, about: str, as_of: When = None, user: str | None = None) -> list[Fact]:
-        """What the memory holds about a person (``about``: a name), across ``user``'s conversations,
-        oldest first: each fact from the claim it was read from, valid from the day it was said until a
-        later claim of the same kind replaced it (:mod:`graphmem.claims.facts`: where one lives,
-        works, their job, partner, what they drive or study). ``as_of``: only what held then, as known
-        then (nothing said after its day is read: a fact ended later holds, with no ``valid_to``)."""
+    def facts(self, about: str, as_of: When = None, user: str | None = None, history: bool = False) -> list[Fact]:
+        """What holds about a person (``about``: a name) across ``user``'s conversations, oldest first:
+        each fact a clause of what was said, with its attribute and value (:mod:`graphmem.claims.facts`:
+        where one lives, works, their partner, pets, diet...), valid from the day it was said until a
+        later statement ended it. ``as_of``: what held then, from what was said by the end of its day
+        (an end said later is no end yet: that fact holds, with no ``valid_to``). ``history``:
+        every fact said instead, each attribute's values together in order, the ended ones with
+        ``valid_to`` and ``ended_by``."""
         if not isinstance(about, str) or not fold(about):
             raise DataError(f"about must be a person's name, not {about!r}")
         moment, user = _moment(as_of), _user(user)
@@ -223,9 +225,9 @@ class Memory:
             self._open_or_raise()
             claims = self._store.claims_about(fold(about), user)
         moment = said_until(moment)  # as of a day, only what was said by its end: an end said later is no end yet
-        if moment is not None:
+        if moment is not None and any(c.date > moment for c in claims):  # else the store's read claims kept
             claims = [c for c in claims if c.date <= moment]
-        facts = facts_of(claims, fold(about), moment)  # a store's claims as it gives them: their facts made once
+        facts = facts_of(claims, fold(about), moment, history)  # a store's claims as it gives them: their facts made once
         return facts if user is None else [unscoped_fact(f) for f in facts]  # no user, no scoped id
 
     def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,

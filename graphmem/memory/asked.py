@@ -24,19 +24,21 @@ fact of that attribute that holds for that person as of the day asked answers it
   value ("before", "used to", "previous", "initially", "first", "originally") gets the value that
   had ended by then: the first one for "first", "initially", "originally", else the latest ended.
 
-A fact's attribute is its ``attribute`` (and its value ``value``) where the facts carry them,
-else the claim's kind (:func:`graphmem.claims.facts.kind_of`): the rule reads either.
+A fact's attribute and value are its own (``Fact.attribute``, ``Fact.value``: read by
+:mod:`graphmem.claims.attributes`), named as asked here: ``residence``, ``occupation``,
+``employer``, ``partner``, ``pet``, ``vehicle``, ``instrument``, ``study``, ``diet``, ``language``,
+``favourite:<thing>``, ``count:<thing>``, ``frequency:<thing>`` (an ``other:<verb>`` no question
+form asks).
 """
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from graphmem.claims.facts import facts_of, kind_of
+from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
 from graphmem.domain import Claim, Fact, Turn
 from graphmem.index.shape import is_assistant
@@ -198,12 +200,11 @@ def _same(asked_: str, said: str) -> bool:
 
 
 def attribute_of(f: Fact) -> tuple[str, str] | None:
-    """A fact's attribute and value: its own where it carries them, else its claim's kind."""
-    own = getattr(f, "attribute", None)
-    if own:
-        return own, getattr(f, "value", "") or f.object
-    kind = kind_of(Claim(f.subject, f.predicate, f.object, f.negated, f.sentence, f.turn_id, f.said_on))
-    return kind
+    """A fact's attribute and value (its object where it has no value of its own), or None for a
+    fact made without one, or one that denies its value ("I don't eat meat": no value it holds)."""
+    if not f.attribute or f.negated:
+        return None
+    return f.attribute, f.value or f.object
 
 
 def value_of(f: Fact, value: str) -> str:
@@ -248,15 +249,6 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
     return list(seen.values()), " and ".join(values)
 
 
-_HAS_HISTORY = "history" in inspect.signature(facts_of).parameters
-
-
-def _history(claims: Sequence[Claim], person: str) -> list[Fact]:
-    """Every fact said of ``person``, the ended ones with their ``valid_to``: ``facts_of``'s history
-    where it keeps one apart from what holds, else all it gives (each fact with its ``valid_to``)."""
-    return facts_of(claims, person, None, True) if _HAS_HISTORY else facts_of(claims, person)
-
-
 def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
                claims_about: Callable[[str], Sequence[Claim]], speakers: Sequence[str] = (),
                search: Callable[[str], Sequence[Turn]] | None = None) -> tuple[list[Fact], str] | None:
@@ -274,7 +266,7 @@ def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
     people = list(a.names) + ([who] if who else ["user"] if a.asker else [])  # chat logs call the asker "user"
     for person in dict.fromkeys(people):
         claims = [c for c in claims_about(person) if c.subject == person and (moment is None or c.date <= moment)]
-        got = answer_of(_history(claims, person), a, moment) if claims else None
+        got = answer_of(facts_of(claims, person, None, history=True), a, moment) if claims else None
         if got is not None:
             return got
     return None

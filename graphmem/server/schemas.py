@@ -149,14 +149,21 @@ TOOLS: dict[str, Spec] = {
         _READS, absent=("sentence", "source")),
     "facts": _tool(
         "Facts held about a person",
-        "The facts the memory has read about a person from what was said (no model: grammar rules), each as "
-        "subject, predicate and object, whether it was negated, the turn it came from, when it was said, and "
-        "when it held: from valid_from until valid_to (absent while it still holds). Give as_of for what held at "
-        "one moment. Example: {\"about\": \"Ann\"}",
+        "What holds about a person: the facts the memory has read from what was said (no model: grammar "
+        "rules), one per clause, each with its attribute (residence, occupation, employer, partner, pet, "
+        "vehicle, instrument, study, diet, language, favourite:<thing>, count:<thing>, frequency:<thing>, "
+        "other:<verb>) and value, the turn it came from and when it was said. A fact holds from valid_from until "
+        "a later statement ends it: a new value of a one-valued attribute (a move ends the old home, a new job "
+        "the old one), an ending (\"sold the car\", \"we broke up\"), or a negation. Pets, instruments and "
+        "languages hold several values at once. By default only what holds now; as_of: what held at that "
+        "moment, from what was said by then; history: every value of each attribute in order, the ended "
+        "ones with valid_to and ended_by (the turn that ended it). Example: {\"about\": \"Ann\"}",
         {"about": {"type": "string", "minLength": 1, "maxLength": 200,
                    "description": "The person's name, as they speak or are spoken of. Example: \"Ann\"."},
-         "as_of": {**_AS_OF, "description": f"Only the facts that held at this moment: {DATE_FORMS}. Omitted: "
-                                            "every fact, past ones included."},
+         "as_of": {**_AS_OF, "description": f"What held at this moment: {DATE_FORMS}. Omitted: now."},
+         "history": {"type": "boolean", "default": False,
+                     "description": "Every fact said, each attribute's values together in order, past ones "
+                                    "included (with valid_to and ended_by); default false: what holds."},
          "user": _USER,
          "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 100,
                    "description": f"How many facts to return at most, 1 to {MAX_PAGE}; default 100."}},
@@ -167,7 +174,10 @@ TOOLS: dict[str, Spec] = {
                            "object": {"type": "string"}, "negated": {"type": "boolean"},
                            "sentence": {"type": "string", "description": "The clause it was read from."},
                            "turn_id": {"type": "string"}, "said_on": {"type": "string"},
-                           "valid_from": {"type": "string"}, "valid_to": {"type": "string"}},
+                           "valid_from": {"type": "string"}, "valid_to": {"type": "string"},
+                           "attribute": {"type": "string", "description": "What it says of the person."},
+                           "value": {"type": "string", "description": "The attribute's value, lower case."},
+                           "ended_by": {"type": "string", "description": "The turn that ended it."}},
             "required": ["subject", "predicate", "object", "negated", "sentence", "turn_id", "said_on",
                          "valid_from"]}}},
         _READS),

@@ -88,7 +88,7 @@ class Tools:
         return out
 
     def facts(self, a: dict[str, Any]) -> dict[str, Any]:
-        facts = self.memory.facts(a["about"], as_of=_when(a), user=a.get("user"))
+        facts = self.memory.facts(a["about"], as_of=_when(a), user=a.get("user"), history=a.get("history", False))
         return {"facts": [_fact_json(f) for f in facts[:a.get("limit", 100)]]}
 
     def forget(self, a: dict[str, Any]) -> dict[str, Any]:
@@ -153,6 +153,10 @@ def _fact_json(f: Any) -> dict[str, Any]:
            "valid_from": f.valid_from.isoformat()}
     if f.valid_to is not None:
         out["valid_to"] = f.valid_to.isoformat()
+    if f.attribute is not None:
+        out.update(attribute=f.attribute, value=f.value)
+    if f.ended_by is not None:
+        out["ended_by"] = f.ended_by
     return out
 
 
@@ -189,6 +193,9 @@ def _value(schema: Spec, value: Any, tool: str, where: str) -> None:
                 or (high is not None and value > high):
             span = f"from {low} to {high}" if high is not None else f"from {low} up"
             raise DataError(f"{tool}: {where} must be a whole number {span}, not {_shown(value)}")
+    elif kind == "boolean":
+        if not isinstance(value, bool):
+            raise DataError(f"{tool}: {where} must be true or false, not {_shown(value)}")
     else:  # pragma: no cover - a schema this module cannot check is a programming error
         raise AssertionError(f"unchecked schema type {kind!r}")
 

@@ -15,8 +15,8 @@ there when it reads them; a reopened one restores a conversation's claims from t
 reading it again, the first time that conversation is asked for.
 
 Claims are read from dialogue of any number of speakers (whom ``you`` means is settled turn by
-turn: :meth:`graphmem.claims.people.People.addressed`); a conversation only one person has spoken
-in yet has no claims until a second speaks. A turn without a date is dated when it is ingested, as :func:`graphmem.data.records.conversations` dates it.
+turn: :meth:`graphmem.claims.people.People.addressed`), one speaker included: while no one else has
+spoken, ``you`` names no one. A turn without a date is dated when it is ingested, as :func:`graphmem.data.records.conversations` dates it.
 """
 
 from __future__ import annotations

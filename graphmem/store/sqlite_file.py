@@ -47,7 +47,7 @@ except ImportError:  # pragma: no cover - Windows: SQLite's own locks alone keep
 
 __all__ = ["DamagedFile", "MemoryFile", "READING_VERSION", "SCHEMA_VERSION", "PAGE_SIZE"]
 
-_VERSIONS = ("2", "3", "4", "5", "6")
+_VERSIONS = ("2", "3", "4", "5", "6", "7")
 """The older versions a writer brings to this one when it opens their file."""
 
 _TURN_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user"

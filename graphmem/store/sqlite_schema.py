@@ -21,14 +21,15 @@ from graphmem.store import snapshot
 __all__ = ["PAGE_SIZE", "READING_VERSION", "SCHEMA", "SCHEMA_VERSION", "claim_cells", "crc", "record_crc",
            "reading_crc", "turn_cells", "upgrade"]
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 """2: the claims read of each turn (table ``claims``); a turn's ``said`` is NULL when it is its text
 (no vocative taken out). 3: the turns whose claims are not read yet and each turn's ingest moment
 (``at``). 4: the postings as they stood at the last close (table ``snapshot``) and the file's
 ``generation``, moved on by every ingest. 5: per conversation, the last turn whose claims were read
 (table ``claims_read``) instead of a row per waiting turn. 6: a CRC-32 per row (``crc``, and a turn's
 ``rcrc`` of its reading), checked when the row is read, and the user a turn belongs to (``user``). 7: claims
-of dialogue of more than two speakers (6 read none: their turns wait again). An older file is brought to this version when
+of dialogue of more than two speakers (6 read none: their turns wait again). 8: claims of a conversation of one
+speaker (7 read none: its turns wait again). An older file is brought to this version when
 a writer opens it; code of an older version refuses a newer file (it would write rows without them)."""
 
 READING_VERSION = "3"
@@ -102,11 +103,13 @@ def upgrade(db: sqlite3.Connection, version: str) -> None:
     """An older file brought to this version, within the open's transaction: 2 read every claim and
     kept no ingest moment; 3 and 4 kept a row per waiting turn (``unread``); before 6 no row had a
     checksum (each is computed from what the row holds now); before 7 a conversation of more than two
-    speakers kept no claims, and marked its turns read (so they wait again, to be read when asked for)."""
-    if version != "6":
+    speakers kept no claims, and marked its turns read (so they wait again, to be read when asked for); before 8
+    neither did a conversation of one speaker."""
+    if int(version) < 6:
         _checksums(db, version)
+    unread = "count(DISTINCT speaker) = 1" + (" OR count(DISTINCT speaker) > 2" if int(version) < 7 else "")
     db.execute("DELETE FROM claims_read WHERE conversation IN"
-               " (SELECT conversation FROM turns GROUP BY conversation HAVING count(DISTINCT speaker) > 2)")
+               f" (SELECT conversation FROM turns GROUP BY conversation HAVING {unread})")
     db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (SCHEMA_VERSION,))
 
 

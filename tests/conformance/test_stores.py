@@ -343,19 +343,62 @@ def test_facts_know_when_they_stopped_holding(store):
     """Alice lived in Paris until she said she moved to Berlin: the Paris fact ends that day, nothing
     is deleted, and ``as_of`` keeps what held then; every store gives the RAM memory's facts."""
     mem, here = _both(store, MOVE + CHAT)
-    facts = mem.facts("Alice")
-    assert facts == here.facts("alice") and facts
+    facts = mem.facts("Alice", history=True)
+    assert facts == here.facts("alice", history=True) and facts
     paris = [f for f in facts if f.turn_id == "m1" and f.predicate == "live"]
     berlin = [f for f in facts if f.turn_id == "m3"]
     assert paris and berlin and paris[0].valid_to == berlin[0].valid_from == datetime(2023, 6, 2)
     assert all(f.valid_to is None for f in berlin) and all(f.subject == "alice" for f in facts)
     between = mem.facts("Alice", as_of="2023-03-01")
     assert "m1" in {f.turn_id for f in between} and "m3" not in {f.turn_id for f in between}
-    assert mem.facts("Alice", as_of="2024-01-01") == [f for f in facts if f.valid_to is None]
+    assert mem.facts("Alice", as_of="2024-01-01") == mem.facts("Alice")
     assert mem.facts("Alice", as_of="2022-01-01") == [] and mem.facts("Nobody") == []
+    holds = mem.facts("Alice")  # what holds now: the history's facts not ended
+    assert holds == here.facts("Alice") and sorted(map(repr, holds)) == sorted(repr(f) for f in facts if f.valid_to is None)
+    assert paris[0].ended_by == "m3" and paris[0].attribute == "residence" and berlin[0].value == "berlin"
     for who in ("Nate", "Bob", "user"):
-        assert mem.facts(who) == here.facts(who), who
+        assert mem.facts(who) == here.facts(who) and mem.facts(who, history=True) == here.facts(who, history=True), who
     assert _refusal(lambda: mem.facts("  ")) == "about must be a person's name, not '  '"
+
+
+NOTES = [
+    {"id": "n1", "speaker": "Nadia", "text": "I live in Lisbon and I work as a chef at Nando's.", "date": "2023-01-05",
+     "conversation": "notes"},
+    {"id": "n2", "speaker": "Nadia", "text": "Big news: we moved to Porto last week, so Porto is home now.",
+     "date": "2023-04-02", "conversation": "notes"},
+    {"id": "n3", "speaker": "Nadia", "text": "I became a pilot!", "date": "2023-08-20", "conversation": "notes"},
+]
+
+
+def test_one_speakers_notes_give_facts_and_their_history(store):
+    """A conversation only one person speaks in (notes; an agent storing the user's turns) gives
+    that person's facts, ended by what they say later in other words, the same in every store."""
+    mem, here = _both(store, NOTES)
+    now = mem.facts("Nadia")
+    assert now == here.facts("Nadia")
+    assert {(f.attribute, f.value) for f in now} >= {("residence", "porto"), ("occupation", "pilot")}
+    assert ("residence", "lisbon") not in {(f.attribute, f.value) for f in now}
+    every = mem.facts("Nadia", history=True)
+    assert every == here.facts("Nadia", history=True)
+    homes = [(f.value, f.turn_id, f.ended_by) for f in every if f.attribute == "residence"]
+    assert homes == [("lisbon", "n1", "n2"), ("porto", "n2", None)]
+    assert {(f.attribute, f.value) for f in mem.facts("Nadia", as_of="2023-05-01")} >= {("residence", "porto"),
+                                                                                         ("occupation", "chef")}
+
+
+def test_forgetting_another_speakers_turn_keeps_a_persons_facts(store):
+    """Forgetting Bob's turn leaves Alice the only speaker: her facts are those of a memory that
+    never held Bob's turn, not none."""
+    mem, here = _both(store, MOVE[:3])
+    before = mem.facts("Alice", history=True)
+    for memory in (mem, here):
+        assert memory.forget(ids=["m2"]) == 1
+    after = mem.facts("Alice", history=True)
+    assert after == before == here.facts("Alice", history=True)
+    assert [f.value for f in mem.facts("Alice") if f.attribute == "residence"] == ["berlin"]
+    fresh = store()
+    fresh.ingest([MOVE[0], MOVE[2]])
+    assert fresh.facts("Alice", history=True) == after
 
 
 def test_facts_are_a_users_own_and_go_with_what_is_forgotten(store):

@@ -65,6 +65,7 @@ BAD = [
     ("turns", {"offset": -1}, "turns: offset must be a whole number from 0 up, not -1"),
     ("turns", {"limit": 5000}, "turns: limit must be a whole number from 1 to 1000, not 5000"),
     ("facts", {"about": 3}, "facts: about must be a non-empty string, not 3"),
+    ("facts", {"about": "Ann", "history": "yes"}, 'facts: history must be true or false, not "yes"'),
     ("stats", {"user": ""}, 'stats: user must be a non-empty string, not ""'),
 ]
 """(tool, arguments, the one line the tool error carries): calls a model gets wrong."""

@@ -51,6 +51,24 @@ def test_facts_about_a_person_name_the_turn_they_were_read_from(memory):
     assert not [f for f in before["facts"] if f["turn_id"] == ids[0]], "nothing held in 2000 was said in 2023"
 
 
+def test_facts_history_gives_every_value_and_what_ended_it(memory):
+    """The user's own turns only (one speaker): what holds, and with ``history`` each value in order."""
+    moves = [{"speaker": "user", "text": "I live in Paris.", "date": "2023-01-10"},
+             {"speaker": "user", "text": "We moved to Porto last week, so Porto is home now.", "date": "2023-06-02"}]
+
+    async def body(client: Client) -> tuple[dict, dict, list[str]]:
+        ids = ok(await client.call_tool("remember", {"turns": moves, "conversation": "notes"}))["ids"]
+        return (ok(await client.call_tool("facts", {"about": "user"})),
+                ok(await client.call_tool("facts", {"about": "user", "history": True})), ids)
+
+    now, history, ids = served(memory, body)
+    assert [(f["attribute"], f["value"]) for f in now["facts"]] == [("residence", "porto")]
+    homes = [f for f in history["facts"] if f["attribute"] == "residence"]
+    assert [(f["value"], f["turn_id"], f.get("ended_by")) for f in homes] == [("paris", ids[0], ids[1]),
+                                                                             ("porto", ids[1], None)]
+    assert homes[0]["valid_to"].startswith("2023-06-02") and "valid_to" not in homes[1]
+
+
 def test_forget_removes_by_ids_by_conversation_and_by_user(memory):
     async def body(client: Client) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -46,14 +46,18 @@ def test_a_negated_claim_has_no_kind():
     assert kind_of(_claim("live", "in Paris", 1, negated=True)) is None
 
 
-def test_a_later_value_of_the_same_kind_ends_the_earlier_and_nothing_else():
+def test_a_later_value_of_the_same_attribute_ends_the_earlier_and_nothing_else():
     claims = [_claim("live", "in Paris", 1), _claim("work", "as a nurse", 2), _claim("live", "in Paris", 3),
               _claim("move", "to Berlin", 9), _claim("live", "in Rome", 4, subject="bob")]
     assert superseded(claims) == {0: datetime(2023, 1, 9), 2: datetime(2023, 1, 9)}
-    facts = facts_of(claims, "alice")
-    assert [f.turn_id for f in facts] == ["t1", "t2", "t3", "t9"]
-    assert [f.valid_to for f in facts] == [datetime(2023, 1, 9), None, datetime(2023, 1, 9), None]
-    assert [f.turn_id for f in facts_of(claims, "alice", as_of=datetime(2023, 1, 5))] == ["t1", "t2", "t3"]
+    every = facts_of(claims, "alice", history=True)
+    assert [(f.turn_id, f.attribute, f.value) for f in every] == [
+        ("t1", "residence", "paris"), ("t3", "residence", "paris"), ("t9", "residence", "berlin"),
+        ("t2", "occupation", "nurse")]
+    assert [(f.valid_to, f.ended_by) for f in every] == [(datetime(2023, 1, 9), "t9")] * 2 + [(None, None)] * 2
+    assert [f.turn_id for f in facts_of(claims, "alice")] == ["t2", "t9"]  # what holds now
+    then = facts_of(claims, "alice", as_of=datetime(2023, 1, 5))
+    assert [f.turn_id for f in then] == ["t1", "t2", "t3"] and all(f.valid_to is None for f in then)  # Berlin unknown then
     assert [f.turn_id for f in facts_of(claims, "alice", as_of=datetime(2023, 1, 9))] == ["t2", "t9"]
 
 
@@ -61,49 +65,52 @@ def test_the_same_value_said_again_replaces_nothing():
     assert superseded([_claim("live", "in Paris", 1), _claim("move", "to Paris", 5)]) == {}
 
 
-def _pairwise(claims: list[Claim]) -> dict[int, datetime]:
-    """The rule as first written, every claim against every other: what one pass must give."""
-    latest: dict[tuple[str, str], tuple[int, str]] = {}
-    out: dict[int, datetime] = {}
-    for i in sorted(range(len(claims)), key=lambda i: (claims[i].date, i)):
-        said = kind_of(claims[i])
-        if said is None:
-            continue
-        key = (claims[i].subject, said[0])
-        earlier = latest.get(key)
-        if earlier is not None and earlier[1] != said[1]:
-            for j, c in enumerate(claims):
-                if j not in out and c.subject == key[0] and c.date <= claims[i].date and j != i:
-                    other = kind_of(c)
-                    if other is not None and other[0] == said[0] and other[1] != said[1]:
-                        out[j] = claims[i].date
-        latest[key] = (i, said[1])
-    return out
+def test_a_negation_ends_the_value_it_denies_and_an_affirmation_the_denial():
+    claims = [_claim("work", "at Google", 1), _claim("work", "at Google anymore", 3, negated=True),
+              _claim("work", "at Google again", 6)]
+    every = facts_of(claims, "alice", history=True)
+    assert [(f.value, f.negated, f.ended_by) for f in every] == [("google", False, "t3"), ("google", True, "t6"),
+                                                                 ("google", False, None)]
+
+
+def test_many_values_add_up_until_one_is_ended():
+    claims = [_claim("speak", "French", 1), _claim("speak", "Spanish and German", 2),
+              _claim("play", "the violin", 3), _claim("play", "the piano", 4), _claim("give", "up the violin", 5)]
+    now = facts_of(claims, "alice")
+    assert sorted((f.attribute, f.value) for f in now) == [
+        ("instrument", "piano"), ("language", "french"), ("language", "german"), ("language", "spanish")]
 
 
 SAID = [("live", "in Paris"), ("live", "in Rome"), ("move", "to Berlin"), ("work", "as a nurse"), ("be", "a teacher"),
-        ("work", "at Google"), ("drive", "a red Volvo"), ("drive", "a blue Fiat"), ("date", "Sam"), ("love", "Paris")]
+        ("work", "at Google"), ("drive", "a red Volvo"), ("drive", "a blue Fiat"), ("date", "Sam"), ("love", "Paris"),
+        ("play", "the cello"), ("sell", "the Volvo")]
 
 
 def _random_claims(rng: random.Random, n: int) -> list[Claim]:
-    """Claims of two people on a few days (many said the same day), of kinds and of none, some negated."""
+    """Claims of two people on a few days (many said the same day), of attributes and of none, some negated."""
     return [_claim(*rng.choice(SAID), rng.randint(1, 6), subject=rng.choice(("alice", "bob")),
                    negated=rng.random() < 0.1) for _ in range(n)]
 
 
-def test_one_pass_ends_what_the_pairwise_rule_ends():
-    """Same-day claims end each other both ways, a value said again ends nothing, and every person
-    and kind keeps its own order: on random claims the one pass gives the pairwise rule's ends."""
+def test_one_value_of_a_one_valued_attribute_holds_at_a_time():
+    """On random claims: at any moment, no two facts of a one-valued attribute with different
+    values both hold, and every ended fact was ended by a turn said on its valid_to."""
     rng = random.Random(7)
-    for n in [*range(12), *[40] * 200]:
+    for n in [*range(12), *[40] * 100]:
         claims = _random_claims(rng, n)
-        want = _pairwise(claims)
-        assert superseded(claims) == want, claims
-        assert superseded(claims, [kind_of(c) for c in claims]) == want
+        said_on = {c.turn_id: c.date for c in claims}
+        for who in ("alice", "bob"):
+            every = facts_of(claims, who, history=True)
+            for day in range(1, 8):
+                held = facts_of(claims, who, as_of=datetime(2023, 1, day))
+                for kind in ("residence", "occupation", "employer", "vehicle", "partner"):
+                    values = {f.value for f in held if f.attribute == kind and not f.negated}
+                    assert len(values) <= 1, (kind, held)
+            assert all(f.valid_to is None or said_on[f.ended_by] == f.valid_to for f in every)
 
 
 def test_claims_told_once_give_what_plain_claims_give():
-    """A store's claims with their kinds and facts made once (``Told``, kept between calls) give the
+    """A store's claims with their statements read once (``Told``, kept between calls) give the
     facts and the turns that hold that the same claims give read afresh, in any order, joined or not."""
     rng = random.Random(11)
     for _ in range(100):
@@ -112,7 +119,8 @@ def test_claims_told_once_give_what_plain_claims_give():
         assert list(told) == claims and len(told) == 30 and told[3] == claims[3]
         for who in ("alice", "bob", "cy"):
             for as_of in (None, datetime(2023, 1, 3), datetime(2023, 1, 9)):
-                assert facts_of(told, who, as_of) == facts_of(claims, who, as_of)
+                for history in (False, True):
+                    assert facts_of(told, who, as_of, history) == facts_of(claims, who, as_of, history)
                 assert holding(told, who, KINDS, as_of) == holding(claims, who, KINDS, as_of)
 
 
@@ -125,10 +133,18 @@ def test_graphmem_facts_on_the_command_line(tmp_path):
     runner = CliRunner()
     listed = runner.invoke(main, ["facts", "Alice", "--data", str(turns)])
     assert listed.exit_code == 0, listed.output
-    assert "until 2023-06-02" in listed.output and "[m1]" in listed.output and "[m3]" in listed.output
+    assert "residence" in listed.output and "berlin" in listed.output and "[m1]" not in listed.output
+    history = runner.invoke(main, ["facts", "Alice", "--data", str(turns), "--history"])
+    assert history.exit_code == 0, history.output
+    assert "until 2023-06-02" in history.output and "[m1, ended by m3]" in history.output and "[m3]" in history.output
     then = runner.invoke(main, ["facts", "Alice", "--data", str(turns), "--as-of", "2023-03-01", "--json"])
     rows = [json.loads(line) for line in then.output.splitlines()]
     assert then.exit_code == 0 and [r["turn_id"] for r in rows] == ["m1"] and rows[0]["valid_to"] is None  # the move not said yet
+    assert rows[0]["attribute"] == "residence" and rows[0]["value"] == "paris"
+    every = runner.invoke(main, ["facts", "Alice", "--data", str(turns), "--history", "--json"])
+    rows = [json.loads(line) for line in every.output.splitlines()]
+    assert [(r["value"], r["valid_to"], r["ended_by"]) for r in rows] == [
+        ("paris", "2023-06-02T00:00:00", "m3"), ("berlin", None, None)]
     nobody = runner.invoke(main, ["facts", "Zed", "--data", str(turns)])
     assert nobody.exit_code == 0 and "nothing held about Zed" in nobody.output
     bad = runner.invoke(main, ["facts", "Alice", "--data", str(turns), "--as-of", "someday"])

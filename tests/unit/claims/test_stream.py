@@ -141,11 +141,13 @@ def test_restored_three_speakers_read_on_as_if_never_closed(dataset):
     assert _differences(again.reading, extract(conv)) == 0
 
 
-def test_one_speaker_waits_then_is_read():
+def test_one_speaker_is_read_and_you_names_no_one_until_a_second_speaks():
     cc = ConversationClaims(None)
-    assert cc.add([_turn("D1:1", "Ann", "I adopted a dog.")]).claims == {"D1:1": ()}
+    change = cc.add([_turn("D1:1", "Ann", "I adopted a dog. You would love him.")])
+    assert [(c.subject, c.predicate) for c in change.claims["D1:1"]] == [("ann", "adopt")]  # "you": no one yet
     change = cc.add([_turn("D1:2", "Bob", "I went hiking.")])
-    assert change.reread == ("D1:1",) and {c.subject for c in change.claims["D1:1"]} == {"ann"}
+    assert change.reread == ("D1:1",)  # whom it addresses changed: Bob now
+    assert {(c.subject, c.predicate) for c in change.claims["D1:1"]} == {("ann", "adopt"), ("bob", "love")}
 
 
 def test_restored_reads_on_as_if_never_closed(dataset):

@@ -84,7 +84,8 @@ def test_losing_a_speaker_reads_the_rest_afresh():
              _turn("D1:3", "Ann", "My dog is called Rex.")]
     cc = _fresh(turns, None)
     change = cc.forget({"D1:2"})
-    assert change.reread == ("D1:1", "D1:3") and cc.claims == []  # one speaker left: no dialogue, no claims
+    assert change.reread == ("D1:1", "D1:3")  # one speaker left: read as notes, their own claims kept
+    assert {(c.turn_id, c.subject) for c in cc.claims} == {("D1:1", "ann"), ("D1:3", "ann")}
     assert _differences(cc.reading, _fresh([turns[0], turns[2]], None).reading) == 0
 
 

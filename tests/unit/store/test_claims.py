@@ -133,7 +133,7 @@ def test_an_undated_turn_read_again_after_reopening_keeps_its_ingest_date(tmp_pa
     before = datetime.now().replace(microsecond=0)
     with Memory(path=path) as mem:
         mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}])
-        assert mem.claims() == ()  # read, and saved, with one speaker known: no claim yet
+        assert [c.predicate for c in mem.claims()] == ["adopt"]  # read, and saved, with one speaker known
         assert not mem.store.file.conversation("default")[2]
     after = datetime.now()
     time.sleep(1.1)
@@ -271,6 +271,30 @@ def test_a_file_of_version_6_reads_the_claims_it_kept_none_of(tmp_path):
     db = sqlite3.connect(path)
     assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,)
     assert db.execute("SELECT count(*) FROM claims").fetchone() == (len(want),)
+    db.close()
+
+
+def test_a_file_of_version_7_reads_the_claims_of_one_speaker_it_kept_none_of(tmp_path):
+    """Version 7 kept no claims of a conversation of one speaker (notes), and marked its turns read:
+    opened now, they wait again and are read when asked for; a two-speaker conversation is left read."""
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    notes = [{"id": "n1", "speaker": "Ann", "text": "I moved to Porto last week.", "date": "2023-05-08",
+              "conversation": "notes"}]
+    with Memory(path=path) as mem:
+        mem.ingest(notes + [{**r, "conversation": "chat"} for r in TRIO[:2]])
+        want, chat = mem.claims("notes"), mem.claims("chat")
+    assert [c.predicate for c in want] == ["move"]
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM claims WHERE id = 'n1'")  # as version 7 left it: read, no claims
+    db.execute("UPDATE meta SET value = '7' WHERE key = 'version'")
+    db.commit()
+    db.close()
+    with Memory(path=path) as mem:
+        assert mem.claims("notes") == want and mem.claims("chat") == chat
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,)
     db.close()
 
 

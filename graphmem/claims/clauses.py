@@ -1,0 +1,179 @@
+"""A claim cut into the clauses it holds, each with its verb, its object trimmed, and its negation.
+
+Why: the claim reader (:mod:`graphmem.claims.extract`) splits a sentence at the clause bounds it
+knows (", and I ...", ";", dashes), and leaves the rest in one object: "sold the Civic and now I
+drive a Tesla", "to Porto last week, so Porto is home now", "in Paris and my favourite colour is
+blue". A fact is one clause. This module cuts a claim's object again at a coordinated clause (a
+subject, or a past-tense verb after "and": "left Google and joined Microsoft") and reads each piece
+with the claim reader's own verb group (:func:`graphmem.text.phrases.verb_group`), so each clause
+gives its own fact; and it trims an object of what says when rather than what ("last month",
+"now", "these days", "since 2019"), so "move from Paris to Berlin last month" holds Berlin.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphmem.domain import Claim
+from graphmem.text.lemma import IRREGULAR
+from graphmem.text.lexicon import BE, HAVE, MODAL, SPEAKER_POSS, SPEAKER_PRON
+from graphmem.text.phrases import np_end, verb_group
+from graphmem.text.sentences import tokens
+
+__all__ = ["Clause", "asked", "clauses", "trim"]
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause of a claim: its grammatical subject when not the person (``topic``), its verb's
+    lemma, whether it is negated, and its object as written (time words trimmed)."""
+
+    topic: str
+    predicate: str
+    negated: bool
+    object: str
+    said: str = ""
+    """The object as said, before trimming (a frequency is a time phrase: "every Sunday")."""
+    person: bool = True
+    """Is its subject the person, said as such ("I", "we", their name), rather than dropped ("Take a
+    look"), a pronoun of something else ("It really mattered", "They're beautiful") or a noun phrase?"""
+
+
+_CUT = re.compile(
+    r"\s*[;:]\s*|\s+[-–—]+\s+|,\s*(?:and\s+|but\s+|so\s+)?(?=(?:now\s+|then\s+)?(?:i|we|i'm|we're|i've|my|our)\b)"
+    r"|,?\s+(?:and|but|so|because|since)\s+(?:now\s+|then\s+|also\s+|finally\s+)?(?=(?:i|we|my|our)\b)"
+    r"|,\s*so\s+(?=[A-Z])", re.I)
+_AND_VERB = re.compile(r"(?:\s+(?:and|but)|,)\s+(?:then\s+|now\s+|also\s+|finally\s+)?(?=(\w+)\b)", re.I)
+_PAST_IRREGULAR = frozenset(w for w, base in IRREGULAR.items() if w != base and w.isalpha() and not w.endswith("ing")
+                            and w not in BE and w not in HAVE and w not in ("does", "goes"))
+
+_TIME_TAIL = re.compile(
+    r"(?:,\s*|\s+)(?:(?:right\s+)?now|anymore|any\s+more|these\s+days|nowadays|again|too|as\s+well|recently|lately"
+    r"|today|yesterday|tonight|at\s+the\s+moment|for\s+good|for\s+now|finally|already|full[- ]time|part[- ]time"
+    r"|(?:last|this|next|every|that)\s+(?:week|weekend|month|year|spring|summer|fall|autumn|winter|semester|season"
+    r"|morning|evening|night|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|(?:a|an|one|two|three|four|five|six|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
+    r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
+    r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
+    r"|(?:since|in|on|from|until|back\s+in)\s+(?:\d{4}|january|february|march|april|may|june|july|august|september"
+    r"|october|november|december)\b.*"
+    r"|for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|several|many|a\s+few|\d+)\s+"
+    r"(?:days?|weeks?|months?|years?)"
+    r"|(?:a\s+)?(?:few|couple\s+of)\s+(?:days|weeks|months|years)\s+ago)[\s.,!]*$", re.I)
+_TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:which|who|because|since|so\s+that|but|although|though|when|while|where"
+                           r"|and\s+it|and\s+it's|and\s+that|and\s+(?:i|we)\b).*$", re.I)
+
+
+_ASIDE = re.compile(r",\s+(?!(?:and|or)\b)(?!(?:an?|the)\s+[A-Z])(?=[a-z]).*$")
+"""A comma and what follows it in lower case: an aside ("now, very happy"), not an apposition ("a Triumph")."""
+
+
+def trim(obj: str) -> str:
+    """The object with what says when taken off its end ("to Berlin last month" -> "to Berlin"),
+    and any trailing clause ("..., which I love"); punctuation off both ends."""
+    out = _TRAIL_CLAUSE.sub("", obj.strip())
+    out = _ASIDE.sub("", out)
+    while True:
+        cut = _TIME_TAIL.sub("", out).strip(" ,.!;:-–—\"'…")
+        if cut == out:
+            return cut
+        out = cut
+
+
+def clauses(c: Claim) -> list[Clause]:
+    """The clauses a claim holds, its own first (see the module docstring)."""
+    pieces = _pieces(c.object)
+    out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0], not c.topic and _said_by(c))]
+    for piece in pieces[1:]:
+        read = _read(piece)
+        if read is not None:
+            out.append(read)
+    return out
+
+
+_SUBJECTS = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|we'd|we'll|me\s+and|and\s+i)\b", re.I)
+_OTHERS = re.compile(r"\b(?:it|it's|its|they|they're|that|that's|this|there|there's|he|she|he's|she's|you|you're"
+                     r"|these|those|what|which|who)\b", re.I)
+_MODAL = re.compile(r"\b(?:can|could|should|would|might|may|will|shall|must|gonna|hopefully|maybe|let's|if)\b|'ll\b|'d\b",
+                    re.I)
+"""A plan, a wish, a guess or a suggestion ("we can plan a trip", "I'll reach out"): not a statement of fact."""
+_BOUND = re.compile(r"[,;:!?.]|\s[-–—]\s|\b(?:and|but|so|because|when|while|if)\b", re.I)
+
+
+def _said_by(c: Claim) -> bool:
+    """Does the claim's clause name its person as its subject? The words of the sentence before the
+    object, back to the clause's start, hold "I"/"we" or the person's name, and no other subject."""
+    at = c.sentence.find(c.object) if c.object else -1
+    if at < 0:
+        return False
+    before = _BOUND.split(c.sentence[:at])[-1]
+    if _OTHERS.search(before) or _MODAL.search(before):
+        return False
+    return bool(_SUBJECTS.search(before) or re.search(rf"\b{re.escape(c.subject)}\b", before, re.I))
+
+
+def _pieces(obj: str) -> list[str]:
+    """The object cut at each coordinated clause: a new subject, or "and" before a past-tense verb."""
+    parts = [p for p in _CUT.split(obj) if p and p.strip()]
+    out: list[str] = []
+    for part in parts or [obj]:
+        at = 0
+        for m in _AND_VERB.finditer(part):
+            word = m.group(1).lower()
+            if word.endswith("ed") and len(word) > 4 or word in _PAST_IRREGULAR:
+                out.append(part[at:m.start()])
+                at = m.end()
+        out.append(part[at:])
+    return [p for p in out if p.strip()] or [obj]
+
+
+def _read(piece: str) -> Clause | None:
+    """A piece after the first read as a clause: its subject (the speaker's pronoun, a possessive
+    noun phrase or a name: the topic), then the verb group; a piece with no verb is no clause."""
+    toks, low, starts = tokens(piece)
+    n = len(toks)
+    i = 0
+    while i < n and low[i] in ("now", "then", "also", "finally", "so", "and", "but", "just", "recently"):
+        i += 1
+    topic, person = "", False
+    if i < n and low[i] in SPEAKER_PRON:
+        i, person = i + 1, not _MODAL.search(" ".join(low[i + 1:i + 4]))
+    elif i < n and low[i] in SPEAKER_POSS:
+        end = np_end(low, i + 1, n)
+        topic, i = piece[starts[i]:starts[end - 1] + len(toks[end - 1])] if end > i else "", end
+    elif i < n and toks[i][:1].isupper() and low[i] not in MODAL:
+        j = i
+        while j < n and toks[j][:1].isupper():
+            j += 1
+        topic, i = piece[starts[i]:starts[j - 1] + len(toks[j - 1])], j
+    predicate, negated, obj_start = verb_group(low, i, n)
+    if predicate is None:
+        return None
+    obj = piece[starts[obj_start]:] if obj_start < n else ""
+    return Clause(topic, predicate, negated, trim(obj), obj, person)
+
+
+_QMARK_TAIL = " \"')]!.…"
+"""What may close a question after its \"?\" (as the claim reader reads it)."""
+
+# Where a question written as chat is written glues a statement to it: "i'm learning piano, 3 months in. how do
+# I get better?" (a full stop before a word in lower case does not end a sentence), "my favourite colour is
+# blue, can you suggest a palette?" (a statement in lower case, then the question after a comma).
+_STOP_LOWER = re.compile(r"(?<=[^.][.!])\s+(?=[a-z])")
+_THEN_ASKED = re.compile(r",\s+(?=(?:can|could|would|will)\s+you\b|what\b|how\b|any\b|which\b|do\s+you\b"
+                         r"|should\s+i\b|is\s+there\b)", re.I)
+
+
+def asked(sentence: str) -> list[tuple[str, bool]]:
+    """A sentence and whether it asks, the statements a chat question glues before it told apart
+    (each a statement of its own: a question asserts nothing, the statement before it does). None of
+    LoCoMo's questions is written so: its sentences are read as before."""
+    if not sentence.rstrip(_QMARK_TAIL).endswith("?"):
+        return [(sentence, False)]
+    parts = _STOP_LOWER.split(sentence)
+    last = parts.pop()
+    if sentence[:1].islower() and len(said := _THEN_ASKED.split(last, maxsplit=1)) == 2:
+        parts.append(said[0])
+        last = said[1]
+    return [*((p, False) for p in parts), (last, True)]

@@ -1,0 +1,98 @@
+"""The English words a person's attributes are read with: jobs, instruments, languages, diets, pets,
+the words of a frequency and of a number, and the US spellings folded to the UK ones.
+
+Why lists and not a tagger: the attribute rules (:mod:`graphmem.claims.attributes`) need to tell
+"a nurse" (a job) from "a good friend", "the cello" (an instrument) from "the game", "French" (a
+language) from "Paris". A closed list per attribute says it without a model per write; a word
+missing from a list leaves the statement an open-ended ``other:<predicate>`` fact, never a wrong one.
+"""
+
+from __future__ import annotations
+
+from graphmem.text.lexicon import ANIMALS, wordset
+
+__all__ = ["ANIMAL_WORDS", "DIETS", "FREQUENCY_WORDS", "INSTRUMENTS", "LANGUAGES", "NUMBERS", "OCCUPATIONS",
+           "PARTNER_NOUNS", "uk", "singular"]
+
+OCCUPATIONS = wordset("""
+    teacher nurse doctor engineer lawyer attorney accountant designer developer programmer writer author artist
+    chef cook baker butcher manager student researcher scientist professor lecturer tutor pharmacist
+    dentist therapist counselor counsellor worker firefighter officer pilot surgeon physician midwife
+    driver mechanic electrician plumber carpenter architect photographer musician singer actor actress
+    journalist editor analyst consultant salesperson cashier waiter waitress barista librarian bartender
+    veterinarian vet paramedic soldier farmer entrepreneur freelancer intern assistant receptionist
+    secretary clerk banker broker trader economist psychologist psychiatrist translator interpreter
+    cleaner janitor gardener builder painter sculptor dancer model coach trainer instructor
+    principal nanny caregiver carer hairdresser barber stylist tailor fisherman fisher miner welder
+    technician scientist biologist chemist physicist mathematician statistician archaeologist
+    historian curator realtor agent detective guard ranger sailor captain steward stewardess
+    paralegal judge politician diplomat priest pastor rabbi imam minister monk nun
+    influencer streamer youtuber blogger podcaster producer director filmmaker animator illustrator
+    composer conductor programmer coder tester administrator ceo cto founder owner sommelier
+    optometrist radiographer radiologist physiotherapist physio dietitian nutritionist pediatrician
+    paediatrician cardiologist neurologist anesthetist anaesthetist postman postwoman courier
+    """)
+"""Nouns of a job ("a nurse", "a data analyst", "a social worker"): the head word decides."""
+
+PARTNER_NOUNS = wordset("boyfriend girlfriend husband wife partner fiance fiancee fiancé fiancée spouse bf gf")
+
+INSTRUMENTS = wordset("""
+    piano violin viola cello double bass guitar ukulele banjo mandolin harp flute clarinet oboe bassoon
+    saxophone sax trumpet trombone tuba horn drums drum keyboard keyboards synth harmonica accordion
+    bagpipes organ recorder xylophone marimba tabla sitar bouzouki lute piccolo cornet euphonium
+    """)
+
+LANGUAGES = wordset("""
+    english french spanish german italian portuguese dutch swedish norwegian danish finnish icelandic
+    polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian serbian croatian
+    arabic hebrew persian farsi hindi urdu bengali punjabi tamil telugu marathi gujarati nepali
+    chinese mandarin cantonese japanese korean vietnamese thai indonesian malay tagalog filipino
+    swahili amharic yoruba zulu latin welsh irish gaelic catalan basque esperanto sign asl
+    """)
+
+DIETS = wordset("""
+    vegetarian vegan pescatarian pescetarian keto paleo omnivore carnivore flexitarian gluten-free
+    dairy-free lactose-free halal kosher raw
+    """)
+
+ANIMAL_WORDS = ANIMALS | wordset("""
+    guinea chinchilla gerbil mouse mice rat cockatiel budgie canary goldfish axolotl iguana chameleon
+    hedgehog alpaca goat chicken chickens duck hen ducks tarantula frog
+    """)
+
+NUMBERS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {"a couple of": "2", "a dozen": "12", "a few": "a few"}
+"""A number said in words and the figure it names (a count's value is a figure when it can be)."""
+
+FREQUENCY_WORDS = wordset("once twice thrice daily weekly monthly nightly yearly annually fortnightly every")
+
+_UK = {"color": "colour", "colors": "colours", "flavor": "flavour", "flavors": "flavours", "favorite": "favourite",
+       "favorites": "favourites", "neighbor": "neighbour", "neighbors": "neighbours", "theater": "theatre",
+       "center": "centre", "humor": "humour", "harbor": "harbour", "program": "programme", "jewelry": "jewellery",
+       "mom": "mum", "catalog": "catalogue", "dialog": "dialogue", "pajamas": "pyjamas", "gray": "grey",
+       "cozy": "cosy", "honor": "honour", "fave": "favourite", "fav": "favourite", "tire": "tyre",
+       "aluminum": "aluminium", "counselor": "counsellor", "traveling": "travelling", "licorice": "liquorice"}
+
+
+def uk(word: str) -> str:
+    """A word in the UK spelling ("color" -> "colour"), so that both spellings name one attribute."""
+    return _UK.get(word, word)
+
+
+_IRREGULAR_PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman", "mice": "mouse",
+                      "geese": "goose", "teeth": "tooth", "feet": "foot", "kids": "kid"}
+
+
+def singular(word: str) -> str:
+    """A plural noun's singular by its spelling ("puppies" -> "puppy", "boxes" -> "box"): enough to
+    name the thing a count or a favourite is of, whichever number it was said in."""
+    if word in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[word]
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
