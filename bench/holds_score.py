@@ -178,7 +178,7 @@ def fact_right(mem: Any, check_: dict[str, Any], user: str | None) -> bool:
     texts = [f"{f.predicate} {f.object}" for f in mem.facts(check_["person"], as_of=check_["as_of"], user=user)
              if not f.negated and f.valid_from <= when and (f.valid_to is None or f.valid_to > when)]
     if not check_["holds"]:  # only an end to check: the value must have been read, or an empty memory passes
-        ever = [f"{f.predicate} {f.object}" for f in mem.facts(check_["person"], user=user)]
+        ever = [f"{f.predicate} {f.object}" for f in mem.facts(check_["person"], user=user, history=True)]
         if not any(contains(t, v) for t in ever for v in check_["ended"]):
             return False
     return (all(any(contains(t, v) for t in texts) for v in check_["holds"])
