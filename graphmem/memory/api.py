@@ -281,7 +281,8 @@ class Memory:
               user: str | None) -> tuple[Answer, list[Turn]] | None:
         """The answer from what holds (:mod:`graphmem.memory.asked`): for a question asking a
         person's attribute, the value of the fact of it that holds for them as of ``asked_on``, its
-        turn cited first (brought in when the search missed it), or None to read the turns found."""
+        turn cited first (each value's, for several; brought in when the search missed them), or None to
+        read the turns found."""
         if k == 0 or not self.options.updates or self.options.reader != "readable" or FACT_CONFIDENCE < self.floor:
             return None  # the benchmark's extractive reader reads turns only
         moment, where = said_until(_moment(asked_on)), None if conversation is None else scoped(conversation, user)
@@ -292,12 +293,13 @@ class Memory:
             if got is None:
                 return None
             facts, reply = got
-            turn = self._store.held([facts[0].turn_id]).get(facts[0].turn_id)
-        if turn is None or (where is not None and turn.conversation != where):
+            ids = list(dict.fromkeys(f.turn_id for f in facts))  # several values held: each one's turn cited
+            held = self._store.held(ids)
+        if any(i not in held or (where is not None and held[i].conversation != where) for i in ids):
             return None  # not this conversation's
-        first = unscoped_turn(turn)
-        found = [first] + [t for t in found if t.id != first.id]
-        answer = Answer(reply, tuple(t.id for t in found[:k]), FACT_CONFIDENCE, "fact", facts[0].sentence, first.id)
+        first = [unscoped_turn(held[i]) for i in ids]
+        found = first + [t for t in found if t.id not in {f.id for f in first}]
+        answer = Answer(reply, tuple(t.id for t in found[:k]), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id)
         return answer, found
 
     @property

@@ -161,14 +161,30 @@ def _attribute(q: str) -> str | None:
     return next((name for name, rx in _ATTRIBUTE_RE if rx.search(q)), None)
 
 
+_WH = re.compile(r"\b(where|who|whom|what|which|how)\b", re.I)
+_ANSWERS: dict[str, Callable[[str], bool]] = {
+    "where": lambda a: a in ("residence", "employer"),
+    "who": lambda a: a in ("partner", "employer"),
+    "whom": lambda a: a in ("partner", "employer"),
+}
+"""What the first question word asks, told apart from the attribute its other words name: a place is
+a residence or an employer, a person a partner or an employer; the other words ask any attribute."""
+
+
+def _wh(q: str) -> str:
+    """The question's first question word, lower case, or ""."""
+    m = _WH.search(q)
+    return m.group(1).lower() if m else ""
+
+
 def asked(question: str) -> Asked | None:
     """The attribute and person a question asks about, or None for a question of no attribute."""
     q = _spelled(" ".join(question.split()))
     if _EVENT.match(q):
         return None  # an event's date, length, manner or reason, a guess or an intention: not a state held
     attribute = _attribute(q)
-    if attribute is None:
-        return None
+    if attribute is None or not _ANSWERS.get(_wh(q), lambda a: True)(attribute):
+        return None  # "Where did Ann take Rex?" names a pet but asks a place
     names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))
     earlier = bool(_EARLIER.search(q)) and not _NOW.search(q)
     several = not _ONE.search(q)

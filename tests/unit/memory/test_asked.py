@@ -73,6 +73,9 @@ def test_the_words_of_an_attribute_meet(question, attribute):
     "What career path has Caroline decided to pursue?",  # an intention
     "How does Calvin balance his job and personal life?",  # a manner
     "What kind of professional activities does Jolene take part in?",
+    "Where did Ann take Rex and her parrot?",  # names a pet, asks a place
+    "Who plays the guitar in Tom's band?",  # names an instrument, asks a person
+    "Where did Lena park her car?",
 ])
 def test_a_question_of_no_attribute_asks_none(question):
     assert asked(question) is None
