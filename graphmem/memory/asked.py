@@ -56,8 +56,8 @@ _ANIMALS = ("pet|pets|dog|dogs|cat|cats|puppy|kitten|horse|horses|rabbit|rabbits
 _INSTRUMENTS = ("instrument|instruments|guitar|piano|violin|cello|viola|drums|drum kit|bass|flute|saxophone|sax|trumpet"
                 "|trombone|ukulele|harp|clarinet|banjo|mandolin|keyboard|accordion|harmonica")
 _ATTRIBUTES: tuple[tuple[str, str], ...] = (
-    ("occupation", r"\b(?:job|jobs|occupation|profession|career|line of work|for a living|for work|work(?:s|ing)? as"
-                   r"|(?:what|which) (?:role|position|title)(?! did))\b"
+    ("occupation", r"\b(?:job|jobs|occupation|profession|career(?!-)|line of work|for a living|for work|work(?:s|ing)? as"
+                   r"|(?:what|which) (?:role|position|title)(?! did)(?!.*\bplay))\b"
                    r"|\bwhat (?:is|was) (?:\w+'s|my|your|their|his|her) work\b"
                    r"|\bwhat (?:does|do|did|is|was) \w+(?: \w+)? do(?:ing)?" + _DO_WHEN
                    + r"(?: becoming [\w ]+)?\??$"),
@@ -171,6 +171,29 @@ _ANSWERS: dict[str, Callable[[str], bool]] = {
 a residence or an employer, a person a partner or an employer; the other words ask any attribute."""
 
 
+_HEAD = re.compile(r"^\W*(?:in |for |with |at |on |of )?(?:what|which)\s+(?:(?:kind|kinds|type|types|sort) of\s+)?"
+                   r"(?!(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might)\b)([a-z'-]+)")
+_THING_VERB = {
+    "pet": re.compile(r"\b(?:have|own|owns|owned|keep|keeps|kept)\b"),
+    "instrument": re.compile(r"\bplay(?:s|ing|ed)?\b"),
+    "vehicle": re.compile(r"\b(?:drive|drives|driving|drove|ride|rides|riding|rode|own|owns|owned)\b"),
+}
+"""The attributes named by a thing (an animal, an instrument, a car): a question asks one only when the
+thing is what it asks ("What pets...", "Which instrument...") or it asks what the person has, plays or
+drives; "What technique is Audrey using to discipline her dogs?" names dogs and asks a technique."""
+
+
+def _asks_thing(q: str, attribute: str) -> bool:
+    """Whether a question naming a thing of ``attribute`` asks for it (always, for other attributes)."""
+    verb = _THING_VERB.get(attribute)
+    if verb is None:
+        return True
+    head = _HEAD.match(q.lower())
+    if head:
+        return any(rx.search(head.group(1)) for name, rx in _ATTRIBUTE_RE if name == attribute)
+    return bool(verb.search(q.lower()))
+
+
 def _wh(q: str) -> str:
     """The question's first question word, lower case, or ""."""
     m = _WH.search(q)
@@ -183,7 +206,7 @@ def asked(question: str) -> Asked | None:
     if _EVENT.match(q):
         return None  # an event's date, length, manner or reason, a guess or an intention: not a state held
     attribute = _attribute(q)
-    if attribute is None or not _ANSWERS.get(_wh(q), lambda a: True)(attribute):
+    if attribute is None or not _ANSWERS.get(_wh(q), lambda a: True)(attribute) or not _asks_thing(q, attribute):
         return None  # "Where did Ann take Rex?" names a pet but asks a place
     names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))
     earlier = bool(_EARLIER.search(q)) and not _NOW.search(q)

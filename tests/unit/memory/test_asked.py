@@ -76,6 +76,11 @@ def test_the_words_of_an_attribute_meet(question, attribute):
     "Where did Ann take Rex and her parrot?",  # names a pet, asks a place
     "Who plays the guitar in Tom's band?",  # names an instrument, asks a person
     "Where did Lena park her car?",
+    "What technique is Audrey using to discipline her dogs?",  # names dogs, asks a technique
+    "Is Oscar Melanie's pet?",
+    "What does Dave find satisfying about restoring old cars?",
+    "What kind of game did John have a career-high in assists in?",
+    "What role does nature play in Sam's mental well-being?",
 ])
 def test_a_question_of_no_attribute_asks_none(question):
     assert asked(question) is None
