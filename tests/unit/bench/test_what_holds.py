@@ -163,3 +163,8 @@ def test_the_development_set_is_whole():
         for q in s.questions:
             if q["expect"] == "as_of":  # between the changes: some turn said after it
                 assert q["asked_on"] < last, s.id
+
+
+def test_the_held_out_set_loads():
+    """Only that it is well formed: its contents are for scoring, not for reading."""
+    assert len(hs.load(REPO / "bench" / "data" / "what_holds" / "test.jsonl")) >= 30
