@@ -168,10 +168,16 @@ def ask_one(mem: Any, s: Scenario, q: dict[str, Any], user: str | None) -> Resul
 
 def fact_right(mem: Any, check_: dict[str, Any], user: str | None) -> bool:
     """Whether the person's facts as of the day hold every ``holds`` value and no ``ended`` one: a fact
-    holds then when it is not negated, began by then and had not ended (its text: predicate and object)."""
+    holds then when it is not negated, began by then and had not ended (its text: predicate and object).
+    A check with only ``ended`` values also needs one of them among the person's facts at any time: an
+    end is checked, not a memory that never read the value."""
     when = datetime.combine(_day(check_["as_of"], "as_of"), datetime.min.time())
     texts = [f"{f.predicate} {f.object}" for f in mem.facts(check_["person"], as_of=check_["as_of"], user=user)
              if not f.negated and f.valid_from <= when and (f.valid_to is None or f.valid_to > when)]
+    if not check_["holds"]:  # only an end to check: the value must have been read, or an empty memory passes
+        ever = [f"{f.predicate} {f.object}" for f in mem.facts(check_["person"], user=user)]
+        if not any(contains(t, v) for t in ever for v in check_["ended"]):
+            return False
     return (all(any(contains(t, v) for t in texts) for v in check_["holds"])
             and not any(contains(t, v) for t in texts for v in check_["ended"]))
 

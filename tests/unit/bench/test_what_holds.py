@@ -117,6 +117,9 @@ def test_facts_right_needs_every_held_value_and_no_ended_one():
     assert not hs.fact_right(Fake(None, [Fact("live", "in Paris", "2023-01-10", "2023-02-01")]), check, None)
     assert not hs.fact_right(Fake(None, [Fact("live", "in Paris", "2023-01-10", negated=True)]), check, None)
     assert not hs.fact_right(Fake(None, []), check, None)
+    end_only = dict(check, holds=[], ended=["paris"], as_of="2023-07-01")
+    assert hs.fact_right(Fake(None, [ended_later]), end_only, None)
+    assert not hs.fact_right(Fake(None, []), end_only, None)  # never read: no end to check
 
 
 def test_a_real_memory_scores_and_tallies():
