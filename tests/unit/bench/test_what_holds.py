@@ -168,6 +168,18 @@ def test_the_development_set_is_whole():
                 assert q["asked_on"] < last, s.id
 
 
-def test_the_held_out_set_loads():
-    """Only that it is well formed: its contents are for scoring, not for reading."""
-    assert len(hs.load(REPO / "bench" / "data" / "what_holds" / "test.jsonl")) >= 30
+@pytest.mark.parametrize("split, least", [("dev", 70), ("test", 30)])
+def test_every_value_was_said(split, least):
+    """Each question has a right value said by the day it is asked, each stale value is said in the
+    scenario, each facts value by that person: a scenario no memory could answer is a typo. For the
+    held-out split only that, and its size: its contents are for scoring, not for reading."""
+    scenarios = hs.load(REPO / "bench" / "data" / "what_holds" / f"{split}.jsonl")
+    assert len(scenarios) >= least
+    for s in scenarios:
+        for q in s.questions:
+            said = [t["text"] for t in s.turns if t["date"] <= q["asked_on"]]
+            assert any(hs.contains(t, a) for t in said for a in q["answers"]), (s.id, q["question"])
+            assert all(any(hs.contains(t["text"], v) for t in s.turns) for v in q["stale"]), (s.id, q["question"])
+        for f in s.facts:
+            own = [t["text"] for t in s.turns if t["speaker"] == f["person"]]
+            assert all(any(hs.contains(t, v) for t in own) for v in f["holds"] + f["ended"]), (s.id, f)
