@@ -18,7 +18,10 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS
+try:
+    from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS
+except ImportError:  # one clear line, not a traceback
+    raise SystemExit("bench/what_holds.py needs breame (the test extra): pip install -e '.[test]'") from None
 
 ABSTAIN = "No information available"  # graphmem.domain.ABSTAIN, repeated so any version is scored alike
 EXPECTS = ("now", "as_of", "earlier")
