@@ -1,7 +1,7 @@
 """What holds now (issue #46): is the memory right about the present, about a past date, and about the
 earlier value, when a person's facts change, said as people say it?
 
-    python bench/what_holds.py [--split dev|test|both] [--store ram|file|neo4j] [--show N] [--json]
+    python bench/what_holds.py [--split dev|test|both] [--store ram|file|neo4j] [--show N] [--json] [--data DIR]
 
 Each scenario of ``bench/data/what_holds/{dev,test}.jsonl`` (one to three speakers, notes, user/assistant
 chats: docs/what_holds.md) goes into a fresh ``Memory`` (RAM; one SQLite file in a temporary folder; or
@@ -100,9 +100,9 @@ def misses(rows: list[tuple[Any, list[Result], list[bool]]], n: int) -> None:
               f"want {q['answers']}, stale {q['stale']}")
 
 
-def run(split: str, store: str, show: int, as_json: bool, folder: str) -> dict[str, Any]:
+def run(split: str, store: str, show: int, as_json: bool, folder: str, data: Path = DATA) -> dict[str, Any]:
     """Score one split and print its table (unless ``as_json``); returns its figures."""
-    scenarios = load(DATA / f"{split}.jsonl")
+    scenarios = load(data / f"{split}.jsonl")
     make = maker(store, folder)
     rows = []
     for s in scenarios:
@@ -127,12 +127,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--store", choices=("ram", "file", "neo4j"), default="ram")
     ap.add_argument("--show", type=int, default=0, help="missed questions to print per split")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ap.add_argument("--data", type=Path, default=DATA, help="the folder of dev.jsonl and test.jsonl")
     a = ap.parse_args(argv)
     splits = ("dev", "test") if a.split == "both" else (a.split,)
+    from graphmem.errors import GraphmemError
     try:
         with tempfile.TemporaryDirectory() as folder:
-            out = [run(s, a.store, a.show, a.json, folder) for s in splits]
-    except (ValueError, OSError) as e:
+            out = [run(s, a.store, a.show, a.json, folder, a.data) for s in splits]
+    except (ValueError, OSError, GraphmemError) as e:
         sys.exit(f"what_holds: {e}")
     if a.json:
         print(json.dumps(out, indent=1))

@@ -183,3 +183,17 @@ def test_every_value_was_said(split, least):
         for f in s.facts:
             own = [t["text"] for t in s.turns if t["speaker"] == f["person"]]
             assert all(any(hs.contains(t, v) for t in own) for v in f["holds"] + f["ended"]), (s.id, f)
+
+
+def test_a_wrong_file_stops_with_one_line_naming_it(tmp_path, capsys):
+    (tmp_path / "dev.jsonl").write_text(json.dumps(scenario()) + "\n" + json.dumps(scenario(shape="four")) + "\n")
+    with pytest.raises(SystemExit) as stop:
+        wh.main(["--split", "dev", "--data", str(tmp_path)])
+    assert "dev.jsonl:2 (s1): unknown attribute" in str(stop.value.code)
+
+
+def test_the_table_prints_every_figure(tmp_path, capsys):
+    (tmp_path / "dev.jsonl").write_text(json.dumps(scenario()) + "\n")
+    wh.main(["--split", "dev", "--data", str(tmp_path), "--show", "1"])
+    out = capsys.readouterr().out
+    assert "dev: 1 scenarios, 1 questions" in out and "residence" in out and "leaks: 0 of 0" in out
