@@ -6,7 +6,6 @@ the optional MCP SDK), which the memory's other commands never need.
 
 from __future__ import annotations
 
-import ipaddress
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,13 +30,6 @@ def address(text: str) -> tuple[str, int]:
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise click.BadParameter(f"{text!r}: expected HOST:PORT or PORT, the port from 1 to 65535", param_hint="--http")
     return host or LOOPBACK, int(port)
-
-
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
 
 
 def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j: dict[str, Any]) -> tuple[Memory, str]:
@@ -113,9 +105,10 @@ def _run(app: Any, mem: Memory, what: str, where: tuple[str, int] | None, token:
     listening = app.listen(host, port)
     click.echo(f"graphmem serve: MCP over streamable HTTP at {app.url(host, port)}, {what}"
                f"{', bearer token required' if token else ''}; Ctrl-C stops it", err=True)
-    if not token and not _loopback(host):
-        click.echo(f"graphmem serve: warning: {host} is reachable from other machines and no --token is set: "
-                   "anyone who reaches it can read and change this memory", err=True)
+    if not app.loopback(listening):  # loopback: this machine only, and the Host/Origin allow-list keeps pages out
+        click.echo(f"graphmem serve: warning: {host} is reachable from other machines "
+                   + ("over plain HTTP: the token crosses the network unencrypted; put a TLS proxy in front" if token
+                      else "and no --token is set: anyone who reaches it can read and change this memory"), err=True)
     app.serve_http(mem, listening, host, port, token)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import errno
 import hmac
+import ipaddress
 import json
 import logging
 import socket
@@ -33,6 +34,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
@@ -43,7 +45,7 @@ from graphmem.server.tools import Tools
 if TYPE_CHECKING:
     from graphmem.memory.api import Memory
 
-__all__ = ["Reread", "StaticToken", "build", "listen", "serve_http", "serve_stdio", "url"]
+__all__ = ["Reread", "StaticToken", "build", "listen", "loopback", "rebinding_guard", "serve_http", "serve_stdio", "url"]
 
 log = logging.getLogger("graphmem.server")
 
@@ -183,7 +185,7 @@ class StaticToken:
 
 def url(host: str, port: int) -> str:
     """The MCP endpoint's URL (an IPv6 host in brackets)."""
-    return f"http://{f'[{host}]' if ':' in host else host}:{port}/mcp"
+    return f"http://{_bracketed(host)}:{port}/mcp"
 
 
 def serve_http(memory: Memory, listening: socket.socket, host: str, port: int, token: str | None = None) -> None:
@@ -191,7 +193,8 @@ def serve_http(memory: Memory, listening: socket.socket, host: str, port: int, t
     socket :func:`listen` bound to ``host`` and ``port``.
 
     Answers are plain JSON bodies (no event stream: no tool streams anything back). On a loopback
-    host the SDK refuses requests whose Host or Origin header names another site (DNS rebinding)."""
+    socket, however its host was spelt, requests whose Host or Origin header names another site are
+    refused (421, 403: DNS rebinding), by :func:`rebinding_guard`."""
     server = build(memory)
     auth: dict[str, Any] = {}
     if token:
@@ -199,8 +202,39 @@ def serve_http(memory: Memory, listening: socket.socket, host: str, port: int, t
         # this server is its own issuer (the operator hands the token out), and advertises no OAuth discovery.
         auth = {"auth": AuthSettings(issuer_url=url(host, port).removesuffix("/mcp"), resource_server_url=None),
                 "token_verifier": StaticToken(token)}
-    app = server.streamable_http_app(host=host, json_response=True, **auth)
+    app = server.streamable_http_app(host=host, json_response=True, transport_security=rebinding_guard(listening, host),
+                                     **auth)
     uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5)).run(sockets=[listening])
+
+
+def loopback(listening: socket.socket) -> bool:
+    """Whether the socket is bound to this machine's loopback only: decided on the address bound, not on
+    how the host was spelt (``127.1``, ``127.0.0.2``, ``::ffff:127.0.0.1``, ``localhost`` are all loopback).
+
+    Why the socket: the SDK's own check compares the host's spelling with three names, so another
+    spelling of a loopback address went unguarded; the address the OS bound has one spelling."""
+    address = ipaddress.ip_address(listening.getsockname()[0].split("%")[0])
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
+
+
+def rebinding_guard(listening: socket.socket, host: str) -> TransportSecuritySettings:
+    """The SDK's Host and Origin allow-list for a loopback socket: the usual loopback names plus the host
+    as given and as bound, each on any port. Not on another address: its Host header may be any of the
+    machine's names, so there the token is the guard (the command warns when none is set)."""
+    if not loopback(listening):
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    names = {"127.0.0.1", "localhost", "[::1]", _bracketed(host), _bracketed(listening.getsockname()[0])}
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=sorted({pattern for name in names for pattern in (name, f"{name}:*")}),
+        allowed_origins=sorted({pattern for name in names for pattern in (f"http://{name}", f"http://{name}:*")}))
+
+
+def _bracketed(host: str) -> str:
+    """A host as a Host header writes it (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host
 
 
 def listen(host: str, port: int) -> socket.socket:

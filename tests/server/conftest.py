@@ -85,15 +85,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
-    """``graphmem serve --http 127.0.0.1:PORT ARGS`` running; yields its URL, stops it (SIGTERM) after."""
+def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None, host: str = "127.0.0.1") \
+        -> Iterator[str]:
+    """``graphmem serve --http HOST:PORT ARGS`` running; yields its URL (the host as bound: any spelling of
+    127.0.0.1 is 127.0.0.1), stops it (SIGTERM) after. Its stderr is in ``tmp_path/serve-PORT.log``."""
     port = free_port()
+    bound = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][4][0]
     log = (tmp_path / f"serve-{port}.log").open("w+")
-    proc = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--http", f"127.0.0.1:{port}", *args],
+    spelt = f"[{host}]" if ":" in host else host
+    proc = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--http", f"{spelt}:{port}", *args],
                             cwd=REPO, env={**os.environ, **ENV, **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
     try:
-        _wait_for(port, proc, log)
-        yield f"http://127.0.0.1:{port}/mcp"
+        _wait_for(bound, port, proc, log)
+        yield f"http://{f'[{bound}]' if ':' in bound else bound}:{port}/mcp"
     finally:
         proc.terminate()
         try:
@@ -104,14 +108,14 @@ def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -
             log.close()
 
 
-def _wait_for(port: int, proc: subprocess.Popen, log: Any) -> None:
+def _wait_for(host: str, port: int, proc: subprocess.Popen, log: Any) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             log.seek(0)
             pytest.fail(f"graphmem serve exited {proc.returncode}: {log.read()}")
         try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            socket.create_connection((host, port), 0.2).close()
             return
         except OSError:
             time.sleep(0.1)
