@@ -6,6 +6,7 @@ the optional MCP SDK), which the memory's other commands never need.
 
 from __future__ import annotations
 
+import os
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) and the SDK only wh
 __all__ = ["COMMANDS"]
 
 LOOPBACK = "127.0.0.1"
+TOKEN_VARIABLE = "GRAPHMEM_MCP_TOKEN"
 
 
 def address(text: str) -> tuple[str, int]:
@@ -30,6 +32,19 @@ def address(text: str) -> tuple[str, int]:
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise click.BadParameter(f"{text!r}: expected HOST:PORT or PORT, the port from 1 to 65535", param_hint="--http")
     return host or LOOPBACK, int(port)
+
+
+def _token(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """The bearer token, refused when empty: an empty ``--token ""`` (or ``GRAPHMEM_MCP_TOKEN=``, which
+    click reads as unset) would otherwise serve with no authentication and not a word said."""
+    given = os.environ.get(TOKEN_VARIABLE)
+    where = TOKEN_VARIABLE if value in (None, given) and given is not None else "--token"
+    if value is None:
+        value = given
+    if value is not None and not value.strip():
+        raise click.ClickException(f"{where} is empty: give a secret (openssl rand -hex 24), or leave it unset to "
+                                   "serve without a token")
+    return value
 
 
 def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j: dict[str, Any]) -> tuple[Memory, str]:
@@ -59,7 +74,7 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
 @click.option("--http", "http", metavar="HOST:PORT", default=None,
               help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio. A PORT alone binds 127.0.0.1 "
                    "(this machine only); name another host (0.0.0.0) to be reachable from elsewhere.")
-@click.option("--token", envvar="GRAPHMEM_MCP_TOKEN", show_envvar=True, default=None,
+@click.option("--token", envvar=TOKEN_VARIABLE, show_envvar=True, default=None, callback=_token,
               help="With --http: refuse (HTTP 401) every request without 'Authorization: Bearer TOKEN'. Never "
                    "printed. stdio needs none: only the process that started the server can speak to it.")
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
