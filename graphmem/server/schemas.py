@@ -27,6 +27,11 @@ MAX_TURNS = 1000
 MAX_PAGE = 1000
 """The most turns one ``turns`` page lists."""
 
+MAX_OFFSET = 2**53 - 1
+"""The largest ``offset``: the largest whole number every JSON client reads exactly (JavaScript's
+``Number.MAX_SAFE_INTEGER``), far below what the page's slice (``sys.maxsize``) or a store's 64-bit
+integer takes, so that an offset past it is the argument error, not an overflow inside the store."""
+
 DATE_FORMS = ('ISO 8601 ("2023-05-08", "2023-05-08T14:30:00", "2023-05-08 14:30:00"), "2023/05/08", '
               '"1:56 pm on 8 May, 2023" or "2023/05/20 (Sat) 02:21"')
 
@@ -193,8 +198,9 @@ TOOLS: dict[str, Spec] = {
          "user": _USER,
          "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 50,
                    "description": f"How many turns to list, 1 to {MAX_PAGE}; default 50."},
-         "offset": {"type": "integer", "minimum": 0, "default": 0,
-                    "description": "How many turns to skip first (the previous page's next_offset); default 0."}},
+         "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0,
+                    "description": "How many turns to skip first (the previous page's next_offset), 0 to "
+                                   f"{MAX_OFFSET}; default 0."}},
         [],
         {"turns": {"type": "array", "items": _TURN_OUT},
          "next_offset": {"type": "integer", "description": "The offset of the next page; absent on the last."}},

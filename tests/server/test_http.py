@@ -135,3 +135,26 @@ def test_a_host_other_machines_reach_is_warned_of_with_and_without_a_token(tmp_p
     tokened = (tmp_path / f"serve-{port}.log").read_text()
     assert "warning: 0.0.0.0 is reachable from other machines and no --token is set" in bare
     assert "warning: 0.0.0.0 is reachable from other machines over plain HTTP: the token crosses" in tokened
+
+
+HELLO = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
+WIRE = {"Accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18"}
+
+
+@pytest.mark.parametrize(("given", "named"), [({"a": 1}, "an object"), ([1], "an array"), (1.5, "a fraction"),
+                                              (True, "a boolean"), (None, "null")])
+def test_a_request_whose_id_is_no_string_or_integer_is_answered_with_a_json_rpc_error(tmp_path, given, named):
+    with http_server(tmp_path, env={"GRAPHMEM_MCP_TOKEN": "s3cret-token"}) as url:
+        with httpx2.Client(headers={**WIRE, "Authorization": "Bearer s3cret-token"}) as http:
+            session = http.post(url, json=HELLO).headers["mcp-session-id"]
+            bad = http.post(url, json={"jsonrpc": "2.0", "id": given, "method": "tools/list"},
+                            headers={"mcp-session-id": session})
+            good = http.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                             headers={"mcp-session-id": session})
+        with httpx2.Client(headers=WIRE) as http:
+            stranger = http.post(url, json={"jsonrpc": "2.0", "id": given, "method": "tools/list"})
+    assert bad.status_code == 400 and bad.json() == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": f"Invalid Request: id must be a string or an integer, not {named}"}}
+    assert good.status_code == 200 and len(good.json()["result"]["tools"]) == 7
+    assert stranger.status_code == 401, "the token is checked before the body is read"

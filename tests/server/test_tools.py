@@ -61,6 +61,10 @@ def test_every_tool_is_listed_with_a_schema_a_model_can_use_alone():
             assert not {"anyOf", "oneOf", "allOf", "$ref", "format"} & set(sub), f"{tool.name}{path}"
             if not path.endswith("[]"):
                 assert sub.get("description"), f"{tool.name}{path} says what it is"
+            if sub.get("type") == "integer":  # bounded before use: no whole number reaches a store unbounded
+                assert isinstance(sub.get("minimum"), int) and isinstance(sub.get("maximum"), int), \
+                    f"{tool.name}{path}: an integer argument has both bounds"
+                assert sub["maximum"] <= 2**53 - 1, f"{tool.name}{path}: within what every JSON client reads exactly"
         assert tool.output_schema["type"] == "object"
         assert tool.annotations.read_only_hint == (tool.name not in ("remember", "forget"))
     assert next(t for t in tools if t.name == "forget").annotations.destructive_hint is True
@@ -110,6 +114,14 @@ def test_bad_input_is_a_tool_error_with_one_line_and_the_server_carries_on():
         assert ok(await client.call_tool("stats", {}))["turns"] == 2, "nothing of a refused call was kept"
 
     served(Memory(), body)
+
+
+def test_the_largest_offset_is_served_as_an_empty_page():
+    async def body(client: Client) -> dict:
+        ok(await client.call_tool("remember", {"turns": [ANN]}))
+        return ok(await client.call_tool("turns", {"offset": 2**53 - 1, "limit": 1000}))
+
+    assert served(Memory(), body) == {"turns": []}
 
 
 def test_an_unknown_tool_is_a_protocol_error():
