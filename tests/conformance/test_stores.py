@@ -145,6 +145,15 @@ def test_ids_are_the_memorys_own_and_a_held_id_is_judged_by_its_content(store):
      "the date '2023-03-01T00:00:00\\+02:00' has a time zone"),
     ({"id": "x", "speaker": "  ", "text": "hi"}, "'speaker' must be a non-empty string"),
     ({"id": "x", "speaker": "Ann", "text": "hi", "conversation": ""}, "'conversation' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "usr": "u1"}, "unknown key 'usr' \\(did you mean 'user'\\?\\)"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "converstion": "c"},
+     "unknown key 'converstion' \\(did you mean 'conversation'\\?\\); a record takes id, speaker, text, date"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "mood": "sunny"}, "unknown key 'mood'; a record takes"),
+    ({"id": "x", "speaker": "Ann", "text": ""}, "'text' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": " \t\n"}, "'text' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": "\u200b\u2060"}, "'text' shows no character"),
+    ({"id": "x", "speaker": "\u200b", "text": "hi"}, "'speaker' shows no character"),
+    ({"id": "x", "speaker": "\ufeff\u200d ", "text": "hi"}, "'speaker' shows no character"),
 ])
 def test_what_one_store_refuses_every_store_refuses_before_writing(store, bad, message):
     mem, here = _both(store, CHAT[:2])
