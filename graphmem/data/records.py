@@ -211,12 +211,17 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 def name_argument(value: object, what: str) -> str:
     """A name a memory's verb is given (a user, a conversation, an id), held to a record's rule for
-    it: a non-empty string without control characters. Why the verbs check it too: the stores key a
-    user's turns with a control character (:mod:`graphmem.store.users`), so a hand-made key given
-    for another argument would reach that user's turns."""
+    it: a non-empty string without control characters, no longer than a record's (a user
+    :data:`SPEAKER_LIMIT`, an id or conversation :data:`KEY_LIMIT`). Why the verbs check it too: the
+    stores key a user's turns with a control character (:mod:`graphmem.store.users`), so a hand-made key
+    given for another argument would reach that user's turns; and a name no record may hold is refused
+    alike by every verb, not answered as a partition that is merely empty."""
     if not isinstance(value, str) or not value.strip():
         shown = repr(value) if isinstance(value, str) else type(value).__name__
         raise DataError(f"{what} must be a non-empty string, not {shown}")
+    limit = _LIMITS.get(what.lstrip("-").removeprefix("an ").removeprefix("a "), KEY_LIMIT)
+    if len(value) > limit:
+        raise DataError(f"{what} is {len(value)} characters long, more than {limit} (every store keys by it)")
     if _CONTROL.search(value):
         raise DataError(f"{what} {value!r} holds a control character")
     return value
