@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphmem.cli.common import friendly, neo4j_options
+from graphmem.cli.common import friendly, neo4j_options, neo4j_settings
+from graphmem.data.records import name_argument
 from graphmem.errors import install
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) and the SDK only when the command runs
@@ -58,7 +59,7 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
         mem = Memory(path=saved, floor=floor, read_only=read_only)
         return mem, f"memory file {saved}{' (read-only)' if read_only else ''}, {len(mem)} turns"
     if backend == "neo4j":
-        return Memory("neo4j", floor=floor, read_only=read_only, **neo4j), "Neo4j"
+        return Memory("neo4j", floor=floor, read_only=read_only, **neo4j_settings(neo4j)), "Neo4j"
     if read_only:
         raise click.UsageError("--read-only serves a memory that exists: give --memory FILE or --backend neo4j")
     return Memory(floor=floor), "memory in RAM (gone when the server stops; --memory FILE keeps it)"
@@ -79,10 +80,13 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
                    "printed. stdio needs none: only the process that started the server can speak to it.")
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
               help="ask replies 'No information available' below this confidence.")
+@click.option("--user", default=None,
+              help="Serve this user's turns only: every tool reads and writes them, and a call naming another "
+                   "user is refused. Without it each call names its user (omitted: the turns without one).")
 @neo4j_options
 @friendly
 def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, token: str | None, floor: float,
-          **neo4j: str | None) -> None:
+          user: str | None, **neo4j: str | None) -> None:
     """Serve a memory to MCP clients (Claude Desktop, Cursor, VS Code, agents): stdio by default.
 
     Tools: remember, search, ask, facts, forget, turns, stats. A tool's 'user' argument is a
@@ -90,6 +94,8 @@ def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, t
     Over HTTP, --token is what keeps others out. Bad input never stops the server: each call
     that cannot be served returns a tool error with the one line graphmem prints."""
     where = address(http) if http is not None else None
+    if user is not None:
+        name_argument(user, "--user")
     try:
         from graphmem.server import app  # the mcp extra, installed apart: its absence is one line, below
     except ImportError as exc:
@@ -100,7 +106,7 @@ def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, t
     signal.signal(signal.SIGTERM, _stop)  # a terminated server closes its memory on the way out, as Ctrl-C does
     try:
         with mem:
-            _run(app, mem, what, where, token)
+            _run(app, mem, what if user is None else f"{what}, user {user!r} only", where, token, user)
     except KeyboardInterrupt:  # Ctrl-C is how an HTTP server is stopped: not an error
         pass
 
@@ -110,11 +116,12 @@ def _stop(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _run(app: Any, mem: Memory, what: str, where: tuple[str, int] | None, token: str | None) -> None:
+def _run(app: Any, mem: Memory, what: str, where: tuple[str, int] | None, token: str | None,
+         user: str | None) -> None:
     """Serve until the client leaves (stdio) or the process is interrupted (HTTP)."""
     if where is None:
         click.echo(f"graphmem serve: MCP over stdio, {what}", err=True)
-        app.serve_stdio(mem)
+        app.serve_stdio(mem, user)
         return
     host, port = where
     listening = app.listen(host, port)
@@ -124,7 +131,7 @@ def _run(app: Any, mem: Memory, what: str, where: tuple[str, int] | None, token:
         click.echo(f"graphmem serve: warning: {host} is reachable from other machines "
                    + ("over plain HTTP: the token crosses the network unencrypted; put a TLS proxy in front" if token
                       else "and no --token is set: anyone who reaches it can read and change this memory"), err=True)
-    app.serve_http(mem, listening, host, port, token)
+    app.serve_http(mem, listening, host, port, token, user)
 
 
 COMMANDS = (serve,)

@@ -86,9 +86,10 @@ def listed_tools() -> list[types.Tool]:
     return out
 
 
-def build(memory: Memory) -> Server[Any]:
-    """A low-level MCP server whose tools run on ``memory`` (which the caller opens and closes)."""
-    tools = Tools(memory)
+def build(memory: Memory, user: str | None = None) -> Server[Any]:
+    """A low-level MCP server whose tools run on ``memory`` (which the caller opens and closes); with
+    ``user``, on that user's turns only (a call naming another user is refused)."""
+    tools = Tools(memory, user)
     listing = types.ListToolsResult(tools=listed_tools())
 
     async def list_tools(ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) \
@@ -109,7 +110,9 @@ def build(memory: Memory) -> Server[Any]:
         text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
         return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=result)
 
-    return Server("graphmem", version=VERSION, title="graphmem memory", instructions=INSTRUCTIONS,
+    instructions = INSTRUCTIONS if user is None else (
+        f"{INSTRUCTIONS} This server serves one user's memory ({user!r}): leave the user argument out.")
+    return Server("graphmem", version=VERSION, title="graphmem memory", instructions=instructions,
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
@@ -118,9 +121,9 @@ def failed(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
 
 
-def serve_stdio(memory: Memory) -> None:
+def serve_stdio(memory: Memory, user: str | None = None) -> None:
     """Serve one client over this process's stdin and stdout until it closes them."""
-    server = build(memory)
+    server = build(memory, user)
 
     async def run() -> None:
         async with stdio_server() as (read, write):
@@ -199,14 +202,15 @@ def url(host: str, port: int) -> str:
     return f"http://{_bracketed(host)}:{port}/mcp"
 
 
-def serve_http(memory: Memory, listening: socket.socket, host: str, port: int, token: str | None = None) -> None:
+def serve_http(memory: Memory, listening: socket.socket, host: str, port: int, token: str | None = None,
+               user: str | None = None) -> None:
     """Serve any number of clients over streamable HTTP at :func:`url` until interrupted, on the
     socket :func:`listen` bound to ``host`` and ``port``.
 
     Answers are plain JSON bodies (no event stream: no tool streams anything back). On a loopback
     socket, however its host was spelt, requests whose Host or Origin header names another site are
     refused (421, 403: DNS rebinding), by :func:`rebinding_guard`."""
-    server = build(memory)
+    server = build(memory, user)
     auth: dict[str, Any] = {}
     if token:
         # issuer_url is required by AuthSettings and published only with resource_server_url, which stays unset:

@@ -178,8 +178,9 @@ TOOLS: dict[str, Spec] = {
         "Forget turns",
         "Remove turns from the memory for good: the turns with these ids, or every turn of a conversation, or "
         "every turn of a user. Give at least one of ids, conversation and user; given together, only the turns "
-        "matching all of them are removed. Returns how many turns were removed (0 when none matched). Example: "
-        "{\"conversation\": \"ann-chat\"}",
+        "matching all of them are removed. Returns how many turns were removed (0 when none matched) and, with "
+        "ids, which matched and which were not found (an id is found only among the given user's turns). "
+        "Example: {\"conversation\": \"ann-chat\"}",
         {"ids": {"type": "array", "minItems": 1, "maxItems": 10000,
                  "items": {"type": "string", "minLength": 1, "maxLength": 500},
                  "description": "The ids of the turns to remove, as remember, search or turns returned them."},
@@ -187,8 +188,14 @@ TOOLS: dict[str, Spec] = {
          "user": {**_USER, "description": "Remove this user's turns (a partition of this server's store, NOT "
                                           "authentication). Example: \"alice\"."}},
         [],
-        {"removed": {"type": "integer", "description": "How many turns were removed."}},
-        {"read_only": False, "destructive": True, "idempotent": True}),
+        {"removed": {"type": "integer", "description": "How many turns were removed."},
+         "matched": {"type": "array", "items": {"type": "string"},
+                     "description": "With ids: those that matched a turn of this user (and conversation), removed."},
+         "not_found": {"type": "array", "items": {"type": "string"},
+                       "description": "With ids: those that matched no turn of this user (and conversation): "
+                                      "nothing was removed for them. An id is its user's: a turn remembered with "
+                                      "a user is forgotten by giving that user."}},
+        {"read_only": False, "destructive": True, "idempotent": True}, absent=("matched", "not_found")),
     "turns": _tool(
         "List remembered turns",
         "List the turns the memory holds, conversation by conversation (in the order of their ids), each "

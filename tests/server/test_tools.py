@@ -192,3 +192,43 @@ def test_an_http_address_binds_this_machine_unless_told(text, host, port):
 def test_a_bad_http_address_is_refused(text):
     with pytest.raises(click.BadParameter):
         address(text)
+
+
+def test_forget_by_ids_says_which_matched_and_which_were_not_found():
+    async def body(client: Client) -> tuple[dict, dict, dict]:
+        ok(await client.call_tool("remember", {"turns": [{**ANN, "id": "a1"}], "user": "ann"}))
+        ok(await client.call_tool("remember", {"turns": [{**BOB, "id": "b1"}]}))
+        missed = ok(await client.call_tool("forget", {"ids": ["a1", "b1", "zz"]}))
+        mine = ok(await client.call_tool("forget", {"ids": ["a1"], "user": "ann"}))
+        whole = ok(await client.call_tool("forget", {"user": "ann"}))
+        return missed, mine, whole
+
+    missed, mine, whole = served(Memory(), body)
+    assert missed == {"removed": 1, "matched": ["b1"], "not_found": ["a1", "zz"]}, \
+        "ann's turn is not found among the turns without a user, and nothing says whose it is"
+    assert mine == {"removed": 1, "matched": ["a1"], "not_found": []}
+    assert whole == {"removed": 0}
+
+
+def test_a_server_for_one_user_reads_and_writes_that_users_turns_and_refuses_another():
+    mem = Memory()
+    mem.ingest([{"id": "x", "speaker": "Cy", "text": "Cy's own dog is called Rex.", "user": "cy"}])
+
+    async def body(client: Client) -> tuple:
+        added = ok(await client.call_tool("remember", {"turns": [ANN]}))
+        found = ok(await client.call_tool("search", {"query": "dog called Rex"}))
+        same = ok(await client.call_tool("stats", {"user": "ann"}))
+        other = error(await client.call_tool("search", {"query": "dog", "user": "cy"}))
+        nothing = error(await client.call_tool("forget", {}))
+        return added, found, same, other, nothing
+
+    async def run() -> tuple:
+        async with Client(build(mem, user="ann")) as client:
+            return await body(client)
+
+    added, found, same, other, nothing = anyio.run(run)
+    assert [t.id for t in mem.turns(user="ann")] == added["ids"] and len(list(mem.turns())) == 0
+    assert [t["id"] for t in found["turns"]] == added["ids"], "Cy's turn is not this server's to find"
+    assert same["turns"] == 1
+    assert other == "search: this server serves user 'ann' only (graphmem serve --user); leave user out"
+    assert nothing.startswith("forget: give ids, a conversation or a user"), "forget {} never forgets a whole user"

@@ -54,7 +54,7 @@ def test_missing_file_is_one_line(tmp_path):
 
 def test_bench_over_an_unreachable_neo4j_is_one_line(locomo_path):
     result = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "path",
-                                       "--backend", "neo4j", "--uri", "bolt://127.0.0.1:1", "--password", "s3cret-pw"])
+                                       "--backend", "neo4j", "--uri", "bolt://127.0.0.1:1", "--neo4j-password", "s3cret-pw"])
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "cannot reach Neo4j at bolt://127.0.0.1:1" in result.output and "s3cret-pw" not in result.output
     assert len(result.output.strip().splitlines()) == 1
