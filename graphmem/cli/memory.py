@@ -15,7 +15,7 @@ import click
 
 from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options, neo4j_settings
 from graphmem.data.dialogue import memory_records, placed_records
-from graphmem.data.records import name_argument
+from graphmem.data.records import name_argument, parse_date
 from graphmem.domain import Answer, Fact, Turn
 from graphmem.errors import DataError, StoreUnavailable
 
@@ -103,8 +103,9 @@ def _source(answer: Answer, found: Sequence[Turn]) -> str | None:
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
            asked_on: str | None, user: str | None, **neo4j: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
+    when = parse_date(asked_on, "--asked-on")  # read here, so that its error names the option
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
-        click.echo(_cite(mem.records_for(query, k, conversation, asked_on, user=user)))
+        click.echo(_cite(mem.records_for(query, k, conversation, when, user=user)))
 
 
 @click.command()
@@ -121,8 +122,9 @@ def ask(question: str, data: Path | None, backend: str, saved: Path | None, conv
     from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
 
     judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
+    when = parse_date(asked_on, "--asked-on")  # read here, so that its error names the option
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
-        answer, found = mem.ask_with_turns(question, k, conversation, asked_on, user=user)
+        answer, found = mem.ask_with_turns(question, k, conversation, when, user=user)
         used = mem.floor_of(answer)
     click.echo(f"reply: {answer.reply}")
     if (line := _source(answer, found)) is not None:
@@ -267,8 +269,9 @@ def facts(person: str, as_of: str | None, as_json: bool, data: Path | None, back
     """What a memory holds about PERSON, oldest first: each claim read from a turn, from the day it
     was said until a later claim of the same kind replaced it (where they live, work, their job,
     partner, what they drive or study); with --as-of, only what held then."""
+    when = parse_date(as_of, "--as-of")  # read here, so that its error names the option
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
-        found = mem.facts(person, as_of=as_of, user=user)
+        found = mem.facts(person, as_of=when, user=user)
     if as_json:
         for f in found:
             click.echo(json.dumps(_fact_row(f), ensure_ascii=False))

@@ -26,7 +26,12 @@ _DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d
 
 _ISO_FORM = re.compile(r"\d{4}-\d\d-\d\d(?:T\d\d:\d\d(?::\d\d)?| \d\d:\d\d:\d\d)?$")
 """Exactly the ISO forms of ``_DATE_FORMATS`` with two-digit fields, which ``datetime.fromisoformat``
-reads as ``strptime`` does (a zone or a fraction of a second is not of this form: still refused)."""
+reads as ``strptime`` does (a zone is not of this form: still refused)."""
+
+_FRACTION = re.compile(r"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d)\.(\d{1,9})$")
+"""An ISO date and time with a fraction of a second (``2023-05-08T10:00:00.123456``, what JavaScript's
+``toISOString`` and Python's ``isoformat`` write): read to the microsecond (a nanosecond part cut), the same
+on every Python (3.10's ``fromisoformat`` takes 3 or 6 digits only)."""
 
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _WEEKDAY = re.compile(r"^(\d{4}/\d{1,2}/\d{1,2}) \((" + "|".join(_DAYS) + r")\)( \d{1,2}:\d{2})?$")
@@ -105,6 +110,12 @@ def _read_date(value: str) -> datetime:
     """:func:`parse_date` of a string, cached: a dialogue's turns share their sessions' dates, and
     a datetime is immutable, so every turn of a session may hold the same one."""
     text = " ".join(value.split())
+    if (fraction := _FRACTION.match(text)) is not None:
+        try:
+            whole = _read_date(fraction.group(1))
+        except _Unreadable:
+            raise _Unreadable(f"cannot read the date {value!r}") from None
+        return whole.replace(microsecond=int(fraction.group(2)[:6].ljust(6, "0")))
     if _ISO_FORM.match(text):  # the common form, read in C; a form it refuses falls through to the formats below
         try:
             return datetime.fromisoformat(text)

@@ -131,7 +131,7 @@ class Memory:
             if self.read_only:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it takes no turns")
             with paused_gc():  # records, readings, postings: many small acyclic objects
-                new = self._fresh(_scoped(placed(list(records))))
+                new = self._fresh(_scoped(placed(_listed(records))))
                 self._store.add(new)
             return len(new)
 
@@ -192,7 +192,7 @@ class Memory:
         (``record`` gives ``record 3``), or each record's own (``file: line 3``)."""
         with self._lock:
             self._open_or_raise()
-            return len(self._fresh(_scoped(placed(list(records), source))))
+            return len(self._fresh(_scoped(placed(_listed(records), source))))
 
     def _fresh(self, turns: list[tuple[object, Turn]]) -> list[Turn]:
         """The validated turns the store does not hold; one held with other content is refused,
@@ -228,7 +228,7 @@ class Memory:
         works, their job, partner, what they drive or study). ``as_of``: only what held then."""
         if not isinstance(about, str) or not fold(about):
             raise DataError(f"about must be a person's name, not {about!r}")
-        moment, user = _moment(as_of), _user(user)
+        moment, user = _moment(as_of, "as_of"), _user(user)
         with self._lock:
             self._open_or_raise()
             claims = self._store.claims_about(fold(about), user)
@@ -429,11 +429,20 @@ def _scoped(turns: list[tuple[object, Turn]]) -> list[tuple[object, Turn]]:
     return [(where, scoped_turn(t)) for where, t in turns]
 
 
-def _moment(asked_on: When) -> datetime | None:
+def _moment(asked_on: When, name: str = "asked_on") -> datetime | None:
     """The moment a query is asked, from what a caller may hold: a datetime, a day (its start),
-    or a date string in any form a record's date takes."""
+    or a date string in any form a record's date takes. ``name``: the argument, as errors name it."""
     if isinstance(asked_on, date) and not isinstance(asked_on, datetime):
         return datetime(asked_on.year, asked_on.month, asked_on.day)
     if asked_on is not None and not isinstance(asked_on, (str, datetime)):
-        raise DataError(f"asked_on must be a datetime, a date or a date string, not {type(asked_on).__name__}")
-    return parse_date(asked_on, "asked_on")
+        raise DataError(f"{name} must be a datetime, a date or a date string, not {type(asked_on).__name__}")
+    return parse_date(asked_on, name)
+
+
+def _listed(records: object) -> list[Any]:
+    """The records an ingest is given, as a list: anything but an iterable of records (None, a number, one
+    record alone, a string) is one ``DataError``, not a ``TypeError`` from deep inside validation."""
+    if isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
+        shown = "one record" if isinstance(records, Mapping) else type(records).__name__
+        raise DataError(f"records must be a list of records (dicts with id, speaker and text), not {shown}")
+    return list(records)

@@ -173,6 +173,15 @@ def test_dates_at_the_calendars_edges_are_kept_and_searched_alike(store):
         assert mem.ask(q, asked_on=asked_on) == here.ask(q, asked_on=asked_on), q
 
 
+def test_a_date_with_a_fraction_of_a_second_is_kept_to_the_microsecond_alike(store):
+    turns = [{"id": "f1", "speaker": "Ann", "text": "The kayak arrived this morning.", "date": "2023-05-08T10:00:00.123456"},
+             {"id": "f2", "speaker": "Bob", "text": "Great, see you at the lake.", "date": "2023-05-08 10:00:01.5"}]
+    mem, here = _both(store, turns)
+    assert [t.date for t in mem.turns()] == [t.date for t in here.turns()] == \
+        [datetime(2023, 5, 8, 10, 0, 0, 123456), datetime(2023, 5, 8, 10, 0, 1, 500000)]
+    assert mem.search("kayak", asked_on="2023-05-09T08:00:00.25") == here.search("kayak", asked_on="2023-05-09") == ["f1"]
+
+
 def test_a_closed_memory_refuses_every_verb_alike(store):
     mem = store()
     mem.ingest(CHAT[:2])
