@@ -266,9 +266,11 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
                 types: tuple[str, ...], model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
                 judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
+    from graphmem.longmemeval.baseline import need_bm25s  # the research side: only for this command
+
+    need_bm25s()  # before anything is read: its absence is one line at once, not after the memory's work
     from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
     from graphmem.longmemeval.run import Settings  # likewise
-
     if judge_url is not None and model_url is None:
         raise click.ClickException("--judge grades the model's replies: give --model too")
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
