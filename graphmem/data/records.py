@@ -274,7 +274,7 @@ def unknown_key(keys: Iterable[object], known: Sequence[str] = KEYS) -> str | No
     return None
 
 
-def _visible(value: str) -> bool:
+def visible(value: str) -> bool:
     """Whether a string shows anything: not only spaces, zero-width and other format characters
     (U+200B, U+200D, U+FEFF, U+2060), controls, or combining marks with nothing to combine with."""
     return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE for ch in value)
@@ -292,7 +292,7 @@ def _record(rec: Any, where: object) -> Turn:
     tid, speaker = _text(rec, "id", where), _text(rec, "speaker", where)
     text = _text(rec, "text", where, name=False)
     for key, value in (("speaker", speaker), ("text", text)):
-        if not value.isascii() and not _visible(value):
+        if not value.isascii() and not visible(value):
             raise DataError(f"{where}: {key!r} shows no character (only spaces or invisible ones)")
     conv = _text(rec, "conversation", where) if "conversation" in rec else DEFAULT_CONVERSATION
     user = _text(rec, "user", where) if rec.get("user") is not None else None
