@@ -13,7 +13,7 @@ import click
 
 from graphmem.errors import GraphmemError
 
-__all__ = ["confidence_options", "friendly", "meaning_floor_setting", "neo4j_options", "neo4j_settings"]
+__all__ = ["confidence_options", "counted", "friendly", "meaning_floor_setting", "neo4j_options", "neo4j_settings"]
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -28,6 +28,11 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     return wrapper
 
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 turn``, ``2 turns``, ``0 turns``: a count with its noun as English says it."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from graphmem.cli.common import friendly, neo4j_options, neo4j_settings
+from graphmem.cli.common import counted, friendly, neo4j_options, neo4j_settings
 from graphmem.data.dialogue import dialogue, turn_file
 from graphmem.neo4j import client as gn
 
@@ -54,8 +54,8 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
         click.echo(counts.line())
     embedded = len(passages([(t.speaker, t.text) for t in turns])[1]) if dense else 0
     click.echo(f"{report.rows} rows in {report.seconds:.2f}s ({report.rows_per_second:.0f} rows/s)"
-               f" into {client.settings.where}; counts match the mirror; {len(turns)} turns searchable"
-               + (f", {embedded} sentences embedded" if dense else ""))
+               f" into {client.settings.where}; counts match the mirror; {counted(len(turns), 'turn')} searchable"
+               + (f", {counted(embedded, 'sentence')} embedded" if dense else ""))
 
 
 COMMANDS = (load,)

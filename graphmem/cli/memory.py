@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options, neo4j_settings
+from graphmem.cli.common import confidence_options, counted, friendly, meaning_floor_setting, neo4j_options, neo4j_settings
 from graphmem.data.dialogue import memory_records, placed_records
 from graphmem.data.records import name_argument, parse_date
 from graphmem.domain import Answer, Fact, Turn
@@ -173,10 +173,11 @@ def ingest(saved: Path | None, file: Path, backend: str, user: str | None, batch
                 for start in bar:
                     added += mem.ingest(records[start:start + batch])
         except StoreUnavailable as e:
-            raise click.ClickException(f"{e}; {mem.store.where} holds {len(mem)} turns, {added} of them added now: "
-                                       "make room and run the same command again to add the rest") from None
+            holding = counted(len(mem), "turn")
+            raise click.ClickException(f"{e}; {mem.store.where} holds {holding}, {added} of them added now: make room "
+                                       "and run the same command again to add the rest") from None
         held = len(records) - added
-        click.echo(f"{_turns(added)} added to {mem.store.where}; it holds {len(mem)}"
+        click.echo(f"{counted(added, 'turn')} added to {mem.store.where}; it holds {len(mem)}"
                    + (f" ({held} of the file's turns it held already)" if held else ""))
 
 
@@ -187,11 +188,6 @@ def _owned(record: dict[str, Any], user: str, where: str) -> dict[str, Any]:
     if record["user"] != user:
         raise DataError(f"{where}: the record's user {record['user']!r} is not --user {user!r}")
     return record
-
-
-def _turns(n: int) -> str:
-    """``1 turn``, ``2 turns``: a count with its noun."""
-    return f"{n} turn{'' if n == 1 else 's'}"
 
 
 @click.command()
@@ -220,7 +216,7 @@ def forget(saved: Path | None, backend: str, ids: tuple[str, ...], conversation:
         raise click.ClickException(f"{saved}: no such memory file")
     with (Memory(path=saved) if saved is not None else Memory("neo4j", **neo4j_settings(neo4j))) as mem:
         done = mem.forgetting(ids=list(ids) if ids else None, conversation=conversation, user=user)
-        click.echo(f"{_turns(done.removed)} forgotten; {mem.store.where} holds {len(mem)}")
+        click.echo(f"{counted(done.removed, 'turn')} forgotten; {mem.store.where} holds {len(mem)}")
     if done.not_found:
         click.echo(f"not found{'' if conversation is None else f' in conversation {conversation!r}'} among "
                    f"{f'user {user!r}' if user is not None else 'the turns without a user'}'s turns: "
@@ -249,7 +245,7 @@ def repair(saved: Path, new: Path) -> None:
     with Memory(path=new) as mem:
         for start in range(0, len(found.turns), 1000):
             kept += mem.ingest(found.turns[start:start + 1000])
-    click.echo(f"{new}: {kept} turns salvaged from {saved}; {found.lost_line()}")
+    click.echo(f"{new}: {counted(kept, 'turn')} salvaged from {saved}; {found.lost_line()}")
 
 
 @click.command()

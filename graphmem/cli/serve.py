@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphmem.cli.common import friendly, neo4j_options, neo4j_settings
+from graphmem.cli.common import counted, friendly, neo4j_options, neo4j_settings
 from graphmem.data.records import name_argument
 from graphmem.errors import install
 
@@ -57,7 +57,7 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
         if backend != "memory":
             raise click.UsageError("--memory is a memory file: not with --backend neo4j")
         mem = Memory(path=saved, floor=floor, read_only=read_only)
-        return mem, f"memory file {saved}{' (read-only)' if read_only else ''}, {len(mem)} turns"
+        return mem, f"memory file {saved}{' (read-only)' if read_only else ''}, {counted(len(mem), 'turn')}"
     if backend == "neo4j":
         return Memory("neo4j", floor=floor, read_only=read_only, **neo4j_settings(neo4j)), "Neo4j"
     if read_only:

@@ -87,7 +87,7 @@ def test_search_asked_on_reads_the_querys_relative_dates(tmp_path):
                                       "--asked-on", "2023-04-20"])
     assert dated.exit_code == 0 and dated.output.startswith("  c1/d3"), dated.output  # Monday 17 April
     bad = CliRunner().invoke(main, ["ask", "Where did we go?", "--data", data, "--asked-on", "someday"])
-    assert bad.exit_code == 1 and bad.output.strip() == "Error: asked_on: cannot read the date 'someday'", bad.output
+    assert bad.exit_code == 1 and bad.output.strip() == "Error: --asked-on: cannot read the date 'someday'", bad.output
 
 
 def test_ask_prints_reply_its_sentence_confidence_and_citations(tmp_path):
