@@ -36,7 +36,7 @@ from graphmem.text import zh as lingo
 from graphmem.text.dates import answer_type, days_asked_about
 from graphmem.text.lemma import IRREGULAR
 from graphmem.text.lemma import lemma as lemma_of
-from graphmem.text.terms import content, stem, words
+from graphmem.text.terms import content, hebrew_bare, stem, words
 
 __all__ = ["B", "CONTEXT_WEIGHT", "K1", "Query", "family_sets", "query_groups", "variants"]
 
@@ -77,7 +77,10 @@ def family_sets() -> dict[str, tuple[frozenset[str], ...]]:
 @lru_cache(maxsize=None)
 def variants(word: str) -> tuple[str, ...]:
     """The stems one lower-case English word stands for: its own stem first, then those of
-    its irregular inflections (``drawing`` -> draw, drew, drawn)."""
+    its irregular inflections (``drawing`` -> draw, drew, drawn). A word of another script is its own
+    term, as the index keeps it (a Hebrew one without its prefix letters: :func:`hebrew_bare`)."""
+    if not word.isascii():
+        return (hebrew_bare(word),)
     own = stem(word)
     lemma = lemma_of(word)
     fam = _families().get(lemma, frozenset())

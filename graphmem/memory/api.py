@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from numbers import Integral
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphmem.answer import readable
 from graphmem.answer.reader import Hit, Reader, ReaderSettings
@@ -50,7 +50,7 @@ from graphmem.store.base import Store
 from graphmem.store.open import open_store
 from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_fact, unscoped_turn
 
-__all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Memory", "Turn", "When"]
+__all__ = ["FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Forgotten", "Memory", "Turn", "When"]
 
 When = datetime | date | str | None
 """When a query is asked (``asked_on``): a datetime, a day, or a date string as records take."""
@@ -131,7 +131,7 @@ class Memory:
             if self.read_only:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it takes no turns")
             with paused_gc():  # records, readings, postings: many small acyclic objects
-                new = self._fresh(_scoped(placed(list(records))))
+                new = self._fresh(_scoped(placed(_listed(records))))
                 self._store.add(new)
             return len(new)
 
@@ -143,13 +143,26 @@ class Memory:
         never ingested them. Which turns: ``ids`` (of ``user``), or every turn of ``conversation``
         (of ``user``), or with neither every turn of ``user`` (``user=None`` needs ``everything=True``:
         the turns that carry no user are not forgotten by an argument left out); ``ids`` and
-        ``conversation`` together: those of the ids in that conversation. Returns how many."""
+        ``conversation`` together: those of the ids in that conversation. Returns how many
+        (:meth:`forgetting` says which of the ids matched)."""
+        return self._forget(ids, conversation, user, everything, report=False).removed
+
+    def forgetting(self, ids: Iterable[str] | None = None, conversation: str | None = None,
+                   user: str | None = None, *, everything: bool = False) -> Forgotten:
+        """:meth:`forget`, saying which of ``ids`` matched a turn of ``user`` (and ``conversation``) and
+        which did not: what the command line and the MCP server tell, so that "0 forgotten" is never
+        taken for "forgotten". An id held under another user is "not found" like any other: a caller
+        learns nothing of another partition (the ids are looked up first: one more read of the store)."""
+        return self._forget(ids, conversation, user, everything, report=True)
+
+    def _forget(self, ids: Iterable[str] | None, conversation: str | None, user: str | None, everything: bool,
+                report: bool) -> Forgotten:
         user, conversation = _user(user), _conversation(conversation)
         if ids is not None:
             if isinstance(ids, str):
                 raise DataError("ids must be a list of ids, not one string")
             try:
-                ids = [name_argument(i, "an id") for i in ids]
+                ids = list(dict.fromkeys(name_argument(i, "an id") for i in ids))
             except TypeError:
                 raise DataError(f"ids must be a list of ids, not {type(ids).__name__}") from None
         with self._lock:
@@ -158,15 +171,19 @@ class Memory:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it forgets nothing")
             if ids is not None:
                 keys = [scoped(i, user) for i in ids]
-                if conversation is not None:
-                    where = scoped(conversation, user)
-                    keys = [k for k, t in self._store.held(keys).items() if t.conversation == where]
+                if conversation is not None or report:
+                    where = None if conversation is None else scoped(conversation, user)
+                    keys = [k for k, t in self._store.held(keys).items() if where is None or t.conversation == where]
+                matched = {unscoped(k) for k in keys} if report else set()
+                found = Forgotten(0, tuple(i for i in ids if i in matched), tuple(i for i in ids if i not in matched)) \
+                    if report else Forgotten(0)
             elif conversation is not None or user is not None or everything:
                 where = None if conversation is None else scoped(conversation, user)
-                keys = self._store.keys(where, user)
+                keys, found = self._store.keys(where, user), Forgotten(0)
             else:
                 raise MisuseError("say what to forget: ids=, conversation=, user=, or everything=True")
-            return self._store.forget(keys)
+            return found._replace(removed=self._store.forget(keys))
+
 
     def check(self, records: Sequence[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> int:
         """Validate records against what the memory holds, adding nothing (``DataError`` names the
@@ -175,7 +192,7 @@ class Memory:
         (``record`` gives ``record 3``), or each record's own (``file: line 3``)."""
         with self._lock:
             self._open_or_raise()
-            return len(self._fresh(_scoped(placed(list(records), source))))
+            return len(self._fresh(_scoped(placed(_listed(records), source))))
 
     def _fresh(self, turns: list[tuple[object, Turn]]) -> list[Turn]:
         """The validated turns the store does not hold; one held with other content is refused,
@@ -211,7 +228,7 @@ class Memory:
         works, their job, partner, what they drive or study). ``as_of``: only what held then."""
         if not isinstance(about, str) or not fold(about):
             raise DataError(f"about must be a person's name, not {about!r}")
-        moment, user = _moment(as_of), _user(user)
+        moment, user = _moment(as_of, "as_of"), _user(user)
         with self._lock:
             self._open_or_raise()
             claims = self._store.claims_about(fold(about), user)
@@ -372,6 +389,15 @@ class Memory:
             return run(parsed, k)
 
 
+class Forgotten(NamedTuple):
+    """What a forget removed: how many turns, and, when ids were given, which of them matched a turn
+    and which did not (in the order given)."""
+
+    removed: int
+    matched: tuple[str, ...] = ()
+    not_found: tuple[str, ...] = ()
+
+
 K_LIMIT = 2**31 - 1
 """The most results a query is given: a larger ``k`` asks for every turn all the same, and a store's
 query language may hold no larger whole number (Neo4j's integers are 64-bit, and a search adds to k)."""
@@ -403,11 +429,20 @@ def _scoped(turns: list[tuple[object, Turn]]) -> list[tuple[object, Turn]]:
     return [(where, scoped_turn(t)) for where, t in turns]
 
 
-def _moment(asked_on: When) -> datetime | None:
+def _moment(asked_on: When, name: str = "asked_on") -> datetime | None:
     """The moment a query is asked, from what a caller may hold: a datetime, a day (its start),
-    or a date string in any form a record's date takes."""
+    or a date string in any form a record's date takes. ``name``: the argument, as errors name it."""
     if isinstance(asked_on, date) and not isinstance(asked_on, datetime):
         return datetime(asked_on.year, asked_on.month, asked_on.day)
     if asked_on is not None and not isinstance(asked_on, (str, datetime)):
-        raise DataError(f"asked_on must be a datetime, a date or a date string, not {type(asked_on).__name__}")
-    return parse_date(asked_on, "asked_on")
+        raise DataError(f"{name} must be a datetime, a date or a date string, not {type(asked_on).__name__}")
+    return parse_date(asked_on, name)
+
+
+def _listed(records: object) -> list[Any]:
+    """The records an ingest is given, as a list: anything but an iterable of records (None, a number, one
+    record alone, a string) is one ``DataError``, not a ``TypeError`` from deep inside validation."""
+    if isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
+        shown = "one record" if isinstance(records, Mapping) else type(records).__name__
+        raise DataError(f"records must be a list of records (dicts with id, speaker and text), not {shown}")
+    return list(records)

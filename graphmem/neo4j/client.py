@@ -303,7 +303,7 @@ def translate(exc: BaseException, settings: Neo4jSettings, doing: str = "a query
     if isinstance(exc, nx.AuthError):
         return Neo4jUnavailable(
             f"Neo4j at {settings.public_uri} refused user {settings.user!r}: wrong user or password;"
-            f" set {ENV_USER} and {ENV_PASSWORD} (or --user/--password)"
+            f" set {ENV_USER} and {ENV_PASSWORD} (or --neo4j-user and --neo4j-password)"
         )
     if code == "Neo.ClientError.Database.DatabaseNotFound":
         return Neo4jUnavailable(

@@ -27,6 +27,11 @@ MAX_TURNS = 1000
 MAX_PAGE = 1000
 """The most turns one ``turns`` page lists."""
 
+MAX_OFFSET = 2**53 - 1
+"""The largest ``offset``: the largest whole number every JSON client reads exactly (JavaScript's
+``Number.MAX_SAFE_INTEGER``), far below what the page's slice (``sys.maxsize``) or a store's 64-bit
+integer takes, so that an offset past it is the argument error, not an overflow inside the store."""
+
 DATE_FORMS = ('ISO 8601 ("2023-05-08", "2023-05-08T14:30:00", "2023-05-08 14:30:00"), "2023/05/08", '
               '"1:56 pm on 8 May, 2023" or "2023/05/20 (Sat) 02:21"')
 
@@ -173,8 +178,9 @@ TOOLS: dict[str, Spec] = {
         "Forget turns",
         "Remove turns from the memory for good: the turns with these ids, or every turn of a conversation, or "
         "every turn of a user. Give at least one of ids, conversation and user; given together, only the turns "
-        "matching all of them are removed. Returns how many turns were removed (0 when none matched). Example: "
-        "{\"conversation\": \"ann-chat\"}",
+        "matching all of them are removed. Returns how many turns were removed (0 when none matched) and, with "
+        "ids, which matched and which were not found (an id is found only among the given user's turns). "
+        "Example: {\"conversation\": \"ann-chat\"}",
         {"ids": {"type": "array", "minItems": 1, "maxItems": 10000,
                  "items": {"type": "string", "minLength": 1, "maxLength": 500},
                  "description": "The ids of the turns to remove, as remember, search or turns returned them."},
@@ -182,8 +188,14 @@ TOOLS: dict[str, Spec] = {
          "user": {**_USER, "description": "Remove this user's turns (a partition of this server's store, NOT "
                                           "authentication). Example: \"alice\"."}},
         [],
-        {"removed": {"type": "integer", "description": "How many turns were removed."}},
-        {"read_only": False, "destructive": True, "idempotent": True}),
+        {"removed": {"type": "integer", "description": "How many turns were removed."},
+         "matched": {"type": "array", "items": {"type": "string"},
+                     "description": "With ids: those that matched a turn of this user (and conversation), removed."},
+         "not_found": {"type": "array", "items": {"type": "string"},
+                       "description": "With ids: those that matched no turn of this user (and conversation): "
+                                      "nothing was removed for them. An id is its user's: a turn remembered with "
+                                      "a user is forgotten by giving that user."}},
+        {"read_only": False, "destructive": True, "idempotent": True}, absent=("matched", "not_found")),
     "turns": _tool(
         "List remembered turns",
         "List the turns the memory holds, conversation by conversation (in the order of their ids), each "
@@ -193,8 +205,9 @@ TOOLS: dict[str, Spec] = {
          "user": _USER,
          "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 50,
                    "description": f"How many turns to list, 1 to {MAX_PAGE}; default 50."},
-         "offset": {"type": "integer", "minimum": 0, "default": 0,
-                    "description": "How many turns to skip first (the previous page's next_offset); default 0."}},
+         "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0,
+                    "description": "How many turns to skip first (the previous page's next_offset), 0 to "
+                                   f"{MAX_OFFSET}; default 0."}},
         [],
         {"turns": {"type": "array", "items": _TURN_OUT},
          "next_offset": {"type": "integer", "description": "The offset of the next page; absent on the last."}},

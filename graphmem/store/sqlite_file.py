@@ -130,7 +130,9 @@ class MemoryFile:
         text = str(e)
         if "locked" in text or "busy" in text:
             return MemoryFileInUse(f"{self.path}: the memory file is busy ({text}); try again")
-        if "file is not a database" in text or "malformed" in text or "corrupt" in text:
+        if "malformed" in text or "corrupt" in text:  # an SQLite file whose pages do not hold together
+            return _damaged(self.path, text)
+        if "file is not a database" in text:
             return DataError(f"{self.path}: not a graphmem memory file, or a damaged one ({text})")
         return StoreUnavailable(f"{self.path}: cannot open the memory file ({text})")
 

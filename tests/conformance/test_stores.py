@@ -145,6 +145,15 @@ def test_ids_are_the_memorys_own_and_a_held_id_is_judged_by_its_content(store):
      "the date '2023-03-01T00:00:00\\+02:00' has a time zone"),
     ({"id": "x", "speaker": "  ", "text": "hi"}, "'speaker' must be a non-empty string"),
     ({"id": "x", "speaker": "Ann", "text": "hi", "conversation": ""}, "'conversation' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "usr": "u1"}, "unknown key 'usr' \\(did you mean 'user'\\?\\)"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "converstion": "c"},
+     "unknown key 'converstion' \\(did you mean 'conversation'\\?\\); a record takes id, speaker, text, date"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "mood": "sunny"}, "unknown key 'mood'; a record takes"),
+    ({"id": "x", "speaker": "Ann", "text": ""}, "'text' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": " \t\n"}, "'text' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": "\u200b\u2060"}, "'text' shows no character"),
+    ({"id": "x", "speaker": "\u200b", "text": "hi"}, "'speaker' shows no character"),
+    ({"id": "x", "speaker": "\ufeff\u200d ", "text": "hi"}, "'speaker' shows no character"),
 ])
 def test_what_one_store_refuses_every_store_refuses_before_writing(store, bad, message):
     mem, here = _both(store, CHAT[:2])
@@ -162,6 +171,15 @@ def test_dates_at_the_calendars_edges_are_kept_and_searched_alike(store):
                         ("What happened in December 9999?", None)):
         assert mem.search(q, asked_on=asked_on) == here.search(q, asked_on=asked_on), q
         assert mem.ask(q, asked_on=asked_on) == here.ask(q, asked_on=asked_on), q
+
+
+def test_a_date_with_a_fraction_of_a_second_is_kept_to_the_microsecond_alike(store):
+    turns = [{"id": "f1", "speaker": "Ann", "text": "The kayak arrived this morning.", "date": "2023-05-08T10:00:00.123456"},
+             {"id": "f2", "speaker": "Bob", "text": "Great, see you at the lake.", "date": "2023-05-08 10:00:01.5"}]
+    mem, here = _both(store, turns)
+    assert [t.date for t in mem.turns()] == [t.date for t in here.turns()] == \
+        [datetime(2023, 5, 8, 10, 0, 0, 123456), datetime(2023, 5, 8, 10, 0, 1, 500000)]
+    assert mem.search("kayak", asked_on="2023-05-09T08:00:00.25") == here.search("kayak", asked_on="2023-05-09") == ["f1"]
 
 
 def test_a_closed_memory_refuses_every_verb_alike(store):

@@ -412,7 +412,8 @@ def test_cli_load_errors_are_one_line(client, locomo_path):
     main = _cli_load()
     for args, must in [
         (["--uri", "bolt://127.0.0.1:1"], "cannot reach Neo4j"),
-        (["--user", "graphmem-nobody", "--password", WRONG_PASSWORD], "NEO4J_PASSWORD"),
+        (["--neo4j-user", "graphmem-nobody", "--neo4j-password", WRONG_PASSWORD],
+         "set NEO4J_USER and NEO4J_PASSWORD (or --neo4j-user and --neo4j-password)"),
         (["--database", "graphmem-missing"], "no database"),
     ]:
         result = CliRunner().invoke(main, ["load", "--data", str(locomo_path), "--conversations", "conv-30", "--quiet", *args])

@@ -62,7 +62,14 @@ BAD = [
     ("forget", {}, "forget: give ids, a conversation or a user (or several: the turns matching all of them are "
                    "removed); nothing was removed"),
     ("forget", {"ids": []}, "forget: ids must be a list of 1 to 10000 items, not []"),
-    ("turns", {"offset": -1}, "turns: offset must be a whole number from 0 up, not -1"),
+    ("turns", {"offset": -1}, "turns: offset must be a whole number from 0 to 9007199254740991, not -1"),
+    ("turns", {"offset": 2**63 - 1}, f"turns: offset must be a whole number from 0 to 9007199254740991, not {2**63 - 1}"),
+    ("turns", {"offset": 2**63}, f"turns: offset must be a whole number from 0 to 9007199254740991, not {2**63}"),
+    ("turns", {"offset": 10**30},
+     "turns: offset must be a whole number from 0 to 9007199254740991, not 1000000000000000000000000000000"),
+    ("turns", {"limit": 2**64}, f"turns: limit must be a whole number from 1 to 1000, not {2**64}"),
+    ("facts", {"about": "Ann", "limit": 2**63}, f"facts: limit must be a whole number from 1 to 1000, not {2**63}"),
+    ("search", {"query": "dog", "k": 2**63}, f"search: k must be a whole number from 1 to 100, not {2**63}"),
     ("turns", {"limit": 5000}, "turns: limit must be a whole number from 1 to 1000, not 5000"),
     ("facts", {"about": 3}, "facts: about must be a non-empty string, not 3"),
     ("stats", {"user": ""}, 'stats: user must be a non-empty string, not ""'),
@@ -85,15 +92,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
-    """``graphmem serve --http 127.0.0.1:PORT ARGS`` running; yields its URL, stops it (SIGTERM) after."""
+def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None, host: str = "127.0.0.1") \
+        -> Iterator[str]:
+    """``graphmem serve --http HOST:PORT ARGS`` running; yields its URL (the host as bound: any spelling of
+    127.0.0.1 is 127.0.0.1), stops it (SIGTERM) after. Its stderr is in ``tmp_path/serve-PORT.log``."""
     port = free_port()
+    bound = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][4][0]
     log = (tmp_path / f"serve-{port}.log").open("w+")
-    proc = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--http", f"127.0.0.1:{port}", *args],
+    spelt = f"[{host}]" if ":" in host else host
+    proc = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--http", f"{spelt}:{port}", *args],
                             cwd=REPO, env={**os.environ, **ENV, **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
     try:
-        _wait_for(port, proc, log)
-        yield f"http://127.0.0.1:{port}/mcp"
+        _wait_for(bound, port, proc, log)
+        yield f"http://{f'[{bound}]' if ':' in bound else bound}:{port}/mcp"
     finally:
         proc.terminate()
         try:
@@ -104,14 +115,14 @@ def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -
             log.close()
 
 
-def _wait_for(port: int, proc: subprocess.Popen, log: Any) -> None:
+def _wait_for(host: str, port: int, proc: subprocess.Popen, log: Any) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             log.seek(0)
             pytest.fail(f"graphmem serve exited {proc.returncode}: {log.read()}")
         try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            socket.create_connection((host, port), 0.2).close()
             return
         except OSError:
             time.sleep(0.1)
