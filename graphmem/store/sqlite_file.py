@@ -102,6 +102,8 @@ class MemoryFile:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA cell_size_check=ON")
+            # a deleted row's bytes zeroed, not left in a free page: a forgotten turn is not read back
+            db.execute("PRAGMA secure_delete=ON")
             return db
         except sqlite3.DatabaseError as e:
             self._release()
@@ -170,6 +172,7 @@ class MemoryFile:
         self.snapshot_read = False
         """Whether the last load took the postings from the snapshot (else it rebuilt them)."""
         self._snapshot_of: int | None = None  # the generation the file's snapshot is of, once known
+        self._unpurged = False  # a forget's log still to cut (a reader kept it busy)
         self.ns: list[int] = []
         """Each turn's number in the file, by its place in the index (they part once turns are forgotten)."""
         self.version = self._data_version()
@@ -292,8 +295,10 @@ class MemoryFile:
     def forget(self, index: LiveIndex, places: Sequence[int], conversations: Sequence[str]) -> None:
         """In one transaction: the turns at these places gone, with their claims; the conversations
         they were in read again for claims (their claims and marks dropped: every turn waits); the
-        turns the forgetting made the index read again rewritten. A reader following the file sees
-        the ``forgotten`` count move on and reads the file whole again."""
+        turns the forgetting made the index read again rewritten; the saved index (the snapshot: its
+        terms are every turn's stems) dropped. A reader following the file sees the ``forgotten``
+        count move on and reads the file whole again. Then the log is copied into the file and cut
+        to nothing (:meth:`_purge`), so no byte of the forgotten turns is left to read."""
         gone = [(self.ns[i],) for i in places]
         again = self._again(index, self.ns, [i for i in sorted(index.changed) if i not in index.dead])
         convs = [(c,) for c in conversations]
@@ -303,9 +308,25 @@ class MemoryFile:
                     ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?", again),
                     ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]),
                     ("INSERT INTO meta VALUES ('forgotten', '1') ON CONFLICT (key) DO UPDATE"
-                     " SET value = CAST(value AS INTEGER) + 1", [()]))
+                     " SET value = CAST(value AS INTEGER) + 1", [()]),
+                    ("DELETE FROM snapshot", [()]))
         self.generation += 1
+        self._snapshot_of = None
         index.changed.clear()
+        self._purge()
+
+    def _purge(self, warn: bool = True) -> None:
+        """The write-ahead log copied into the file and cut to nothing: until then its frames of earlier
+        transactions hold the forgotten rows as they were written, and the file's pages their old
+        versions (``secure_delete`` zeroes a row's bytes in the new ones). A checkpoint waits for
+        readers mid-read (the busy timeout, 5 s); one still reading then leaves the log for the next
+        forget or close to cut, a warning, not an error: the forgetting itself is committed."""
+        with self.read("cutting its log after forgetting", writing=True):
+            busy = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        self._unpurged = bool(busy)
+        if busy and warn:
+            warnings.warn(f"{self.path}: a reader kept the write-ahead log busy; the forgotten turns' bytes"
+                          f" stay in {self.path}-wal until the next forget or close", RuntimeWarning, stacklevel=4)
 
     def forgotten(self) -> int:
         """How many times turns were forgotten from this file (a reader reads it whole again when it moves)."""
@@ -381,6 +402,8 @@ class MemoryFile:
         warning, not an error: it is a cache, nothing acknowledged is lost, and a close may run while
         the caller's own exception is raised (the next open rebuilds the postings)."""
         try:
+            if self._unpurged:  # a reader kept the log busy at the last forget: cut it now, if it can be
+                self._purge(warn=False)
             if self.writable and index is not None and self._snapshot_of != self.generation and not index.dead:
                 self._write("keeping its index", ("DELETE FROM snapshot", [()]),
                             ("INSERT INTO snapshot VALUES (?, ?)", snapshot.rows(index, self.generation)))
