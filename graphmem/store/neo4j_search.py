@@ -38,7 +38,7 @@ from graphmem.index.vocabulary import smoothed_idf
 from graphmem.index.shape import ASSISTANT_ROLES
 from graphmem.neo4j.client import Client
 from graphmem.store.neo4j_rows import family_token, mark_of, month_token, said_token
-from graphmem.store.neo4j_write import turn_of
+from graphmem.store.neo4j_write import turns_of
 from graphmem.store.users import owner
 from graphmem.text.dates import month_span, months_touched as months
 from graphmem.text.terms import analyse
@@ -113,7 +113,7 @@ class Searcher:
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top",
                                      q={**params, **self._dense(query, k)})
-        return [turn_of(r) for r in rows]
+        return turns_of(rows)
 
     def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
         """The k conversations the query is most about, best first, in one round trip: the search's
@@ -128,7 +128,7 @@ class Searcher:
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_conversations",
                                      q={**params, **self._dense(query, k)})
-        return [r["conversation"] for r in rows]
+        return [r["conversation"] for r in rows if r["conversation"] is not None]  # one forgotten meanwhile: gone
 
     def _dense(self, query: Query, k: int) -> dict[str, object]:
         """The fused search's extra parameters: the vector index's nearest sentences are candidates too."""
