@@ -61,7 +61,7 @@ def warm(client: Client, searcher: Searcher) -> None:
     Planning is what these calls spend, so they have a start's bound on the server (:meth:`Client.starting`)."""
     with client.starting():
         searcher.search(Query.parse(WARM_QUERY), 1, None)
-        client.query("reader_stats", p={"stems": analyse(WARM_QUERY)})
+        client.query("reader_stats", p={"stems": analyse(WARM_QUERY), "owner": owner(None)})
         # what the knowledge updates' rules read beside a search: a person's claims, turns by key
         client.query("memory_facts", p={"about": WARM_PERSON, "owner": owner(None)})
         client.query("memory_held", p={"keys": [WARM_PERSON]})
@@ -154,8 +154,8 @@ class Neo4jStore:
         """Who speaks in ``conversation``, as the database's conversation node keeps them."""
         return list(self.client.query("conversation_speakers", p={"conversation": conversation})[0]["speakers"])
 
-    def weights(self, query: Query, found: Sequence[Turn]) -> DbVocabulary:
-        return self.searcher.vocabulary(query, found)
+    def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> DbVocabulary:
+        return self.searcher.vocabulary(query, found, user)
 
     def build(self) -> None:
         """Nothing to build: the index is the database's, searchable at each write's commit."""
