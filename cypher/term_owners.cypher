@@ -1,4 +1,4 @@
-// Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
+// It takes no values (`$p` is empty).
 // A database written before each user's search statistics were their own (issue #47): one Term per
 // stem counted every user's turns, and a Conversation may lack its owner. Run by the schema step when
 // it had to make the schema: when no Term lacks an owner, it reads the index and changes nothing;
