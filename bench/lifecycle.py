@@ -311,8 +311,8 @@ def _compare(args: argparse.Namespace, alone: Timings, among: Timings, got_alone
     theirs = all(i.startswith(f"r0/{args.user_conv}/") for ids in got_alone + got_among for i in ids)
     print(f"  ratio of p50s, among {args.users} / alone: wall {wall:.2f}, CPU {cpu:.2f}"
           f"  [target <= {USERS_RATIO}: {'met' if wall <= USERS_RATIO else 'MISSED'}]; same top 5 for {same} of"
-          f" {len(got_alone)} questions, {100 * shared:.0f}% of the turns found alone found among them (the"
-          f" collection statistics are the whole memory's); only the user's turns found: {theirs}", flush=True)
+          f" {len(got_alone)} questions, {100 * shared:.0f}% of the turns found alone found among them (each"
+          f" user's statistics are their own); only the user's turns found: {theirs}", flush=True)
 
 
 def _searches(stores: Sequence[Store], user: str, questions: Sequence[str], rounds: int,

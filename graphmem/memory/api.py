@@ -326,7 +326,7 @@ class Memory:
         computed here) reaches the ``measure``'s floor."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
-            vocab = self._store.weights(query, found)
+            vocab = self._store.weights(query, found, found[0].user)  # the words of the user whose turns they are
             if confidence is None:
                 confidence = max(sure(vocab, query.english, text, unseen=self.options.sure_unseen)
                                  for text in (self._covered(found), *replaced))
@@ -363,7 +363,7 @@ class Memory:
             rules = self._rules
             reads = rules.reads(q.english)
             found = self._store.search(q, max(n, reads), where, user)
-            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads]),
+            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads], user),
                             lambda p: self._store.claims_about(p, user), self._store.held)
             order, stands = prefer_current(found, asked, rules)
             replaced.update((unscoped(i), texts) for i, texts in stands.items())

@@ -77,8 +77,8 @@ class BulkStore:
     def speakers(self, conversation: str) -> list[str]:
         return list(dict.fromkeys(r.speaker for r in self.records if r.conversation == conversation))
 
-    def weights(self, query: Query, found: Sequence[Turn]) -> Vocabulary:
-        return self.index.vocab
+    def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> Vocabulary:
+        return self.index.vocab  # no user's turns: one collection
 
     def build(self) -> None:
         if self.records:

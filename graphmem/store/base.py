@@ -72,8 +72,9 @@ class Store(Protocol):
     def speakers(self, conversation: str) -> list[str]:
         """Who speaks in a conversation."""
 
-    def weights(self, query: Query, found: Sequence[Turn]) -> Weights:
-        """The reader's term weights for the query and the turns found (at least their terms)."""
+    def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> Weights:
+        """The reader's term weights for the query and the turns found (at least their terms), over
+        ``user``'s turns alone."""
 
     def build(self) -> None:
         """Make the store ready to search now (otherwise its first search does, if it must)."""

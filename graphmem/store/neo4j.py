@@ -21,7 +21,7 @@ from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.neo4j.client import Client, connect
 from graphmem.store.neo4j_search import CANDIDATES, DbVocabulary, Searcher
-from graphmem.store.neo4j_write import Given, Writer, as_datetime, turn_of
+from graphmem.store.neo4j_write import Given, Writer, as_datetime, turns_of
 from graphmem.store.users import owner
 from graphmem.text.terms import analyse
 
@@ -61,7 +61,7 @@ def warm(client: Client, searcher: Searcher) -> None:
     Planning is what these calls spend, so they have a start's bound on the server (:meth:`Client.starting`)."""
     with client.starting():
         searcher.search(Query.parse(WARM_QUERY), 1, None)
-        client.query("reader_stats", p={"stems": analyse(WARM_QUERY)})
+        client.query("reader_stats", p={"stems": analyse(WARM_QUERY), "owner": owner(None)})
         # what the knowledge updates' rules read beside a search: a person's claims, turns by key
         client.query("memory_facts", p={"about": WARM_PERSON, "owner": owner(None)})
         client.query("memory_held", p={"keys": [WARM_PERSON]})
@@ -119,11 +119,11 @@ class Neo4jStore:
         return list(self.client.query("memory_keys", p={"conversation": conversation, "owner": owner(user)})[0]["keys"])
 
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
-        return {r["id"]: turn_of(r) for r in self.client.query("memory_held", p={"keys": list(ids)})} if ids else {}
+        return {t.id: t for t in turns_of(self.client.query("memory_held", p={"keys": list(ids)}))} if ids else {}
 
     def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
         rows = self.client.query("memory_turns", p={"conversation": conversation, "owner": owner(user)})
-        return iter([turn_of(r) for r in rows])
+        return iter(turns_of(rows))
 
     def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
         return self.searcher.search(query, k, conversation, user)
@@ -154,8 +154,8 @@ class Neo4jStore:
         """Who speaks in ``conversation``, as the database's conversation node keeps them."""
         return list(self.client.query("conversation_speakers", p={"conversation": conversation})[0]["speakers"])
 
-    def weights(self, query: Query, found: Sequence[Turn]) -> DbVocabulary:
-        return self.searcher.vocabulary(query, found)
+    def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> DbVocabulary:
+        return self.searcher.vocabulary(query, found, user)
 
     def build(self) -> None:
         """Nothing to build: the index is the database's, searchable at each write's commit."""

@@ -399,3 +399,53 @@ def test_what_holds_as_of_the_day_asked_comes_first(store):
     plain = store(options=MemoryOptions(updates=False))
     plain.ingest(MOVE)
     assert plain.search("Where does Alice live?", k=3)[0] == "m1"  # the store's own order: Paris ranks first
+
+
+RING = [
+    {"id": "r1", "speaker": "Ann", "text": "I bought a diamond ring for my sister.", "date": "2023-03-01", "conversation": "gifts"},
+    {"id": "r2", "speaker": "Bob", "text": "Nice! Was it expensive?", "date": "2023-03-01", "conversation": "gifts"},
+    {"id": "r3", "speaker": "Ann", "text": "Yes, and I live in Lisbon now, so I shipped it.", "date": "2023-03-02", "conversation": "gifts"},
+    {"id": "r4", "speaker": "Bob", "text": "Lisbon is nice in spring.", "date": "2023-03-02", "conversation": "gifts"},
+]
+ASKED = ["What did Ann buy?", "diamond ring", "Where does Ann live?", "Was it nice?", "What happened on 2 March 2023?",
+         "Who shipped the ring?", "Lisbon spring nice"]
+
+
+def _crowd(n: int) -> list[dict]:
+    """``n`` small users whose words overlap the asked user's unevenly (some say "diamond" or "nice"
+    over and over, some "Lisbon"), each in conversations of their own names and of the asked user's."""
+    words = ["diamond", "nice", "Lisbon", "ring", "sister", "spring", "kayak", "Ann"]
+    out = []
+    for u in range(n):
+        for i in range(1 + u % 5):
+            w = words[(u + i) % len(words)]
+            out.append({"id": f"r{i + 1}", "speaker": ("Ann", "Bob", "Cy")[(u + i) % 3], "user": f"u{u}",
+                        "conversation": "gifts" if u % 2 else f"chat{u % 7}", "date": f"2023-03-0{1 + i % 3}",
+                        "text": f"The {w} {w} was {words[(u * 3 + i) % len(words)]} on day {i}."})
+    return out
+
+
+def test_a_users_memory_among_200_users_answers_as_that_user_alone(store):
+    """Issue #47: how rare a word is, how long a turn runs, which words are known at all are each user's
+    own, so a user's searches (ids and order), conversations, answers (reply and confidence) and facts
+    in a memory of 200 users are exactly those of the same user's turns alone, whatever the others say
+    (B's turns saying "diamond" once moved A's ring below "nice"); the turns that carry no user are one
+    partition too. Tested as forgetting is: against the RAM memory holding only that user's turns."""
+    mine = [{**r, "user": "ann"} for r in RING]
+    nobody = [{**r, "text": r["text"] + " Really."} for r in RING[:3]]
+    mem = store()
+    mem.ingest(_crowd(200)[:600] + mine + nobody)
+    mem.ingest(_crowd(200)[600:])  # others' turns after the user's too
+    for user, records in (("ann", mine), (None, nobody), ("u7", [r for r in _crowd(200) if r["user"] == "u7"])):
+        alone = Memory()
+        alone.ingest(records)
+        for q in ASKED:
+            assert mem.search(q, k=3, user=user) == alone.search(q, k=3, user=user), (user, q)
+            assert mem.ask(q, user=user) == alone.ask(q, user=user), (user, q)
+            assert mem.search_conversations(q, user=user) == alone.search_conversations(q, user=user), (user, q)
+        for who in ("Ann", "Bob"):
+            assert mem.facts(who, user=user) == alone.facts(who, user=user), (user, who)
+    assert mem.forget(ids=["r1"], user="u3") == 1  # another user forgets: ann's answers do not move
+    alone = Memory()
+    alone.ingest(mine)
+    assert [mem.ask(q, user="ann") for q in ASKED] == [alone.ask(q, user="ann") for q in ASKED]
