@@ -15,6 +15,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.claims.facts import Told
+from graphmem.data.metadata import Where, selector
 from graphmem.domain import Claim, Turn
 from graphmem.index.forget import forget
 from graphmem.errors import DataError
@@ -23,13 +24,14 @@ from graphmem.index.people import speaker_key
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.vocabulary import LiveVocabulary
+from graphmem.store.base import Scored, Store
 from graphmem.store.claims import MemoryClaims, ingest_moment
 from graphmem.text.terms import analyse
 
 __all__ = ["RamStore"]
 
 
-class RamStore:
+class RamStore(Store):
     """Turns, their live index and their claims, held in this process."""
 
     where = "memory"
@@ -82,6 +84,18 @@ class RamStore:
         self.index.changed.clear()
         return len(places)
 
+    def update(self, turns: Sequence[Turn]) -> None:
+        """Forget the held turns, then add these: in RAM nothing else runs between the two (the memory
+        holds its lock). Should the add fail (an interrupt, no memory left), the held turns are added
+        back, so the memory holds what it held (they then come last in ingest order)."""
+        old = list(self.held([t.id for t in turns]).values())
+        self.forget([t.id for t in old])
+        try:
+            self.add(turns)
+        except BaseException:
+            self.add(old)
+            raise
+
     def _forgotten(self, places: Sequence[int], conversations: Sequence[str]) -> None:
         """What a store that persists writes of a forgetting, last: nothing here."""
 
@@ -130,11 +144,14 @@ class RamStore:
     def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
         return [t.id for t in self.turns(conversation, user)]
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
-        return self.index.search(query, k, conversation, self._among(user)) if len(self.index) else []
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+               where: Where | None = None) -> list[Scored]:
+        if not len(self.index):
+            return []
+        return self.index.scored(query, k, conversation, self._among(user), selector(where))
 
-    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
-        return self.index.conversations(query, k, self._among(user)) if len(self.index) else []
+    def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
+        return self.index.conversations(query, k, self._among(user), selector(where)) if len(self.index) else []
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)

@@ -38,7 +38,7 @@ from graphmem.index.readings import Readings
 from graphmem.store import snapshot
 from graphmem.store.claims import ClaimsChange, Waiting, ingest_moment
 from graphmem.store.sqlite_schema import (PAGE_SIZE, READING_VERSION, SCHEMA, SCHEMA_VERSION, claim_cells, crc,
-                                          reading_crc, record_crc, turn_cells, turn_row, upgrade)
+                                          metadata_of, reading_crc, record_crc, turn_cells, turn_row, upgrade)
 
 try:
     import fcntl
@@ -47,10 +47,11 @@ except ImportError:  # pragma: no cover - Windows: SQLite's own locks alone keep
 
 __all__ = ["DamagedFile", "MemoryFile", "READING_VERSION", "SCHEMA_VERSION", "PAGE_SIZE"]
 
-_VERSIONS = ("2", "3", "4", "5", "6")
+_VERSIONS = ("2", "3", "4", "5", "6", "7")
 """The older versions a writer brings to this one when it opens their file."""
 
-_TURN_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user"
+_TURN_COLUMNS = ("n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user,"
+                 " metadata")
 
 
 class DamagedFile(DataError):
@@ -77,6 +78,8 @@ class MemoryFile:
     def __init__(self, path: str | Path, options: MemoryOptions, writable: bool = True):
         self.path, self.writable = Path(path), writable
         self._lock_fd: int | None = None
+        self._steps: list[tuple[str, Sequence[tuple]]] | None = None
+        """The writes a :meth:`batch` holds for its one transaction (None: each write commits alone)."""
         self.db = self._writer() if writable else self._reader()
         try:
             with self.read("opening it"):
@@ -229,12 +232,14 @@ class MemoryFile:
         when: dict[str, datetime] = {}
         out = []
         for row in rows:
-            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user = row
-            if record_crc(n, tid, conv, speaker, text, said_on, turn, at, user) != record or reading_crc(n, *reading) != read:
+            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user, meta = row
+            if record_crc(n, tid, conv, speaker, text, said_on, turn, at, user, meta) != record \
+                    or reading_crc(n, *reading) != read:
                 raise _damaged(self.path, f"turn {n}'s row is not what was written")
             if said_on and said_on not in when:  # a session's turns share a date
                 when[said_on] = datetime.fromisoformat(said_on)
-            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user))
+            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user,
+                            metadata=metadata_of(meta)))
         return out
 
     def _restore(self, index: LiveIndex, rows: list[tuple], records: list[Turn]) -> None:
@@ -270,7 +275,7 @@ class MemoryFile:
                                                                    read.said, read.terms, read.replied, read.types,
                                                                    strict=True)]
             again = self._again(index, ns, [i for i in sorted(index.changed) if i < first])
-            self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
+            self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
                         ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?",
                          again),
                         ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
@@ -327,8 +332,25 @@ class MemoryFile:
                      " ON CONFLICT (conversation) DO UPDATE SET upto = max(upto, excluded.upto)",
                      [(json.dumps(list(read)),)] if read else []))
 
+    @contextmanager
+    def batch(self, doing: str) -> Iterator[None]:
+        """Every write made inside, as ONE transaction at its end (an update: a forgetting and an
+        add): all of it lands, or none, and the file's generation is as it was."""
+        generation, self._steps = self.generation, []
+        try:
+            yield
+            steps, self._steps = self._steps, None
+            self._write(doing, *steps)
+        except BaseException:
+            self._steps, self.generation = None, generation
+            raise
+
     def _write(self, doing: str, *steps: tuple[str, Sequence[tuple]]) -> None:
-        """Each statement over its rows, all in one transaction: all of it lands, or none."""
+        """Each statement over its rows, all in one transaction: all of it lands, or none (inside
+        :meth:`batch`, kept for its transaction)."""
+        if self._steps is not None:
+            self._steps.extend(steps)
+            return
         with self.read(doing, writing=True):
             self.db.execute("BEGIN IMMEDIATE")
             try:

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from graphmem.domain import Turn
 from graphmem.errors import DataError
-from graphmem.store.sqlite_schema import record_crc
+from graphmem.store.sqlite_schema import metadata_of, record_crc
 from graphmem.store.users import unscoped_turn
 
 __all__ = ["Salvage", "readable"]
@@ -27,7 +27,8 @@ __all__ = ["Salvage", "readable"]
 _RANGE = 256
 """Rows read at a time; a range that fails is read again one row at a time."""
 
-_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, crc, user"
+_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, crc, user, {metadata}"
+"""A turn's record; ``metadata`` NULL in a file older than version 8, which has no such column."""
 
 
 @dataclass
@@ -52,8 +53,9 @@ def readable(old: Path) -> Salvage:
     db = _open(old)
     try:
         last = _last(db)
+        columns = _COLUMNS.format(metadata=_metadata_column(db))
         for lo in range(0, last + 1, _RANGE):
-            report.turns += _range(db, lo, min(lo + _RANGE, last + 1), report)
+            report.turns += _range(db, lo, min(lo + _RANGE, last + 1), report, columns)
         return report
     finally:
         db.close()
@@ -78,19 +80,28 @@ def _last(db: sqlite3.Connection) -> int:
         return pages * 64  # far more rows than pages hold: the missing ones are simply not there
 
 
-def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage) -> list[Turn]:
+def _metadata_column(db: sqlite3.Connection) -> str:
+    """``metadata`` when the file's table of turns has it (version 8 on), else a NULL in its place."""
     try:
-        rows = db.execute(f"SELECT {_COLUMNS} FROM turns WHERE n >= ? AND n < ? ORDER BY n", (lo, hi)).fetchall()
+        names = {row[1] for row in db.execute("PRAGMA table_info(turns)")}
+    except sqlite3.DatabaseError:
+        names = set()
+    return "metadata" if "metadata" in names else "NULL"
+
+
+def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage, columns: str) -> list[Turn]:
+    try:
+        rows = db.execute(f"SELECT {columns} FROM turns WHERE n >= ? AND n < ? ORDER BY n", (lo, hi)).fetchall()
     except sqlite3.DatabaseError:
         rows = []
         for n in range(lo, hi):
             try:
-                rows += db.execute(f"SELECT {_COLUMNS} FROM turns WHERE n = ?", (n,)).fetchall()
+                rows += db.execute(f"SELECT {columns} FROM turns WHERE n = ?", (n,)).fetchall()
             except sqlite3.DatabaseError:
                 report.lost.append(f"turn {n}")
     out = []
-    for n, tid, conv, speaker, text, date, turn, at, checksum, user in rows:
-        if checksum is not None and record_crc(n, tid, conv, speaker, text, date, turn, at, user) != checksum:
+    for n, tid, conv, speaker, text, date, turn, at, checksum, user, meta in rows:
+        if checksum is not None and record_crc(n, tid, conv, speaker, text, date, turn, at, user, meta) != checksum:
             report.lost.append(f"turn {n}")
             continue
         try:
@@ -98,5 +109,10 @@ def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage) -> list[Tu
         except (TypeError, ValueError):
             report.lost.append(f"turn {n}")
             continue
-        out.append(unscoped_turn(Turn(tid, speaker, text, when, conv, turn, user=user)))
+        try:
+            metadata = metadata_of(meta)
+        except ValueError:  # not JSON: the row is not what was written
+            report.lost.append(f"turn {n}")
+            continue
+        out.append(unscoped_turn(Turn(tid, speaker, text, when, conv, turn, user=user, metadata=metadata)))
     return out
