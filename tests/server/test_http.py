@@ -74,7 +74,7 @@ def test_a_token_refuses_who_lacks_it_and_serves_who_has_it_and_its_port_is_not_
                 failure = exc
             async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret-token"}) as http:
                 async with Client(streamable_http_client(url, http_client=http)) as mcp:
-                    assert len((await mcp.list_tools()).tools) == 7
+                    assert len((await mcp.list_tools()).tools) == 8
                     ok(await mcp.call_tool("remember", {"turns": [{"speaker": "Ann", "text": "Rex is my dog."}]}))
                     return refused, failure, ok(await mcp.call_tool("search", {"query": "Rex"}))
 

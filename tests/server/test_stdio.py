@@ -52,7 +52,7 @@ def _session(path: Path, log: list[dict[str, Any]]) -> dict[str, Any]:
 def test_a_session_over_stdio_calls_every_tool_and_survives_every_bad_call(tmp_path):
     log: list[dict[str, Any]] = []
     out = _session(tmp_path / "memory.db", log)
-    assert out["tools"] == ["remember", "search", "ask", "facts", "forget", "turns", "stats"]
+    assert out["tools"] == ["remember", "update", "search", "ask", "facts", "forget", "turns", "stats"]
     ids = out["remember"]["ids"]
     assert out["remember"]["added"] == 2 and out["search"]["turns"][0]["id"] == ids[0]
     assert out["ask"]["reply"] == "7 May 2023" and [t["id"] for t in out["ask"]["cited"]] == ids[:1]
