@@ -117,10 +117,15 @@ class Writer:
         vectors = sentence_rows(turns, self.encoder) if self.encoder is not None and turns else []
         users = {r.conversation: r.user for r in turns}
 
+        attempts = 0
+
         def work(tx: Transaction) -> None:
+            nonlocal attempts
             fresh.clear()
-            for conv in convs:  # a retried attempt reads afresh what the failed one read
-                self.held.pop(conv, None)
+            if attempts and turns:  # a retried update: what the failed attempt read or wrote is not in the database
+                for conv in convs:
+                    self.held.pop(conv, None)
+            attempts += 1
             self._forget(tx, gone, fresh)
             if turns:
                 self.held.update(fresh)  # the ingest goes on from the forgetting's reading

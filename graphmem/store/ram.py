@@ -126,11 +126,13 @@ class RamStore(Store):
         """What a store that persists writes of the turns from ``first`` on, last: nothing here."""
 
     def _rewind(self, first: int) -> None:
-        """The index as it was before its last add: its earlier turns read again (the claims are
-        as they were: the failed turns were never deferred)."""
-        earlier = self.index.records[:first]
+        """The index as it was before its last add: its earlier turns held read again, the forgotten
+        ones left out (the claims are as they were: the failed turns were never deferred)."""
+        dead = self.index.dead
+        earlier = [r for i, r in enumerate(self.index.records[:first]) if i not in dead]
         self.index = LiveIndex(self.options, self.scope, self.dense)
         self.index.add(earlier)
+        self._ids = {t.id: i for i, t in enumerate(earlier)}
 
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         records, at = self.index.records, self._ids
