@@ -175,8 +175,8 @@ def _with_scores(docs: np.ndarray, scores: np.ndarray, best: Sequence[int] | np.
     """The ``best`` of ``docs`` (sorted, as every search's matched turns are) with their scores."""
     if not len(best):
         return []
-    at = np.searchsorted(docs, best)
-    return list(zip(np.asarray(best).tolist(), scores[at].tolist()))
+    ids = best.tolist() if isinstance(best, np.ndarray) else list(best)
+    return list(zip(ids, scores[docs.searchsorted(np.array(ids, dtype=np.int64))].tolist()))
 
 
 def named_first(docs: np.ndarray, scores: np.ndarray, inside: np.ndarray | None, k: int) -> list[int]:

@@ -261,7 +261,7 @@ class Memory:
         asked, so its relative dates ("10 days ago", "last week") name days, as the dates it names
         ("in May 2023") always do; without it they name none. ``where``: only turns whose metadata
         holds, under every name given, that value (or one of a list of values)."""
-        return [h.id for h in self.hits(query, k, conversation, asked_on, user, where)]
+        return [t.id for t in self._found(query, k, conversation, asked_on, user, where)[0]]
 
     def hits(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
              user: str | None = None, where: Mapping[str, Any] | None = None) -> list[Found]:
