@@ -24,3 +24,4 @@ CALL () {
 UNWIND lexical + near AS t
 WITH DISTINCT t, avg, named, asker, groups, dates, typed
 WHERE t.owner = $q.owner AND ($q.conversation IS NULL OR t.conversation = $q.conversation)
+  AND all(g IN $q.tags WHERE any(x IN g WHERE x IN coalesce(t.tags, [])))

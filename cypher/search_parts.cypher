@@ -4,9 +4,11 @@
 // parameters would plan the same statement again for each shape of query, a second each on a cold
 // server; one map has one type and no size, and so one plan.
 // Every Lucene query keeps to the asking user's turns (`+scope:"<owner>"^0`: a filter that scores nothing;
-// graphmem.store.users.owner), as the person scope keeps to the user's Person nodes; the statistics are
-// the user's own, as in the embedded stores (each user's index): the user's Conversation nodes, the
-// user's Term nodes, Lucene's counts and the asker's turns of the user's turns alone.
+// graphmem.store.users.owner), as the person scope keeps to the user's Person nodes, and, under a metadata
+// filter, to the turns holding one of each name's tokens (`$q.tags`, graphmem.data.metadata.token): so
+// Lucene proposes only turns the filter selects. The statistics are the user's own, as in the embedded
+// stores (each user's index): the user's Conversation nodes, the user's Term nodes, Lucene's counts and the
+// asker's turns of the user's turns alone.
 // The first part of every search, one statement in several files (graphmem.memory.graphdb_search
 // names them; one round trip): the statistics, each query part's idf and Lucene's queries.
 // Statistics: n and the total BM25 length off the Conversation nodes; each token's document
@@ -91,6 +93,7 @@ WITH total / n AS avg, named, asker, groups, dates, typed,
      [scope IN CASE WHEN body = '' THEN [] WHEN $q.conversation IS NOT NULL THEN [[$q.conversation]]
                     WHEN size(named) > 0 THEN [[], named] ELSE [[]] END |
       '+scope:"' + $q.owner + '"^0 '
+      + reduce(s = '', g IN $q.tags | s + '+scope:(' + reduce(x = '', tag IN g | x + ' "' + tag + '"') + ')^0 ')
       + CASE WHEN size(scope) = 0 THEN ''
              ELSE '+scope:(' + reduce(s = '', c IN scope | s + ' "' + replace(replace(c, '\\', '\\\\'), '"', '\\"') + '"')
                   + ') ' END

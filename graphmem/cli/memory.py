@@ -1,4 +1,5 @@
-"""The memory's commands: ``ingest`` turns into a memory file, ``search`` and ``ask`` a memory.
+"""The memory's commands: ``ingest`` turns into a memory file, ``search`` and ``ask`` a memory,
+``update``, ``forget`` and ``repair`` its turns, ``facts`` about a person.
 
 Why a module of their own: these are the product's commands, and they import the memory and
 its stores, never the benchmarks.
@@ -40,7 +41,26 @@ memory_options = [
     click.option("--asked-on", default=None, metavar="DATE",
                  help="When it is asked (e.g. 2023-05-20), so 'last week' or '10 days ago' names days."),
     click.option("--user", default=None, help="Whose turns (default: the turns that carry no user)."),
+    click.option("--where", "where", multiple=True, metavar="NAME=VALUE",
+                 help="Only turns whose metadata holds VALUE under NAME (a number, true/false, or a string;"
+                      " repeat a NAME for any of several values, other NAMEs must all match)."),
 ]
+
+
+def _where(pairs: Sequence[str]) -> dict[str, list[Any]] | None:
+    """``--where`` as the memory's ``where``: each NAME to its values (JSON where it reads as a number,
+    a boolean or a quoted string, else the text as given)."""
+    out: dict[str, list[Any]] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise click.UsageError(f"--where {pair!r}: give NAME=VALUE")
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
+        out.setdefault(name, []).append(parsed if isinstance(parsed, (str, int, float, bool)) else value)
+    return out or None
 
 
 def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -101,11 +121,11 @@ def _source(answer: Answer, found: Sequence[Turn]) -> str | None:
 @with_memory_options
 @friendly
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-           asked_on: str | None, user: str | None, **neo4j: str | None) -> None:
+           asked_on: str | None, user: str | None, where: tuple[str, ...], **neo4j: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
     when = parse_date(asked_on, "--asked-on")  # read here, so that its error names the option
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
-        click.echo(_cite(mem.records_for(query, k, conversation, when, user=user)))
+        click.echo(_cite([h.turn for h in mem.hits(query, k, conversation, when, user=user, where=_where(where))]))
 
 
 @click.command()
@@ -116,15 +136,15 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
 @confidence_options
 @friendly
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-        asked_on: str | None, user: str | None, floor: float, confidence: str, meaning_floor: float | None,
-        **neo4j: str | None) -> None:
+        asked_on: str | None, user: str | None, where: tuple[str, ...], floor: float, confidence: str,
+        meaning_floor: float | None, **neo4j: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
     from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
 
     judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
     when = parse_date(asked_on, "--asked-on")  # read here, so that its error names the option
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
-        answer, found = mem.ask_with_turns(question, k, conversation, when, user=user)
+        answer, found = mem.ask_with_turns(question, k, conversation, when, user=user, where=_where(where))
         used = mem.floor_of(answer)
     click.echo(f"reply: {answer.reply}")
     if (line := _source(answer, found)) is not None:
@@ -206,15 +226,9 @@ def forget(saved: Path | None, backend: str, ids: tuple[str, ...], conversation:
 
     Afterwards every search, answer and claim is that of a memory that never ingested them; in
     one transaction, so an interrupted forget forgets nothing."""
-    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
-
-    if (saved is None) == (backend == "memory"):
-        raise click.UsageError("give --memory FILE, or --backend neo4j")
     if not ids and conversation is None and user is None:
         raise click.UsageError("say what to forget: --id ID..., --conversation C or --user U")
-    if saved is not None and not saved.is_file():
-        raise click.ClickException(f"{saved}: no such memory file")
-    with (Memory(path=saved) if saved is not None else Memory("neo4j", **neo4j_settings(neo4j))) as mem:
+    with _written(saved, backend, neo4j) as mem:
         done = mem.forgetting(ids=list(ids) if ids else None, conversation=conversation, user=user)
         click.echo(f"{counted(done.removed, 'turn')} forgotten; {mem.store.where} holds {len(mem)}")
     if done.not_found:
@@ -222,6 +236,51 @@ def forget(saved: Path | None, backend: str, ids: tuple[str, ...], conversation:
                    f"{f'user {user!r}' if user is not None else 'the turns without a user'}'s turns: "
                    f"{', '.join(map(repr, done.not_found[:5]))}{', ...' if len(done.not_found) > 5 else ''} "
                    "(an id is its user's: a turn ingested with a user is forgotten with --user)", err=True)
+
+
+def _written(saved: Path | None, backend: str, neo4j: dict[str, Any]) -> Memory:
+    """The memory a writing command changes: a memory file that exists (``--memory``), or Neo4j."""
+    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for the commands that write
+
+    if (saved is None) == (backend == "memory"):
+        raise click.UsageError("give --memory FILE, or --backend neo4j")
+    if saved is not None and not saved.is_file():
+        raise click.ClickException(f"{saved}: no such memory file")
+    return Memory(path=saved) if saved is not None else Memory("neo4j", **neo4j_settings(neo4j))
+
+
+@click.command()
+@click.argument("turn_id", metavar="ID")
+@click.option("--text", default=None, help="What the turn says now.")
+@click.option("--speaker", default=None, help="Who said it.")
+@click.option("--date", default=None, metavar="DATE", help="When it was said (e.g. 2023-05-20).")
+@click.option("--metadata", default=None, metavar="JSON",
+              help='Its metadata, a JSON object of names to strings, numbers or booleans (replaces the old; "{}" empties it).')
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The memory file the turn is in (else --backend neo4j).")
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="neo4j: update in the database (the connection options below).")
+@click.option("--user", default=None, help="Whose turn (default: the turns that carry no user).")
+@neo4j_options
+@friendly
+def update(turn_id: str, text: str | None, speaker: str | None, date: str | None, metadata: str | None,
+           saved: Path | None, backend: str, user: str | None, **neo4j: str | None) -> None:
+    """Change the turn ID: its text, speaker, date or metadata; what is not given stays.
+
+    One transaction: afterwards the memory answers as one that forgot the turn and ingested the new
+    record (the same id, conversation and number; its claims read again). An unknown ID changes nothing."""
+    if text is None and speaker is None and date is None and metadata is None:
+        raise click.UsageError("say what to change: --text, --speaker, --date or --metadata")
+    tags = None
+    if metadata is not None:
+        try:
+            tags = json.loads(metadata)
+        except ValueError as e:
+            raise click.ClickException(f"--metadata: not JSON ({e})") from None
+    with _written(saved, backend, neo4j) as mem:
+        turn = mem.update(turn_id, text=text, speaker=speaker, date=date, metadata=tags, user=user)
+        click.echo(f"updated in {mem.store.where}:")
+    click.echo(_cite([turn]) + (f"  {json.dumps(dict(turn.metadata), ensure_ascii=False)}" if turn.metadata else ""))
 
 
 @click.command()
@@ -286,4 +345,4 @@ def _fact_row(f: Fact) -> dict[str, Any]:
     return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in row.items()}
 
 
-COMMANDS = (search, ask, ingest, forget, repair, facts)
+COMMANDS = (search, ask, ingest, update, forget, repair, facts)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.data import jsonl
+from graphmem.data.metadata import checked as checked_metadata
 from graphmem.domain import DEFAULT_CONVERSATION, Turn
 from graphmem.errors import DataError
 from graphmem.text.dates import MONTH_NUMBERS
@@ -212,8 +213,8 @@ def _unique(places: Iterable[tuple[object, Any]]) -> list[tuple[object, Turn]]:
 
 def same(a: Turn, b: Turn) -> bool:
     """Whether two turns hold the same record: what a repeated id may hold without being refused."""
-    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number, a.user) == \
-        (b.id, b.speaker, b.text, b.date, b.conversation, b.number, b.user)
+    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number, a.user, a.metadata) == \
+        (b.id, b.speaker, b.text, b.date, b.conversation, b.number, b.user, b.metadata)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -300,14 +301,15 @@ def _record(rec: Any, where: object) -> Turn:
     turn = rec.get("turn")
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < TURN_LIMIT):
         raise DataError(f"{where}: 'turn' must be a whole number from 0 to 2**63 - 1 (the turn's number in its conversation)")
-    return Turn(tid, speaker.strip(), text, date, conv, turn, user=user)
+    metadata = checked_metadata(rec.get("metadata"), where)
+    return Turn(tid, speaker.strip(), text, date, conv, turn, user=user, metadata=metadata)
 
 
 def as_record(turn: Turn) -> dict[str, Any]:
     """A turn as the record a memory ingests (the inverse of validation): what a caller that holds
     turns hands ``Memory.ingest``."""
     return {"id": turn.id, "speaker": turn.speaker, "text": turn.text, "date": turn.date,
-            "conversation": turn.conversation, "turn": turn.number, "user": turn.user}
+            "conversation": turn.conversation, "turn": turn.number, "user": turn.user, "metadata": turn.metadata}
 
 
 def read_jsonl(path: str | Path) -> list[Turn]:

@@ -68,7 +68,8 @@ except PackageNotFoundError:  # run from a checkout that was never installed
 INSTRUCTIONS = (
     "graphmem is a conversational memory. Call remember with each turn of a conversation as it is said (speaker, "
     "text, date), search to recall what was said, ask for a short answer with its sources, facts for what is held "
-    "about a person, turns and stats to see what is held, forget to remove turns. Every turn is searchable as "
+    "about a person, turns and stats to see what is held, update to correct or tag a turn, forget to remove "
+    "turns. Every turn is searchable as "
     "soon as remember returns. The user argument selects a partition of the memory; it is not authentication.")
 
 

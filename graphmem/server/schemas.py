@@ -5,7 +5,9 @@ a model reads before it calls a tool, so every field carries its type, its range
 and nothing else (no generated titles, no ``anyOf`` a client cannot map). The schemas keep to
 the part of JSON Schema every client and model provider accepts: one ``type`` per field (a
 missing value is an absent field, never ``null``), ``required``, ``additionalProperties: false``,
-``minimum``/``maximum``, ``minLength``, ``minItems``/``maxItems``. :mod:`graphmem.server.tools`
+``minimum``/``maximum``, ``minLength``, ``minItems``/``maxItems``; a turn's metadata and a search's
+filter are open objects (``additionalProperties: true``: names of the caller's choosing, checked by the
+memory's own rules, :mod:`graphmem.data.metadata`). :mod:`graphmem.server.tools`
 checks every call against these same dicts, so what a schema promises and what the server
 refuses cannot drift apart.
 """
@@ -47,6 +49,15 @@ _AS_OF = {"type": "string", "minLength": 1, "maxLength": 100,
 _K = {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 5,
       "description": f"How many turns to return, 1 to {MAX_K}; default 5."}
 
+_METADATA = {"type": "object", "additionalProperties": True,
+             "description": "Tags of your choosing for the turn: a flat object of names (letters, digits, '_', '.', "
+                            "'-'; at most 64) to a string, a number or a boolean, no nesting. Example: "
+                            "{\"source\": \"email\", \"importance\": 3, \"pinned\": true}."}
+_WHERE = {"type": "object", "additionalProperties": True,
+          "description": "Only turns whose metadata match: each name to a value, or to a list of values any of which "
+                         "matches; every name given must match. Omitted: every turn. Example: "
+                         "{\"source\": [\"email\", \"sms\"], \"pinned\": true}."}
+
 _TURN_OUT = {
     "type": "object",
     "properties": {
@@ -55,6 +66,7 @@ _TURN_OUT = {
         "text": {"type": "string"},
         "date": {"type": "string", "description": "When it was said, ISO 8601; absent when undated."},
         "conversation": {"type": "string"},
+        "metadata": {"type": "object", "description": "The turn's metadata, as remembered; absent when it has none."},
     },
     "required": ["id", "speaker", "text", "conversation"],
 }
@@ -72,6 +84,7 @@ _TURN_IN = {
                "description": "Your own id for the turn, unique in the memory. Omitted: a stable id made from "
                               "the conversation, user, speaker, text and date, so the same turn remembered twice "
                               "is kept once (give ids to keep two identical utterances apart)."},
+        "metadata": _METADATA,
     },
     "required": ["speaker", "text"],
     "additionalProperties": False,
@@ -113,6 +126,24 @@ TOOLS: dict[str, Spec] = {
          "held": {"type": "integer", "description": "Turns the memory held already (nothing changed for them)."},
          "ids": {"type": "array", "items": {"type": "string"}, "description": "Every given turn's id, in order."}},
         {"read_only": False, "destructive": False, "idempotent": True}),
+    "update": _tool(
+        "Update a remembered turn",
+        "Change one remembered turn in place: its text, speaker, date or metadata (what is not given stays; "
+        "metadata replaces the turn's whole metadata, {} removes it). Use it to correct a turn or tag it, rather "
+        "than forgetting it and remembering it again: it keeps its id and conversation, and what the memory read "
+        "from it (facts, search) is read again from the new text at once. An id the memory does not hold is an "
+        "error (remember the turn instead). Returns the turn as it is now. Example: {\"id\": \"m-1f2e\", \"text\": "
+        "\"I adopted a cat called Rex yesterday.\"}",
+        {"id": {"type": "string", "minLength": 1, "maxLength": 500,
+                "description": "The turn's id, as remember, search or turns returned it."},
+         "text": {"type": "string", "maxLength": 100000, "description": "What the turn says now, verbatim."},
+         "speaker": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Who said it."},
+         "date": {"type": "string", "minLength": 1, "maxLength": 100, "description": f"When it was said: {DATE_FORMS}."},
+         "metadata": _METADATA,
+         "user": _USER},
+        ["id"],
+        {"turn": {**_TURN_OUT, "description": "The turn as the memory now holds it."}},
+        {"read_only": False, "destructive": True, "idempotent": True}),
     "search": _tool(
         "Search remembered turns",
         "Find the remembered turns that best match a query, best first: ranked by the words, names and dates they "
@@ -124,7 +155,7 @@ TOOLS: dict[str, Spec] = {
          "k": _K,
          "conversation": {**_CONVERSATION, "description": "Search this conversation only. Omitted: every "
                                                           "conversation. Example: \"ann-chat\"."},
-         "user": _USER, "as_of": _AS_OF},
+         "user": _USER, "as_of": _AS_OF, "where": _WHERE},
         ["query"],
         {"turns": {"type": "array", "items": _TURN_OUT, "description": "The turns found, best first."}},
         _READS),
@@ -139,7 +170,7 @@ TOOLS: dict[str, Spec] = {
          "k": {**_K, "description": f"How many turns to read and cite, 1 to {MAX_K}; default 5."},
          "conversation": {**_CONVERSATION, "description": "Answer from this conversation only. Omitted: every "
                                                           "conversation."},
-         "user": _USER, "as_of": _AS_OF},
+         "user": _USER, "as_of": _AS_OF, "where": _WHERE},
         ["question"],
         {"reply": {"type": "string", "description": "The answer, or \"No information available\"."},
          "abstained": {"type": "boolean", "description": "True when the memory declined to answer."},

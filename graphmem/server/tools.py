@@ -46,7 +46,7 @@ class Tools:
         self.user = user
         """The one user this server serves (``graphmem serve --user``), or None: every call names its own."""
         self._run: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            "remember": self.remember, "search": self.search, "ask": self.ask, "facts": self.facts,
+            "remember": self.remember, "update": self.update, "search": self.search, "ask": self.ask, "facts": self.facts,
             "forget": self.forget, "turns": self.turns, "stats": self.stats}
         assert list(self._run) == list(TOOLS), "every tool in schemas.TOOLS has one method, in the same order"
 
@@ -72,6 +72,8 @@ class Tools:
             record = {"speaker": turn["speaker"], "text": turn["text"], "conversation": conversation}
             if "date" in turn:
                 record["date"] = turn["date"]
+            if "metadata" in turn:
+                record["metadata"] = turn["metadata"]
             if user is not None:
                 record["user"] = user
             record["id"] = turn.get("id") or stable_id(record, f"remember: turns[{i}]")
@@ -81,16 +83,23 @@ class Tools:
         added = self.memory.ingest(records)
         return {"added": added, "held": len(records) - added, "ids": [r["id"] for r in records]}
 
+    def update(self, a: dict[str, Any]) -> dict[str, Any]:
+        changes = {name: a[name] for name in ("text", "speaker", "date", "metadata") if name in a}
+        if not changes:
+            raise DataError("update: give what changes: text, speaker, date or metadata; nothing was changed")
+        return {"turn": turn_json(self.memory.update(a["id"], user=self._user(a), **changes))}
+
     def search(self, a: dict[str, Any]) -> dict[str, Any]:
-        found = self.memory.records_for(a["query"], a.get("k", 5), a.get("conversation"), _when(a),
-                                        user=self._user(a))
-        return {"turns": [turn_json(t) for t in found]}
+        found = self.memory.hits(a["query"], a.get("k", 5), a.get("conversation"), _when(a), user=self._user(a),
+                                 where=a.get("where"))
+        return {"turns": [turn_json(h.turn) for h in found]}
 
     def ask(self, a: dict[str, Any]) -> dict[str, Any]:
         """As ``graphmem ask`` reads: the turns found, then the answer read off them, so the cited
         turns come back whole (an ``Answer`` holds only their ids)."""
         mem, k = self.memory, a.get("k", 5)
-        answer, found = mem.ask_with_turns(a["question"], k, a.get("conversation"), _when(a), user=self._user(a))
+        answer, found = mem.ask_with_turns(a["question"], k, a.get("conversation"), _when(a), user=self._user(a),
+                                           where=a.get("where"))
         out = {"reply": answer.reply, "abstained": answer.quiet, "confidence": round(float(answer.confidence), 4),
                "floor": mem.floor_of(answer), "cited": [turn_json(t) for t in found[:k]]}
         if answer.sentence and answer.source:  # a quoted reply says where it was quoted from
@@ -151,10 +160,12 @@ def stable_id(record: Mapping[str, Any], where: str) -> str:
 
 
 def turn_json(t: Turn) -> dict[str, Any]:
-    """A turn as a tool returns it: the date as ISO 8601, absent when the turn has none."""
+    """A turn as a tool returns it: the date as ISO 8601, absent when the turn has none (its metadata too)."""
     out: dict[str, Any] = {"id": t.id, "speaker": t.speaker, "text": t.text, "conversation": t.conversation}
     if t.date is not None:
         out["date"] = t.date.isoformat()
+    if t.metadata:
+        out["metadata"] = dict(t.metadata)
     return out
 
 
@@ -206,6 +217,10 @@ def _value(schema: Spec, value: Any, tool: str, where: str) -> None:
 
 
 def _object(schema: Spec, value: Any, tool: str, where: str) -> None:
+    if schema.get("additionalProperties") is True:  # an open object (metadata, a filter): the memory checks it
+        if not isinstance(value, Mapping):
+            raise DataError(f"{tool}: {where} must be an object of names to values, not {_shown(value)}")
+        return
     properties = schema["properties"]
     if not isinstance(value, Mapping):
         raise DataError(f"{tool}: {where} must be an object with {', '.join(properties)}, not {_shown(value)}")

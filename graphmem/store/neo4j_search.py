@@ -35,6 +35,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 
+from graphmem.data.metadata import Where, token
 from graphmem.domain import Turn
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query, family_sets
@@ -42,7 +43,7 @@ from graphmem.index.vocabulary import smoothed_idf
 from graphmem.index.shape import ASSISTANT_ROLES
 from graphmem.neo4j.client import Client
 from graphmem.store.neo4j_rows import family_token, mark_of, month_token, said_token
-from graphmem.store.neo4j_write import turns_of
+from graphmem.store.neo4j_write import alive, turn_of
 from graphmem.store.users import owner
 from graphmem.text.dates import month_span, months_touched as months
 from graphmem.text.terms import analyse
@@ -106,11 +107,13 @@ class Searcher:
         row = self.client.query("reader_stats", p={"stems": list(dict.fromkeys(stems)), "owner": owner(user)})[0]
         return DbVocabulary(int(row["n"] or 0), {s: int(v) for s, v in row["vdfs"]}, row["rarest"])
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
-        """The k best turns, in one round trip (the parts named below): the statistics, each part's
-        idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
-        best travel back. Python only parses the query into its parts."""
-        params = self._params(query, k, conversation, user)
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+               where: Where | None = None) -> list[tuple[Turn, float]]:
+        """The k best turns and their scores, in one round trip (the parts named below): the
+        statistics, each part's idf, Lucene's candidates (only those ``where`` selects) and their BM25F
+        ranking all run in the database, and only the k best travel back. Python only parses the
+        query into its parts."""
+        params = self._params(query, k, conversation, user, where)
         if params is None:
             return []
         if self.encoder is None:
@@ -118,13 +121,13 @@ class Searcher:
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top",
                                      q={**params, **self._dense(query, k)})
-        return turns_of(rows)
+        return [(turn_of(r), float(r["score"])) for r in rows if alive(r)]
 
-    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+    def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
         """The k conversations the query is most about, best first, in one round trip: the search's
         candidates scored as for :meth:`search`, then summed per conversation in the database
         (``search_conversations``, :mod:`graphmem.index.conversations`' sum over the candidates)."""
-        params = self._params(query, k, None, user)
+        params = self._params(query, k, None, user, where)
         if params is None:
             return []
         params.update(turns=self.options.conversation_turns, rest=self.options.conversation_rest)
@@ -142,7 +145,8 @@ class Searcher:
         return dict(vector=vector, nearest=max(self.nearest, k),
                     dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
 
-    def _params(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> dict | None:
+    def _params(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+                where: Where | None = None) -> dict | None:
         """The parameters of one search statement (its parts, how each part's document frequency
         is made, the ranking's constants), or None when the query holds nothing to search for.
         Every statement is one of four literal names above, so no query text is ever built here."""
@@ -168,7 +172,7 @@ class Searcher:
             asker=self.options.weighs_askers and query.of_asker,
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
             limit=max(self.candidates, k), k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight,
-            owner=owner(user))
+            owner=owner(user), tags=[[token(name, v) for v in values] for name, values in (where or {}).items()])
 
 
 def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:

@@ -21,6 +21,7 @@ from datetime import datetime
 import numpy as np
 
 from graphmem.claims.facts import Told
+from graphmem.data.metadata import Where, selector
 from graphmem.domain import Claim, Turn
 from graphmem.index.forget import forget
 from graphmem.errors import DataError
@@ -29,6 +30,7 @@ from graphmem.index.people import speaker_key
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.vocabulary import LiveVocabulary
+from graphmem.store.base import Scored, Store
 from graphmem.store.claims import MemoryClaims, ingest_moment
 from graphmem.store.users import user_of
 from graphmem.text.terms import analyse
@@ -36,7 +38,7 @@ from graphmem.text.terms import analyse
 __all__ = ["RamStore"]
 
 
-class RamStore:
+class RamStore(Store):
     """Turns, each user's live index and their claims, held in this process."""
 
     where = "memory"
@@ -114,6 +116,18 @@ class RamStore:
             self.indexes[user].changed.clear()
         return sum(map(len, places.values()))
 
+    def update(self, turns: Sequence[Turn]) -> None:
+        """Forget the held turns, then add these: in RAM nothing else runs between the two (the memory
+        holds its lock). Should the add fail (an interrupt, no memory left), the held turns are added
+        back, so the memory holds what it held (they then come last in ingest order)."""
+        old = list(self.held([t.id for t in turns]).values())
+        self.forget([t.id for t in old])
+        try:
+            self.add(turns)
+        except BaseException:
+            self.add(old)
+            raise
+
     def _forgotten(self, places: dict[str | None, list[int]], conversations: Sequence[str]) -> None:
         """What a store that persists writes of a forgetting (each user's places), last: nothing here."""
 
@@ -139,11 +153,14 @@ class RamStore:
 
     def _rewind(self, firsts: dict[str | None, int]) -> None:
         """Each user's index as it was before its last add (``firsts``: its size then): its earlier
-        turns read again (the claims are as they were: the failed turns were never deferred)."""
+        turns held read again, the forgotten ones left out (the claims are as they were: the failed
+        turns were never deferred)."""
         for user, first in firsts.items():
-            earlier = self.indexes[user].records[:first]
+            index = self.indexes[user]
+            earlier = [r for i, r in enumerate(index.records[:first]) if i not in index.dead]
             self.indexes[user] = LiveIndex(self.options, self.scope, self.dense)
             self.indexes[user].add(earlier)
+            self._ids.update((t.id, i) for i, t in enumerate(earlier))
 
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
         at, indexes = self._ids, self.indexes
@@ -160,13 +177,14 @@ class RamStore:
     def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
         return [t.id for t in self.turns(conversation, user)]
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+               where: Where | None = None) -> list[Scored]:
         index = self.indexes.get(user)
-        return index.search(query, k, conversation) if index is not None and index.held else []
+        return index.scored(query, k, conversation, None, selector(where)) if index is not None and index.held else []
 
-    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+    def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
         index = self.indexes.get(user)
-        return index.conversations(query, k) if index is not None and index.held else []
+        return index.conversations(query, k, None, selector(where)) if index is not None and index.held else []
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)

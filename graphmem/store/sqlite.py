@@ -99,6 +99,20 @@ class FileStore(RamStore):
             raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
         return super().forget(ids)
 
+    def update(self, turns: Sequence[Turn]) -> None:
+        """The RAM store's update, its forgetting and its add written as one transaction of the file
+        (:meth:`MemoryFile.batch`): a failure leaves the memory as its file holds it, as it was."""
+        if self.read_only:
+            raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
+        try:
+            with self.file.batch("updating"):
+                old = list(RamStore.held(self, [t.id for t in turns]))
+                RamStore.forget(self, old)
+                RamStore.add(self, turns)
+        except BaseException:
+            self._restore()
+            raise
+
     def _forgotten(self, places: dict[str | None, list[int]], conversations: Sequence[str]) -> None:
         """The forgetting, one transaction of the file, written last."""
         self.file.forget({user: (self.indexes[user], held) for user, held in places.items()}, conversations)

@@ -38,7 +38,7 @@ from graphmem.index.readings import Readings
 from graphmem.store import snapshot
 from graphmem.store.claims import ClaimsChange, Waiting, ingest_moment
 from graphmem.store.sqlite_schema import (PAGE_SIZE, READING_VERSION, SCHEMA, SCHEMA_VERSION, claim_cells, crc,
-                                          reading_crc, record_crc, turn_cells, turn_row, upgrade)
+                                          metadata_of, reading_cells, reading_crc, record_crc, turn_rows, upgrade)
 
 try:
     import fcntl
@@ -47,10 +47,11 @@ except ImportError:  # pragma: no cover - Windows: SQLite's own locks alone keep
 
 __all__ = ["DamagedFile", "MemoryFile", "READING_VERSION", "SCHEMA_VERSION", "PAGE_SIZE"]
 
-_VERSIONS = ("2", "3", "4", "5", "6")
+_VERSIONS = ("2", "3", "4", "5", "6", "7")
 """The older versions a writer brings to this one when it opens their file."""
 
-_TURN_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user"
+_TURN_COLUMNS = ("n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user,"
+                 " metadata")
 
 
 class DamagedFile(DataError):
@@ -77,6 +78,8 @@ class MemoryFile:
     def __init__(self, path: str | Path, options: MemoryOptions, writable: bool = True):
         self.path, self.writable = Path(path), writable
         self._lock_fd: int | None = None
+        self._steps: list[tuple[str, Sequence[tuple]]] | None = None
+        """The writes a :meth:`batch` holds for its one transaction (None: each write commits alone)."""
         self.db = self._writer() if writable else self._reader()
         try:
             with self.read("opening it"):
@@ -247,12 +250,14 @@ class MemoryFile:
         when: dict[str, datetime] = {}
         out = []
         for row in rows:
-            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user = row
-            if record_crc(n, tid, conv, speaker, text, said_on, turn, at, user) != record or reading_crc(n, *reading) != read:
+            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user, meta = row
+            if record_crc(n, tid, conv, speaker, text, said_on, turn, at, user, meta) != record \
+                    or reading_crc(n, *reading) != read:
                 raise _damaged(self.path, f"turn {n}'s row is not what was written")
             if said_on and said_on not in when:  # a session's turns share a date
                 when[said_on] = datetime.fromisoformat(said_on)
-            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user))
+            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user,
+                            metadata=metadata_of(meta)))
         return out
 
     def _restore(self, index: LiveIndex, rows: list[tuple], records: list[Turn], saved: dict[str, bytes]) -> bool:
@@ -281,9 +286,9 @@ class MemoryFile:
                 grown.append((ns, len(ns)))
                 ns.extend(range(start, start + len(index) - first))
                 start += len(index) - first
-                rows += _rows(index, ns, first, at)
+                rows += turn_rows(index, ns, first, at)
                 again += self._again(index, ns, [i for i in sorted(index.changed) if i < first])
-            self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
+            self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
                         ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?",
                          again),
                         ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
@@ -301,7 +306,7 @@ class MemoryFile:
         """The ``UPDATE`` rows of turns read again (at these places of the index)."""
         out = []
         for i in places:
-            reading = _numbered(ns, _reading(index, i))
+            reading = reading_cells(index, ns, i)
             out.append((*reading, reading_crc(ns[i], *reading), ns[i]))
         return out
 
@@ -328,7 +333,10 @@ class MemoryFile:
         self._snapshot_of = None
         for index, _ in parts.values():
             index.changed.clear()
-        self._purge()
+        if self._steps is None:
+            self._purge()
+        else:  # inside a batch: the log is cut once its one transaction commits
+            self._purging = True
 
     def _purge(self, warn: bool = True) -> None:
         """The write-ahead log copied into the file and cut to nothing: until then its frames of earlier
@@ -363,8 +371,28 @@ class MemoryFile:
                      " ON CONFLICT (conversation) DO UPDATE SET upto = max(upto, excluded.upto)",
                      [(json.dumps(list(read)),)] if read else []))
 
+    @contextmanager
+    def batch(self, doing: str) -> Iterator[None]:
+        """Every write made inside, as ONE transaction at its end (an update: a forgetting and an
+        add): all of it lands, or none, and the file's generation is as it was. A forgetting inside cuts
+        the log after that transaction, as a forgetting alone does (:meth:`_purge`)."""
+        generation, self._steps, self._purging = self.generation, [], False
+        try:
+            yield
+            steps, self._steps = self._steps, None
+            self._write(doing, *steps)
+        except BaseException:
+            self._steps, self.generation = None, generation
+            raise
+        if self._purging:
+            self._purge()
+
     def _write(self, doing: str, *steps: tuple[str, Sequence[tuple]]) -> None:
-        """Each statement over its rows, all in one transaction: all of it lands, or none."""
+        """Each statement over its rows, all in one transaction: all of it lands, or none (inside
+        :meth:`batch`, kept for its transaction)."""
+        if self._steps is not None:
+            self._steps.extend(steps)
+            return
         with self.read(doing, writing=True):
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -455,25 +483,6 @@ def _locked(path: Path) -> int | None:
         raise MemoryFileInUse(f"{path}: the memory is open for writing elsewhere (another process, or another"
                               " Memory here); close it there first, or open it read-only to search it") from None
     return fd
-
-
-def _rows(index: LiveIndex, ns: Sequence[int], first: int, at: datetime) -> list[tuple]:
-    """The ``INSERT`` rows of the index's turns from place ``first`` on, ingested at ``at``."""
-    moment, read = at.isoformat(), index.readings(first)  # the new turns' readings column by column
-    return [turn_row(ns[i], r, _numbered(ns, turn_cells(i, r, said, terms, replied, types, read.spans.get(i, ()))), moment)
-            for i, r, said, terms, replied, types in zip(range(first, len(index)), index.records[first:],
-                                                           read.said, read.terms, read.replied, read.types, strict=True)]
-
-
-def _numbered(ns: Sequence[int], cells: tuple) -> tuple:
-    """A turn's reading cells with its reply given as the file's number of the turn replied to."""
-    said, terms, replied, types, spans = cells
-    return said, terms, None if replied is None else ns[replied], types, spans
-
-
-def _reading(index: LiveIndex, i: int) -> tuple:
-    read = index.reading(i)
-    return turn_cells(i, index.records[i], read.said, read.terms, read.replied, read.types, read.spans)
 
 
 def _spans(saved: str) -> list[tuple[date, date]]:

@@ -29,7 +29,7 @@ from urllib.parse import quote
 from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.store.sqlite_pages import leaf_rows
-from graphmem.store.sqlite_schema import record_crc
+from graphmem.store.sqlite_schema import metadata_of, record_crc
 from graphmem.store.users import unscoped_turn
 
 __all__ = ["Salvage", "readable"]
@@ -41,7 +41,8 @@ _BEYOND = 4 * _RANGE
 """How many row numbers past the last one known are tried before the table is taken to end: the gap a
 forgetting leaves is skipped as long as one of the indexes names a row beyond it."""
 
-_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, crc, user"
+_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, crc, user, {metadata}"
+"""A turn's record; ``metadata`` NULL in a file older than version 8, which has no such column."""
 
 
 @dataclass
@@ -67,8 +68,9 @@ def readable(old: Path) -> Salvage:
     try:
         live = _live(db)
         last, lo, kept = max((n for _, n in live), default=-1), 0, {}
+        columns = _COLUMNS.format(metadata=_metadata_column(db))
         while lo <= max(last, *kept, -1) + _BEYOND:
-            kept.update(_range(db, lo, lo + _RANGE, report))
+            kept.update(_range(db, lo, lo + _RANGE, report, columns))
             lo += _RANGE
     finally:
         db.close()
@@ -90,8 +92,8 @@ def _off_the_pages(old: Path, live: set[tuple[str, int]], kept: dict[int, Turn])
             if n in kept or n in found or len(values) < 14 or (values[1], n) not in live:
                 continue
             tid, conv, speaker, text, date, turn, at, checksum = (values[i] for i in (1, 2, 3, 4, 5, 6, 12, 13))
-            user = values[15] if len(values) > 15 else None
-            turn_ = _turn(n, tid, conv, speaker, text, date, turn, at, checksum, user)
+            user, meta = (values[i] if len(values) > i else None for i in (15, 16))
+            turn_ = _turn(n, tid, conv, speaker, text, date, turn, at, checksum, user, meta)
             if turn_ is not None and checksum is not None:
                 found[n] = turn_
     return found
@@ -127,22 +129,31 @@ def _live(db: sqlite3.Connection) -> set[tuple[str, int]]:
     return live
 
 
-def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage) -> list[tuple[int, Turn]]:
+def _metadata_column(db: sqlite3.Connection) -> str:
+    """``metadata`` when the file's table of turns has it (version 8 on), else a NULL in its place."""
+    try:
+        names = {row[1] for row in db.execute("PRAGMA table_info(turns)")}
+    except sqlite3.DatabaseError:
+        names = set()
+    return "metadata" if "metadata" in names else "NULL"
+
+
+def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage, columns: str) -> list[tuple[int, Turn]]:
     """The rows numbered ``lo`` to ``hi - 1`` that read back as written, by number."""
     try:
-        rows = db.execute(f"SELECT {_COLUMNS} FROM turns WHERE n >= ? AND n < ? ORDER BY n", (lo, hi)).fetchall()
+        rows = db.execute(f"SELECT {columns} FROM turns WHERE n >= ? AND n < ? ORDER BY n", (lo, hi)).fetchall()
     except sqlite3.DatabaseError:
         rows = []
         for n in range(lo, hi):
             try:
-                rows += db.execute(f"SELECT {_COLUMNS} FROM turns WHERE n = ?", (n,)).fetchall()
+                rows += db.execute(f"SELECT {columns} FROM turns WHERE n = ?", (n,)).fetchall()
             except sqlite3.DatabaseError:
                 report.lost.append(f"turn {n}")
     out = []
-    for n, tid, conv, speaker, text, date, turn, at, checksum, user in rows:
+    for n, tid, conv, speaker, text, date, turn, at, checksum, user, meta in rows:
         if not isinstance(n, int) or not lo <= n < hi:  # bytes of a damaged page, not a row of this range
             continue
-        turn_ = _turn(n, tid, conv, speaker, text, date, turn, at, checksum, user)
+        turn_ = _turn(n, tid, conv, speaker, text, date, turn, at, checksum, user, meta)
         if turn_ is None:
             report.lost.append(f"turn {n}")
         else:
@@ -151,13 +162,14 @@ def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage) -> list[tu
 
 
 def _turn(n: int, tid: object, conv: object, speaker: object, text: object, date: object, turn: object,
-          at: object, checksum: object, user: object) -> Turn | None:
+          at: object, checksum: object, user: object, meta: object) -> Turn | None:
     """A turn's row as a turn, or None when it does not read back as written."""
-    if not all(isinstance(cell, str) for cell in (tid, conv, speaker, text)) or \
-            (checksum is not None and record_crc(n, tid, conv, speaker, text, date, turn, at, user) != checksum):
+    if not all(isinstance(cell, str) for cell in (tid, conv, speaker, text)) or not isinstance(meta, str | None) or \
+            (checksum is not None and record_crc(n, tid, conv, speaker, text, date, turn, at, user, meta) != checksum):
         return None
     try:
         when = datetime.fromisoformat(date) if date else None
-    except (TypeError, ValueError):
+        metadata = metadata_of(meta)
+    except (TypeError, ValueError):  # not a date, not JSON: the row is not what was written
         return None
-    return unscoped_turn(Turn(tid, speaker, text, when, conv, turn, user=user))
+    return unscoped_turn(Turn(tid, speaker, text, when, conv, turn, user=user, metadata=metadata))

@@ -43,7 +43,7 @@ BAD = [
     ("search", {}, "search: missing query"),
     ("search", {"query": "  "}, 'search: query must be a non-empty string, not "  "'),
     ("search", {"query": "dog", "colour": "red"},
-     "search: unknown argument 'colour'; search takes query, k, conversation, user, as_of"),
+     "search: unknown argument 'colour'; search takes query, k, conversation, user, as_of, where"),
     ("search", {"query": "dog", "as_of": "next blue moon"}, "as_of: cannot read the date 'next blue moon'"),
     ("ask", {"question": "When?", "as_of": "2023-02-30"}, "as_of: cannot read the date '2023-02-30'"),
     ("ask", {"question": ["When?"]}, 'ask: question must be a non-empty string, not ["When?"]'),
@@ -54,7 +54,7 @@ BAD = [
     ("remember", {"turns": [{"speaker": " ", "text": "hi"}]},
      'remember: turns[0].speaker must be a non-empty string, not " "'),
     ("remember", {"turns": [{"speaker": "Ann", "text": "hi", "mood": "happy"}]},
-     "remember: unknown field 'mood' in turns[0]; it takes speaker, text, date, id"),
+     "remember: unknown field 'mood' in turns[0]; it takes speaker, text, date, id, metadata"),
     ("remember", {"turns": [{"speaker": "Ann", "text": "hi"}, {"speaker": "Ann", "text": "hi", "date": "2023-13-01"}]},
      "remember: turns[1]: cannot read the date '2023-13-01'"),
     ("remember", {"turns": [{"speaker": "Ann", "text": "one", "id": "x"}, {"speaker": "Bob", "text": "two", "id": "x"}]},
@@ -73,6 +73,13 @@ BAD = [
     ("turns", {"limit": 5000}, "turns: limit must be a whole number from 1 to 1000, not 5000"),
     ("facts", {"about": 3}, "facts: about must be a non-empty string, not 3"),
     ("stats", {"user": ""}, 'stats: user must be a non-empty string, not ""'),
+    ("update", {"text": "hi"}, "update: missing id"),
+    ("update", {"id": "nowhere", "text": "hi"}, "id 'nowhere': the memory holds no such turn (ingest it instead)"),
+    ("update", {"id": "x"}, "update: give what changes: text, speaker, date or metadata; nothing was changed"),
+    ("update", {"id": "x", "metadata": "email"}, 'update: metadata must be an object of names to values, not "email"'),
+    ("search", {"query": "dog", "where": ["source"]}, 'search: where must be an object of names to values, not ["source"]'),
+    ("search", {"query": "dog", "where": {"source": {"a": 1}}},
+     "where: metadata 'source' must be a string, a number or a boolean, not dict"),
 ]
 """(tool, arguments, the one line the tool error carries): calls a model gets wrong."""
 

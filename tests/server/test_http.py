@@ -76,7 +76,7 @@ def test_a_token_refuses_who_lacks_it_and_serves_who_has_it_and_its_port_is_not_
                 failure = exc
             async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret-token"}) as http:
                 async with Client(streamable_http_client(url, http_client=http)) as mcp:
-                    assert len((await mcp.list_tools()).tools) == 7
+                    assert len((await mcp.list_tools()).tools) == 8
                     ok(await mcp.call_tool("remember", {"turns": [{"speaker": "Ann", "text": "Rex is my dog."}]}))
                     return refused, failure, ok(await mcp.call_tool("search", {"query": "Rex"}))
 
@@ -156,5 +156,5 @@ def test_a_request_whose_id_is_no_string_or_integer_is_answered_with_a_json_rpc_
             stranger = http.post(url, json={"jsonrpc": "2.0", "id": given, "method": "tools/list"})
     assert bad.status_code == 400 and bad.json() == {"jsonrpc": "2.0", "id": None, "error": {
         "code": -32600, "message": f"Invalid Request: id must be a string or an integer, not {named}"}}
-    assert good.status_code == 200 and len(good.json()["result"]["tools"]) == 7
+    assert good.status_code == 200 and len(good.json()["result"]["tools"]) == 8
     assert stranger.status_code == 401, "the token is checked before the body is read"

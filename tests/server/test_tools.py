@@ -51,7 +51,7 @@ def test_every_tool_is_listed_with_a_schema_a_model_can_use_alone():
         return (await client.list_tools()).tools
 
     tools = served(Memory(), body)
-    assert [t.name for t in tools] == list(TOOLS) == ["remember", "search", "ask", "facts", "forget", "turns", "stats"]
+    assert [t.name for t in tools] == list(TOOLS) == ["remember", "update", "search", "ask", "facts", "forget", "turns", "stats"]
     for tool in tools:
         assert "Example: {" in tool.description and tool.title, tool.name
         schema = tool.input_schema
@@ -66,7 +66,7 @@ def test_every_tool_is_listed_with_a_schema_a_model_can_use_alone():
                     f"{tool.name}{path}: an integer argument has both bounds"
                 assert sub["maximum"] <= 2**53 - 1, f"{tool.name}{path}: within what every JSON client reads exactly"
         assert tool.output_schema["type"] == "object"
-        assert tool.annotations.read_only_hint == (tool.name not in ("remember", "forget"))
+        assert tool.annotations.read_only_hint == (tool.name not in ("remember", "update", "forget"))
     assert next(t for t in tools if t.name == "forget").annotations.destructive_hint is True
     assert "NOT authentication" in TOOLS["search"]["input_schema"]["properties"]["user"]["description"]
 
@@ -126,7 +126,7 @@ def test_the_largest_offset_is_served_as_an_empty_page():
 
 def test_an_unknown_tool_is_a_protocol_error():
     async def body(client: Client) -> None:
-        with pytest.raises(MCPError, match="unknown tool 'recall'; the tools are remember, search, ask"):
+        with pytest.raises(MCPError, match="unknown tool 'recall'; the tools are remember, update, search, ask"):
             await client.call_tool("recall", {})
         ok(await client.call_tool("stats", {}))
 
@@ -158,7 +158,7 @@ def test_a_closed_memory_and_a_read_only_file_say_what_the_memory_says(tmp_path)
 
 def test_a_bug_is_one_line_and_the_traceback_goes_to_the_log(caplog):
     mem = Memory()
-    mem.records_for = lambda *a, **k: 1 / 0
+    mem.hits = lambda *a, **k: 1 / 0
 
     async def body(client: Client) -> str:
         line = error(await client.call_tool("search", {"query": "dog"}))

@@ -144,8 +144,9 @@ def test_an_undated_turn_read_again_after_reopening_keeps_its_ingest_date(tmp_pa
 
 
 def _without_checksums(db) -> None:
-    """A file as versions before 6 wrote it: no row checksums, no users."""
-    for table, column in (("turns", "crc"), ("turns", "rcrc"), ("turns", "user"), ("claims", "crc")):
+    """A file as versions before 6 wrote it: no row checksums, no users (and no metadata, before 8)."""
+    for table, column in (("turns", "crc"), ("turns", "rcrc"), ("turns", "user"), ("turns", "metadata"),
+                          ("claims", "crc")):
         db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
 
 
@@ -263,6 +264,7 @@ def test_a_file_of_version_6_reads_the_claims_it_kept_none_of(tmp_path):
         want = mem.claims()
     db = sqlite3.connect(path)
     db.execute("DELETE FROM claims")  # as version 6 left it: the turns read, their claims dropped
+    db.execute("ALTER TABLE turns DROP COLUMN metadata")  # kept from version 8 on
     db.execute("UPDATE meta SET value = '6' WHERE key = 'version'")
     db.commit()
     db.close()

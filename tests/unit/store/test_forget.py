@@ -97,3 +97,17 @@ def test_a_forgotten_turn_leaves_no_byte_in_the_file_its_log_or_its_saved_index(
         mem.forget(ids=["ns1", "ns2"])
         assert _traces(path) == []
     assert _traces(path) == []
+
+
+def test_an_update_leaves_no_byte_of_the_text_it_replaced(tmp_path):
+    """An update forgets the old turn as a forget does: its one transaction (the forgetting and the add
+    together) commits, then the log is cut, so the old words are in none of the file's bytes."""
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(TURNS + SECRET)
+    with Memory(path=path) as mem:
+        assert _traces(path)
+        mem.update("s1", text="Ann keeps the locker code somewhere else now.")
+        mem.update("s2", text="Only Ann knows it, then.")
+        assert _traces(path) == [] and mem.search("locker code", k=1) == ["s1"]
+    assert _traces(path) == []
