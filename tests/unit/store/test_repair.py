@@ -17,7 +17,8 @@ from graphmem.store.sqlite_repair import readable
 
 TURNS = [{"id": f"t{i}", "speaker": "Ann" if i % 2 else "Bob", "conversation": f"c{i % 3}",
           "text": f"Turn {i}: we talked about kayaks, the lake number {i} and a dog called Rex. " * 3,
-          "date": f"2023-05-{1 + i % 28:02d}"} for i in range(600)]
+          "date": f"2023-05-{1 + i % 28:02d}", **({"metadata": {"n": i, "src": "mail", "ok": i % 2 == 0}} if i % 5 == 0 else {})}
+         for i in range(600)]
 PAGE = 16384
 CUTS = [0.5, 0.4, 0.3, 0.2, 0.1, 0.08, 0.05, 0.03, 0.018]
 """The share of the file cut off its tail: the smallest, 1.8%, is a third of a page of a 45-page file."""
@@ -38,6 +39,7 @@ def _as_written(turns: list) -> dict[str, tuple]:
         r = by_id[t.id]
         assert (t.speaker, t.text, t.conversation, t.date.date().isoformat()) == \
             (r["speaker"], r["text"], r["conversation"], r["date"]), f"{t.id} salvaged otherwise than written"
+        assert dict(t.metadata) == r.get("metadata", {}), f"{t.id}'s metadata salvaged otherwise than written"
         out[t.id] = t
     return out
 
