@@ -59,6 +59,8 @@ REFUSED = [
     (_rec("w-nul\x00id"), "'id' holds a control character"),  # a name holds none: a user's keys are marked with one
     (_rec("b1", speaker="A\x00nn"), "'speaker' holds a control character"),
     (_rec("b1", conversation="c\x01"), "'conversation' holds a control character"),
+    (_rec("b1", ""), "'text' must be a non-empty string"),  # was written once: every store now refuses it
+    (_rec("b1", "\u200b"), "'text' shows no character \\(only spaces or invisible ones\\)"),
 ]
 
 ASKED_TEXT = 100_000
