@@ -68,7 +68,7 @@ def test_lucene_proposes_the_askers_turns_as_the_ranking_weighs_them(clean):
     assert {r["id"]: "#asker" in (r["marks"] or "").split() for r in marks} == {"a1": False, "u1": True, "u2": True}
     one = Neo4jStore(MemoryOptions(), candidates=1)
     try:
-        assert one.search(Query.parse("What book am I reading?"), 1, CONV)[0][0].id == "u1"
+        assert one.search(Query.parse("What book am I reading?"), 1, CONV)[0][0].id == "u1"  # (turn, score)
         assert one.search(Query.parse("Which book is good?"), 1, CONV)[0][0].id == "a1"  # no first person: the assistant's many "book"s
     finally:
         one.close()

@@ -64,3 +64,15 @@ def test_a_failed_update_of_a_file_writes_nothing(tmp_path, monkeypatch):
         assert mem.update("b", text="Rex is a silly name.").text == "Rex is a silly name."
     with Memory(path=path, read_only=True) as again:
         assert again.get("b").text == "Rex is a silly name." and len(again) == 3
+
+
+def test_a_reader_follows_its_writers_update(tmp_path):
+    """A reader open beside the writer sees an update whole once committed: the new turn, not the old."""
+    path = tmp_path / "m.db"
+    with Memory(path=path) as writer:
+        writer.ingest(RECORDS)
+        with Memory(path=path, read_only=True) as reader:
+            assert reader.search("dog", k=1) == ["a"]
+            writer.update("a", text="I adopted a cat called Rex.", metadata={"pet": "cat"})
+            assert reader.get("a").text == "I adopted a cat called Rex." and reader.search("dog") == []
+            assert reader.search("Rex", where={"pet": "cat"}) == ["a"] and len(reader) == 3
