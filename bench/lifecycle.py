@@ -1,6 +1,6 @@
 """What the memory's lifecycle verbs cost at scale: forget, users, facts (issue #40's targets).
 
-Why: a memory that keeps a hundred thousand turns must still forget one at a cost set by that turn,
+Why: a memory that keeps a hundred thousand turns must still forget (and update) one at a cost set by that turn,
 keep one user's searches as fast among two hundred users as alone, and say what it holds about a
 person at a cost set by that person's conversations. The only honest way to show that is to build
 the memory that big and measure, in every store, in one run.
@@ -20,7 +20,10 @@ copy), ingested ``--batch`` turns at a time (the build's wall and CPU time repor
   does not return it;
 - ``--whole`` conversations of 550 to 700 turns, from copies the singles did not draw from where
   they can, each forgotten whole (``forget(conversation=...)``), checked: ``len(mem)`` dropped by
-  what it held, ``turns(conversation)`` empty.
+  what it held, ``turns(conversation)`` empty;
+- ``--trials`` single turns still held, drawn at random, updated one at a time (``update(id, text=...,
+  metadata=...)``: another turn's text and a tag), each checked: ``len(mem)`` unchanged and a search
+  for its new text under its tag returns it first.
 
 ``users``: ``--users`` users, each one LoCoMo conversation (copy j's, ids and names its own; a user
 holds about 600 turns); the target user holds copy 0's ``--user-conv``. Its LoCoMo questions are
@@ -194,6 +197,26 @@ def scale(store: Store, args: argparse.Namespace) -> None:
     facts(store, records, args, rng)
     drawn = forget_singles(store, records, args.trials, rng)
     forget_whole(store, records, args.whole, drawn, rng)
+    update_singles(store, records, args.trials, random.Random(1))
+
+
+def update_singles(store: Store, records: Sequence[dict], trials: int, rng: random.Random) -> None:
+    """Single held turns updated one at a time (another turn's text, a tag), each checked: one
+    transaction of the store, a forgetting and an ingest (issue #48; no target: it costs both)."""
+    mem, timed, failed = store.mem, Timings(store), []
+    texts = [rec["text"] for rec in rng.sample(list(records), trials)]
+    held = [rec for rec in rng.sample(list(records), 4 * trials) if mem.get(rec["id"]) is not None][:trials]
+    for rec, text in zip(held, texts):
+        count = len(mem)
+        new = f"{text} zq{len(timed.wall)}update"
+        turn = timed(mem.update, rec["id"], text=new, metadata={"updated": True})
+        found = mem.search(new, k=1, conversation=rec["conversation"], where={"updated": True})
+        if turn.text != new or len(mem) != count or found != [rec["id"]]:
+            failed.append(rec["id"])
+    print(timed.row(f"update one turn ({len(held)} drawn at random, one at a time)"))
+    print(f"    checks (count unchanged, found first by its new text under its tag): "
+          f"{len(held) - len(failed)} of {len(held)} passed{'; failed: ' + ', '.join(failed) if failed else ''}",
+          flush=True)
 
 
 def facts(store: Store, records: Sequence[dict], args: argparse.Namespace, rng: random.Random) -> None:
@@ -311,8 +334,8 @@ def _compare(args: argparse.Namespace, alone: Timings, among: Timings, got_alone
     theirs = all(i.startswith(f"r0/{args.user_conv}/") for ids in got_alone + got_among for i in ids)
     print(f"  ratio of p50s, among {args.users} / alone: wall {wall:.2f}, CPU {cpu:.2f}"
           f"  [target <= {USERS_RATIO}: {'met' if wall <= USERS_RATIO else 'MISSED'}]; same top 5 for {same} of"
-          f" {len(got_alone)} questions, {100 * shared:.0f}% of the turns found alone found among them (the"
-          f" collection statistics are the whole memory's); only the user's turns found: {theirs}", flush=True)
+          f" {len(got_alone)} questions, {100 * shared:.0f}% of the turns found alone found among them (each"
+          f" user's statistics are their own); only the user's turns found: {theirs}", flush=True)
 
 
 def _searches(stores: Sequence[Store], user: str, questions: Sequence[str], rounds: int,

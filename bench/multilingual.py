@@ -13,7 +13,8 @@ each question whose turn is not first, with the ids that came back.
 
 The set is small and written to be answerable by words the question shares with its turn; it checks
 that words in other scripts are indexed and found, not how well the memory reads those languages
-(no stemming is done outside ASCII Latin, so "работает" does not find "работаю").
+(no stemming is done outside ASCII Latin, so "работает" does not find "работаю"; a Hebrew word's prefix
+letters alone are not part of its term).
 """
 
 from __future__ import annotations

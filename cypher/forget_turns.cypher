@@ -10,9 +10,9 @@ CALL (conv) {
   MATCH (t:Turn {conversation: conv})
   WHERE t.bag IS NOT NULL
   UNWIND [x IN t.bag | [x, 1, 0]] + [x IN coalesce(t.own, []) | [x, 0, 1]] AS m
-  WITH m[0] AS stem, sum(m[1]) AS df, sum(m[2]) AS vdf
-  ORDER BY stem
-  MATCH (x:Term {stem: stem})
+  WITH t.owner AS owner, m[0] AS stem, sum(m[1]) AS df, sum(m[2]) AS vdf
+  ORDER BY owner, stem
+  MATCH (x:Term {owner: owner, stem: stem})
   SET x.df = x.df - df, x.vdf = x.vdf - vdf
   WITH x WHERE x.df = 0 AND x.vdf = 0
   DELETE x

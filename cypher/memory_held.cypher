@@ -3,4 +3,4 @@
 UNWIND $p.keys AS key
 MATCH (t:Turn {key: key})
 RETURN t.id AS id, t.speaker AS speaker, t.text AS text, t.date AS date, t.conversation AS conversation,
-       t.number AS turn, t.user AS user
+       t.number AS turn, t.user AS user, t.metadata AS metadata

@@ -21,7 +21,7 @@ WITH collect(c) AS locked
 CALL () {
   UNWIND $p.keys AS key
   MATCH (t:Turn {key: key})
-  RETURN collect(t {.key, .id, .speaker, .text, .date, .conversation, .number, .user}) AS held
+  RETURN collect(t {.key, .id, .speaker, .text, .date, .conversation, .number, .user, .metadata}) AS held
 }
 UNWIND locked AS c
 RETURN c.id AS conversation, coalesce(c.indexed, 0) AS indexed, coalesce(c.epoch, '') AS epoch, held,

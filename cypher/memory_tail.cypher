@@ -4,5 +4,6 @@
 MATCH (t:Turn {conversation: $p.conversation})
 WHERE t.position >= $p.from
 RETURN t.id AS id, t.speaker AS speaker, t.text AS text, t.date AS date, t.conversation AS conversation,
-       t.number AS turn, t.user AS user, t.caption AS caption, t.position AS position
+       t.number AS turn, t.user AS user, t.caption AS caption, t.position AS position,
+       t.metadata AS metadata
 ORDER BY t.position

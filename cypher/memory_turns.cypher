@@ -5,5 +5,5 @@ MATCH (c:Conversation)
 WHERE ($p.conversation IS NULL OR c.id = $p.conversation) AND coalesce(c.owner, '~none') = $p.owner
 MATCH (t:Turn {conversation: c.id})
 RETURN t.id AS id, t.speaker AS speaker, t.text AS text, t.date AS date, t.conversation AS conversation,
-       t.number AS turn, t.user AS user
+       t.number AS turn, t.user AS user, t.metadata AS metadata
 ORDER BY c.id, t.position

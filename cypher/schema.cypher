@@ -18,11 +18,16 @@ CREATE INDEX person_id IF NOT EXISTS FOR (p:Person) ON (p.id);
 // A user's turns and conversations (graphmem.store.users: `owner`, a token of the user's name).
 CREATE INDEX conversation_owner IF NOT EXISTS FOR (c:Conversation) ON (c.owner);
 CREATE INDEX turn_owner IF NOT EXISTS FOR (t:Turn) ON (t.owner);
-// The memory's search (Memory(backend="neo4j")): a Term node per stem holds its document
-// frequencies, kept by the same transaction that writes a turn's search fields; the full-text
-// index holds those fields, pre-stemmed (whitespace analyser), and is searchable at commit.
-CREATE CONSTRAINT term_stem IF NOT EXISTS FOR (x:Term) REQUIRE x.stem IS UNIQUE;
-CREATE INDEX term_vdf IF NOT EXISTS FOR (x:Term) ON (x.vdf);
+// The memory's search (Memory(backend="neo4j")): a Term node per user and stem (`owner`, `stem`) holds
+// its document frequencies among that user's turns, kept by the same transaction that writes a turn's
+// search fields; the full-text index holds those fields, pre-stemmed (whitespace analyser), and is
+// searchable at commit. A database of one Term per stem (every user's counts together: graphmem
+// before issue #47) loses that constraint and index here, and its Terms are counted again per user
+// (term_owners.cypher, graphmem.neo4j.client.Client.ensure_schema).
+DROP CONSTRAINT term_stem IF EXISTS;
+DROP INDEX term_vdf IF EXISTS;
+CREATE CONSTRAINT term_owner_stem IF NOT EXISTS FOR (x:Term) REQUIRE (x.owner, x.stem) IS UNIQUE;
+CREATE INDEX term_owner_vdf IF NOT EXISTS FOR (x:Term) ON (x.owner, x.vdf);
 CREATE FULLTEXT INDEX turn_terms IF NOT EXISTS FOR (t:Turn) ON EACH [t.terms, t.context, t.marks, t.scope] OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}};
 // The dense side (Memory(backend="neo4j", dense=True), graphmem load --dense): one Sentence node
 // per sentence of a turn, its embedding ("Speaker: sentence", multilingual-e5-small, 384

@@ -26,3 +26,4 @@ UNWIND lexical + near AS t
 WITH DISTINCT t, avg, named, asker, groups, dates, typed
 WHERE t.owner = $q.owner AND ($q.conversation IS NULL OR t.conversation = $q.conversation)
   AND ($q.until IS NULL OR t.date IS NULL OR t.date <= $q.until)
+  AND all(g IN $q.tags WHERE any(x IN g WHERE x IN coalesce(t.tags, [])))

@@ -4,8 +4,11 @@
 // parameters would plan the same statement again for each shape of query, a second each on a cold
 // server; one map has one type and no size, and so one plan.
 // Every Lucene query keeps to the asking user's turns (`+scope:"<owner>"^0`: a filter that scores nothing;
-// graphmem.store.users.owner), as the person scope keeps to the user's Person nodes; the statistics are
-// the whole memory's, as in the embedded stores.
+// graphmem.store.users.owner), as the person scope keeps to the user's Person nodes, and, under a metadata
+// filter, to the turns holding one of each name's tokens (`$q.tags`, graphmem.data.metadata.token): so
+// Lucene proposes only turns the filter selects. The statistics are the user's own, as in the embedded
+// stores (each user's index): the user's Conversation nodes, the user's Term nodes, Lucene's counts and the
+// asker's turns of the user's turns alone.
 // The first part of every search, one statement in several files (graphmem.memory.graphdb_search
 // names them; one round trip): the statistics, each query part's idf and Lucene's queries.
 // Statistics: n and the total BM25 length off the Conversation nodes; each token's document
@@ -23,19 +26,20 @@
 // its people's turns (`askers`), and the idf of those turns over all; Lucene weighs their `#asker`
 // mark by it (`lift`), only in turns its query matches otherwise (`+(...)`), as the ranking does.
 CALL () {
-  MATCH (c:Conversation)
+  MATCH (c:Conversation) WHERE c.owner = $q.owner
   RETURN sum(coalesce(c.indexed, 0)) AS n, sum(coalesce(c.length, 0.0)) AS total
 }
 CALL () {
   UNWIND $q.stems AS s
-  OPTIONAL MATCH (x:Term {stem: s})
+  OPTIONAL MATCH (x:Term {owner: $q.owner, stem: s})
   RETURN collect([s, coalesce(x.df, 0)]) AS dfs
 }
 CALL () {
   UNWIND range(0, size($q.counts) - 1) AS i
   WITH i, $q.counts[i] AS q
   CALL (q) {
-    CALL db.index.fulltext.queryNodes('turn_terms', q.lucene) YIELD node AS t
+    CALL db.index.fulltext.queryNodes('turn_terms', '+scope:"' + $q.owner + '"^0 +(' + q.lucene + ')') YIELD node AS t
+    WITH t, q WHERE t.owner = $q.owner
     WITH t, q, coalesce(t.day, -1) >= coalesce(q.lo, 0) AND coalesce(t.day, -1) <= coalesce(q.hi, 0) AS said
     WITH t WHERE q.lo IS NULL
       OR (said AND NOT q.spans_only)
@@ -53,7 +57,7 @@ CALL () {
 }
 CALL () {
   MATCH (c:Conversation)
-  WHERE $q.asker AND coalesce(c.askers, 0) > 0
+  WHERE $q.asker AND c.owner = $q.owner AND coalesce(c.askers, 0) > 0
   RETURN collect(c.id) AS assisted, sum(c.askers) AS askers
 }
 WITH n, total, named, counted, dfs, assisted, askers WHERE n > 0
@@ -89,6 +93,7 @@ WITH total / n AS avg, named, asker, groups, dates, typed,
      [scope IN CASE WHEN body = '' THEN [] WHEN $q.conversation IS NOT NULL THEN [[$q.conversation]]
                     WHEN size(named) > 0 THEN [[], named] ELSE [[]] END |
       '+scope:"' + $q.owner + '"^0 '
+      + reduce(s = '', g IN $q.tags | s + '+scope:(' + reduce(x = '', tag IN g | x + ' "' + tag + '"') + ')^0 ')
       + CASE WHEN size(scope) = 0 THEN ''
              ELSE '+scope:(' + reduce(s = '', c IN scope | s + ' "' + replace(replace(c, '\\', '\\\\'), '"', '\\"') + '"')
                   + ') ' END

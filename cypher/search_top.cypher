@@ -5,4 +5,4 @@ WITH t, score, t.conversation IN named AS inside
 ORDER BY inside DESC, score DESC, t.conversation, t.position
 LIMIT $q.k
 RETURN t.key AS key, t.id AS id, t.speaker AS speaker, t.text AS text, t.date AS date, t.number AS turn, t.user AS user,
-       t.conversation AS conversation, score
+       t.conversation AS conversation, t.metadata AS metadata, score

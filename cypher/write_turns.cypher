@@ -1,7 +1,9 @@
 // Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
 // New turns, their sessions and who spoke them: every turn of the memory, ingested or loaded, is
 // written by this statement. The caller holds the conversation's lock and has checked the keys
-// are new. A session is a sitting: a dataset's own (LoCoMo's), or one per calendar day.
+// are new. A session is a sitting: a dataset's own (LoCoMo's), or one per calendar day. A turn's metadata is
+// kept as one JSON string (`metadata`: a property cannot hold a map; null when it has none) and, for a
+// search's filter, as its tokens (`tags`, graphmem.data.metadata.token), which its `scope` field holds too.
 UNWIND $p.rows AS row
 MATCH (c:Conversation {id: row.conversation})
 MERGE (s:Session {key: row.session_key})
@@ -11,7 +13,7 @@ MERGE (c)-[:HAS_SESSION]->(s)
 MERGE (t:Turn {key: row.key})
 SET t.id = row.id, t.conversation = row.conversation, t.session = row.session, t.position = row.position,
     t.speaker = row.speaker, t.text = row.text, t.date = row.date, t.number = row.number, t.caption = row.caption,
-    t.user = row.user, t.owner = row.owner
+    t.user = row.user, t.owner = row.owner, t.metadata = row.metadata, t.tags = row.tags
 MERGE (s)-[:HAS_TURN]->(t)
 MERGE (p:Person {key: row.person})
   ON CREATE SET p.id = row.person_id, p.conversation = row.conversation, p.name = row.speaker, p.n = -1

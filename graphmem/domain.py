@@ -8,10 +8,61 @@ Lines file) converts its rows into these; nothing downstream reads a dataset's o
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Union
 
-__all__ = ["ABSTAIN", "DEFAULT_CONVERSATION", "Answer", "Claim", "Conversation", "Fact", "Session", "Turn"]
+__all__ = ["ABSTAIN", "DEFAULT_CONVERSATION", "Answer", "Claim", "Conversation", "Fact", "Hit", "Metadata", "Session",
+           "Turn", "Value"]
+
+Value = Union[str, int, float, bool]
+"""What a turn's metadata holds under a key: a string, a number or a boolean (a flat map)."""
+
+
+def _kind(value: Value) -> str:
+    """A value's kind for equality: a boolean is no number here (``True`` is not ``1``), and a whole
+    float is the integer it equals (``1.0`` is ``1``, as every store compares numbers)."""
+    return "b" if isinstance(value, bool) else "s" if isinstance(value, str) else "n"
+
+
+class Metadata(Mapping[str, Value]):
+    """A turn's metadata: a flat, immutable map of names to strings, numbers and booleans, which a
+    turn carries so that a program can tag it (source, channel, importance) and filter on it.
+
+    Why its own type: a turn is frozen and hashable, so what it holds must be too; and two maps are
+    equal only when their values are of the same kind (``{"x": True}`` is not ``{"x": 1}``)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Value] | None = None):
+        self._items: dict[str, Value] = dict(items or {})
+
+    def __getitem__(self, key: str) -> Value:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def _typed(self) -> frozenset[tuple[str, str, Value]]:
+        return frozenset((k, _kind(v), v) for k, v in self._items.items())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return self._typed() == (other._typed() if isinstance(other, Metadata) else Metadata(other)._typed())
+
+    def __hash__(self) -> int:
+        return hash(self._typed())
+
+    def __repr__(self) -> str:
+        return f"Metadata({self._items!r})"
+
+
+NO_METADATA = Metadata()
 
 DEFAULT_CONVERSATION = "default"
 """The conversation of a turn that names none."""
@@ -40,6 +91,43 @@ class Turn:
     caption: str | None = None
     user: str | None = None
     """Whose memory it belongs to: a partition, never crossed (None: the turns that carry no user)."""
+    metadata: Metadata = NO_METADATA
+    """What the program that ingested it tagged it with (:class:`Metadata`; empty by default)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A turn a search found and its score (``Memory.hits``): the turn's fields at hand, as a
+    program shows them. ``score`` is the store's relevance (BM25F, or the fused score with
+    ``dense=True``); None for a turn the knowledge-update rules brought in that the search itself
+    did not find (:mod:`graphmem.memory.updates`)."""
+
+    turn: Turn
+    score: float | None
+
+    @property
+    def id(self) -> str:
+        return self.turn.id
+
+    @property
+    def speaker(self) -> str:
+        return self.turn.speaker
+
+    @property
+    def text(self) -> str:
+        return self.turn.text
+
+    @property
+    def date(self) -> datetime | None:
+        return self.turn.date
+
+    @property
+    def conversation(self) -> str:
+        return self.turn.conversation
+
+    @property
+    def metadata(self) -> Metadata:
+        return self.turn.metadata
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,8 @@ class Adapter:
         self.scope = scope
         self.ranking = ranking
         self._factory = memory_factory
+        self.user: str | None = None
+        """The partition the pool is ingested into and searched in (a database's run keeps to its own)."""
         self.memory: Any = None
         self._loaded: dict[str, float] = {}
         if dense:
@@ -135,7 +137,8 @@ class Adapter:
             rid, speaker = str(r["id"]), str(r.get("speaker") or "unknown")
             conv = str(r.get("conversation") or conversation_of(rid))
             rows.append({"id": rid, "speaker": speaker, "text": _strip_speaker(str(r.get("text", "")), speaker),
-                         "date": r.get("date") or None, "conversation": conv, "turn": turn_of(rid)})
+                         "date": r.get("date") or None, "conversation": conv, "turn": turn_of(rid),
+                         **({"user": self.user} if self.user is not None else {})})
         self.memory = self._new_memory()
         self.memory.ingest(rows)
         self.memory.build()  # index now, so that ingest time is ingest time
@@ -143,4 +146,4 @@ class Adapter:
     def search(self, query: str, k: int) -> list[str]:
         if self.memory is None:
             return []
-        return list(self.memory.search(query, k))
+        return list(self.memory.search(query, k, user=self.user))

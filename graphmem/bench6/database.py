@@ -1,22 +1,24 @@
 """bench6 through Neo4j: the pool ingested by ``Memory(backend="neo4j")``, every question searched
 in the database, the pool's conversations deleted afterwards.
 
-Why a run of its own: the embedded adapter's memory holds the pool alone, so its statistics
-(document frequencies, the average length) are the pool's. The database's are over everything
-it holds, so a figure through it is comparable with the embedded one only on a database that
-holds nothing else; the report says how many turns the database searched. A run refuses a
-database that already holds one of the pool's conversations (it would mix with them, and it
-deletes what it wrote), and deletes the pool's conversations when it ends, also after an error.
+Why a run of its own: the embedded adapter's memory holds the pool alone. A database may hold other
+turns, and a search among them would rank them beside the pool's and print a hit@1 that is not
+bench6's beside the published systems (issue #47: 0.190 "<- this run"). So the pool is ingested into a
+partition of its own, a user named for this run, and every question is searched there: only the
+pool's turns can be found, whatever else the database holds. The run forgets that partition when it
+ends, also after an error. The report says how many turns the database holds besides the pool: where
+a store computes its statistics (document frequencies, the average length) over more than the asking
+user's turns, those turns still move the ranking.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graphmem.bench6.adapter import Adapter, conversation_of
+from graphmem.bench6.adapter import Adapter
 from graphmem.bench6.report import main_report
-from graphmem.errors import DataError
 
 __all__ = ["DatabaseAdapter", "database_report"]
 
@@ -38,34 +40,23 @@ class DatabaseAdapter(Adapter):
         return Memory(backend="neo4j", dense=self.dense, **self.neo4j)
 
     def ingest(self, records: Sequence[Mapping[str, Any]]) -> None:
-        convs = sorted({str(r.get("conversation") or conversation_of(str(r["id"]))) for r in records})
         memory = self._database_memory()
-        client = memory.store.client
-        try:
-            present = [row["conversation"] for row in client.query("conversations_present", conversations=convs)]
-        except BaseException:
-            memory.close()
-            raise
-        if present:
-            memory.close()
-            raise DataError(f"Neo4j at {client.settings.where} holds bench6's conversation {present[0]!r} already:"
-                            " bench6 --backend neo4j writes the pool and deletes it afterwards, so it needs a"
-                            " database without it (graphmem load --replace or a delete frees it)")
-        self.written = convs
+        self.user = f"bench6-{uuid.uuid4().hex[:12]}"
         self._factory = lambda: memory
-        super().ingest(records)
+        try:
+            super().ingest(records)
+        except BaseException:
+            self.close()
+            raise
         self.searched, self.pool = len(memory), len(records)
 
     def close(self) -> None:
-        """Delete the pool's conversations (each with the frequencies its turns counted in)."""
+        """Forget the pool's partition (its turns and what was read from them)."""
         if self.memory is None:
             return
-        from graphmem.neo4j.load import delete  # lazy: the loader pulls in networkx
-
-        client = self.memory.store.client
         try:
-            for conv in self.written:
-                delete(client, conv)
+            if self.user is not None:
+                self.memory.forget(user=self.user)
         finally:
             self.memory.close()
             self.memory = None
@@ -79,5 +70,6 @@ def database_report(data_dir: Any, lang: str, k: int, dense: bool = False, **neo
         report = main_report(data_dir, lang, k, adapter=adapter)
     finally:
         adapter.close()
-    return (f"{report}\nsearched in Neo4j: {adapter.searched} turns (the database's statistics are over all"
-            f" of them; the pool is {adapter.pool})")
+    besides = adapter.searched - adapter.pool
+    return (f"{report}\nsearched in Neo4j: the pool's {adapter.pool} turns, in a partition of their own; the database"
+            f" held {besides} other turn{'' if besides == 1 else 's'}")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import click
 
 from graphmem.bench import plot as pictures  # (matplotlib itself only when a plot is drawn)
-from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options
+from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options, neo4j_settings
 from graphmem.data import locomo
 from graphmem.neo4j import client as gn  # the connection only: the driver is imported when one is made
 
@@ -87,8 +87,8 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
 @friendly
 def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
-          confidence: str, backend: str, uri: str | None, user: str | None, password: str | None, database: str | None,
-          timeout: float | None, model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
+          confidence: str, backend: str, uri: str | None, neo4j_user: str | None, neo4j_password: str | None,
+          database: str | None, timeout: float | None, model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
           sample: int | None, seed: int) -> None:
     """Run the LoCoMo benchmark and print the table."""
     # only this command needs the bench (scikit-learn, nltk, networkx): imported here to keep --help fast
@@ -111,7 +111,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         raise click.UsageError("--model reads one run; it does not combine with --sweep")
     client = None
     if backend == "neo4j":
-        client = gn.connect(uri, user, password, database, timeout=timeout)
+        client = gn.connect(uri, neo4j_user, neo4j_password, database, timeout=timeout)
     prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend, neo4j=client)
     if sweep:
         _sweep(prep, sweep, k, floor, settings, plot, confidence)
@@ -238,7 +238,7 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
         return
     from graphmem.bench6.database import database_report  # likewise
 
-    click.echo(database_report(resolve_dir(data), lang, k, dense, **neo4j))
+    click.echo(database_report(resolve_dir(data), lang, k, dense, **neo4j_settings(neo4j)))
 
 
 @click.command()
@@ -266,9 +266,11 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
                 types: tuple[str, ...], model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
                 judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
+    from graphmem.longmemeval.baseline import need_bm25s  # the research side: only for this command
+
+    need_bm25s()  # before anything is read: its absence is one line at once, not after the memory's work
     from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
     from graphmem.longmemeval.run import Settings  # likewise
-
     if judge_url is not None and model_url is None:
         raise click.ClickException("--judge grades the model's replies: give --model too")
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")

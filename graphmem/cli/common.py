@@ -13,7 +13,7 @@ import click
 
 from graphmem.errors import GraphmemError
 
-__all__ = ["confidence_options", "friendly", "meaning_floor_setting", "neo4j_account_options", "neo4j_options"]
+__all__ = ["confidence_options", "counted", "friendly", "meaning_floor_setting", "neo4j_options", "neo4j_settings"]
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -30,24 +30,21 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 turn``, ``2 turns``, ``0 turns``: a count with its noun as English says it."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def neo4j_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--uri/--user/--password/--database/--timeout; each falls back to NEO4J_* (GRAPHMEM_NEO4J_TIMEOUT),
-    then the local defaults."""
-    return _neo4j(fn, "--user", "user")
-
-
-def neo4j_account_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """The Neo4j options for a command whose ``--user`` is the memory's user (whose turns): the
-    database account is ``--neo4j-user`` there, passed on as ``user``."""
-    return _neo4j(fn, "--neo4j-user", "neo4j_user")
-
-
-def _neo4j(fn: Callable[..., Any], user_flag: str, user_name: str) -> Callable[..., Any]:
+    """--uri/--neo4j-user/--neo4j-password/--database/--timeout, the same on every command; each falls back
+    to NEO4J_* (GRAPHMEM_NEO4J_TIMEOUT), then the local defaults. Why ``--neo4j-user``: ``--user`` is the
+    memory's partition (whose turns) on every command that has one, never the database's account."""
     for option in reversed([
-        click.option("--uri", default=None, help="Bolt URI [$NEO4J_URI, else bolt://localhost:7687]."),
-        click.option(user_flag, user_name, default=None, help="Neo4j user [$NEO4J_USER, else neo4j]."),
-        click.option("--password", default=None, help="Neo4j password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
-        click.option("--database", default=None, help="Database [$NEO4J_DATABASE, else the server's default]."),
+        click.option("--uri", default=None, help="Neo4j's Bolt URI [$NEO4J_URI, else bolt://localhost:7687]."),
+        click.option("--neo4j-user", "neo4j_user", default=None, help="Neo4j's account [$NEO4J_USER, else neo4j]."),
+        click.option("--neo4j-password", "neo4j_password", default=None,
+                     help="Neo4j's password [$NEO4J_PASSWORD, else graphmem-dev]; never printed."),
+        click.option("--database", default=None, help="Neo4j's database [$NEO4J_DATABASE, else the server's default]."),
         click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                      help="Seconds to wait for Neo4j: connecting, retrying, and (six times it) each transaction"
                           " [$GRAPHMEM_NEO4J_TIMEOUT, else 5]."),
@@ -55,6 +52,11 @@ def _neo4j(fn: Callable[..., Any], user_flag: str, user_name: str) -> Callable[.
         fn = option(fn)
     return fn
 
+
+def neo4j_settings(options: dict[str, Any]) -> dict[str, Any]:
+    """The Neo4j options a command took, as the client and ``Memory(backend="neo4j", ...)`` name them."""
+    return {"uri": options.get("uri"), "user": options.get("neo4j_user"), "password": options.get("neo4j_password"),
+            "database": options.get("database"), "timeout": options.get("timeout")}
 
 
 def confidence_options(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from graphmem.cli.common import friendly, neo4j_options
+from graphmem.cli.common import counted, friendly, neo4j_options, neo4j_settings
 from graphmem.data.dialogue import dialogue, turn_file
 from graphmem.neo4j import client as gn
 
@@ -30,7 +30,7 @@ __all__ = ["COMMANDS"]
 @neo4j_options
 @friendly
 def load(data: Path | None, conversations: str | None, batch: int, replace: bool, quiet: bool, dense: bool,
-         uri: str | None, user: str | None, password: str | None, database: str | None, timeout: float | None) -> None:
+         **neo4j: str | float | None) -> None:
     """Load claims and graphs into Neo4j (idempotent) and check every count against the mirror.
 
     Every turn is written through the memory's Neo4j store, so Memory(backend="neo4j") searches it
@@ -46,7 +46,7 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
         need_dense()
     records = turn_file(data)
     chosen = gl.select(dialogue(data, records), conversations)
-    with gn.connect(uri, user, password, database, timeout=timeout) as client:
+    with gn.connect(**neo4j_settings(neo4j)) as client:
         report = load_conversations(client, chosen, batch=batch, replace=replace, progress=not quiet,
                                     scoped=records is None, dense=dense)
     turns = [t for c in chosen for t in c.turns]
@@ -54,8 +54,8 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
         click.echo(counts.line())
     embedded = len(passages([(t.speaker, t.text) for t in turns])[1]) if dense else 0
     click.echo(f"{report.rows} rows in {report.seconds:.2f}s ({report.rows_per_second:.0f} rows/s)"
-               f" into {client.settings.where}; counts match the mirror; {len(turns)} turns searchable"
-               + (f", {embedded} sentences embedded" if dense else ""))
+               f" into {client.settings.where}; counts match the mirror; {counted(len(turns), 'turn')} searchable"
+               + (f", {counted(embedded, 'sentence')} embedded" if dense else ""))
 
 
 COMMANDS = (load,)

@@ -1,4 +1,5 @@
-"""The memory's commands: ``ingest`` turns into a memory file, ``search`` and ``ask`` a memory.
+"""The memory's commands: ``ingest`` turns into a memory file, ``search`` and ``ask`` a memory,
+``update``, ``forget`` and ``repair`` its turns, ``facts`` about a person.
 
 Why a module of their own: these are the product's commands, and they import the memory and
 its stores, never the benchmarks.
@@ -13,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_account_options
+from graphmem.cli.common import confidence_options, counted, friendly, meaning_floor_setting, neo4j_options, neo4j_settings
 from graphmem.data.dialogue import memory_records, placed_records
+from graphmem.data.records import name_argument, parse_date
 from graphmem.domain import Answer, Fact, Turn
-from graphmem.errors import StoreUnavailable
+from graphmem.errors import DataError, StoreUnavailable
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the command that needs it: --help stays fast
     from graphmem.memory.api import Memory
@@ -39,7 +41,26 @@ memory_options = [
     click.option("--asked-on", default=None, metavar="DATE",
                  help="When it is asked (e.g. 2023-05-20), so 'last week' or '10 days ago' names days."),
     click.option("--user", default=None, help="Whose turns (default: the turns that carry no user)."),
+    click.option("--where", "where", multiple=True, metavar="NAME=VALUE",
+                 help="Only turns whose metadata holds VALUE under NAME (a number, true/false, or a string;"
+                      " repeat a NAME for any of several values, other NAMEs must all match)."),
 ]
+
+
+def _where(pairs: Sequence[str]) -> dict[str, list[Any]] | None:
+    """``--where`` as the memory's ``where``: each NAME to its values (JSON where it reads as a number,
+    a boolean or a quoted string, else the text as given)."""
+    out: dict[str, list[Any]] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise click.UsageError(f"--where {pair!r}: give NAME=VALUE")
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
+        out.setdefault(name, []).append(parsed if isinstance(parsed, (str, int, float, bool)) else value)
+    return out or None
 
 
 def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -47,7 +68,7 @@ def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     options (its account --neo4j-user), for search and ask."""
     for option in reversed(memory_options):
         fn = option(fn)
-    return neo4j_account_options(fn)
+    return neo4j_options(fn)
 
 
 def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any], saved: Path | None = None,
@@ -55,7 +76,7 @@ def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any]
     """A Memory over a dialogue file (in process), a saved memory file, or what Neo4j holds;
     ``judged``: its ``confidence=`` and ``meaning_floor=``, if not the default's."""
     judged = judged or {}
-    neo4j = {("user" if name == "neo4j_user" else name): value for name, value in neo4j.items()}
+    neo4j = neo4j_settings(neo4j)
     # search and ask need the memory (scikit-learn): imported here to keep --help fast
     from graphmem.memory.api import Memory
 
@@ -100,10 +121,11 @@ def _source(answer: Answer, found: Sequence[Turn]) -> str | None:
 @with_memory_options
 @friendly
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-           asked_on: str | None, user: str | None, **neo4j: str | None) -> None:
+           asked_on: str | None, user: str | None, where: tuple[str, ...], **neo4j: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
+    when = parse_date(asked_on, "--asked-on")  # read here, so that its error names the option
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
-        click.echo(_cite(mem.records_for(query, k, conversation, asked_on, user=user)))
+        click.echo(_cite([h.turn for h in mem.hits(query, k, conversation, when, user=user, where=_where(where))]))
 
 
 @click.command()
@@ -114,14 +136,15 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
 @confidence_options
 @friendly
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
-        asked_on: str | None, user: str | None, floor: float, confidence: str, meaning_floor: float | None,
-        **neo4j: str | None) -> None:
+        asked_on: str | None, user: str | None, where: tuple[str, ...], floor: float, confidence: str,
+        meaning_floor: float | None, **neo4j: str | None) -> None:
     """Ask a memory QUESTION: the reply, its confidence and the turns it cites."""
     from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
 
     judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
+    when = parse_date(asked_on, "--asked-on")  # read here, so that its error names the option
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
-        answer, found = mem.ask_with_turns(question, k, conversation, asked_on, user=user)
+        answer, found = mem.ask_with_turns(question, k, conversation, when, user=user, where=_where(where))
         used = mem.floor_of(answer)
     click.echo(f"reply: {answer.reply}")
     if (line := _source(answer, found)) is not None:
@@ -132,14 +155,21 @@ def ask(question: str, data: Path | None, backend: str, saved: Path | None, conv
 
 
 @click.command()
-@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The memory file to add to (made when missing).")
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The memory file to add to (made when missing); or --backend neo4j.")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="neo4j: add to the database (the connection options below) instead of a --memory file.")
+@click.option("--user", default=None,
+              help="Whose turns these are: each record without a user becomes this user's, and one naming "
+                   "another user is refused (default: each record's own user, else none).")
 @click.option("--batch", type=click.IntRange(min=1), default=1000, show_default=True, help="Turns per transaction.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@neo4j_options
 @friendly
-def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
-    """Add the turns of FILE (JSON Lines, or LoCoMo JSON) to a saved memory.
+def ingest(saved: Path | None, file: Path, backend: str, user: str | None, batch: int, quiet: bool,
+           **neo4j: str | None) -> None:
+    """Add the turns of FILE (JSON Lines, or LoCoMo JSON) to a saved memory or to Neo4j.
 
     Every line is checked before any is added: one bad line adds nothing. Each batch is one
     transaction, so an interrupted run keeps the batches it finished; to resume, run the same
@@ -148,8 +178,13 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
     refused, naming its line, before anything is added."""
     from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
 
+    if (saved is None) == (backend == "memory"):
+        raise click.UsageError("give --memory FILE, or --backend neo4j")
     records, places = placed_records(file)
-    with Memory(path=saved) as mem:
+    if user is not None:
+        name_argument(user, "--user")
+        records = [_owned(r, user, where) for r, where in zip(records, places)]
+    with (Memory(path=saved) if saved is not None else Memory("neo4j", **neo4j_settings(neo4j))) as mem:
         mem.check(records, source=places)
         added = 0
         starts = range(0, len(records), batch)
@@ -158,11 +193,21 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
                 for start in bar:
                     added += mem.ingest(records[start:start + batch])
         except StoreUnavailable as e:
-            raise click.ClickException(f"{e}; {saved} holds {len(mem)} turns, {added} of them added now: make room"
-                                       " and run the same command again to add the rest") from None
+            holding = counted(len(mem), "turn")
+            raise click.ClickException(f"{e}; {mem.store.where} holds {holding}, {added} of them added now: make room "
+                                       "and run the same command again to add the rest") from None
         held = len(records) - added
-        click.echo(f"{added} turns added to {saved}; it holds {len(mem)}"
+        click.echo(f"{counted(added, 'turn')} added to {mem.store.where}; it holds {len(mem)}"
                    + (f" ({held} of the file's turns it held already)" if held else ""))
+
+
+def _owned(record: dict[str, Any], user: str, where: str) -> dict[str, Any]:
+    """A record as ``--user``'s: given that user when it names none; refused when it names another."""
+    if record.get("user") is None:
+        return {**record, "user": user}
+    if record["user"] != user:
+        raise DataError(f"{where}: the record's user {record['user']!r} is not --user {user!r}")
+    return record
 
 
 @click.command()
@@ -173,25 +218,69 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
 @click.option("--id", "ids", multiple=True, help="A turn's id (repeat for several).")
 @click.option("--conversation", default=None, help="Every turn of this conversation (with --id: those ids in it).")
 @click.option("--user", default=None, help="Whose turns (alone: every turn of this user).")
-@neo4j_account_options
+@neo4j_options
 @friendly
 def forget(saved: Path | None, backend: str, ids: tuple[str, ...], conversation: str | None, user: str | None,
-           neo4j_user: str | None, **neo4j: str | None) -> None:
+           **neo4j: str | None) -> None:
     """Forget turns, and everything read from them, in a memory file or in Neo4j.
 
     Afterwards every search, answer and claim is that of a memory that never ingested them; in
     one transaction, so an interrupted forget forgets nothing."""
-    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
+    if not ids and conversation is None and user is None:
+        raise click.UsageError("say what to forget: --id ID..., --conversation C or --user U")
+    with _written(saved, backend, neo4j) as mem:
+        done = mem.forgetting(ids=list(ids) if ids else None, conversation=conversation, user=user)
+        click.echo(f"{counted(done.removed, 'turn')} forgotten; {mem.store.where} holds {len(mem)}")
+    if done.not_found:
+        click.echo(f"not found{'' if conversation is None else f' in conversation {conversation!r}'} among "
+                   f"{f'user {user!r}' if user is not None else 'the turns without a user'}'s turns: "
+                   f"{', '.join(map(repr, done.not_found[:5]))}{', ...' if len(done.not_found) > 5 else ''} "
+                   "(an id is its user's: a turn ingested with a user is forgotten with --user)", err=True)
+
+
+def _written(saved: Path | None, backend: str, neo4j: dict[str, Any]) -> Memory:
+    """The memory a writing command changes: a memory file that exists (``--memory``), or Neo4j."""
+    from graphmem.memory.api import Memory  # the memory (scikit-learn) only for the commands that write
 
     if (saved is None) == (backend == "memory"):
         raise click.UsageError("give --memory FILE, or --backend neo4j")
-    if not ids and conversation is None and user is None:
-        raise click.UsageError("say what to forget: --id ID..., --conversation C or --user U")
     if saved is not None and not saved.is_file():
         raise click.ClickException(f"{saved}: no such memory file")
-    with (Memory(path=saved) if saved is not None else Memory("neo4j", user=neo4j_user, **neo4j)) as mem:
-        n = mem.forget(ids=list(ids) if ids else None, conversation=conversation, user=user)
-        click.echo(f"{n} turn{'' if n == 1 else 's'} forgotten; {mem.store.where} holds {len(mem)}")
+    return Memory(path=saved) if saved is not None else Memory("neo4j", **neo4j_settings(neo4j))
+
+
+@click.command()
+@click.argument("turn_id", metavar="ID")
+@click.option("--text", default=None, help="What the turn says now.")
+@click.option("--speaker", default=None, help="Who said it.")
+@click.option("--date", default=None, metavar="DATE", help="When it was said (e.g. 2023-05-20).")
+@click.option("--metadata", default=None, metavar="JSON",
+              help='Its metadata, a JSON object of names to strings, numbers or booleans (replaces the old; "{}" empties it).')
+@click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The memory file the turn is in (else --backend neo4j).")
+@click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
+              help="neo4j: update in the database (the connection options below).")
+@click.option("--user", default=None, help="Whose turn (default: the turns that carry no user).")
+@neo4j_options
+@friendly
+def update(turn_id: str, text: str | None, speaker: str | None, date: str | None, metadata: str | None,
+           saved: Path | None, backend: str, user: str | None, **neo4j: str | None) -> None:
+    """Change the turn ID: its text, speaker, date or metadata; what is not given stays.
+
+    One transaction: afterwards the memory answers as one that forgot the turn and ingested the new
+    record (the same id, conversation and number; its claims read again). An unknown ID changes nothing."""
+    if text is None and speaker is None and date is None and metadata is None:
+        raise click.UsageError("say what to change: --text, --speaker, --date or --metadata")
+    tags = None
+    if metadata is not None:
+        try:
+            tags = json.loads(metadata)
+        except ValueError as e:
+            raise click.ClickException(f"--metadata: not JSON ({e})") from None
+    with _written(saved, backend, neo4j) as mem:
+        turn = mem.update(turn_id, text=text, speaker=speaker, date=date, metadata=tags, user=user)
+        click.echo(f"updated in {mem.store.where}:")
+    click.echo(_cite([turn]) + (f"  {json.dumps(dict(turn.metadata), ensure_ascii=False)}" if turn.metadata else ""))
 
 
 @click.command()
@@ -215,7 +304,7 @@ def repair(saved: Path, new: Path) -> None:
     with Memory(path=new) as mem:
         for start in range(0, len(found.turns), 1000):
             kept += mem.ingest(found.turns[start:start + 1000])
-    click.echo(f"{new}: {kept} turns salvaged from {saved}; {found.lost_line()}")
+    click.echo(f"{new}: {counted(kept, 'turn')} salvaged from {saved}; {found.lost_line()}")
 
 
 @click.command()
@@ -230,7 +319,7 @@ def repair(saved: Path, new: Path) -> None:
 @click.option("--memory", "saved", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A saved memory file (graphmem ingest --memory PATH FILE), instead of --data.")
 @click.option("--user", default=None, help="Whose memory (default: the turns that carry no user).")
-@neo4j_account_options
+@neo4j_options
 @friendly
 def facts(person: str, as_of: str | None, as_json: bool, history: bool, data: Path | None, backend: str,
           saved: Path | None, user: str | None, **neo4j: str | None) -> None:
@@ -238,8 +327,9 @@ def facts(person: str, as_of: str | None, as_json: bool, history: bool, data: Pa
     (where they live, their job, employer, partner, pets, diet, favourites...) and the turn it came
     from; with --as-of, what held then; with --history, every value of each attribute in order, from
     the day it was said until a later statement ended it."""
+    when = parse_date(as_of, "--as-of")  # read here, so that its error names the option
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
-        found = mem.facts(person, as_of=as_of, user=user, history=history)
+        found = mem.facts(person, as_of=when, user=user, history=history)
     if as_json:
         for f in found:
             click.echo(json.dumps(_fact_row(f), ensure_ascii=False))
@@ -260,4 +350,4 @@ def _fact_row(f: Fact) -> dict[str, Any]:
     return {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in row.items()}
 
 
-COMMANDS = (search, ask, ingest, forget, repair, facts)
+COMMANDS = (search, ask, ingest, update, forget, repair, facts)

@@ -6,14 +6,15 @@ the optional MCP SDK), which the memory's other commands never need.
 
 from __future__ import annotations
 
-import ipaddress
+import os
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from graphmem.cli.common import friendly, neo4j_options
+from graphmem.cli.common import counted, friendly, neo4j_options, neo4j_settings
+from graphmem.data.records import name_argument
 from graphmem.errors import install
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) and the SDK only when the command runs
@@ -22,6 +23,7 @@ if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) and the SDK only wh
 __all__ = ["COMMANDS"]
 
 LOOPBACK = "127.0.0.1"
+TOKEN_VARIABLE = "GRAPHMEM_MCP_TOKEN"
 
 
 def address(text: str) -> tuple[str, int]:
@@ -33,11 +35,17 @@ def address(text: str) -> tuple[str, int]:
     return host or LOOPBACK, int(port)
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
+def _token(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """The bearer token, refused when empty: an empty ``--token ""`` (or ``GRAPHMEM_MCP_TOKEN=``, which
+    click reads as unset) would otherwise serve with no authentication and not a word said."""
+    given = os.environ.get(TOKEN_VARIABLE)
+    where = TOKEN_VARIABLE if value in (None, given) and given is not None else "--token"
+    if value is None:
+        value = given
+    if value is not None and not value.strip():
+        raise click.ClickException(f"{where} is empty: give a secret (openssl rand -hex 24), or leave it unset to "
+                                   "serve without a token")
+    return value
 
 
 def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j: dict[str, Any]) -> tuple[Memory, str]:
@@ -49,9 +57,9 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
         if backend != "memory":
             raise click.UsageError("--memory is a memory file: not with --backend neo4j")
         mem = Memory(path=saved, floor=floor, read_only=read_only)
-        return mem, f"memory file {saved}{' (read-only)' if read_only else ''}, {len(mem)} turns"
+        return mem, f"memory file {saved}{' (read-only)' if read_only else ''}, {counted(len(mem), 'turn')}"
     if backend == "neo4j":
-        return Memory("neo4j", floor=floor, read_only=read_only, **neo4j), "Neo4j"
+        return Memory("neo4j", floor=floor, read_only=read_only, **neo4j_settings(neo4j)), "Neo4j"
     if read_only:
         raise click.UsageError("--read-only serves a memory that exists: give --memory FILE or --backend neo4j")
     return Memory(floor=floor), "memory in RAM (gone when the server stops; --memory FILE keeps it)"
@@ -67,15 +75,18 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
 @click.option("--http", "http", metavar="HOST:PORT", default=None,
               help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio. A PORT alone binds 127.0.0.1 "
                    "(this machine only); name another host (0.0.0.0) to be reachable from elsewhere.")
-@click.option("--token", envvar="GRAPHMEM_MCP_TOKEN", show_envvar=True, default=None,
+@click.option("--token", envvar=TOKEN_VARIABLE, show_envvar=True, default=None, callback=_token,
               help="With --http: refuse (HTTP 401) every request without 'Authorization: Bearer TOKEN'. Never "
                    "printed. stdio needs none: only the process that started the server can speak to it.")
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
               help="ask replies 'No information available' below this confidence.")
+@click.option("--user", default=None,
+              help="Serve this user's turns only: every tool reads and writes them, and a call naming another "
+                   "user is refused. Without it each call names its user (omitted: the turns without one).")
 @neo4j_options
 @friendly
 def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, token: str | None, floor: float,
-          **neo4j: str | None) -> None:
+          user: str | None, **neo4j: str | None) -> None:
     """Serve a memory to MCP clients (Claude Desktop, Cursor, VS Code, agents): stdio by default.
 
     Tools: remember, search, ask, facts, forget, turns, stats. A tool's 'user' argument is a
@@ -83,6 +94,8 @@ def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, t
     Over HTTP, --token is what keeps others out. Bad input never stops the server: each call
     that cannot be served returns a tool error with the one line graphmem prints."""
     where = address(http) if http is not None else None
+    if user is not None:
+        name_argument(user, "--user")
     try:
         from graphmem.server import app  # the mcp extra, installed apart: its absence is one line, below
     except ImportError as exc:
@@ -93,7 +106,7 @@ def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, t
     signal.signal(signal.SIGTERM, _stop)  # a terminated server closes its memory on the way out, as Ctrl-C does
     try:
         with mem:
-            _run(app, mem, what, where, token)
+            _run(app, mem, what if user is None else f"{what}, user {user!r} only", where, token, user)
     except KeyboardInterrupt:  # Ctrl-C is how an HTTP server is stopped: not an error
         pass
 
@@ -103,20 +116,22 @@ def _stop(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _run(app: Any, mem: Memory, what: str, where: tuple[str, int] | None, token: str | None) -> None:
+def _run(app: Any, mem: Memory, what: str, where: tuple[str, int] | None, token: str | None,
+         user: str | None) -> None:
     """Serve until the client leaves (stdio) or the process is interrupted (HTTP)."""
     if where is None:
         click.echo(f"graphmem serve: MCP over stdio, {what}", err=True)
-        app.serve_stdio(mem)
+        app.serve_stdio(mem, user)
         return
     host, port = where
     listening = app.listen(host, port)
     click.echo(f"graphmem serve: MCP over streamable HTTP at {app.url(host, port)}, {what}"
                f"{', bearer token required' if token else ''}; Ctrl-C stops it", err=True)
-    if not token and not _loopback(host):
-        click.echo(f"graphmem serve: warning: {host} is reachable from other machines and no --token is set: "
-                   "anyone who reaches it can read and change this memory", err=True)
-    app.serve_http(mem, listening, host, port, token)
+    if not app.loopback(listening):  # loopback: this machine only, and the Host/Origin allow-list keeps pages out
+        click.echo(f"graphmem serve: warning: {host} is reachable from other machines "
+                   + ("over plain HTTP: the token crosses the network unencrypted; put a TLS proxy in front" if token
+                      else "and no --token is set: anyone who reaches it can read and change this memory"), err=True)
+    app.serve_http(mem, listening, host, port, token, user)
 
 
 COMMANDS = (serve,)

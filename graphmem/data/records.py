@@ -8,13 +8,16 @@ refuses, all must refuse, before anything is written; so each record becomes a
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from difflib import get_close_matches
 from functools import lru_cache
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from graphmem.data import jsonl
+from graphmem.data.metadata import checked as checked_metadata
 from graphmem.domain import DEFAULT_CONVERSATION, Turn
 from graphmem.errors import DataError
 from graphmem.text.dates import MONTH_NUMBERS
@@ -24,7 +27,12 @@ _DATE_FORMATS = ("%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d
 
 _ISO_FORM = re.compile(r"\d{4}-\d\d-\d\d(?:T\d\d:\d\d(?::\d\d)?| \d\d:\d\d:\d\d)?$")
 """Exactly the ISO forms of ``_DATE_FORMATS`` with two-digit fields, which ``datetime.fromisoformat``
-reads as ``strptime`` does (a zone or a fraction of a second is not of this form: still refused)."""
+reads as ``strptime`` does (a zone is not of this form: still refused)."""
+
+_FRACTION = re.compile(r"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d)\.(\d{1,9})$")
+"""An ISO date and time with a fraction of a second (``2023-05-08T10:00:00.123456``, what JavaScript's
+``toISOString`` and Python's ``isoformat`` write): read to the microsecond (a nanosecond part cut), the same
+on every Python (3.10's ``fromisoformat`` takes 3 or 6 digits only)."""
 
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _WEEKDAY = re.compile(r"^(\d{4}/\d{1,2}/\d{1,2}) \((" + "|".join(_DAYS) + r")\)( \d{1,2}:\d{2})?$")
@@ -103,6 +111,12 @@ def _read_date(value: str) -> datetime:
     """:func:`parse_date` of a string, cached: a dialogue's turns share their sessions' dates, and
     a datetime is immutable, so every turn of a session may hold the same one."""
     text = " ".join(value.split())
+    if (fraction := _FRACTION.match(text)) is not None:
+        try:
+            whole = _read_date(fraction.group(1))
+        except _Unreadable:
+            raise _Unreadable(f"cannot read the date {value!r}") from None
+        return whole.replace(microsecond=int(fraction.group(2)[:6].ljust(6, "0")))
     if _ISO_FORM.match(text):  # the common form, read in C; a form it refuses falls through to the formats below
         try:
             return datetime.fromisoformat(text)
@@ -160,6 +174,11 @@ prefix of a speaker's name (a cost that grows with the square of its length)."""
 
 _LIMITS = {"id": KEY_LIMIT, "conversation": KEY_LIMIT, "speaker": SPEAKER_LIMIT, "user": SPEAKER_LIMIT}
 
+KEYS = ("id", "speaker", "text", "date", "conversation", "user", "turn", "metadata", "time")
+"""Every key a record may have (``time``: an older name of ``date``; ``metadata``: a flat map kept with
+the turn). Any other is refused: a misspelt ``usr`` or ``converstion`` would otherwise be dropped
+without a word, and a private turn land in the shared partition of the records without a user."""
+
 
 def validate(records: Iterable[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> list[Turn]:
     """Check every record before any is kept: one bad record means none are ingested. A record
@@ -194,8 +213,8 @@ def _unique(places: Iterable[tuple[object, Any]]) -> list[tuple[object, Turn]]:
 
 def same(a: Turn, b: Turn) -> bool:
     """Whether two turns hold the same record: what a repeated id may hold without being refused."""
-    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number, a.user) == \
-        (b.id, b.speaker, b.text, b.date, b.conversation, b.number, b.user)
+    return (a.id, a.speaker, a.text, a.date, a.conversation, a.number, a.user, a.metadata) == \
+        (b.id, b.speaker, b.text, b.date, b.conversation, b.number, b.user, b.metadata)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -204,18 +223,23 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 def name_argument(value: object, what: str) -> str:
     """A name a memory's verb is given (a user, a conversation, an id), held to a record's rule for
-    it: a non-empty string without control characters. Why the verbs check it too: the stores key a
-    user's turns with a control character (:mod:`graphmem.store.users`), so a hand-made key given
-    for another argument would reach that user's turns."""
+    it: a non-empty string without control characters, no longer than a record's (a user
+    :data:`SPEAKER_LIMIT`, an id or conversation :data:`KEY_LIMIT`). Why the verbs check it too: the
+    stores key a user's turns with a control character (:mod:`graphmem.store.users`), so a hand-made key
+    given for another argument would reach that user's turns; and a name no record may hold is refused
+    alike by every verb, not answered as a partition that is merely empty."""
     if not isinstance(value, str) or not value.strip():
         shown = repr(value) if isinstance(value, str) else type(value).__name__
         raise DataError(f"{what} must be a non-empty string, not {shown}")
+    limit = _LIMITS.get(what.lstrip("-").removeprefix("an ").removeprefix("a "), KEY_LIMIT)
+    if len(value) > limit:
+        raise DataError(f"{what} is {len(value)} characters long, more than {limit} (every store keys by it)")
     if _CONTROL.search(value):
         raise DataError(f"{what} {value!r} holds a control character")
     return value
 
 
-def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False, name: bool = True) -> str:
+def _text(rec: Mapping[str, Any], key: str, where: object, name: bool = True) -> str:
     """A string field: present, a string, not blank (unless ``empty``), no longer than its limit
     (:data:`KEY_LIMIT`, :data:`SPEAKER_LIMIT`; a text has none), valid Unicode (a lone surrogate
     cannot be written as UTF-8, so no store could keep it), and, for a ``name``, free of control
@@ -223,7 +247,7 @@ def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False, 
     if key not in rec:
         raise DataError(f"{where}: missing {key!r}")
     value = rec[key]
-    if not isinstance(value, str) or (not empty and not value.strip()):
+    if not isinstance(value, str) or not value.strip():
         raise DataError(f"{where}: {key!r} must be a non-empty string")
     limit = _LIMITS.get(key)
     if limit is not None and len(value) > limit:
@@ -238,26 +262,54 @@ def _text(rec: Mapping[str, Any], key: str, where: object, empty: bool = False, 
     return value
 
 
+_KNOWN = frozenset(KEYS)
+
+
+def unknown_key(keys: Iterable[object], known: Sequence[str] = KEYS) -> str | None:
+    """The first key not in ``known``, said with the nearest known one when it is near
+    (``unknown key 'usr' (did you mean 'user'?)``), or None when every key is known."""
+    for key in keys:
+        if key not in known:
+            near = get_close_matches(str(key), known, n=1, cutoff=0.6)
+            return f"unknown key {_short(key)}" + (f" (did you mean {near[0]!r}?)" if near else "")
+    return None
+
+
+def visible(value: str) -> bool:
+    """Whether a string shows anything: not only spaces, zero-width and other format characters
+    (U+200B, U+200D, U+FEFF, U+2060), controls, or combining marks with nothing to combine with."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE for ch in value)
+
+
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
+
+
 def _record(rec: Any, where: object) -> Turn:
     """One validated record."""
     if not isinstance(rec, Mapping):
         raise DataError(f"{where}: expected an object with id, speaker and text, got {type(rec).__name__}")
+    if not _KNOWN.issuperset(rec) and (bad := unknown_key(rec)) is not None:
+        raise DataError(f"{where}: {bad}; a record takes {', '.join(KEYS[:-1])}")
     tid, speaker = _text(rec, "id", where), _text(rec, "speaker", where)
-    text = _text(rec, "text", where, empty=True, name=False)
+    text = _text(rec, "text", where, name=False)
+    for key, value in (("speaker", speaker), ("text", text)):
+        if not value.isascii() and not visible(value):
+            raise DataError(f"{where}: {key!r} shows no character (only spaces or invisible ones)")
     conv = _text(rec, "conversation", where) if "conversation" in rec else DEFAULT_CONVERSATION
     user = _text(rec, "user", where) if rec.get("user") is not None else None
     date = parse_date(rec.get("date", rec.get("time")), where)
     turn = rec.get("turn")
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < TURN_LIMIT):
         raise DataError(f"{where}: 'turn' must be a whole number from 0 to 2**63 - 1 (the turn's number in its conversation)")
-    return Turn(tid, speaker.strip(), text, date, conv, turn, user=user)
+    metadata = checked_metadata(rec.get("metadata"), where)
+    return Turn(tid, speaker.strip(), text, date, conv, turn, user=user, metadata=metadata)
 
 
 def as_record(turn: Turn) -> dict[str, Any]:
     """A turn as the record a memory ingests (the inverse of validation): what a caller that holds
     turns hands ``Memory.ingest``."""
     return {"id": turn.id, "speaker": turn.speaker, "text": turn.text, "date": turn.date,
-            "conversation": turn.conversation, "turn": turn.number, "user": turn.user}
+            "conversation": turn.conversation, "turn": turn.number, "user": turn.user, "metadata": turn.metadata}
 
 
 def read_jsonl(path: str | Path) -> list[Turn]:

@@ -63,8 +63,8 @@ class LiveIndex(LiveSearch):
         self.vocab = LiveVocabulary()
         self.types = {kind: Grow(np.int64) for kind in ANSWER_TYPES if kind in options.answer_types}
         self.days = Days()
-        self.conv_of = Grow(np.int64, 1024)
-        self.said_at = Grow(np.float64, 1024)
+        self.conv_of = Grow(np.int64)  # grows as turns come: a user of a few turns costs a few bytes here
+        self.said_at = Grow(np.float64)
         self.conv_ids: dict[str, int] = {}
         self.conv_names: list[str] = []  # conv_ids' keys by number
         self.people: dict[str, set[str]] = {}

@@ -9,7 +9,7 @@ conversation scores only those conversations' turns, each exactly as it scores a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -22,7 +22,11 @@ from graphmem.index.postings import Postings, top_k
 from graphmem.index.query import Query
 from graphmem.search import dense as embedding
 
-__all__ = ["LiveSearch", "SCOPE_SHARE", "named_first", "seconds"]
+__all__ = ["Keep", "LiveSearch", "SCOPE_SHARE", "named_first", "seconds"]
+
+Keep = Callable[[Turn], bool]
+"""Which turns a search may return (a metadata filter): applied to the matched turns before the k best
+are taken, so a filter never leaves fewer than k where k match it."""
 
 _EPOCH = datetime(1, 1, 1)
 _SECOND = timedelta(seconds=1)
@@ -33,6 +37,7 @@ def seconds(when: datetime | None) -> float:
     so exact in a float (a fraction of a second would round: the end of a day, 23:59:59.999999, would
     equal the next day's midnight)."""
     return float("nan") if when is None else float((when - _EPOCH) // _SECOND)
+
 
 SCOPE_SHARE = 4
 """A scope is searched alone while it holds at most one turn in this many of the memory's. Above that
@@ -96,11 +101,29 @@ class LiveSearch(People):
         """The k best turns, best first: of one conversation, or of those ``among`` (a user's; None:
         every conversation), the named person's first; within the scope alone where that is cheaper
         (no dense side, whose fusion normalises over every turn), else over every turn."""
-        found = self._search_within(query, k, conversation, among) if self.dense is None else None
-        return found if found is not None else self._search_all(query, k, conversation, among)
+        return [self.records[i] for i, _ in self._ranked(query, k, conversation, among)]
+
+    def scored(self, query: Query, k: int, conversation: str | None, among: Sequence[str] | None = None,
+               keep: Keep | None = None) -> list[tuple[Turn, float]]:
+        """:meth:`search`'s turns with their scores, of the turns ``keep`` accepts (None: every one)."""
+        records = self.records
+        return [(records[i], score) for i, score in self._ranked(query, k, conversation, among, keep)]
+
+    def _ranked(self, query: Query, k: int, conversation: str | None, among: Sequence[str] | None = None,
+                keep: Keep | None = None) -> list[tuple[int, float]]:
+        found = self._search_within(query, k, conversation, among, keep) if self.dense is None else None
+        return found if found is not None else self._search_all(query, k, conversation, among, keep)
+
+    def _kept(self, docs: np.ndarray, scores: np.ndarray, keep: Keep | None) -> tuple[np.ndarray, np.ndarray]:
+        """The matched turns ``keep`` accepts (each turn asked: only a filtered search pays it)."""
+        if keep is None or not len(docs):
+            return docs, scores
+        records = self.records
+        mask = np.fromiter((keep(records[i]) for i in docs.tolist()), dtype=bool, count=len(docs))
+        return docs[mask], scores[mask]
 
     def _search_within(self, query: Query, k: int, conversation: str | None,
-                       among: Sequence[str] | None = None) -> list[Turn] | None:
+                       among: Sequence[str] | None = None, keep: Keep | None = None) -> list[tuple[int, float]] | None:
         """The search of one conversation, of the conversations ``among``, or of the conversations of
         the person the query names, scoring only their turns, so its cost is set by theirs and not by
         the memory's size. The same turns as :meth:`_search_all` (tested); None where that must run
@@ -117,22 +140,24 @@ class LiveSearch(People):
             convs = sorted(named)
         if not convs or SCOPE_SHARE * sum(len(self.by_conv.get(c, ())) for c in convs) > len(self.records):
             return None
-        docs, scores = self.scores(query, self._turns_of(convs))
+        docs, scores = self._kept(*self.scores(query, self._turns_of(convs)), keep)
         if among is not None and conversation is None:
             inside = np.isin(self.conv_of.view()[docs], [self.conv_ids[c] for c in named]) if named else None
-            return [self.records[i] for i in named_first(docs, scores, inside, k)]
+            return _with_scores(docs, scores, named_first(docs, scores, inside, k))
         best = top_k(docs, scores, k)
         if conversation is None and len(best) < k:
             return None
-        return [self.records[int(i)] for i in best]
+        return _with_scores(docs, scores, best)
 
-    def conversations(self, query: Query, k: int, among: Sequence[str] | None = None) -> list[str]:
+    def conversations(self, query: Query, k: int, among: Sequence[str] | None = None,
+                      keep: Keep | None = None) -> list[str]:
         """The k conversations the query is most about (of those ``among``; None: every one), best first
         (:func:`graphmem.index.conversations.best_conversations` over every turn's score, the
         named person's conversations first): a cost set by the query's postings, as a search's."""
         docs, scores = self.scores(query)
         if self.dense is not None:
             docs, scores = self._fused(query, docs, scores)
+        docs, scores = self._kept(docs, scores, keep)
         convs = self.conv_of.view()[docs]
         if among is not None:
             keep = np.isin(convs, [self.conv_ids[c] for c in among if c in self.conv_ids])
@@ -158,12 +183,13 @@ class LiveSearch(People):
         return parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
 
     def _search_all(self, query: Query, k: int, conversation: str | None,
-                    among: Sequence[str] | None = None) -> list[Turn]:
+                    among: Sequence[str] | None = None, keep: Keep | None = None) -> list[tuple[int, float]]:
         """The k best of every turn (those of a conversation asked for, or of those ``among``; the
         named person's first)."""
         docs, scores = self.scores(query)
         if self.dense is not None:  # fusion normalises over every turn: the whole row it is
             docs, scores = self._fused(query, docs, scores)
+        docs, scores = self._kept(docs, scores, keep)
         convs = self.conv_of.view()[docs]
         if conversation is not None or among is not None:
             wanted = [conversation] if conversation is not None else among
@@ -171,7 +197,15 @@ class LiveSearch(People):
             docs, scores, convs = docs[keep], scores[keep], convs[keep]
         first = self.named(query) if conversation is None and self.scope else set()
         inside = np.isin(convs, [self.conv_ids[c] for c in first]) if first else None
-        return [self.records[int(i)] for i in named_first(docs, scores, inside, k)]
+        return _with_scores(docs, scores, named_first(docs, scores, inside, k))
+
+
+def _with_scores(docs: np.ndarray, scores: np.ndarray, best: Sequence[int] | np.ndarray) -> list[tuple[int, float]]:
+    """The ``best`` of ``docs`` (sorted, as every search's matched turns are) with their scores."""
+    if not len(best):
+        return []
+    ids = best.tolist() if isinstance(best, np.ndarray) else list(best)
+    return list(zip(ids, scores[docs.searchsorted(np.array(ids, dtype=np.int64))].tolist()))
 
 
 def named_first(docs: np.ndarray, scores: np.ndarray, inside: np.ndarray | None, k: int) -> list[int]:

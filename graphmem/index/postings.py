@@ -83,7 +83,7 @@ class Postings:
         self._sorted: list[bool] = []
         self._tail: list[list[tuple[int, float]]] = []
         self.df: list[int] = []
-        self.length = Grow(np.float64, 1024)
+        self.length = Grow(np.float64)  # as LiveIndex.conv_of: an index per user, most of them small
         self.total = 0.0
         self.n = 0
         self.gone = 0

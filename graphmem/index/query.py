@@ -37,7 +37,7 @@ from graphmem.text.dates import answer_type, days_asked_about
 from graphmem.text.lemma import IRREGULAR
 from graphmem.text.lemma import lemma as lemma_of
 from graphmem.text.spelling import american
-from graphmem.text.terms import content, stem, words
+from graphmem.text.terms import content, hebrew_bare, stem, words
 
 __all__ = ["B", "CONTEXT_WEIGHT", "K1", "Query", "family_sets", "query_groups", "said_until", "variants"]
 
@@ -90,7 +90,10 @@ def family_sets() -> dict[str, tuple[frozenset[str], ...]]:
 def variants(word: str) -> tuple[str, ...]:
     """The stems one lower-case English word stands for: its own stem first, then those of
     its irregular inflections (``drawing`` -> draw, drew, drawn); a British spelling as the American
-    (:func:`graphmem.text.spelling.american`), as the turns' terms are."""
+    (:func:`graphmem.text.spelling.american`), as the turns' terms are. A word of another script is its own
+    term, as the index keeps it (a Hebrew one without its prefix letters: :func:`hebrew_bare`)."""
+    if not word.isascii():
+        return (hebrew_bare(word),)
     word = american(word)
     own = stem(word)
     lemma = lemma_of(word)

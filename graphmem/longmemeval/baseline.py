@@ -8,12 +8,20 @@ in corpus order), as the memory returns only what matched.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from graphmem.errors import GraphmemError, install
+
+
+def need_bm25s() -> None:
+    """Raise at once when bm25s (the extra ``longmemeval``) is not installed: the command checks before it
+    reads a question, as the baseline would otherwise fail after a minute of the memory's work."""
+    if importlib.util.find_spec("bm25s") is None:
+        raise GraphmemError(f"graphmem longmemeval needs bm25s for its BM25 baseline: {install('longmemeval')}")
 
 
 def _bm25s() -> Any:

@@ -22,7 +22,7 @@ from typing import Any
 
 from graphmem.data import shared
 from graphmem.data.jsontext import parse
-from graphmem.data.records import parse_date
+from graphmem.data.records import parse_date, visible
 from graphmem.errors import DataError
 
 ENV_DATA = "GRAPHMEM_LONGMEMEVAL"
@@ -78,9 +78,12 @@ class Question:
 
     def records(self, roles: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """The haystack as memory records (one conversation per session, turns numbered), of the
-        given roles only when ``roles`` is given."""
+        given roles only when ``roles`` is given. A turn that shows no text is left out (the memory refuses
+        an empty or invisible text; in the _S development half's 122,752 haystack turns, 11 are empty and 31 a
+        lone zero-width space, none of them evidence), its number kept by the others."""
         return [{"id": t.id, "speaker": t.role, "text": t.text, "date": s.date, "conversation": s.key, "turn": n}
-                for s in self.sessions for n, t in enumerate(s.turns) if roles is None or t.role in roles]
+                for s in self.sessions for n, t in enumerate(s.turns)
+                if (roles is None or t.role in roles) and visible(t.text)]
 
 
 def locate(data: str | Path | None, variant: str = "s") -> Path:

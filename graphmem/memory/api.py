@@ -8,7 +8,9 @@
         {"id": "d2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps."},
     ])
     mem.search("Who adopted a dog?", k=1)     # ['d1']
+    mem.hits("Who adopted a dog?", k=1)       # [Hit(turn=Turn(id='d1', ...), score=...)]
     mem.ask("When did Ann adopt a dog?")      # Answer(reply='7 May 2023', cited=('d1', 'd2'), confidence=...)
+    mem.update("d2", text="Congrats! I went hiking in the Alps last month.")   # the new Turn
 
 A memory holds one store (:mod:`graphmem.store`: in RAM by default, one SQLite file with
 ``path=``, Neo4j with ``backend="neo4j"``) and defines every verb once: records are validated
@@ -29,41 +31,34 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime
-from numbers import Integral
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphmem.answer import readable
 from graphmem.answer.reader import Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
-from graphmem.data.records import name_argument, parse_date, placed, same
+from graphmem.data.metadata import Where, matches, where_argument
+from graphmem.data.records import as_record, name_argument, placed, same
 from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
-from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Turn
+from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Hit as Found, Turn
 from graphmem.errors import DataError, MisuseError
 from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query, said_until
 from graphmem.index.shape import is_assistant, reader_settings
-from graphmem.memory.asked import from_facts
+from graphmem.memory.asked import FACT_CONFIDENCE, answered
+from graphmem.memory.arguments import When, count as _count, listed as _listed, moment as _moment
 from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
 from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_fact, unscoped_turn
 
-__all__ = ["FACT_CONFIDENCE", "FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Memory", "Turn", "When"]
-
-When = datetime | date | str | None
-"""When a query is asked (``asked_on``): a datetime, a day, or a date string as records take."""
+__all__ = ["FACT_CONFIDENCE", "FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Forgotten", "Found", "Memory", "Turn",
+           "When"]
 
 FLOOR = 0.30
 """The confidence below which ``ask`` abstains by default: the bench's own ``--floor``."""
-
-FACT_CONFIDENCE = 0.9
-"""The confidence of a reply read off a fact that holds (measure ``fact``): the question's attribute and
-person both met a fact of the memory's, a match of meaning rather than of words, so it stands above the
-default floor; below 1, as the rules that read facts and questions miss (docs/what_holds.md)."""
-
 
 class Memory:
     """A conversational memory over dialogue turns, kept by one store.
@@ -137,7 +132,7 @@ class Memory:
             if self.read_only:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it takes no turns")
             with paused_gc():  # records, readings, postings: many small acyclic objects
-                new = self._fresh(_scoped(placed(list(records))))
+                new = self._fresh(_scoped(placed(_listed(records))))
                 self._store.add(new)
             return len(new)
 
@@ -149,13 +144,26 @@ class Memory:
         never ingested them. Which turns: ``ids`` (of ``user``), or every turn of ``conversation``
         (of ``user``), or with neither every turn of ``user`` (``user=None`` needs ``everything=True``:
         the turns that carry no user are not forgotten by an argument left out); ``ids`` and
-        ``conversation`` together: those of the ids in that conversation. Returns how many."""
+        ``conversation`` together: those of the ids in that conversation. Returns how many
+        (:meth:`forgetting` says which of the ids matched)."""
+        return self._forget(ids, conversation, user, everything, report=False).removed
+
+    def forgetting(self, ids: Iterable[str] | None = None, conversation: str | None = None,
+                   user: str | None = None, *, everything: bool = False) -> Forgotten:
+        """:meth:`forget`, saying which of ``ids`` matched a turn of ``user`` (and ``conversation``) and
+        which did not: what the command line and the MCP server tell, so that "0 forgotten" is never
+        taken for "forgotten". An id held under another user is "not found" like any other: a caller
+        learns nothing of another partition (the ids are looked up first: one more read of the store)."""
+        return self._forget(ids, conversation, user, everything, report=True)
+
+    def _forget(self, ids: Iterable[str] | None, conversation: str | None, user: str | None, everything: bool,
+                report: bool) -> Forgotten:
         user, conversation = _user(user), _conversation(conversation)
         if ids is not None:
             if isinstance(ids, str):
                 raise DataError("ids must be a list of ids, not one string")
             try:
-                ids = [name_argument(i, "an id") for i in ids]
+                ids = list(dict.fromkeys(name_argument(i, "an id") for i in ids))
             except TypeError:
                 raise DataError(f"ids must be a list of ids, not {type(ids).__name__}") from None
         with self._lock:
@@ -164,15 +172,51 @@ class Memory:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it forgets nothing")
             if ids is not None:
                 keys = [scoped(i, user) for i in ids]
-                if conversation is not None:
-                    where = scoped(conversation, user)
-                    keys = [k for k, t in self._store.held(keys).items() if t.conversation == where]
+                if conversation is not None or report:
+                    where = None if conversation is None else scoped(conversation, user)
+                    keys = [k for k, t in self._store.held(keys).items() if where is None or t.conversation == where]
+                matched = {unscoped(k) for k in keys} if report else set()
+                found = Forgotten(0, tuple(i for i in ids if i in matched), tuple(i for i in ids if i not in matched)) \
+                    if report else Forgotten(0)
             elif conversation is not None or user is not None or everything:
                 where = None if conversation is None else scoped(conversation, user)
-                keys = self._store.keys(where, user)
+                keys, found = self._store.keys(where, user), Forgotten(0)
             else:
                 raise MisuseError("say what to forget: ids=, conversation=, user=, or everything=True")
-            return self._store.forget(keys)
+            return found._replace(removed=self._store.forget(keys))
+
+    def get(self, id: str, user: str | None = None) -> Turn | None:
+        """The turn held under ``id`` (of ``user``), or None."""
+        key = scoped(name_argument(id, "id"), _user(user))
+        with self._lock:
+            self._open_or_raise()
+            held = self._store.held([key]).get(key)
+        return None if held is None else unscoped_turn(held)
+
+    def update(self, id: str, *, text: str | None = None, speaker: str | None = None, date: datetime | str | None = None,
+               metadata: Mapping[str, Any] | None = None, user: str | None = None) -> Turn:
+        """Change a held turn: its text, speaker, date or metadata (each left as it is when not given;
+        ``metadata`` replaces the whole map, ``{}`` empties it). One transaction of the store, which
+        then answers as a memory that forgot the turn and ingested the new record: the same id,
+        conversation and number, its claims read again, and it comes last in ingest order (a change
+        to nothing writes nothing). Returns the turn now held; an unknown id is a ``DataError``."""
+        key = scoped(name_argument(id, "id"), _user(user))
+        with self._lock:
+            self._open_or_raise()
+            if self.read_only:
+                raise MisuseError(f"{self._store.where}: this memory was opened read-only; it updates nothing")
+            held = self._store.held([key]).get(key)
+            if held is None:
+                raise DataError(f"id {id!r}: the memory holds no such turn" + (f" of user {user!r}" if user else "")
+                                + " (ingest it instead)")
+            record = as_record(unscoped_turn(held))
+            given = {"text": text, "speaker": speaker, "date": date, "metadata": metadata}
+            record.update((field, value) for field, value in given.items() if value is not None)
+            [(_, turn)] = _scoped(placed([record], [f"update of id {id!r}"]))
+            if not same(turn, held):
+                with paused_gc():
+                    self._store.update([turn])
+            return unscoped_turn(turn)
 
     def check(self, records: Sequence[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> int:
         """Validate records against what the memory holds, adding nothing (``DataError`` names the
@@ -181,7 +225,7 @@ class Memory:
         (``record`` gives ``record 3``), or each record's own (``file: line 3``)."""
         with self._lock:
             self._open_or_raise()
-            return len(self._fresh(_scoped(placed(list(records), source))))
+            return len(self._fresh(_scoped(placed(_listed(records), source))))
 
     def _fresh(self, turns: list[tuple[object, Turn]]) -> list[Turn]:
         """The validated turns the store does not hold; one held with other content is refused,
@@ -220,7 +264,7 @@ class Memory:
         ``valid_to`` and ``ended_by``."""
         if not isinstance(about, str) or not fold(about):
             raise DataError(f"about must be a person's name, not {about!r}")
-        moment, user = _moment(as_of), _user(user)
+        moment, user = _moment(as_of, "as_of"), _user(user)
         with self._lock:
             self._open_or_raise()
             claims = self._store.claims_about(fold(about), user)
@@ -231,35 +275,46 @@ class Memory:
         return facts if user is None else [unscoped_fact(f) for f in facts]  # no user, no scoped id
 
     def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
-               user: str | None = None) -> list[str]:
+               user: str | None = None, where: Mapping[str, Any] | None = None) -> list[str]:
         """Turn ids best first (at most k), of ``user``'s turns only (None: those that carry no user).
         ``asked_on`` (a datetime, a date, or a date string as records take): when the query is
         asked, so its relative dates ("10 days ago", "last week") name days, as the dates it names
-        ("in May 2023") always do; without it they name none."""
-        return [r.id for r in self._search(query, k, conversation, asked_on, user)]
+        ("in May 2023") always do; without it they name none. ``where``: only turns whose metadata
+        holds, under every name given, that value (or one of a list of values)."""
+        return [t.id for t in self._found(query, k, conversation, asked_on, user, where)[0]]
+
+    def hits(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
+             user: str | None = None, where: Mapping[str, Any] | None = None) -> list[Found]:
+        """``search``'s turns whole, best first, each with its score (:class:`graphmem.domain.Hit`:
+        its id, speaker, text, date, conversation and metadata at hand)."""
+        found, _, scores = self._found(query, k, conversation, asked_on, user, where)
+        return [Found(t, scores.get(t.id)) for t in found]
 
     def records_for(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
-                    user: str | None = None) -> list[Turn]:
-        """The turns ``search`` returns (speaker, text, date, conversation), best first."""
-        return self._search(query, k, conversation, asked_on, user)
+                    user: str | None = None, where: Mapping[str, Any] | None = None) -> list[Turn]:
+        """The turns ``search`` returns, best first: ``hits`` without the scores (kept for the
+        callers written before it)."""
+        return self._search(query, k, conversation, asked_on, user, where)
 
-    def search_conversations(self, query: str, k: int = 5, asked_on: When = None, user: str | None = None) -> list[str]:
+    def search_conversations(self, query: str, k: int = 5, asked_on: When = None, user: str | None = None,
+                             where: Mapping[str, Any] | None = None) -> list[str]:
         """The conversations the query is most about, best first (at most k): which past chat to
         show, or to read whole. Each scores its best turn and, at a fraction, its next best
         (:mod:`graphmem.index.conversations`), the named person's conversations first, as
-        ``search`` puts their turns; ``asked_on`` as for ``search``."""
-        return [unscoped(c) for c in self._asked(query, k, asked_on, lambda q, n: self._store.conversations(q, n, user),
-                                                 user=user)]
+        ``search`` puts their turns; ``asked_on`` and ``where`` as for ``search``."""
+        filtered = where_argument(where)
+        return [unscoped(c) for c in self._asked(query, k, asked_on,
+                                                 lambda q, n: self._store.conversations(q, n, user, filtered), user=user)]
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
-            user: str | None = None) -> Answer:
+            user: str | None = None, where: Mapping[str, Any] | None = None) -> Answer:
         """The reply (a phrase of the first turn found, as written, or a date; or ``No information
         available``), the sentence it came from, the cited turns, the confidence: read off
-        ``user``'s turns only."""
-        return self.ask_with_turns(question, k, conversation, asked_on, user)[0]
+        ``user``'s turns only (those ``where`` selects, as for ``search``)."""
+        return self.ask_with_turns(question, k, conversation, asked_on, user, where)[0]
 
     def ask_with_turns(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
-                       user: str | None = None) -> tuple[Answer, list[Turn]]:
+                       user: str | None = None, where: Mapping[str, Any] | None = None) -> tuple[Answer, list[Turn]]:
         """``ask``, and the turns it found, best first (the cited ones first): for a caller that shows
         the cited turns whole, as ``graphmem ask`` and the MCP server do. One search serves both, so
         the reply, its confidence (which reads the turns a knowledge update replaced) and the turns
@@ -267,40 +322,27 @@ class Memory:
         k = _count(k)  # checked before it is compared with the meaning's turns
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
-                found, replaced = self._found(question, k, conversation, asked_on, user)
-                held = self._held(question, found, k, conversation, asked_on, user)
+                found, replaced, _ = self._found(question, k, conversation, asked_on, user, where)
+                held = self._from_facts(question, found, k, conversation, asked_on, user, where)
                 return held or (self._answer(question, found, replaced), found)
         # the meaning confidence reads more turns than are cited, and embeds them without the memory's
         # lock (an ingest need not wait for it): the reader may see turns ingested since the search
-        found, replaced = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
-                                      asked_on, user)
-        held = self._held(question, found, k, conversation, asked_on, user)
+        found, replaced, _ = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
+                                         asked_on, user, where)
+        held = self._from_facts(question, found, k, conversation, asked_on, user, where)
         return held or (self._answer(question, found, replaced, cite=k), found)
 
-    def _held(self, question: str, found: list[Turn], k: int, conversation: str | None, asked_on: When,
-              user: str | None) -> tuple[Answer, list[Turn]] | None:
+    def _from_facts(self, question: str, found: list[Turn], k: int, conversation: str | None, asked_on: When,
+                    user: str | None, where: Mapping[str, Any] | None) -> tuple[Answer, list[Turn]] | None:
         """The answer from what holds (:mod:`graphmem.memory.asked`): for a question asking a
         person's attribute, the value of the fact of it that holds for them as of ``asked_on``, its
         turn cited first (each value's, for several; brought in when the search missed them), or None to
-        read the turns found."""
+        read the turns found (also when a fact's turn is not one ``where`` selects)."""
         if k == 0 or not self.options.updates or self.options.reader != "readable" or FACT_CONFIDENCE < self.floor:
             return None  # the benchmark's extractive reader reads turns only
-        moment, where = said_until(_moment(asked_on)), None if conversation is None else scoped(conversation, user)
+        moment, scope = said_until(_moment(asked_on)), None if conversation is None else scoped(conversation, user)
         with self._lock:
-            speakers = self._store.speakers(where) if where is not None else []
-            got = from_facts(question, found, moment, lambda p: self._store.claims_about(p, user), speakers,
-                             lambda words: self._store.search(Query.parse(words, moment), k, where, user))
-            if got is None:
-                return None
-            facts, reply = got
-            ids = list(dict.fromkeys(f.turn_id for f in facts))  # several values held: each one's turn cited
-            held = self._store.held(ids)
-        if any(i not in held or (where is not None and held[i].conversation != where) for i in ids):
-            return None  # not this conversation's
-        first = [unscoped_turn(held[i]) for i in ids]
-        found = first + [t for t in found if t.id not in {f.id for f in first}]
-        answer = Answer(reply, tuple(t.id for t in found[:k]), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id)
-        return answer, found
+            return answered(self._store, question, found, k, scope, user, moment, where_argument(where))
 
     @property
     def confidence_turns(self) -> int:
@@ -348,7 +390,7 @@ class Memory:
         computed here) reaches the ``measure``'s floor."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
-            vocab = self._store.weights(query, found)
+            vocab = self._store.weights(query, found, found[0].user)  # the words of the user whose turns they are
             if confidence is None:
                 confidence = max(sure(vocab, query.english, text, unseen=self.options.sure_unseen)
                                  for text in (self._covered(found), *replaced))
@@ -368,30 +410,40 @@ class Memory:
             self._store.build()
 
     def _search(self, query: str, k: int, conversation: str | None, asked_on: When = None,
-                user: str | None = None) -> list[Turn]:
-        return self._found(query, k, conversation, asked_on, user)[0]
+                user: str | None = None, where: Mapping[str, Any] | None = None) -> list[Turn]:
+        return self._found(query, k, conversation, asked_on, user, where)[0]
 
     def _found(self, query: str, k: int, conversation: str | None, asked_on: When = None,
-               user: str | None = None) -> tuple[list[Turn], dict[str, tuple[str, ...]]]:
-        """The turns found, best first, and for a turn the update rules put in the place of others
+               user: str | None = None, where: Mapping[str, Any] | None = None
+               ) -> tuple[list[Turn], dict[str, tuple[str, ...]], dict[str, float]]:
+        """The turns found, best first; for a turn the update rules put in the place of others
         (:mod:`graphmem.memory.updates`), the texts of those it replaced: what ``ask``'s confidence
-        reads beside it (the question asked of the turns it replaced)."""
+        reads beside it (the question asked of the turns it replaced); and each found turn's score."""
         replaced: dict[str, tuple[str, ...]] = {}
+        scores: dict[str, float] = {}
+        filtered = where_argument(where)
 
         def run(q: Query, n: int) -> list:
-            where = None if conversation is None else scoped(conversation, user)
+            scope = None if conversation is None else scoped(conversation, user)
             if not self.options.updates:
-                return self._store.search(q, n, where, user)
+                return _scored(self._store.search(q, n, scope, user, filtered), scores)
             rules = self._rules
             reads = rules.reads(q.english)
-            found = self._store.search(q, max(n, reads), where, user)
-            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads]),
-                            lambda p: self._store.claims_about(p, user), self._store.held)
+            found = _scored(self._store.search(q, max(n, reads), scope, user, filtered), scores)
+            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads], user),
+                            lambda p: self._store.claims_about(p, user), self._held(filtered))
             order, stands = prefer_current(found, asked, rules)
             replaced.update((unscoped(i), texts) for i, texts in stands.items())
             return order[:n]
 
-        return [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation, user)], replaced
+        found = [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation, user)]
+        return found, replaced, {unscoped(i): s for i, s in scores.items()}
+
+    def _held(self, where: Where | None) -> Callable[[Sequence[str]], dict[str, Turn]]:
+        """The store's turns by id, for the update rules to bring in: only those ``where`` selects."""
+        if not where:
+            return self._store.held
+        return lambda ids: {i: t for i, t in self._store.held(ids).items() if matches(t.metadata, where)}
 
     def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query, int], list],
                conversation: str | None = None, user: str | None = None) -> list:
@@ -411,20 +463,13 @@ class Memory:
             return run(parsed, k)
 
 
-K_LIMIT = 2**31 - 1
-"""The most results a query is given: a larger ``k`` asks for every turn all the same, and a store's
-query language may hold no larger whole number (Neo4j's integers are 64-bit, and a search adds to k)."""
+class Forgotten(NamedTuple):
+    """What a forget removed: how many turns, and, when ids were given, which of them matched a turn
+    and which did not (in the order given)."""
 
-
-def _count(k: object) -> int:
-    """``k``, how many results a query asks for, as an int: a whole number from 0 up (at most
-    :data:`K_LIMIT`). A bool is refused though Python counts it an int: ``k=True`` is a slip, not a
-    request for one result."""
-    if isinstance(k, bool) or not isinstance(k, Integral):
-        raise DataError(f"k must be a whole number of results (0 or more), not {type(k).__name__} {k!r}")
-    if k < 0:
-        raise DataError(f"k must be a whole number of results (0 or more), not {k}")
-    return min(int(k), K_LIMIT)
+    removed: int
+    matched: tuple[str, ...] = ()
+    not_found: tuple[str, ...] = ()
 
 
 def _user(user: object) -> str | None:
@@ -437,16 +482,12 @@ def _conversation(conversation: object) -> str | None:
     return None if conversation is None else name_argument(conversation, "conversation")
 
 
+def _scored(found: Sequence[tuple[Turn, float]], scores: dict[str, float]) -> list[Turn]:
+    """A store's search as its turns, their scores kept in ``scores`` (by key)."""
+    scores.update((t.id, s) for t, s in found)
+    return [t for t, _ in found]
+
+
 def _scoped(turns: list[tuple[object, Turn]]) -> list[tuple[object, Turn]]:
     """Validated turns under the keys the stores hold them by (:mod:`graphmem.store.users`)."""
     return [(where, scoped_turn(t)) for where, t in turns]
-
-
-def _moment(asked_on: When) -> datetime | None:
-    """The moment a query is asked, from what a caller may hold: a datetime, a day (its start),
-    or a date string in any form a record's date takes."""
-    if isinstance(asked_on, date) and not isinstance(asked_on, datetime):
-        return datetime(asked_on.year, asked_on.month, asked_on.day)
-    if asked_on is not None and not isinstance(asked_on, (str, datetime)):
-        raise DataError(f"asked_on must be a datetime, a date or a date string, not {type(asked_on).__name__}")
-    return parse_date(asked_on, "asked_on")

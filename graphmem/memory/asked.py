@@ -40,12 +40,16 @@ from datetime import datetime
 
 from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
-from graphmem.domain import Claim, Fact, Turn
+from graphmem.data.metadata import Where, matches
+from graphmem.domain import Answer, Claim, Fact, Turn
+from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
+from graphmem.store.base import Store
+from graphmem.store.users import unscoped_turn
 from graphmem.text.spelling import american
 from graphmem.text.terms import content, stem, words
 
-__all__ = ["Asked", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "from_facts", "hint", "value_of"]
+__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "from_facts", "hint", "value_of"]
 
 MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once: asked now, every value held is the reply."""
@@ -309,3 +313,31 @@ def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
         if got is not None:
             return got
     return None
+
+
+FACT_CONFIDENCE = 0.9
+"""The confidence of a reply read off a fact that holds (measure ``fact``): the question's attribute and
+person both met a fact of the memory's, a match of meaning rather than of words, so it stands above the
+default floor; below 1, as the rules that read facts and questions miss (docs/what_holds.md)."""
+
+
+def answered(store: Store, question: str, found: list[Turn], k: int, scope: str | None, user: str | None,
+             moment: datetime | None, where: Where | None) -> tuple[Answer, list[Turn]] | None:
+    """``ask``'s answer from what holds (:func:`from_facts`) and the turns found, the facts' turns first
+    (each value's, for several; brought in when the search missed them), read from ``store`` under the
+    memory's lock; None when no fact answers, or a fact's turn is not of the conversation asked
+    (``scope``) or not one ``where`` selects: then the turns found are read."""
+    speakers = store.speakers(scope) if scope is not None else []
+    got = from_facts(question, found, moment, lambda p: store.claims_about(p, user), speakers,
+                     lambda words: [t for t, _ in store.search(Query.parse(words, moment), k, scope, user, where)])
+    if got is None:
+        return None
+    facts, reply = got
+    ids = list(dict.fromkeys(f.turn_id for f in facts))
+    held = store.held(ids)
+    if any(i not in held or (scope is not None and held[i].conversation != scope)
+           or (where and not matches(held[i].metadata, where)) for i in ids):
+        return None
+    first = [unscoped_turn(held[i]) for i in ids]
+    found = first + [t for t in found if t.id not in {f.id for f in first}]
+    return Answer(reply, tuple(t.id for t in found[:k]), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found

@@ -262,12 +262,15 @@ class Client:
         wanted = statements("schema")
         names = {m.group(1) for m in map(_SCHEMA_NAME.search, wanted) if m}
         online = {r["name"] for r in self.query("schema_state") if r["state"] == "ONLINE"}
-        if len(names) == len(wanted) and names <= online:
+        if len(names) == sum(not s.startswith("DROP ") for s in wanted) and names <= online:
             return
         for stmt in wanted:
             self._schema(stmt)
         self.execute(lambda tx: tx.run("CALL db.awaitIndexes($seconds)", seconds=int(STARTUP_WAIT)).consume(), False,
                      "waiting for the indexes", STARTUP_WAIT + self.settings.timeout)
+        # a database whose search statistics were every user's together: counted again per user, once
+        self.execute(lambda tx: Transaction(tx, self).run("term_owners", p={}), True,
+                     "counting each user's search statistics", STARTUP_WAIT + self.settings.timeout)
 
     def _schema(self, stmt: str) -> None:
         """One schema statement in its own managed transaction (Neo4j runs no schema change beside
@@ -303,7 +306,7 @@ def translate(exc: BaseException, settings: Neo4jSettings, doing: str = "a query
     if isinstance(exc, nx.AuthError):
         return Neo4jUnavailable(
             f"Neo4j at {settings.public_uri} refused user {settings.user!r}: wrong user or password;"
-            f" set {ENV_USER} and {ENV_PASSWORD} (or --user/--password)"
+            f" set {ENV_USER} and {ENV_PASSWORD} (or --neo4j-user and --neo4j-password)"
         )
     if code == "Neo.ClientError.Database.DatabaseNotFound":
         return Neo4jUnavailable(

@@ -11,7 +11,7 @@ differs from the shipped memory only in the step it replaces.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cached_property
 
@@ -115,21 +115,33 @@ class BulkIndex(People):
 
     def search(self, query: Query, k: int, conversation: str | None) -> list[Turn]:
         """The k best turns (of one conversation), the named person's first, then reranked."""
-        scores = self.scores(query)
+        return [turn for turn, _ in self.scored(query, k, conversation)]
+
+    def scored(self, query: Query, k: int, conversation: str | None,
+               keep: Callable[[Turn], bool] | None = None) -> list[tuple[Turn, float]]:
+        """:meth:`search`'s turns with their scores, of the turns ``keep`` accepts (None: every one)."""
+        scores = self._kept(self.scores(query), keep)
         if conversation is not None:
             scores = np.where(self.conv_of == self.conv_ids.get(conversation, -1), scores, 0.0)
         docs = np.flatnonzero(scores > 0)
         first = self.named(query) if conversation is None and self.scope else set()
         inside = np.isin(self.conv_of[docs], [self.conv_ids[c] for c in first]) if first else None
         if self.strategies.rerank is None:
-            return [self.records[i] for i in named_first(docs, scores[docs], inside, k)]
+            return [(self.records[i], float(scores[i])) for i in named_first(docs, scores[docs], inside, k)]
         order = named_first(docs, scores[docs], inside, len(docs))
-        return self.strategies.rerank([self.records[i] for i in order], self.people_in(query))[:k]
+        at = {self.records[i].id: float(scores[i]) for i in order}
+        return [(t, at[t.id]) for t in self.strategies.rerank([self.records[i] for i in order], self.people_in(query))[:k]]
 
-    def conversations(self, query: Query, k: int) -> list[str]:
+    def _kept(self, scores: np.ndarray, keep: Callable[[Turn], bool] | None) -> np.ndarray:
+        """The scores of the turns ``keep`` accepts, 0 elsewhere (every turn when None)."""
+        if keep is None:
+            return scores
+        return np.where(np.fromiter(map(keep, self.records), dtype=bool, count=len(self.records)), scores, 0.0)
+
+    def conversations(self, query: Query, k: int, keep: Callable[[Turn], bool] | None = None) -> list[str]:
         """The k conversations the query is most about, scored as the live index scores them
         (``rerank``, a turn order, takes no part)."""
-        scores = self.scores(query)
+        scores = self._kept(self.scores(query), keep)
         docs = np.flatnonzero(scores > 0)
         first = self.named(query) if self.scope else set()
         best = best_conversations(self.conv_of[docs], scores[docs], k,

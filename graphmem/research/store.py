@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
+from graphmem.data.metadata import Where, selector
 from graphmem.domain import Claim, Turn
 from graphmem.errors import MisuseError
 from graphmem.index.options import MemoryOptions
@@ -18,14 +19,15 @@ from graphmem.index.query import Query
 from graphmem.memory.api import Memory
 from graphmem.research.bulk import BulkIndex
 from graphmem.research.strategies import Strategies
+from graphmem.store.base import Scored, Store
 from graphmem.store.claims import MemoryClaims
 from graphmem.text.terms import Vocabulary
 
 __all__ = ["BulkStore", "ResearchMemory", "research_memory"]
 
 
-class BulkStore:
-    """Turns in RAM, searched by the research index (built again when read after an add)."""
+class BulkStore(Store):
+    """Turns in RAM, searched by the research index (built again when read after an add or a forget)."""
 
     where = "research memory"
 
@@ -45,6 +47,23 @@ class BulkStore:
         self.records.extend(turns)
         self._index = None
 
+    def forget(self, ids: Collection[str]) -> int:
+        """The turns held under these ids dropped, and the claims read again when next asked for:
+        the index is built anew over the turns kept, as for a store that never held them."""
+        gone = {i for i in ids if i in self._ids}
+        if gone:
+            self.records = [t for t in self.records if t.id not in gone]
+            self._ids = {t.id: i for i, t in enumerate(self.records)}
+            self._claims = MemoryClaims()
+            self._claims.defer(self.records)
+            self._index = None
+        return len(gone)
+
+    def update(self, turns: Sequence[Turn]) -> None:
+        """Forget the held turns, then add these (in RAM: nothing runs between the two)."""
+        self.forget([t.id for t in turns])
+        self.add(turns)
+
     @property
     def index(self) -> BulkIndex:
         if self._index is None:
@@ -61,11 +80,12 @@ class BulkStore:
     def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
         return [t.id for t in self.turns(conversation, user)]
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
-        return self.index.search(query, k, conversation) if self.records and user is None else []
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+               where: Where | None = None) -> list[Scored]:
+        return self.index.scored(query, k, conversation, selector(where)) if self.records and user is None else []
 
-    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
-        return self.index.conversations(query, k) if self.records and user is None else []
+    def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
+        return self.index.conversations(query, k, selector(where)) if self.records and user is None else []
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)
@@ -77,8 +97,8 @@ class BulkStore:
     def speakers(self, conversation: str) -> list[str]:
         return list(dict.fromkeys(r.speaker for r in self.records if r.conversation == conversation))
 
-    def weights(self, query: Query, found: Sequence[Turn]) -> Vocabulary:
-        return self.index.vocab
+    def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> Vocabulary:
+        return self.index.vocab  # no user's turns: one collection
 
     def build(self) -> None:
         if self.records:
@@ -89,6 +109,8 @@ class BulkStore:
 
     def close(self) -> None:
         """Nothing held open."""
+
+
 
 
 class ResearchMemory(Memory):

@@ -5,7 +5,9 @@ a model reads before it calls a tool, so every field carries its type, its range
 and nothing else (no generated titles, no ``anyOf`` a client cannot map). The schemas keep to
 the part of JSON Schema every client and model provider accepts: one ``type`` per field (a
 missing value is an absent field, never ``null``), ``required``, ``additionalProperties: false``,
-``minimum``/``maximum``, ``minLength``, ``minItems``/``maxItems``. :mod:`graphmem.server.tools`
+``minimum``/``maximum``, ``minLength``, ``minItems``/``maxItems``; a turn's metadata and a search's
+filter are open objects (``additionalProperties: true``: names of the caller's choosing, checked by the
+memory's own rules, :mod:`graphmem.data.metadata`). :mod:`graphmem.server.tools`
 checks every call against these same dicts, so what a schema promises and what the server
 refuses cannot drift apart.
 """
@@ -27,6 +29,11 @@ MAX_TURNS = 1000
 MAX_PAGE = 1000
 """The most turns one ``turns`` page lists."""
 
+MAX_OFFSET = 2**53 - 1
+"""The largest ``offset``: the largest whole number every JSON client reads exactly (JavaScript's
+``Number.MAX_SAFE_INTEGER``), far below what the page's slice (``sys.maxsize``) or a store's 64-bit
+integer takes, so that an offset past it is the argument error, not an overflow inside the store."""
+
 DATE_FORMS = ('ISO 8601 ("2023-05-08", "2023-05-08T14:30:00", "2023-05-08 14:30:00"), "2023/05/08", '
               '"1:56 pm on 8 May, 2023" or "2023/05/20 (Sat) 02:21"')
 
@@ -43,6 +50,15 @@ _AS_OF = {"type": "string", "minLength": 1, "maxLength": 100,
 _K = {"type": "integer", "minimum": 1, "maximum": MAX_K, "default": 5,
       "description": f"How many turns to return, 1 to {MAX_K}; default 5."}
 
+_METADATA = {"type": "object", "additionalProperties": True,
+             "description": "Tags of your choosing for the turn: a flat object of names (letters, digits, '_', '.', "
+                            "'-'; at most 64) to a string, a number or a boolean, no nesting. Example: "
+                            "{\"source\": \"email\", \"importance\": 3, \"pinned\": true}."}
+_WHERE = {"type": "object", "additionalProperties": True,
+          "description": "Only turns whose metadata match: each name to a value, or to a list of values any of which "
+                         "matches; every name given must match. Omitted: every turn. Example: "
+                         "{\"source\": [\"email\", \"sms\"], \"pinned\": true}."}
+
 _TURN_OUT = {
     "type": "object",
     "properties": {
@@ -51,6 +67,7 @@ _TURN_OUT = {
         "text": {"type": "string"},
         "date": {"type": "string", "description": "When it was said, ISO 8601; absent when undated."},
         "conversation": {"type": "string"},
+        "metadata": {"type": "object", "description": "The turn's metadata, as remembered; absent when it has none."},
     },
     "required": ["id", "speaker", "text", "conversation"],
 }
@@ -68,6 +85,7 @@ _TURN_IN = {
                "description": "Your own id for the turn, unique in the memory. Omitted: a stable id made from "
                               "the conversation, user, speaker, text and date, so the same turn remembered twice "
                               "is kept once (give ids to keep two identical utterances apart)."},
+        "metadata": _METADATA,
     },
     "required": ["speaker", "text"],
     "additionalProperties": False,
@@ -109,6 +127,24 @@ TOOLS: dict[str, Spec] = {
          "held": {"type": "integer", "description": "Turns the memory held already (nothing changed for them)."},
          "ids": {"type": "array", "items": {"type": "string"}, "description": "Every given turn's id, in order."}},
         {"read_only": False, "destructive": False, "idempotent": True}),
+    "update": _tool(
+        "Update a remembered turn",
+        "Change one remembered turn in place: its text, speaker, date or metadata (what is not given stays; "
+        "metadata replaces the turn's whole metadata, {} removes it). Use it to correct a turn or tag it, rather "
+        "than forgetting it and remembering it again: it keeps its id and conversation, and what the memory read "
+        "from it (facts, search) is read again from the new text at once. An id the memory does not hold is an "
+        "error (remember the turn instead). Returns the turn as it is now. Example: {\"id\": \"m-1f2e\", \"text\": "
+        "\"I adopted a cat called Rex yesterday.\"}",
+        {"id": {"type": "string", "minLength": 1, "maxLength": 500,
+                "description": "The turn's id, as remember, search or turns returned it."},
+         "text": {"type": "string", "maxLength": 100000, "description": "What the turn says now, verbatim."},
+         "speaker": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Who said it."},
+         "date": {"type": "string", "minLength": 1, "maxLength": 100, "description": f"When it was said: {DATE_FORMS}."},
+         "metadata": _METADATA,
+         "user": _USER},
+        ["id"],
+        {"turn": {**_TURN_OUT, "description": "The turn as the memory now holds it."}},
+        {"read_only": False, "destructive": True, "idempotent": True}),
     "search": _tool(
         "Search remembered turns",
         "Find the remembered turns that best match a query, best first: ranked by the words, names and dates they "
@@ -120,7 +156,7 @@ TOOLS: dict[str, Spec] = {
          "k": _K,
          "conversation": {**_CONVERSATION, "description": "Search this conversation only. Omitted: every "
                                                           "conversation. Example: \"ann-chat\"."},
-         "user": _USER, "as_of": _AS_OF},
+         "user": _USER, "as_of": _AS_OF, "where": _WHERE},
         ["query"],
         {"turns": {"type": "array", "items": _TURN_OUT, "description": "The turns found, best first."}},
         _READS),
@@ -136,7 +172,7 @@ TOOLS: dict[str, Spec] = {
          "k": {**_K, "description": f"How many turns to read and cite, 1 to {MAX_K}; default 5."},
          "conversation": {**_CONVERSATION, "description": "Answer from this conversation only. Omitted: every "
                                                           "conversation."},
-         "user": _USER, "as_of": _AS_OF},
+         "user": _USER, "as_of": _AS_OF, "where": _WHERE},
         ["question"],
         {"reply": {"type": "string", "description": "The answer, or \"No information available\"."},
          "abstained": {"type": "boolean", "description": "True when the memory declined to answer."},
@@ -185,8 +221,9 @@ TOOLS: dict[str, Spec] = {
         "Forget turns",
         "Remove turns from the memory for good: the turns with these ids, or every turn of a conversation, or "
         "every turn of a user. Give at least one of ids, conversation and user; given together, only the turns "
-        "matching all of them are removed. Returns how many turns were removed (0 when none matched). Example: "
-        "{\"conversation\": \"ann-chat\"}",
+        "matching all of them are removed. Returns how many turns were removed (0 when none matched) and, with "
+        "ids, which matched and which were not found (an id is found only among the given user's turns). "
+        "Example: {\"conversation\": \"ann-chat\"}",
         {"ids": {"type": "array", "minItems": 1, "maxItems": 10000,
                  "items": {"type": "string", "minLength": 1, "maxLength": 500},
                  "description": "The ids of the turns to remove, as remember, search or turns returned them."},
@@ -194,8 +231,14 @@ TOOLS: dict[str, Spec] = {
          "user": {**_USER, "description": "Remove this user's turns (a partition of this server's store, NOT "
                                           "authentication). Example: \"alice\"."}},
         [],
-        {"removed": {"type": "integer", "description": "How many turns were removed."}},
-        {"read_only": False, "destructive": True, "idempotent": True}),
+        {"removed": {"type": "integer", "description": "How many turns were removed."},
+         "matched": {"type": "array", "items": {"type": "string"},
+                     "description": "With ids: those that matched a turn of this user (and conversation), removed."},
+         "not_found": {"type": "array", "items": {"type": "string"},
+                       "description": "With ids: those that matched no turn of this user (and conversation): "
+                                      "nothing was removed for them. An id is its user's: a turn remembered with "
+                                      "a user is forgotten by giving that user."}},
+        {"read_only": False, "destructive": True, "idempotent": True}, absent=("matched", "not_found")),
     "turns": _tool(
         "List remembered turns",
         "List the turns the memory holds, conversation by conversation (in the order of their ids), each "
@@ -205,8 +248,9 @@ TOOLS: dict[str, Spec] = {
          "user": _USER,
          "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 50,
                    "description": f"How many turns to list, 1 to {MAX_PAGE}; default 50."},
-         "offset": {"type": "integer", "minimum": 0, "default": 0,
-                    "description": "How many turns to skip first (the previous page's next_offset); default 0."}},
+         "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0,
+                    "description": "How many turns to skip first (the previous page's next_offset), 0 to "
+                                   f"{MAX_OFFSET}; default 0."}},
         [],
         {"turns": {"type": "array", "items": _TURN_OUT},
          "next_offset": {"type": "integer", "description": "The offset of the next page; absent on the last."}},

@@ -41,10 +41,12 @@ class Tools:
     The memory is used from worker threads (one per call in flight): its own lock makes each
     verb atomic, so the server adds none."""
 
-    def __init__(self, memory: Memory):
+    def __init__(self, memory: Memory, user: str | None = None):
         self.memory = memory
+        self.user = user
+        """The one user this server serves (``graphmem serve --user``), or None: every call names its own."""
         self._run: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            "remember": self.remember, "search": self.search, "ask": self.ask, "facts": self.facts,
+            "remember": self.remember, "update": self.update, "search": self.search, "ask": self.ask, "facts": self.facts,
             "forget": self.forget, "turns": self.turns, "stats": self.stats}
         assert list(self._run) == list(TOOLS), "every tool in schemas.TOOLS has one method, in the same order"
 
@@ -52,16 +54,26 @@ class Tools:
         """The named tool's result for these arguments; a ``GraphmemError`` says what was wrong."""
         if name not in self._run:
             raise DataError(f"unknown tool {name!r}; the tools are {', '.join(TOOLS)}")
-        return self._run[name](checked(name, arguments))
+        a = checked(name, arguments)
+        if self.user is not None and a.get("user", self.user) != self.user:
+            raise DataError(f"{name}: this server serves user {self.user!r} only (graphmem serve --user); "
+                            "leave user out")
+        return self._run[name](a)
+
+    def _user(self, a: Mapping[str, Any]) -> str | None:
+        """Whose turns a call reads or writes: its own ``user``, else the server's (``--user``), else none."""
+        return a.get("user", self.user)
 
     def remember(self, a: dict[str, Any]) -> dict[str, Any]:
         """Every turn validated (and refused, naming it as ``turns[i]``) before any is added."""
-        conversation, user = a.get("conversation", DEFAULT_CONVERSATION), a.get("user")
+        conversation, user = a.get("conversation", DEFAULT_CONVERSATION), self._user(a)
         records = []
         for i, turn in enumerate(a["turns"]):
             record = {"speaker": turn["speaker"], "text": turn["text"], "conversation": conversation}
             if "date" in turn:
                 record["date"] = turn["date"]
+            if "metadata" in turn:
+                record["metadata"] = turn["metadata"]
             if user is not None:
                 record["user"] = user
             record["id"] = turn.get("id") or stable_id(record, f"remember: turns[{i}]")
@@ -71,16 +83,23 @@ class Tools:
         added = self.memory.ingest(records)
         return {"added": added, "held": len(records) - added, "ids": [r["id"] for r in records]}
 
+    def update(self, a: dict[str, Any]) -> dict[str, Any]:
+        changes = {name: a[name] for name in ("text", "speaker", "date", "metadata") if name in a}
+        if not changes:
+            raise DataError("update: give what changes: text, speaker, date or metadata; nothing was changed")
+        return {"turn": turn_json(self.memory.update(a["id"], user=self._user(a), **changes))}
+
     def search(self, a: dict[str, Any]) -> dict[str, Any]:
-        found = self.memory.records_for(a["query"], a.get("k", 5), a.get("conversation"), _when(a),
-                                        user=a.get("user"))
-        return {"turns": [turn_json(t) for t in found]}
+        found = self.memory.hits(a["query"], a.get("k", 5), a.get("conversation"), _when(a), user=self._user(a),
+                                 where=a.get("where"))
+        return {"turns": [turn_json(h.turn) for h in found]}
 
     def ask(self, a: dict[str, Any]) -> dict[str, Any]:
         """As ``graphmem ask`` reads: the turns found, then the answer read off them, so the cited
         turns come back whole (an ``Answer`` holds only their ids)."""
         mem, k = self.memory, a.get("k", 5)
-        answer, found = mem.ask_with_turns(a["question"], k, a.get("conversation"), _when(a), user=a.get("user"))
+        answer, found = mem.ask_with_turns(a["question"], k, a.get("conversation"), _when(a), user=self._user(a),
+                                           where=a.get("where"))
         out = {"reply": answer.reply, "abstained": answer.quiet, "confidence": round(float(answer.confidence), 4),
                "floor": mem.floor_of(answer), "cited": [turn_json(t) for t in found[:k]]}
         if answer.sentence and answer.source:  # a quoted reply says where it was quoted from
@@ -88,20 +107,22 @@ class Tools:
         return out
 
     def facts(self, a: dict[str, Any]) -> dict[str, Any]:
-        facts = self.memory.facts(a["about"], as_of=_when(a), user=a.get("user"), history=a.get("history", False))
+        facts = self.memory.facts(a["about"], as_of=_when(a), user=self._user(a), history=a.get("history", False))
         return {"facts": [_fact_json(f) for f in facts[:a.get("limit", 100)]]}
 
     def forget(self, a: dict[str, Any]) -> dict[str, Any]:
         if not any(key in a for key in ("ids", "conversation", "user")):
             raise DataError("forget: give ids, a conversation or a user (or several: the turns matching all of "
                             "them are removed); nothing was removed")
-        removed = self.memory.forget(ids=a.get("ids"), conversation=a.get("conversation"), user=a.get("user"))
-        return {"removed": removed}
+        done = self.memory.forgetting(ids=a.get("ids"), conversation=a.get("conversation"), user=self._user(a))
+        if "ids" not in a:
+            return {"removed": done.removed}
+        return {"removed": done.removed, "matched": list(done.matched), "not_found": list(done.not_found)}
 
     def turns(self, a: dict[str, Any]) -> dict[str, Any]:
         """One page, and whether another follows (one turn past the page is read to know)."""
         offset, limit = a.get("offset", 0), a.get("limit", 50)
-        held = self.memory.turns(a.get("conversation"), user=a.get("user"))
+        held = self.memory.turns(a.get("conversation"), user=self._user(a))
         page = list(islice(held, offset, offset + limit + 1))
         out: dict[str, Any] = {"turns": [turn_json(t) for t in page[:limit]]}
         if len(page) > limit:
@@ -111,7 +132,7 @@ class Tools:
     def stats(self, a: dict[str, Any]) -> dict[str, Any]:
         """Counted from the turns themselves (a user's share is not a store's count), in one pass."""
         per: dict[str, list[Any]] = {}
-        for t in self.memory.turns(user=a.get("user")):
+        for t in self.memory.turns(user=self._user(a)):
             row = per.setdefault(t.conversation, [0, None, None])
             row[0] += 1
             if t.date is not None:
@@ -139,10 +160,12 @@ def stable_id(record: Mapping[str, Any], where: str) -> str:
 
 
 def turn_json(t: Turn) -> dict[str, Any]:
-    """A turn as a tool returns it: the date as ISO 8601, absent when the turn has none."""
+    """A turn as a tool returns it: the date as ISO 8601, absent when the turn has none (its metadata too)."""
     out: dict[str, Any] = {"id": t.id, "speaker": t.speaker, "text": t.text, "conversation": t.conversation}
     if t.date is not None:
         out["date"] = t.date.isoformat()
+    if t.metadata:
+        out["metadata"] = dict(t.metadata)
     return out
 
 
@@ -201,6 +224,10 @@ def _value(schema: Spec, value: Any, tool: str, where: str) -> None:
 
 
 def _object(schema: Spec, value: Any, tool: str, where: str) -> None:
+    if schema.get("additionalProperties") is True:  # an open object (metadata, a filter): the memory checks it
+        if not isinstance(value, Mapping):
+            raise DataError(f"{tool}: {where} must be an object of names to values, not {_shown(value)}")
+        return
     properties = schema["properties"]
     if not isinstance(value, Mapping):
         raise DataError(f"{tool}: {where} must be an object with {', '.join(properties)}, not {_shown(value)}")

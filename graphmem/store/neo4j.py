@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import datetime
 
+from graphmem.data.metadata import Where
 from graphmem.domain import Claim, Turn
 from graphmem.errors import DataError, GraphmemError
 from graphmem.index.live_dense import encoder as shared_encoder
@@ -20,8 +21,9 @@ from graphmem.index.live_dense import need_dense
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.neo4j.client import Client, connect
+from graphmem.store.base import Scored, Store
 from graphmem.store.neo4j_search import CANDIDATES, DbVocabulary, Searcher
-from graphmem.store.neo4j_write import Given, Writer, as_datetime, turn_of
+from graphmem.store.neo4j_write import Given, Writer, as_datetime, turns_of
 from graphmem.store.users import owner
 from graphmem.text.terms import analyse
 
@@ -61,7 +63,7 @@ def warm(client: Client, searcher: Searcher) -> None:
     Planning is what these calls spend, so they have a start's bound on the server (:meth:`Client.starting`)."""
     with client.starting():
         searcher.search(Query.parse(WARM_QUERY), 1, None)
-        client.query("reader_stats", p={"stems": analyse(WARM_QUERY)})
+        client.query("reader_stats", p={"stems": analyse(WARM_QUERY), "owner": owner(None)})
         # what the knowledge updates' rules read beside a search: a person's claims, turns by key
         client.query("memory_facts", p={"about": WARM_PERSON, "owner": owner(None)})
         client.query("memory_held", p={"keys": [WARM_PERSON]})
@@ -79,7 +81,7 @@ def replan(client: Client) -> None:
             pass
 
 
-class Neo4jStore:
+class Neo4jStore(Store):
     """A memory's turns, search fields and claims, all in one Neo4j database."""
 
     def __init__(self, options: MemoryOptions = MemoryOptions(), scope: bool = True, dense: bool = False,
@@ -100,36 +102,52 @@ class Neo4jStore:
             self.client.close()
             raise
 
-    def add(self, turns: Sequence[Turn], given: Mapping[str, Given] | None = None) -> None:
-        """Write the turns in one transaction; ``given``: a load's graph per conversation."""
+    def add(self, turns: Sequence[Turn]) -> None:
+        """Write the turns in one transaction, their claims read as they are written."""
+        if turns:
+            self.writer.ingest(turns)
+
+    def load(self, turns: Sequence[Turn], given: Mapping[str, Given]) -> None:
+        """``graphmem load``'s write, Neo4j's own: the turns in one transaction with the graph a load's
+        mirror holds per conversation (``given``: people, claims, sessions) instead of claims read here."""
         if turns:
             self.writer.ingest(turns, given)
 
+    def _where(self, ids: Collection[str]) -> dict[str, str]:
+        """Which of these ids are held, and in which conversation, read as keys alone."""
+        row = self.client.query("memory_where", p={"keys": list(dict.fromkeys(ids))})[0]
+        return dict(zip(row["keys"], row["conversations"], strict=True))
+
     def forget(self, ids: Collection[str]) -> int:
-        """Forget the turns held under these ids: which are held, and where, read as keys alone."""
+        """Forget the turns held under these ids."""
         if not ids:
             return 0
-        row = self.client.query("memory_where", p={"keys": list(dict.fromkeys(ids))})[0]
-        gone = dict(zip(row["keys"], row["conversations"], strict=True))
+        gone = self._where(ids)
         if gone:
             self.writer.forget(gone)
         return len(gone)
+
+    def update(self, turns: Sequence[Turn]) -> None:
+        """Forget the held turns and write these in one transaction (:meth:`Writer.update`)."""
+        if turns:
+            self.writer.update(self._where([t.id for t in turns]), turns)
 
     def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
         return list(self.client.query("memory_keys", p={"conversation": conversation, "owner": owner(user)})[0]["keys"])
 
     def held(self, ids: Collection[str]) -> dict[str, Turn]:
-        return {r["id"]: turn_of(r) for r in self.client.query("memory_held", p={"keys": list(ids)})} if ids else {}
+        return {t.id: t for t in turns_of(self.client.query("memory_held", p={"keys": list(ids)}))} if ids else {}
 
     def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
         rows = self.client.query("memory_turns", p={"conversation": conversation, "owner": owner(user)})
-        return iter([turn_of(r) for r in rows])
+        return iter(turns_of(rows))
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
-        return self.searcher.search(query, k, conversation, user)
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+               where: Where | None = None) -> list[Scored]:
+        return self.searcher.search(query, k, conversation, user, where)
 
-    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
-        return self.searcher.conversations(query, k, user)
+    def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
+        return self.searcher.conversations(query, k, user, where)
 
     def claims(self, conversation: str) -> tuple[Claim, ...]:
         """The conversation's claims in turn order, from its Assertion nodes (those the claim reader
@@ -154,8 +172,8 @@ class Neo4jStore:
         """Who speaks in ``conversation``, as the database's conversation node keeps them."""
         return list(self.client.query("conversation_speakers", p={"conversation": conversation})[0]["speakers"])
 
-    def weights(self, query: Query, found: Sequence[Turn]) -> DbVocabulary:
-        return self.searcher.vocabulary(query, found)
+    def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> DbVocabulary:
+        return self.searcher.vocabulary(query, found, user)
 
     def build(self) -> None:
         """Nothing to build: the index is the database's, searchable at each write's commit."""

@@ -118,7 +118,7 @@ def forget_in_place(tx: Transaction, conv: str, old: Held, gone: Collection[str]
         "conversation": conv, "keys": sorted(gone), "lost": sorted(lost), "forget": forget, "places": places,
         "keep": sorted(named), "stopped": sorted(person_key(conv, k) for k in {fold(s) for s in old.speakers} - set(speakers)),
         "indexed": len(kept), "length": length, "speakers": order, "lspeakers": [speaker_key(s) for s in order],
-        "askers": fresh.index.askers.count, "epoch": fresh.epoch})
+        "askers": fresh.index.askers.count, "epoch": fresh.epoch, "owner": owner(records[0].user)})
     if claims or people:
         tx.run("write_claims", p={
             "forget": [], "people": people, "claims": claims, "conversation": conv, "added": 0, "length": 0.0,

@@ -105,7 +105,7 @@ def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, ba
     for lo in range(0, len(turns), batch):
         hi = min(lo + batch, len(turns))
         mine = [row for row, at in zip(claims, last, strict=True) if lo <= at < hi]
-        store.add(turns[lo:hi], {cid: Given(people if lo == 0 else [], mine, sessions)})
+        store.load(turns[lo:hi], {cid: Given(people if lo == 0 else [], mine, sessions)})
         yield hi - lo
 
 

@@ -13,7 +13,9 @@ pre-stemmed into a full-text index with a whitespace analyser:
   :mod:`graphmem.index.askers`), ``day_<ordinal>`` and ``mon_<y>_<m>`` (the day it was said),
   ``smon_<y>_<m>`` (each month a day span it speaks of touches) -- what a query's answer type,
   first person and dates look up, re-checked exactly on the candidates;
-- ``scope``: the conversation id, so a search can be limited to some conversations in Lucene;
+- ``scope``: the conversation id, so a search can be limited to some conversations in Lucene, the
+  owner's token (:func:`graphmem.store.users.owner`) and the tokens of the turn's metadata
+  (:func:`graphmem.data.metadata.token`), so a search keeps to a user's turns and a filter's;
 - ``replied``: the key of the turn it replies to (the dense side shares that turn's cosine).
 
 ``bag`` and ``own`` are the distinct stems whose document frequencies the turn counts in (BM25's
@@ -30,6 +32,7 @@ from collections.abc import Collection, Iterable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
+from graphmem.data.metadata import tokens
 from graphmem.domain import Claim
 from graphmem.domain import Turn
 from graphmem.errors import DataError
@@ -84,7 +87,7 @@ def index_row(index: LiveIndex, i: int) -> dict:
         marks += [f"smon_{y}_{m}" for y, m in months(a, b)]
     fields = {
         "terms": " ".join(own), "context": " ".join(context), "marks": " ".join(dict.fromkeys(marks)),
-        "scope": f"{r.conversation} {owner(r.user)}", "length": length, "types": list(read.types),
+        "scope": " ".join([r.conversation, owner(r.user), *tokens(r.metadata)]), "length": length, "types": list(read.types),
         "day": day.toordinal() if day is not None else None,
         "span_lo": [a.toordinal() for a, _ in spans], "span_hi": [b.toordinal() for _, b in spans],
         "replied": None if index.replied[i] is None else turn_key(index.records[index.replied[i]]),

@@ -9,9 +9,13 @@ turns, 100 by default, or k when a search asks for more, so that it can return t
 again within the conversations of the people the query names), and the same query scores those by
 the memory's own arithmetic (:class:`graphmem.index.postings.Postings`'s, operation for operation)
 and returns the k best.
-Its statistics come from what the database keeps: the number of indexed turns and their total
-length (on the Conversation nodes), each stem's document frequency (on its Term node), and,
-counted by Lucene, the document frequency of a group of several stems or of a date. The person
+Its statistics come from what the database keeps of the asking user's turns alone (each user's are
+their own, as each user's index is in the embedded stores): the number of indexed turns and their
+total length (on the user's Conversation nodes), each stem's document frequency (on the user's Term
+node for it), and, counted by Lucene within the user's turns, the document frequency of a group of
+several stems or of a date. Which turns Lucene proposes is Lucene's own BM25 over the whole index,
+though: a user with more matching turns than the candidates may see other candidates than alone
+(docs/lifecycle.md, "Users"). The person
 scope is the graph's: the conversations whose speakers the query names come first, as in the
 embedded memory.
 
@@ -31,6 +35,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 
+from graphmem.data.metadata import Where, token
 from graphmem.domain import Turn
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query, family_sets
@@ -38,7 +43,7 @@ from graphmem.index.vocabulary import smoothed_idf
 from graphmem.index.shape import ASSISTANT_ROLES
 from graphmem.neo4j.client import Client
 from graphmem.store.neo4j_rows import family_token, mark_of, month_token, said_token
-from graphmem.store.neo4j_write import turn_of
+from graphmem.store.neo4j_write import alive, turn_of
 from graphmem.store.users import owner
 from graphmem.text.dates import month_span, months_touched as months
 from graphmem.text.terms import analyse
@@ -92,20 +97,23 @@ class Searcher:
         self.encoder, self.nearest = encoder, nearest
 
     def count(self) -> int:
-        """How many turns the database indexes."""
-        return int(self.client.query("reader_stats", p={"stems": []})[0]["n"] or 0)
+        """How many turns the database indexes (every user's)."""
+        return int(self.client.query("memory_count", p={"owner": None})[0]["n"] or 0)
 
-    def vocabulary(self, query: Query, found: Sequence[Turn]) -> DbVocabulary:
-        """Weights for every term the reader may weigh: the question's and the found turns'."""
+    def vocabulary(self, query: Query, found: Sequence[Turn], user: str | None = None) -> DbVocabulary:
+        """Weights for every term the reader may weigh, the question's and the found turns', over
+        ``user``'s turns alone."""
         stems = analyse(query.english) + [s for r in found for s in analyse(r.text)]
-        row = self.client.query("reader_stats", p={"stems": list(dict.fromkeys(stems))})[0]
+        row = self.client.query("reader_stats", p={"stems": list(dict.fromkeys(stems)), "owner": owner(user)})[0]
         return DbVocabulary(int(row["n"] or 0), {s: int(v) for s, v in row["vdfs"]}, row["rarest"])
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> list[Turn]:
-        """The k best turns, in one round trip (the parts named below): the statistics, each part's
-        idf, Lucene's candidates and their BM25F ranking all run in the database, and only the k
-        best travel back. Python only parses the query into its parts."""
-        params = self._params(query, k, conversation, user)
+    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+               where: Where | None = None) -> list[tuple[Turn, float]]:
+        """The k best turns and their scores, in one round trip (the parts named below): the
+        statistics, each part's idf, Lucene's candidates (only those ``where`` selects) and their BM25F
+        ranking all run in the database, and only the k best travel back. Python only parses the
+        query into its parts."""
+        params = self._params(query, k, conversation, user, where)
         if params is None:
             return []
         if self.encoder is None:
@@ -113,13 +121,13 @@ class Searcher:
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_top",
                                      q={**params, **self._dense(query, k)})
-        return [turn_of(r) for r in rows]
+        return [(turn_of(r), float(r["score"])) for r in rows if alive(r)]
 
-    def conversations(self, query: Query, k: int, user: str | None = None) -> list[str]:
+    def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
         """The k conversations the query is most about, best first, in one round trip: the search's
         candidates scored as for :meth:`search`, then summed per conversation in the database
         (``search_conversations``, :mod:`graphmem.index.conversations`' sum over the candidates)."""
-        params = self._params(query, k, None, user)
+        params = self._params(query, k, None, user, where)
         if params is None:
             return []
         params.update(turns=self.options.conversation_turns, rest=self.options.conversation_rest)
@@ -128,7 +136,7 @@ class Searcher:
         else:
             rows = self.client.query("search_parts+search_fused+search_bm25f+search_fuse+search_conversations",
                                      q={**params, **self._dense(query, k)})
-        return [r["conversation"] for r in rows]
+        return [r["conversation"] for r in rows if r["conversation"] is not None]  # one forgotten meanwhile: gone
 
     def _dense(self, query: Query, k: int) -> dict[str, object]:
         """The fused search's extra parameters: the vector index's nearest sentences are candidates too."""
@@ -137,7 +145,8 @@ class Searcher:
         return dict(vector=vector, nearest=max(self.nearest, k),
                     dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
 
-    def _params(self, query: Query, k: int, conversation: str | None, user: str | None = None) -> dict | None:
+    def _params(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+                where: Where | None = None) -> dict | None:
         """The parameters of one search statement (its parts, how each part's document frequency
         is made, the ranking's constants), or None when the query holds nothing to search for.
         Every statement is one of four literal names above, so no query text is ever built here."""
@@ -163,7 +172,8 @@ class Searcher:
             asker=self.options.weighs_askers and query.of_asker,
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
             limit=max(self.candidates, k), k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight,
-            owner=owner(user), until=query.until)
+            owner=owner(user), until=query.until,
+            tags=[[token(name, v) for v in values] for name, values in (where or {}).items()])
 
 
 def _frequencies(groups: Sequence[tuple[str, ...]], ranges: Sequence[tuple[date, date]]) -> tuple[list[list[tuple]], list[dict]]:

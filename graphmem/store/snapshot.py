@@ -30,8 +30,9 @@ from graphmem.index.live import LiveIndex
 from graphmem.index.options import MemoryOptions
 from graphmem.index.postings import DOC, LAYOUT, Postings
 from graphmem.index.vocabulary import LiveVocabulary
+from graphmem.store.users import scoped, unscoped, user_of
 
-__all__ = ["SCHEMA", "VERSION", "kept", "rows"]
+__all__ = ["SCHEMA", "VERSION", "kept", "part", "rows"]
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS snapshot (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID"
 VERSION = 1
@@ -56,9 +57,10 @@ def _names(values: object) -> bool:
     return isinstance(values, list) and all(isinstance(v, str) for v in values) and len(set(values)) == len(values)
 
 
-def rows(index: LiveIndex, generation: int) -> list[tuple[str, bytes | memoryview]]:
-    """The snapshot of ``index`` at the file's ``generation``, as rows of the table ``snapshot``
-    (each array handed to SQLite as a view of its bytes, not a copy)."""
+def rows(index: LiveIndex, generation: int, user: str | None = None) -> list[tuple[str, bytes | memoryview]]:
+    """The snapshot of ``index`` (``user``'s: each user's index is its own, its rows named under the
+    user's scoped key, :func:`graphmem.store.users.scoped`) at the file's ``generation``, as rows of
+    the table ``snapshot`` (each array handed to SQLite as a view of its bytes, not a copy)."""
     terms, flat, total = index.postings.arrays()
     n, vocab_terms, vocab_df = index.vocab.counts()
     arrays = {name: np.ascontiguousarray({**flat, "vocab": vocab_df}[name], dtype=kind) for name, kind in _TYPES.items()}
@@ -67,7 +69,13 @@ def rows(index: LiveIndex, generation: int) -> list[tuple[str, bytes | memoryvie
             "settings": _settings(index.options), "vocab_n": n, "terms": terms, "vocab_terms": vocab_terms,
             "crc": {name: zlib.crc32(blob) for name, blob in blobs.items()}}
     text = json.dumps(head).encode()
-    return [("head", b"%08x" % zlib.crc32(text) + text), *blobs.items()]  # the head's own CRC-32 first
+    parts = [("head", b"%08x" % zlib.crc32(text) + text), *blobs.items()]  # the head's own CRC-32 first
+    return [(scoped(name, user), value) for name, value in parts]
+
+
+def part(saved: Mapping[str, bytes], user: str | None) -> dict[str, bytes]:
+    """The rows of ``user``'s snapshot among every user's, under their plain names."""
+    return {unscoped(name): value for name, value in saved.items() if user_of(name) == user}
 
 
 def kept(saved: Mapping[str, bytes], generation: int, turns: int,

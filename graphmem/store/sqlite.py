@@ -9,7 +9,7 @@ finds is what the file held when it asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import datetime
 from functools import wraps
 from pathlib import Path
@@ -58,11 +58,11 @@ class FileStore(RamStore):
         self.where = str(path)
 
     def _restore(self) -> None:
-        """The file's turns and their reading restored into a new index, nothing read again."""
-        self.index = LiveIndex(self.options, self.scope)
+        """The file's turns and their reading restored into new indexes (each user's), nothing read again."""
+        self.indexes = {}
         self._forgotten_seen = self.file.forgotten()
-        records = self.file.load(self.index)
-        self._ids = {r.id: i for i, r in enumerate(records)}
+        records = self.file.load(self.index_of)
+        self._ids = dict(_places(records, {}))
         self._users = {}
         self._met(records)
         self._claims = MemoryClaims(self.file)
@@ -75,9 +75,9 @@ class FileStore(RamStore):
         if self.file.forgotten() != self._forgotten_seen:
             self._restore()
             return
-        first = len(self.index)
-        added = self.file.load(self.index, self.file.ns[-1] if self.file.ns else -1)
-        self._ids.update((t.id, i) for i, t in enumerate(added, first))
+        sizes = {user: len(index) for user, index in self.indexes.items()}
+        added = self.file.load(self.index_of, self.file.last)
+        self._ids.update(_places(added, sizes))
         self._met(added)
         self._claims = MemoryClaims(self.file)  # a conversation's claims are read again from the file
 
@@ -86,11 +86,11 @@ class FileStore(RamStore):
             raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
         super().add(turns)
 
-    def _keep(self, first: int, now: datetime) -> None:
+    def _keep(self, firsts: dict[str | None, int], now: datetime) -> None:
         """The new turns, their reading and their claims waiting: one transaction, last."""
-        self.file.save(self.index, first, now)
+        self.file.save({user: (self.indexes[user], first) for user, first in firsts.items()}, now)
 
-    def _rewind(self, first: int) -> None:
+    def _rewind(self, firsts: dict[str | None, int]) -> None:
         """The memory as its file holds it (the last write's transaction did not commit)."""
         self._restore()
 
@@ -99,9 +99,23 @@ class FileStore(RamStore):
             raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
         return super().forget(ids)
 
-    def _forgotten(self, places: Sequence[int], conversations: Sequence[str]) -> None:
+    def update(self, turns: Sequence[Turn]) -> None:
+        """The RAM store's update, its forgetting and its add written as one transaction of the file
+        (:meth:`MemoryFile.batch`): a failure leaves the memory as its file holds it, as it was."""
+        if self.read_only:
+            raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
+        try:
+            with self.file.batch("updating"):
+                old = list(RamStore.held(self, [t.id for t in turns]))
+                RamStore.forget(self, old)
+                RamStore.add(self, turns)
+        except BaseException:
+            self._restore()
+            raise
+
+    def _forgotten(self, places: dict[str | None, list[int]], conversations: Sequence[str]) -> None:
         """The forgetting, one transaction of the file, written last."""
-        self.file.forget(self.index, places, conversations)
+        self.file.forget({user: (self.indexes[user], held) for user, held in places.items()}, conversations)
 
     held = _following(RamStore.held)
     turns = _following(RamStore.turns)
@@ -112,14 +126,23 @@ class FileStore(RamStore):
     speakers = _following(RamStore.speakers)
     claims_about = _following(RamStore.claims_about)
 
-    def weights(self, query: Query, found: Sequence[Turn]) -> LiveVocabulary:
-        return self.index.vocab
+    def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> LiveVocabulary:
+        return RamStore.weights(self, query, found, user)
 
     def __len__(self) -> int:
         self._follow()
-        return self.index.held
+        return RamStore.__len__(self)
 
     def close(self) -> None:
         """Close the file, a writer's postings kept for the next open."""
-        self.file.close(self.index)
+        self.file.close(self.indexes)
+
+
+def _places(records: Sequence[Turn], sizes: dict[str | None, int]) -> Iterator[tuple[str, int]]:
+    """Each record's id and place in its user's index, the records added in order to indexes of
+    ``sizes`` turns (moved on as they are counted)."""
+    for r in records:
+        at = sizes.get(r.user, 0)
+        sizes[r.user] = at + 1
+        yield r.id, at
 

@@ -23,7 +23,7 @@ import json
 import os
 import sqlite3
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
@@ -38,7 +38,7 @@ from graphmem.index.readings import Readings
 from graphmem.store import snapshot
 from graphmem.store.claims import ClaimsChange, Waiting, ingest_moment
 from graphmem.store.sqlite_schema import (PAGE_SIZE, READING_VERSION, SCHEMA, SCHEMA_VERSION, claim_cells, crc,
-                                          reading_crc, record_crc, turn_cells, turn_row, upgrade)
+                                          metadata_of, reading_cells, reading_crc, record_crc, turn_rows, upgrade)
 
 try:
     import fcntl
@@ -47,10 +47,11 @@ except ImportError:  # pragma: no cover - Windows: SQLite's own locks alone keep
 
 __all__ = ["DamagedFile", "MemoryFile", "READING_VERSION", "SCHEMA_VERSION", "PAGE_SIZE"]
 
-_VERSIONS = ("2", "3", "4", "5", "6", "7")
+_VERSIONS = ("2", "3", "4", "5", "6", "7", "8")
 """The older versions a writer brings to this one when it opens their file."""
 
-_TURN_COLUMNS = "n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user"
+_TURN_COLUMNS = ("n, id, conversation, speaker, text, date, turn, at, said, terms, replied, types, spans, crc, rcrc, user,"
+                 " metadata")
 
 
 class DamagedFile(DataError):
@@ -77,6 +78,8 @@ class MemoryFile:
     def __init__(self, path: str | Path, options: MemoryOptions, writable: bool = True):
         self.path, self.writable = Path(path), writable
         self._lock_fd: int | None = None
+        self._steps: list[tuple[str, Sequence[tuple]]] | None = None
+        """The writes a :meth:`batch` holds for its one transaction (None: each write commits alone)."""
         self.db = self._writer() if writable else self._reader()
         try:
             with self.read("opening it"):
@@ -102,6 +105,8 @@ class MemoryFile:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA cell_size_check=ON")
+            # a deleted row's bytes zeroed, not left in a free page: a forgotten turn is not read back
+            db.execute("PRAGMA secure_delete=ON")
             return db
         except sqlite3.DatabaseError as e:
             self._release()
@@ -130,7 +135,9 @@ class MemoryFile:
         text = str(e)
         if "locked" in text or "busy" in text:
             return MemoryFileInUse(f"{self.path}: the memory file is busy ({text}); try again")
-        if "file is not a database" in text or "malformed" in text or "corrupt" in text:
+        if "malformed" in text or "corrupt" in text:  # an SQLite file whose pages do not hold together
+            return _damaged(self.path, text)
+        if "file is not a database" in text:
             return DataError(f"{self.path}: not a graphmem memory file, or a damaged one ({text})")
         return StoreUnavailable(f"{self.path}: cannot open the memory file ({text})")
 
@@ -170,8 +177,11 @@ class MemoryFile:
         self.snapshot_read = False
         """Whether the last load took the postings from the snapshot (else it rebuilt them)."""
         self._snapshot_of: int | None = None  # the generation the file's snapshot is of, once known
-        self.ns: list[int] = []
-        """Each turn's number in the file, by its place in the index (they part once turns are forgotten)."""
+        self._unpurged = False  # a forget's log still to cut (a reader kept it busy)
+        self.ns: dict[str | None, list[int]] = {}
+        """Each turn's number in the file, by its place in its user's index (they part once turns are forgotten)."""
+        self.last = -1
+        """The largest number a turn was given in the file, as far as this connection knows."""
         self.version = self._data_version()
 
     @contextmanager
@@ -206,22 +216,33 @@ class MemoryFile:
         seen, self.version = self.version, now
         return now != seen
 
-    def load(self, index: LiveIndex, after: int = -1) -> list[Turn]:
-        """Every saved turn numbered after ``after``, in ingest order, put into ``index``: an empty
-        index takes them as saved (nothing read again); a reader following a writer adds them, read
-        again. ``ns`` then holds each turn's number in the file, by its place in the index (the two
-        part once turns are forgotten). The collector paused: hundreds of thousands of small acyclic
-        objects, whose passes free nothing."""
+    def load(self, index_of: Callable[[str | None], LiveIndex], after: int = -1) -> list[Turn]:
+        """Every saved turn numbered after ``after``, in ingest order, each put into its user's index
+        (``index_of``): an empty index takes them as saved (nothing read again); a reader following a
+        writer adds them, read again. ``ns`` then holds each turn's number in the file, by its place
+        in its user's index (the two part once turns are forgotten). The collector paused: hundreds
+        of thousands of small acyclic objects, whose passes free nothing."""
         with paused_gc(), self.read("reading its turns"):
             rows = self.db.execute(f"SELECT {_TURN_COLUMNS} FROM turns WHERE n > ? ORDER BY n", (after,)).fetchall()
             records = self._checked(rows)
-            numbers = [row[0] for row in rows]
-            if after >= 0:
-                index.add(records)
+            by_user: dict[str | None, tuple[list[tuple], list[Turn]]] = {}
+            for row, record in zip(rows, records, strict=True):
+                mine = by_user.setdefault(record.user, ([], []))
+                mine[0].append(row)
+                mine[1].append(record)
+            if after < 0:
+                saved = dict(self.db.execute("SELECT name, value FROM snapshot"))
+                self.ns = {}
+                kept = [self._restore(index_of(user), mine[0], mine[1], snapshot.part(saved, user))
+                        for user, mine in by_user.items()]
+                self.snapshot_read = bool(kept) and all(kept)
+                self._snapshot_of = self.generation if self.snapshot_read else None
             else:
-                self._restore(index, rows, records)
-                self.ns = []
-            self.ns.extend(numbers)
+                for user, (_, theirs) in by_user.items():
+                    index_of(user).add(theirs)
+            for user, (theirs, _) in by_user.items():
+                self.ns.setdefault(user, []).extend(row[0] for row in theirs)
+            self.last = max(self.last, rows[-1][0]) if rows else self.last
             return records
 
     def _checked(self, rows: list[tuple]) -> list[Turn]:
@@ -229,73 +250,76 @@ class MemoryFile:
         when: dict[str, datetime] = {}
         out = []
         for row in rows:
-            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user = row
-            if record_crc(n, tid, conv, speaker, text, said_on, turn, at, user) != record or reading_crc(n, *reading) != read:
+            n, tid, conv, speaker, text, said_on, turn, at, *reading, record, read, user, meta = row
+            if record_crc(n, tid, conv, speaker, text, said_on, turn, at, user, meta) != record \
+                    or reading_crc(n, *reading) != read:
                 raise _damaged(self.path, f"turn {n}'s row is not what was written")
             if said_on and said_on not in when:  # a session's turns share a date
                 when[said_on] = datetime.fromisoformat(said_on)
-            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user))
+            out.append(Turn(tid, speaker, text, when.get(said_on) if said_on else None, conv, turn, user=user,
+                            metadata=metadata_of(meta)))
         return out
 
-    def _restore(self, index: LiveIndex, rows: list[tuple], records: list[Turn]) -> None:
-        if not rows:
-            index.restore([], Readings([], [], [], [], {}))
-            return
+    def _restore(self, index: LiveIndex, rows: list[tuple], records: list[Turn], saved: dict[str, bytes]) -> bool:
+        """One user's rows into their empty index, its postings from their snapshot (``saved``) when
+        it is the file's as it stands; returns whether it was."""
         said, terms, replied, types, spans = list(zip(*rows))[8:13]
         place = {row[0]: i for i, row in enumerate(rows)}  # a reply is kept as the number of the turn replied to
-        kept = snapshot.kept(dict(self.db.execute("SELECT name, value FROM snapshot")), self.generation, len(rows),
-                             index.options)
+        kept = snapshot.kept(saved, self.generation, len(rows), index.options)
         index.restore(records, Readings(said=[r.text if s is None else s for r, s in zip(records, said)],
                                         terms=[t.split() for t in terms],
                                         replied=[None if j is None else place.get(j) for j in replied],
                                         types=[tuple(t.split(",")) if t else () for t in types],
                                         spans={i: _spans(s) for i, s in enumerate(spans) if s != "[]"}), kept)
-        self.snapshot_read = kept is not None
-        self._snapshot_of = self.generation if kept is not None else None
+        return kept is not None
 
-    def save(self, index: LiveIndex, first: int, at: datetime) -> None:
-        """In one transaction: the turns from place ``first`` on, ingested at ``at`` (their claims
-        waiting: they come after their conversations' last read turn), each under the file's next
-        number, and the earlier ones read again."""
+    def save(self, parts: Mapping[str | None, tuple[LiveIndex, int]], at: datetime) -> None:
+        """In one transaction: each user's turns from place ``first`` on in their index (``parts``),
+        ingested at ``at`` (their claims waiting: they come after their conversations' last read
+        turn), each under the file's next number, and the earlier ones read again."""
         # the new numbers appended in place, taken back if the write fails: a copy of every turn's
         # number would cost each ingest in proportion to the memory, not to the turns ingested
-        ns, held = self.ns, len(self.ns)
-        start = ns[-1] + 1 if ns else 0
-        ns.extend(range(start, start + len(index) - first))
+        grown, rows, again, start = [], [], [], self.last + 1
         try:
-            moment, read = at.isoformat(), index.readings(first)  # the new turns' readings column by column
-            rows = [turn_row(ns[i], r, _numbered(ns, turn_cells(i, r, said, terms, replied, types, read.spans.get(i, ()))),
-                             moment)
-                    for i, r, said, terms, replied, types in zip(range(first, len(index)), index.records[first:],
-                                                                   read.said, read.terms, read.replied, read.types,
-                                                                   strict=True)]
-            again = self._again(index, ns, [i for i in sorted(index.changed) if i < first])
-            self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
+            for user, (index, first) in parts.items():
+                ns = self.ns.setdefault(user, [])
+                grown.append((ns, len(ns)))
+                ns.extend(range(start, start + len(index) - first))
+                start += len(index) - first
+                rows += turn_rows(index, ns, first, at)
+                again += self._again(index, ns, [i for i in sorted(index.changed) if i < first])
+            self._write("ingesting", ("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows),
                         ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?",
                          again),
                         ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]))
         except BaseException:  # nothing of it was kept: the file's numbers as they were
-            del ns[held:]
+            for ns, held in grown:
+                del ns[held:]
             raise
+        self.last = start - 1
         self.generation += 1
-        index.changed.clear()
+        for index, _ in parts.values():
+            index.changed.clear()
 
     @staticmethod
     def _again(index: LiveIndex, ns: Sequence[int], places: Sequence[int]) -> list[tuple]:
         """The ``UPDATE`` rows of turns read again (at these places of the index)."""
         out = []
         for i in places:
-            reading = _numbered(ns, _reading(index, i))
+            reading = reading_cells(index, ns, i)
             out.append((*reading, reading_crc(ns[i], *reading), ns[i]))
         return out
 
-    def forget(self, index: LiveIndex, places: Sequence[int], conversations: Sequence[str]) -> None:
-        """In one transaction: the turns at these places gone, with their claims; the conversations
+    def forget(self, parts: Mapping[str | None, tuple[LiveIndex, Sequence[int]]], conversations: Sequence[str]) -> None:
+        """In one transaction: the turns at these places of each user's index (``parts``) gone, with their claims; the conversations
         they were in read again for claims (their claims and marks dropped: every turn waits); the
-        turns the forgetting made the index read again rewritten. A reader following the file sees
-        the ``forgotten`` count move on and reads the file whole again."""
-        gone = [(self.ns[i],) for i in places]
-        again = self._again(index, self.ns, [i for i in sorted(index.changed) if i not in index.dead])
+        turns the forgetting made the index read again rewritten; the saved index (the snapshot: its
+        terms are every turn's stems) dropped. A reader following the file sees the ``forgotten``
+        count move on and reads the file whole again. Then the log is copied into the file and cut
+        to nothing (:meth:`_purge`), so no byte of the forgotten turns is left to read."""
+        gone = [(self.ns[user][i],) for user, (_, places) in parts.items() for i in places]
+        again = [row for user, (index, _) in parts.items()
+                 for row in self._again(index, self.ns[user], [i for i in sorted(index.changed) if i not in index.dead])]
         convs = [(c,) for c in conversations]
         self._write("forgetting", ("DELETE FROM claims WHERE id IN (SELECT id FROM turns WHERE conversation = ?)", convs),
                     ("DELETE FROM claims_read WHERE conversation = ?", convs),
@@ -303,9 +327,29 @@ class MemoryFile:
                     ("UPDATE turns SET said = ?, terms = ?, replied = ?, types = ?, spans = ?, rcrc = ? WHERE n = ?", again),
                     ("UPDATE meta SET value = ? WHERE key = 'generation'", [(str(self.generation + 1),)]),
                     ("INSERT INTO meta VALUES ('forgotten', '1') ON CONFLICT (key) DO UPDATE"
-                     " SET value = CAST(value AS INTEGER) + 1", [()]))
+                     " SET value = CAST(value AS INTEGER) + 1", [()]),
+                    ("DELETE FROM snapshot", [()]))
         self.generation += 1
-        index.changed.clear()
+        self._snapshot_of = None
+        for index, _ in parts.values():
+            index.changed.clear()
+        if self._steps is None:
+            self._purge()
+        else:  # inside a batch: the log is cut once its one transaction commits
+            self._purging = True
+
+    def _purge(self, warn: bool = True) -> None:
+        """The write-ahead log copied into the file and cut to nothing: until then its frames of earlier
+        transactions hold the forgotten rows as they were written, and the file's pages their old
+        versions (``secure_delete`` zeroes a row's bytes in the new ones). A checkpoint waits for
+        readers mid-read (the busy timeout, 5 s); one still reading then leaves the log for the next
+        forget or close to cut, a warning, not an error: the forgetting itself is committed."""
+        with self.read("cutting its log after forgetting", writing=True):
+            busy = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        self._unpurged = bool(busy)
+        if busy and warn:
+            warnings.warn(f"{self.path}: a reader kept the write-ahead log busy; the forgotten turns' bytes"
+                          f" stay in {self.path}-wal until the next forget or close", RuntimeWarning, stacklevel=4)
 
     def forgotten(self) -> int:
         """How many times turns were forgotten from this file (a reader reads it whole again when it moves)."""
@@ -327,8 +371,28 @@ class MemoryFile:
                      " ON CONFLICT (conversation) DO UPDATE SET upto = max(upto, excluded.upto)",
                      [(json.dumps(list(read)),)] if read else []))
 
+    @contextmanager
+    def batch(self, doing: str) -> Iterator[None]:
+        """Every write made inside, as ONE transaction at its end (an update: a forgetting and an
+        add): all of it lands, or none, and the file's generation is as it was. A forgetting inside cuts
+        the log after that transaction, as a forgetting alone does (:meth:`_purge`)."""
+        generation, self._steps, self._purging = self.generation, [], False
+        try:
+            yield
+            steps, self._steps = self._steps, None
+            self._write(doing, *steps)
+        except BaseException:
+            self._steps, self.generation = None, generation
+            raise
+        if self._purging:
+            self._purge()
+
     def _write(self, doing: str, *steps: tuple[str, Sequence[tuple]]) -> None:
-        """Each statement over its rows, all in one transaction: all of it lands, or none."""
+        """Each statement over its rows, all in one transaction: all of it lands, or none (inside
+        :meth:`batch`, kept for its transaction)."""
+        if self._steps is not None:
+            self._steps.extend(steps)
+            return
         with self.read(doing, writing=True):
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -375,15 +439,19 @@ class MemoryFile:
             out.append(turn)
         return out
 
-    def close(self, index: LiveIndex | None = None) -> None:
-        """Close the file; a writer with ``index`` (what the file holds) first keeps its postings in
-        the snapshot, unless it is already of this generation. A snapshot that cannot be written is a
+    def close(self, indexes: Mapping[str | None, LiveIndex] | None = None) -> None:
+        """Close the file; a writer with ``indexes`` (what the file holds: each user's) first keeps their
+        postings in the snapshot, unless it is already of this generation. A snapshot that cannot be written is a
         warning, not an error: it is a cache, nothing acknowledged is lost, and a close may run while
         the caller's own exception is raised (the next open rebuilds the postings)."""
         try:
-            if self.writable and index is not None and self._snapshot_of != self.generation and not index.dead:
-                self._write("keeping its index", ("DELETE FROM snapshot", [()]),
-                            ("INSERT INTO snapshot VALUES (?, ?)", snapshot.rows(index, self.generation)))
+            if self._unpurged:  # a reader kept the log busy at the last forget: cut it now, if it can be
+                self._purge(warn=False)
+            if self.writable and indexes and self._snapshot_of != self.generation \
+                    and not any(index.dead for index in indexes.values()):
+                saved = [row for user, index in indexes.items() if len(index)
+                         for row in snapshot.rows(index, self.generation, user)]
+                self._write("keeping its index", ("DELETE FROM snapshot", [()]), ("INSERT INTO snapshot VALUES (?, ?)", saved))
         except Exception as e:  # noqa: BLE001 (whatever failed, the turns are intact)
             warnings.warn(f"{self.path}: closed without keeping its index ({type(e).__name__}: {e}); its turns"
                           " are intact, and the next open rebuilds the index", RuntimeWarning, stacklevel=3)
@@ -415,17 +483,6 @@ def _locked(path: Path) -> int | None:
         raise MemoryFileInUse(f"{path}: the memory is open for writing elsewhere (another process, or another"
                               " Memory here); close it there first, or open it read-only to search it") from None
     return fd
-
-
-def _numbered(ns: Sequence[int], cells: tuple) -> tuple:
-    """A turn's reading cells with its reply given as the file's number of the turn replied to."""
-    said, terms, replied, types, spans = cells
-    return said, terms, None if replied is None else ns[replied], types, spans
-
-
-def _reading(index: LiveIndex, i: int) -> tuple:
-    read = index.reading(i)
-    return turn_cells(i, index.records[i], read.said, read.terms, read.replied, read.types, read.spans)
 
 
 def _spans(saved: str) -> list[tuple[date, date]]:

@@ -4,8 +4,9 @@ Why keys: a user's ids and conversations are theirs (two users may both have a t
 conversation ``default``), so every store keeps a user's turns under keys scoped by the user, and
 the memory hands stores scoped turns and reads back unscoped ones. A turn without a user keeps its
 own id and conversation as keys, so a memory of no users is stored exactly as before. The
-collection's statistics (how rare a word is) are the whole memory's, as a search engine's over many
-users' documents; what a user finds, reads, forgets and is told are only their own turns.
+collection's statistics (how rare a word is, how long a turn runs) are each user's own too: a user's
+search, confidence and reply are computed over that user's turns alone, so another user's turns can
+neither move them nor be probed through them (issue #47).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import replace
 
 from graphmem.domain import Claim, Fact, Turn
 
-__all__ = ["MARK", "owner", "scoped", "scoped_turn", "unscoped", "unscoped_claim", "unscoped_fact", "unscoped_turn"]
+__all__ = ["MARK", "owner", "scoped", "user_of", "scoped_turn", "unscoped", "unscoped_claim", "unscoped_fact", "unscoped_turn"]
 
 MARK = "\x01"
 """Opens and closes the user in a scoped key; validation refuses control characters in names, so no
@@ -25,6 +26,11 @@ id, conversation or user holds one."""
 def scoped(value: str, user: str | None) -> str:
     """An id or a conversation as stores key it for ``user``."""
     return value if user is None else f"{MARK}{user}{MARK}{value}"
+
+
+def user_of(key: str) -> str | None:
+    """The user whose key this is (None: a turn or conversation that carries no user)."""
+    return key.split(MARK, 2)[1] if key.startswith(MARK) else None
 
 
 def unscoped(key: str) -> str:

@@ -401,7 +401,7 @@ _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTH_NAMES_OR
 _MONTH_DAY_YEAR = re.compile(rf"\b({MONTH_NAMES_OR_ABBREVIATIONS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,\s*|\s+)(\d{{4}})\b",
                              re.IGNORECASE)
 _MONTH_YEAR = re.compile(rf"\b({MONTH_NAMES_OR_ABBREVIATIONS})\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
-_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})(?:\b|(?=T\d))")  # 2023-08-19, and 2023-08-19T10:00:00.5
 _ZH_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?")
 
 # Chinese units after an Arabic number, one at a time (graphmem.text.zh writes them in English).

@@ -152,7 +152,27 @@ def _term(word: str) -> str | None:
     finds both."""
     if not content(word):
         return None
-    return stem(american(word)) if word.isascii() else word
+    return stem(american(word)) if word.isascii() else hebrew_bare(word)
+
+
+HEBREW_PREFIXES = frozenset("בהוכלמש")
+"""The letters Hebrew writes before a word as part of it: in, the, and, as, to, from, that (בגיטרה, "on
+the guitar", is ב + גיטרה)."""
+
+_HEBREW = re.compile(r"[\u05d0-\u05ea]+")
+
+
+def hebrew_bare(word: str) -> str:
+    """A Hebrew word without the prefix letters written onto it (at most two, ובגיטרה -> גיטרה), each only
+    while three letters or more remain: so "guitar" finds "on the guitar". Index and query read a word
+    alike, so a word whose first letter only looks like a prefix (שלום, peace) still meets itself; a
+    word of three letters or fewer is left whole. Any other word is returned as it is."""
+    if len(word) < 4 or word[0] not in HEBREW_PREFIXES or not _HEBREW.fullmatch(word):
+        return word
+    for _ in range(2):
+        if word[0] in HEBREW_PREFIXES and len(word) > 3:
+            word = word[1:]
+    return word
 
 
 class Vocabulary:

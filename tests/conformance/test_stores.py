@@ -145,6 +145,15 @@ def test_ids_are_the_memorys_own_and_a_held_id_is_judged_by_its_content(store):
      "the date '2023-03-01T00:00:00\\+02:00' has a time zone"),
     ({"id": "x", "speaker": "  ", "text": "hi"}, "'speaker' must be a non-empty string"),
     ({"id": "x", "speaker": "Ann", "text": "hi", "conversation": ""}, "'conversation' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "usr": "u1"}, "unknown key 'usr' \\(did you mean 'user'\\?\\)"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "converstion": "c"},
+     "unknown key 'converstion' \\(did you mean 'conversation'\\?\\); a record takes id, speaker, text, date"),
+    ({"id": "x", "speaker": "Ann", "text": "hi", "mood": "sunny"}, "unknown key 'mood'; a record takes"),
+    ({"id": "x", "speaker": "Ann", "text": ""}, "'text' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": " \t\n"}, "'text' must be a non-empty string"),
+    ({"id": "x", "speaker": "Ann", "text": "\u200b\u2060"}, "'text' shows no character"),
+    ({"id": "x", "speaker": "\u200b", "text": "hi"}, "'speaker' shows no character"),
+    ({"id": "x", "speaker": "\ufeff\u200d ", "text": "hi"}, "'speaker' shows no character"),
 ])
 def test_what_one_store_refuses_every_store_refuses_before_writing(store, bad, message):
     mem, here = _both(store, CHAT[:2])
@@ -162,6 +171,15 @@ def test_dates_at_the_calendars_edges_are_kept_and_searched_alike(store):
                         ("What happened in December 9999?", None)):
         assert mem.search(q, asked_on=asked_on) == here.search(q, asked_on=asked_on), q
         assert mem.ask(q, asked_on=asked_on) == here.ask(q, asked_on=asked_on), q
+
+
+def test_a_date_with_a_fraction_of_a_second_is_kept_to_the_microsecond_alike(store):
+    turns = [{"id": "f1", "speaker": "Ann", "text": "The kayak arrived this morning.", "date": "2023-05-08T10:00:00.123456"},
+             {"id": "f2", "speaker": "Bob", "text": "Great, see you at the lake.", "date": "2023-05-08 10:00:01.5"}]
+    mem, here = _both(store, turns)
+    assert [t.date for t in mem.turns()] == [t.date for t in here.turns()] == \
+        [datetime(2023, 5, 8, 10, 0, 0, 123456), datetime(2023, 5, 8, 10, 0, 1, 500000)]
+    assert mem.search("kayak", asked_on="2023-05-09T08:00:00.25") == here.search("kayak", asked_on="2023-05-09") == ["f1"]
 
 
 def test_a_closed_memory_refuses_every_verb_alike(store):
@@ -470,3 +488,53 @@ def test_ask_answers_a_state_from_the_fact_that_holds(store):
             assert (answer.reply, answer.measure) == (reply, "fact") and answer.cited[0] == answer.source, (q, user)
             assert reply in answer.sentence
     assert mem.ask("What is Alice's job?", user="cy").quiet
+
+
+RING = [
+    {"id": "r1", "speaker": "Ann", "text": "I bought a diamond ring for my sister.", "date": "2023-03-01", "conversation": "gifts"},
+    {"id": "r2", "speaker": "Bob", "text": "Nice! Was it expensive?", "date": "2023-03-01", "conversation": "gifts"},
+    {"id": "r3", "speaker": "Ann", "text": "Yes, and I live in Lisbon now, so I shipped it.", "date": "2023-03-02", "conversation": "gifts"},
+    {"id": "r4", "speaker": "Bob", "text": "Lisbon is nice in spring.", "date": "2023-03-02", "conversation": "gifts"},
+]
+ASKED = ["What did Ann buy?", "diamond ring", "Where does Ann live?", "Was it nice?", "What happened on 2 March 2023?",
+         "Who shipped the ring?", "Lisbon spring nice"]
+
+
+def _crowd(n: int) -> list[dict]:
+    """``n`` small users whose words overlap the asked user's unevenly (some say "diamond" or "nice"
+    over and over, some "Lisbon"), each in conversations of their own names and of the asked user's."""
+    words = ["diamond", "nice", "Lisbon", "ring", "sister", "spring", "kayak", "Ann"]
+    out = []
+    for u in range(n):
+        for i in range(1 + u % 5):
+            w = words[(u + i) % len(words)]
+            out.append({"id": f"r{i + 1}", "speaker": ("Ann", "Bob", "Cy")[(u + i) % 3], "user": f"u{u}",
+                        "conversation": "gifts" if u % 2 else f"chat{u % 7}", "date": f"2023-03-0{1 + i % 3}",
+                        "text": f"The {w} {w} was {words[(u * 3 + i) % len(words)]} on day {i}."})
+    return out
+
+
+def test_a_users_memory_among_200_users_answers_as_that_user_alone(store):
+    """Issue #47: how rare a word is, how long a turn runs, which words are known at all are each user's
+    own, so a user's searches (ids and order), conversations, answers (reply and confidence) and facts
+    in a memory of 200 users are exactly those of the same user's turns alone, whatever the others say
+    (B's turns saying "diamond" once moved A's ring below "nice"); the turns that carry no user are one
+    partition too. Tested as forgetting is: against the RAM memory holding only that user's turns."""
+    mine = [{**r, "user": "ann"} for r in RING]
+    nobody = [{**r, "text": r["text"] + " Really."} for r in RING[:3]]
+    mem = store()
+    mem.ingest(_crowd(200)[:600] + mine + nobody)
+    mem.ingest(_crowd(200)[600:])  # others' turns after the user's too
+    for user, records in (("ann", mine), (None, nobody), ("u7", [r for r in _crowd(200) if r["user"] == "u7"])):
+        alone = Memory()
+        alone.ingest(records)
+        for q in ASKED:
+            assert mem.search(q, k=3, user=user) == alone.search(q, k=3, user=user), (user, q)
+            assert mem.ask(q, user=user) == alone.ask(q, user=user), (user, q)
+            assert mem.search_conversations(q, user=user) == alone.search_conversations(q, user=user), (user, q)
+        for who in ("Ann", "Bob"):
+            assert mem.facts(who, user=user) == alone.facts(who, user=user), (user, who)
+    assert mem.forget(ids=["r1"], user="u3") == 1  # another user forgets: ann's answers do not move
+    alone = Memory()
+    alone.ingest(mine)
+    assert [mem.ask(q, user="ann") for q in ASKED] == [alone.ask(q, user="ann") for q in ASKED]

@@ -285,13 +285,13 @@ def test_queries_take_values_only_as_parameters():
 
 
 def test_schema_has_a_constraint_for_every_merge_key(client, loaded):
-    merged = {m for name in query_names() for m in re.findall(r"MERGE \(\w+:(\w+) \{(\w+):", query(name))}
+    merged = {(label, tuple(sorted(re.findall(r"(\w+):", keys))))
+              for name in query_names() for label, keys in re.findall(r"MERGE \(\w+:(\w+) \{([^}]*)\}", query(name))}
     rows = client.run("SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties")
-    unique = {(r["labelsOrTypes"][0], r["properties"][0]) for r in rows
-              if r["type"] == "UNIQUENESS" and len(r["properties"]) == 1}
+    unique = {(r["labelsOrTypes"][0], tuple(sorted(r["properties"]))) for r in rows if r["type"] == "UNIQUENESS"}
     assert merged <= unique
-    assert merged == {("Conversation", "id"), ("Session", "key"), ("Turn", "key"), ("Person", "key"),
-                      ("Assertion", "key"), ("Term", "stem"), ("Sentence", "key")}
+    assert merged == {("Conversation", ("id",)), ("Session", ("key",)), ("Turn", ("key",)), ("Person", ("key",)),
+                      ("Assertion", ("key",)), ("Term", ("owner", "stem")), ("Sentence", ("key",))}
 
 
 # --------------------------------------------------------------------------- Browser
@@ -412,7 +412,8 @@ def test_cli_load_errors_are_one_line(client, locomo_path):
     main = _cli_load()
     for args, must in [
         (["--uri", "bolt://127.0.0.1:1"], "cannot reach Neo4j"),
-        (["--user", "graphmem-nobody", "--password", WRONG_PASSWORD], "NEO4J_PASSWORD"),
+        (["--neo4j-user", "graphmem-nobody", "--neo4j-password", WRONG_PASSWORD],
+         "set NEO4J_USER and NEO4J_PASSWORD (or --neo4j-user and --neo4j-password)"),
         (["--database", "graphmem-missing"], "no database"),
     ]:
         result = CliRunner().invoke(main, ["load", "--data", str(locomo_path), "--conversations", "conv-30", "--quiet", *args])

@@ -146,7 +146,7 @@ except GraphmemError as exc:
 def test_eight_processes_making_a_missing_index_at_once_all_start(clean):
     """Each finds the index missing and makes it (``IF NOT EXISTS``): the ones that lose the race
     to another find it made, or deadlock with it and are retried; none fails."""
-    clean.run("DROP INDEX term_vdf IF EXISTS")
+    clean.run("DROP INDEX term_owner_vdf IF EXISTS")
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     try:
         procs = [subprocess.Popen([sys.executable, "-c", SCHEMA], stderr=subprocess.PIPE, text=True, env=env)
@@ -155,7 +155,7 @@ def test_eight_processes_making_a_missing_index_at_once_all_start(clean):
     finally:
         clean.ensure_schema()  # whatever happened, the index is there again
     assert errors == [""] * 8, errors
-    assert clean.query("schema_state") and any(r["name"] == "term_vdf" and r["state"] == "ONLINE"
+    assert clean.query("schema_state") and any(r["name"] == "term_owner_vdf" and r["state"] == "ONLINE"
                                                for r in clean.query("schema_state"))
 
 

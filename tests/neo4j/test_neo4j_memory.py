@@ -14,6 +14,7 @@ from graphmem.index.query import Query
 from graphmem.store.neo4j import Neo4jStore
 from graphmem.index.options import MemoryOptions
 from graphmem.neo4j.load import delete
+from graphmem.store.users import owner, scoped
 from graphmem.errors import DataError, Neo4jUnavailable
 from graphmem.answer.reader import ABSTAIN
 
@@ -67,8 +68,8 @@ def test_lucene_proposes_the_askers_turns_as_the_ranking_weighs_them(clean):
     assert {r["id"]: "#asker" in (r["marks"] or "").split() for r in marks} == {"a1": False, "u1": True, "u2": True}
     one = Neo4jStore(MemoryOptions(), candidates=1)
     try:
-        assert one.search(Query.parse("What book am I reading?"), 1, CONV)[0].id == "u1"
-        assert one.search(Query.parse("Which book is good?"), 1, CONV)[0].id == "a1"  # no first person: the assistant's many "book"s
+        assert one.search(Query.parse("What book am I reading?"), 1, CONV)[0][0].id == "u1"  # (turn, score)
+        assert one.search(Query.parse("Which book is good?"), 1, CONV)[0][0].id == "a1"  # no first person: the assistant's many "book"s
     finally:
         one.close()
 
@@ -364,3 +365,30 @@ def test_facts_read_claims_holding_the_characters_their_fields_are_joined_with(c
     mem.ingest(turns)
     ram.ingest(turns)
     assert mem.facts("Ann") == ram.facts("Ann") and any("\x1f" in f.sentence for f in mem.facts("Ann"))
+
+
+def test_a_database_of_terms_shared_by_users_is_counted_again_per_user(clean):
+    """A database graphmem wrote before each user's statistics were their own held one Term per stem, no
+    owner: the schema step counts every user's Terms again from the turns' fields (term_owners.cypher),
+    to what this version's writes keep, and the searches are as before."""
+    with Memory(backend="neo4j") as mem:
+        mem.ingest(TURNS + [{**t, "user": "ann"} for t in TURNS])
+        terms = "MATCH (x:Term) WHERE x.owner IN ['~none', $ann] RETURN x.owner AS o, x.stem AS s, x.df AS df, x.vdf AS vdf ORDER BY o, s"
+        before = clean.run(terms, ann=owner("ann"))
+        found = [mem.search("Who adopted a dog?", user=u) for u in (None, "ann")]
+        clean.run("MATCH (x:Term) WHERE x.owner = $ann DETACH DELETE x", ann=owner("ann"))
+        clean.run("MATCH (x:Term) WHERE x.owner = '~none' REMOVE x.owner")  # as the old writes left them
+        assert _count_again(clean) > 0
+        assert clean.run(terms, ann=owner("ann")) == before
+        assert clean.run("MATCH (x:Term) WHERE x.owner IS NULL RETURN count(x) AS n")[0]["n"] == 0
+        assert [mem.search("Who adopted a dog?", user=u) for u in (None, "ann")] == found
+        assert _count_again(clean) == 0  # nothing left to count again
+    delete(clean, scoped(CONV, "ann"))
+
+
+def _count_again(client) -> int:
+    """term_owners.cypher, with the schema step's bound (it reads every turn of the database)."""
+    from graphmem.neo4j.client import STARTUP_WAIT, Transaction
+
+    rows = client.execute(lambda tx: Transaction(tx, client).run("term_owners", p={}), True, "counting again", STARTUP_WAIT)
+    return rows[0]["old"]

@@ -48,6 +48,7 @@ REFUSED = [
     (_rec("b1", turn=1.0), "'turn' must be a whole number"),
     (_rec(""), "'id' must be a non-empty string"),
     (_rec("b1", speaker=""), "'speaker' must be a non-empty string"),
+    (_rec("b1", ""), "'text' must be a non-empty string"),  # an empty text is refused (records.visible)
     (_rec("b1", conversation=""), "'conversation' must be a non-empty string"),
     (_rec("b1", date="0000-01-01"), "cannot read the date"),
     (_rec("b1", date="10000-01-01"), "cannot read the date"),
@@ -58,6 +59,8 @@ REFUSED = [
     (_rec("w-nul\x00id"), "'id' holds a control character"),  # a name holds none: a user's keys are marked with one
     (_rec("b1", speaker="A\x00nn"), "'speaker' holds a control character"),
     (_rec("b1", conversation="c\x01"), "'conversation' holds a control character"),
+    (_rec("b1", ""), "'text' must be a non-empty string"),  # was written once: every store now refuses it
+    (_rec("b1", "\u200b"), "'text' shows no character \\(only spaces or invisible ones\\)"),
 ]
 
 ASKED_TEXT = 100_000
@@ -70,7 +73,6 @@ WRITTEN = [  # (record, a query that must find it)
     (_rec("w-year1", "I planted the oak yesterday, last week and last year.", date="0001-01-01"), "oak yesterday"),
     (_rec("w-year9999", "I will plant the elm tomorrow, next week and next year.", date="9999-12-31T23:59:59"),
      "elm tomorrow"),
-    (_rec("w-empty", ""), None),
     (_rec("w-1mb", ("lorem ipsum okapi " * 60_000)[:1_000_000]), "okapi"),
     (_rec("w-1mb-word", "x" * 1_000_000), None),
     (_rec("w-10k-word", "zebra " + "q" * 10_000), "zebra"),

@@ -43,7 +43,7 @@ BAD = [
     ("search", {}, "search: missing query"),
     ("search", {"query": "  "}, 'search: query must be a non-empty string, not "  "'),
     ("search", {"query": "dog", "colour": "red"},
-     "search: unknown argument 'colour'; search takes query, k, conversation, user, as_of"),
+     "search: unknown argument 'colour'; search takes query, k, conversation, user, as_of, where"),
     ("search", {"query": "dog", "as_of": "next blue moon"}, "as_of: cannot read the date 'next blue moon'"),
     ("ask", {"question": "When?", "as_of": "2023-02-30"}, "as_of: cannot read the date '2023-02-30'"),
     ("ask", {"question": ["When?"]}, 'ask: question must be a non-empty string, not ["When?"]'),
@@ -54,7 +54,7 @@ BAD = [
     ("remember", {"turns": [{"speaker": " ", "text": "hi"}]},
      'remember: turns[0].speaker must be a non-empty string, not " "'),
     ("remember", {"turns": [{"speaker": "Ann", "text": "hi", "mood": "happy"}]},
-     "remember: unknown field 'mood' in turns[0]; it takes speaker, text, date, id"),
+     "remember: unknown field 'mood' in turns[0]; it takes speaker, text, date, id, metadata"),
     ("remember", {"turns": [{"speaker": "Ann", "text": "hi"}, {"speaker": "Ann", "text": "hi", "date": "2023-13-01"}]},
      "remember: turns[1]: cannot read the date '2023-13-01'"),
     ("remember", {"turns": [{"speaker": "Ann", "text": "one", "id": "x"}, {"speaker": "Bob", "text": "two", "id": "x"}]},
@@ -62,11 +62,25 @@ BAD = [
     ("forget", {}, "forget: give ids, a conversation or a user (or several: the turns matching all of them are "
                    "removed); nothing was removed"),
     ("forget", {"ids": []}, "forget: ids must be a list of 1 to 10000 items, not []"),
-    ("turns", {"offset": -1}, "turns: offset must be a whole number from 0 up, not -1"),
+    ("turns", {"offset": -1}, "turns: offset must be a whole number from 0 to 9007199254740991, not -1"),
+    ("turns", {"offset": 2**63 - 1}, f"turns: offset must be a whole number from 0 to 9007199254740991, not {2**63 - 1}"),
+    ("turns", {"offset": 2**63}, f"turns: offset must be a whole number from 0 to 9007199254740991, not {2**63}"),
+    ("turns", {"offset": 10**30},
+     "turns: offset must be a whole number from 0 to 9007199254740991, not 1000000000000000000000000000000"),
+    ("turns", {"limit": 2**64}, f"turns: limit must be a whole number from 1 to 1000, not {2**64}"),
+    ("facts", {"about": "Ann", "limit": 2**63}, f"facts: limit must be a whole number from 1 to 1000, not {2**63}"),
+    ("search", {"query": "dog", "k": 2**63}, f"search: k must be a whole number from 1 to 100, not {2**63}"),
     ("turns", {"limit": 5000}, "turns: limit must be a whole number from 1 to 1000, not 5000"),
     ("facts", {"about": 3}, "facts: about must be a non-empty string, not 3"),
     ("facts", {"about": "Ann", "history": "yes"}, 'facts: history must be true or false, not "yes"'),
     ("stats", {"user": ""}, 'stats: user must be a non-empty string, not ""'),
+    ("update", {"text": "hi"}, "update: missing id"),
+    ("update", {"id": "nowhere", "text": "hi"}, "id 'nowhere': the memory holds no such turn (ingest it instead)"),
+    ("update", {"id": "x"}, "update: give what changes: text, speaker, date or metadata; nothing was changed"),
+    ("update", {"id": "x", "metadata": "email"}, 'update: metadata must be an object of names to values, not "email"'),
+    ("search", {"query": "dog", "where": ["source"]}, 'search: where must be an object of names to values, not ["source"]'),
+    ("search", {"query": "dog", "where": {"source": {"a": 1}}},
+     "where: metadata 'source' must be a string, a number or a boolean, not dict"),
 ]
 """(tool, arguments, the one line the tool error carries): calls a model gets wrong."""
 
@@ -86,15 +100,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
-    """``graphmem serve --http 127.0.0.1:PORT ARGS`` running; yields its URL, stops it (SIGTERM) after."""
+def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None, host: str = "127.0.0.1") \
+        -> Iterator[str]:
+    """``graphmem serve --http HOST:PORT ARGS`` running; yields its URL (the host as bound: any spelling of
+    127.0.0.1 is 127.0.0.1), stops it (SIGTERM) after. Its stderr is in ``tmp_path/serve-PORT.log``."""
     port = free_port()
+    bound = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][4][0]
     log = (tmp_path / f"serve-{port}.log").open("w+")
-    proc = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--http", f"127.0.0.1:{port}", *args],
+    spelt = f"[{host}]" if ":" in host else host
+    proc = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "serve", "--http", f"{spelt}:{port}", *args],
                             cwd=REPO, env={**os.environ, **ENV, **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
     try:
-        _wait_for(port, proc, log)
-        yield f"http://127.0.0.1:{port}/mcp"
+        _wait_for(bound, port, proc, log)
+        yield f"http://{f'[{bound}]' if ':' in bound else bound}:{port}/mcp"
     finally:
         proc.terminate()
         try:
@@ -105,14 +123,14 @@ def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -
             log.close()
 
 
-def _wait_for(port: int, proc: subprocess.Popen, log: Any) -> None:
+def _wait_for(host: str, port: int, proc: subprocess.Popen, log: Any) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             log.seek(0)
             pytest.fail(f"graphmem serve exited {proc.returncode}: {log.read()}")
         try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            socket.create_connection((host, port), 0.2).close()
             return
         except OSError:
             time.sleep(0.1)

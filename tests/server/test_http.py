@@ -8,12 +8,14 @@ runs (a 401), while a client that has it is served as any other.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from typing import Any
 
 import anyio
 import httpx2
+import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -74,7 +76,7 @@ def test_a_token_refuses_who_lacks_it_and_serves_who_has_it_and_its_port_is_not_
                 failure = exc
             async with httpx2.AsyncClient(headers={"Authorization": "Bearer s3cret-token"}) as http:
                 async with Client(streamable_http_client(url, http_client=http)) as mcp:
-                    assert len((await mcp.list_tools()).tools) == 7
+                    assert len((await mcp.list_tools()).tools) == 8
                     ok(await mcp.call_tool("remember", {"turns": [{"speaker": "Ann", "text": "Rex is my dog."}]}))
                     return refused, failure, ok(await mcp.call_tool("search", {"query": "Rex"}))
 
@@ -90,3 +92,69 @@ def test_a_token_refuses_who_lacks_it_and_serves_who_has_it_and_its_port_is_not_
         assert response.json()["error"] == "invalid_token"
     assert failure is not None, "a client without the token is not served"
     assert [t["text"] for t in found["turns"]] == ["Rex is my dog."]
+
+
+def _ipv6() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+LOOPBACK = ["127.0.0.1", "127.1", "127.0.0.2", "localhost",
+            *(["::1", "::ffff:127.0.0.1"] if _ipv6() else [])]
+
+
+@pytest.mark.parametrize("host", LOOPBACK)
+def test_every_spelling_of_loopback_refuses_another_sites_host_and_origin_and_warns_of_nothing(tmp_path, host):
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
+    headers = {"Accept": "application/json, text/event-stream"}
+    with http_server(tmp_path, host=host) as url:
+        bound, port = url.removeprefix("http://").removesuffix("/mcp"), url.rsplit(":", 1)[1].removesuffix("/mcp")
+        with httpx2.Client() as http:
+            rebound = http.post(url, json=request, headers={**headers, "Host": "evil.example"})
+            rebound_port = http.post(url, json=request, headers={**headers, "Host": f"evil.example:{port}"})
+            origin = http.post(url, json=request, headers={**headers, "Origin": "http://evil.example"})
+            own = http.post(url, json=request, headers={**headers, "Host": bound, "Origin": f"http://{bound}"})
+    said = (tmp_path / f"serve-{port}.log").read_text()
+    assert rebound.status_code == 421 and rebound_port.status_code == 421, said
+    assert origin.status_code == 403
+    assert own.status_code == 200 and own.json()["result"]["serverInfo"]["name"] == "graphmem"
+    assert "warning" not in said and "reachable" not in said, said
+
+
+def test_a_host_other_machines_reach_is_warned_of_with_and_without_a_token(tmp_path):
+    with http_server(tmp_path, host="0.0.0.0") as url:
+        port = url.rsplit(":", 1)[1].removesuffix("/mcp")
+    bare = (tmp_path / f"serve-{port}.log").read_text()
+    with http_server(tmp_path, host="0.0.0.0", env={"GRAPHMEM_MCP_TOKEN": "s3cret-token"}) as url:
+        port = url.rsplit(":", 1)[1].removesuffix("/mcp")
+    tokened = (tmp_path / f"serve-{port}.log").read_text()
+    assert "warning: 0.0.0.0 is reachable from other machines and no --token is set" in bare
+    assert "warning: 0.0.0.0 is reachable from other machines over plain HTTP: the token crosses" in tokened
+
+
+HELLO = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
+WIRE = {"Accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18"}
+
+
+@pytest.mark.parametrize(("given", "named"), [({"a": 1}, "an object"), ([1], "an array"), (1.5, "a fraction"),
+                                              (True, "a boolean"), (None, "null")])
+def test_a_request_whose_id_is_no_string_or_integer_is_answered_with_a_json_rpc_error(tmp_path, given, named):
+    with http_server(tmp_path, env={"GRAPHMEM_MCP_TOKEN": "s3cret-token"}) as url:
+        with httpx2.Client(headers={**WIRE, "Authorization": "Bearer s3cret-token"}) as http:
+            session = http.post(url, json=HELLO).headers["mcp-session-id"]
+            bad = http.post(url, json={"jsonrpc": "2.0", "id": given, "method": "tools/list"},
+                            headers={"mcp-session-id": session})
+            good = http.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                             headers={"mcp-session-id": session})
+        with httpx2.Client(headers=WIRE) as http:
+            stranger = http.post(url, json={"jsonrpc": "2.0", "id": given, "method": "tools/list"})
+    assert bad.status_code == 400 and bad.json() == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": f"Invalid Request: id must be a string or an integer, not {named}"}}
+    assert good.status_code == 200 and len(good.json()["result"]["tools"]) == 8
+    assert stranger.status_code == 401, "the token is checked before the body is read"

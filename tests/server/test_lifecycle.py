@@ -75,7 +75,7 @@ def test_forget_removes_by_ids_by_conversation_and_by_user(memory):
         a = ok(await client.call_tool("remember", {"turns": [ANN, BOB], "conversation": "a"}))["ids"]
         ok(await client.call_tool("remember", {"turns": [ANN, BOB], "conversation": "b"}))
         ok(await client.call_tool("remember", {"turns": [ANN], "conversation": "a", "user": "carol"}))
-        out["ids"] = ok(await client.call_tool("forget", {"ids": [a[0]]}))
+        out["a"], out["ids"] = a[0], ok(await client.call_tool("forget", {"ids": [a[0]]}))
         out["again"] = ok(await client.call_tool("forget", {"ids": [a[0]]}))
         out["found"] = ok(await client.call_tool("search", {"query": "adopted a dog", "conversation": "a"}))
         out["conversation"] = ok(await client.call_tool("forget", {"conversation": "b"}))
@@ -85,7 +85,8 @@ def test_forget_removes_by_ids_by_conversation_and_by_user(memory):
         return out
 
     out = served(memory, body)
-    assert out["ids"] == {"removed": 1} and out["again"] == {"removed": 0}
+    assert out["ids"] == {"removed": 1, "matched": [out["a"]], "not_found": []}
+    assert out["again"] == {"removed": 0, "matched": [], "not_found": [out["a"]]}
     assert out["found"]["turns"] == [] or all(t["speaker"] != "Ann" for t in out["found"]["turns"])
     assert out["conversation"] == {"removed": 2}
     assert out["left"]["turns"] == 1 and out["left"]["conversations"] == 1

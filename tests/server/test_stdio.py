@@ -52,7 +52,7 @@ def _session(path: Path, log: list[dict[str, Any]]) -> dict[str, Any]:
 def test_a_session_over_stdio_calls_every_tool_and_survives_every_bad_call(tmp_path):
     log: list[dict[str, Any]] = []
     out = _session(tmp_path / "memory.db", log)
-    assert out["tools"] == ["remember", "search", "ask", "facts", "forget", "turns", "stats"]
+    assert out["tools"] == ["remember", "update", "search", "ask", "facts", "forget", "turns", "stats"]
     ids = out["remember"]["ids"]
     assert out["remember"]["added"] == 2 and out["search"]["turns"][0]["id"] == ids[0]
     assert out["ask"]["reply"] == "7 May 2023" and [t["id"] for t in out["ask"]["cited"]] == ids[:1]
@@ -61,7 +61,7 @@ def test_a_session_over_stdio_calls_every_tool_and_survives_every_bad_call(tmp_p
     assert out["stats"]["turns"] == 2 and out["stats"]["conversations"] == 1
     assert [line for _, _, line in out["bad"]] == [line for _, _, line in BAD]
     assert any(f["turn_id"] == ids[0] for f in out["facts"]["facts"])
-    assert out["forget"] == {"removed": 1} and out["after"]["turns"] == 1
+    assert out["forget"] == {"removed": 1, "matched": [ids[1]], "not_found": []} and out["after"]["turns"] == 1
     sent = [m for m in log if m["from"] == "client" and m.get("method") == "tools/call"]
     assert len(sent) == 9 + len(BAD), "every call went over the pipe"
     if os.environ.get("GRAPHMEM_MCP_TRANSCRIPT"):  # docs/mcp.md's transcript: this session's messages

@@ -51,7 +51,7 @@ def test_every_tool_is_listed_with_a_schema_a_model_can_use_alone():
         return (await client.list_tools()).tools
 
     tools = served(Memory(), body)
-    assert [t.name for t in tools] == list(TOOLS) == ["remember", "search", "ask", "facts", "forget", "turns", "stats"]
+    assert [t.name for t in tools] == list(TOOLS) == ["remember", "update", "search", "ask", "facts", "forget", "turns", "stats"]
     for tool in tools:
         assert "Example: {" in tool.description and tool.title, tool.name
         schema = tool.input_schema
@@ -61,8 +61,12 @@ def test_every_tool_is_listed_with_a_schema_a_model_can_use_alone():
             assert not {"anyOf", "oneOf", "allOf", "$ref", "format"} & set(sub), f"{tool.name}{path}"
             if not path.endswith("[]"):
                 assert sub.get("description"), f"{tool.name}{path} says what it is"
+            if sub.get("type") == "integer":  # bounded before use: no whole number reaches a store unbounded
+                assert isinstance(sub.get("minimum"), int) and isinstance(sub.get("maximum"), int), \
+                    f"{tool.name}{path}: an integer argument has both bounds"
+                assert sub["maximum"] <= 2**53 - 1, f"{tool.name}{path}: within what every JSON client reads exactly"
         assert tool.output_schema["type"] == "object"
-        assert tool.annotations.read_only_hint == (tool.name not in ("remember", "forget"))
+        assert tool.annotations.read_only_hint == (tool.name not in ("remember", "update", "forget"))
     assert next(t for t in tools if t.name == "forget").annotations.destructive_hint is True
     assert "NOT authentication" in TOOLS["search"]["input_schema"]["properties"]["user"]["description"]
 
@@ -131,9 +135,17 @@ def test_bad_input_is_a_tool_error_with_one_line_and_the_server_carries_on():
     served(Memory(), body)
 
 
+def test_the_largest_offset_is_served_as_an_empty_page():
+    async def body(client: Client) -> dict:
+        ok(await client.call_tool("remember", {"turns": [ANN]}))
+        return ok(await client.call_tool("turns", {"offset": 2**53 - 1, "limit": 1000}))
+
+    assert served(Memory(), body) == {"turns": []}
+
+
 def test_an_unknown_tool_is_a_protocol_error():
     async def body(client: Client) -> None:
-        with pytest.raises(MCPError, match="unknown tool 'recall'; the tools are remember, search, ask"):
+        with pytest.raises(MCPError, match="unknown tool 'recall'; the tools are remember, update, search, ask"):
             await client.call_tool("recall", {})
         ok(await client.call_tool("stats", {}))
 
@@ -165,7 +177,7 @@ def test_a_closed_memory_and_a_read_only_file_say_what_the_memory_says(tmp_path)
 
 def test_a_bug_is_one_line_and_the_traceback_goes_to_the_log(caplog):
     mem = Memory()
-    mem.records_for = lambda *a, **k: 1 / 0
+    mem.hits = lambda *a, **k: 1 / 0
 
     async def body(client: Client) -> str:
         line = error(await client.call_tool("search", {"query": "dog"}))
@@ -199,3 +211,43 @@ def test_an_http_address_binds_this_machine_unless_told(text, host, port):
 def test_a_bad_http_address_is_refused(text):
     with pytest.raises(click.BadParameter):
         address(text)
+
+
+def test_forget_by_ids_says_which_matched_and_which_were_not_found():
+    async def body(client: Client) -> tuple[dict, dict, dict]:
+        ok(await client.call_tool("remember", {"turns": [{**ANN, "id": "a1"}], "user": "ann"}))
+        ok(await client.call_tool("remember", {"turns": [{**BOB, "id": "b1"}]}))
+        missed = ok(await client.call_tool("forget", {"ids": ["a1", "b1", "zz"]}))
+        mine = ok(await client.call_tool("forget", {"ids": ["a1"], "user": "ann"}))
+        whole = ok(await client.call_tool("forget", {"user": "ann"}))
+        return missed, mine, whole
+
+    missed, mine, whole = served(Memory(), body)
+    assert missed == {"removed": 1, "matched": ["b1"], "not_found": ["a1", "zz"]}, \
+        "ann's turn is not found among the turns without a user, and nothing says whose it is"
+    assert mine == {"removed": 1, "matched": ["a1"], "not_found": []}
+    assert whole == {"removed": 0}
+
+
+def test_a_server_for_one_user_reads_and_writes_that_users_turns_and_refuses_another():
+    mem = Memory()
+    mem.ingest([{"id": "x", "speaker": "Cy", "text": "Cy's own dog is called Rex.", "user": "cy"}])
+
+    async def body(client: Client) -> tuple:
+        added = ok(await client.call_tool("remember", {"turns": [ANN]}))
+        found = ok(await client.call_tool("search", {"query": "dog called Rex"}))
+        same = ok(await client.call_tool("stats", {"user": "ann"}))
+        other = error(await client.call_tool("search", {"query": "dog", "user": "cy"}))
+        nothing = error(await client.call_tool("forget", {}))
+        return added, found, same, other, nothing
+
+    async def run() -> tuple:
+        async with Client(build(mem, user="ann")) as client:
+            return await body(client)
+
+    added, found, same, other, nothing = anyio.run(run)
+    assert [t.id for t in mem.turns(user="ann")] == added["ids"] and len(list(mem.turns())) == 0
+    assert [t["id"] for t in found["turns"]] == added["ids"], "Cy's turn is not this server's to find"
+    assert same["turns"] == 1
+    assert other == "search: this server serves user 'ann' only (graphmem serve --user); leave user out"
+    assert nothing.startswith("forget: give ids, a conversation or a user"), "forget {} never forgets a whole user"

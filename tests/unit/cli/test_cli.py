@@ -54,7 +54,7 @@ def test_missing_file_is_one_line(tmp_path):
 
 def test_bench_over_an_unreachable_neo4j_is_one_line(locomo_path):
     result = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "path",
-                                       "--backend", "neo4j", "--uri", "bolt://127.0.0.1:1", "--password", "s3cret-pw"])
+                                       "--backend", "neo4j", "--uri", "bolt://127.0.0.1:1", "--neo4j-password", "s3cret-pw"])
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "cannot reach Neo4j at bolt://127.0.0.1:1" in result.output and "s3cret-pw" not in result.output
     assert len(result.output.strip().splitlines()) == 1
@@ -87,7 +87,7 @@ def test_search_asked_on_reads_the_querys_relative_dates(tmp_path):
                                       "--asked-on", "2023-04-20"])
     assert dated.exit_code == 0 and dated.output.startswith("  c1/d3"), dated.output  # Monday 17 April
     bad = CliRunner().invoke(main, ["ask", "Where did we go?", "--data", data, "--asked-on", "someday"])
-    assert bad.exit_code == 1 and bad.output.strip() == "Error: asked_on: cannot read the date 'someday'", bad.output
+    assert bad.exit_code == 1 and bad.output.strip() == "Error: --asked-on: cannot read the date 'someday'", bad.output
 
 
 def test_ask_prints_reply_its_sentence_confidence_and_citations(tmp_path):

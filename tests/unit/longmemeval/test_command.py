@@ -80,3 +80,16 @@ def test_malformed_files_are_one_line(tmp_path):
     gz = tmp_path / "bad.json.gz"
     gz.write_bytes(b"\x1f\x8b\x08\x00garbage")
     _one_line_error(CliRunner().invoke(main, ["longmemeval", "--data", str(gz)]), str(gz))
+
+
+def test_without_the_extra_it_stops_at_once_with_the_pip_command(tiny, monkeypatch):
+    """Before, the missing bm25s was met after every question's memory had been built (a minute of work)."""
+    import importlib.util
+
+    from graphmem.longmemeval import command
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "bm25s" else found(name, *a))
+    monkeypatch.setattr(command, "longmemeval", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran")))
+    result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny)])
+    _one_line_error(result, "graphmem longmemeval needs bm25s for its BM25 baseline: pip install 'graphmem[longmemeval]'")

@@ -58,7 +58,7 @@ def test_the_confidence_reads_the_turns_a_turn_replaced():
             {"id": "m3", "speaker": "Alice", "text": "I moved from Paris to Berlin.", "date": "2023-06-02",
              "conversation": "c"}]
     mem, plain = _memory(move), _memory(move, updates=False)
-    found, replaced = mem._found("Where does Alice live?", 5, None)  # the turns read when no fact answers
+    found, replaced, _ = mem._found("Where does Alice live?", 5, None)  # the turns read when no fact answers
     answer, before = mem._answer("Where does Alice live?", found, replaced), plain.ask("Where does Alice live?")
     assert answer.cited[0] == "m3" and before.cited[0] == "m1"
     assert answer.confidence == before.confidence > 0

@@ -144,8 +144,9 @@ def test_an_undated_turn_read_again_after_reopening_keeps_its_ingest_date(tmp_pa
 
 
 def _without_checksums(db) -> None:
-    """A file as versions before 6 wrote it: no row checksums, no users."""
-    for table, column in (("turns", "crc"), ("turns", "rcrc"), ("turns", "user"), ("claims", "crc")):
+    """A file as versions before 6 wrote it: no row checksums, no users (and no metadata, before 8)."""
+    for table, column in (("turns", "crc"), ("turns", "rcrc"), ("turns", "user"), ("turns", "metadata"),
+                          ("claims", "crc")):
         db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
 
 
@@ -263,6 +264,7 @@ def test_a_file_of_version_6_reads_the_claims_it_kept_none_of(tmp_path):
         want = mem.claims()
     db = sqlite3.connect(path)
     db.execute("DELETE FROM claims")  # as version 6 left it: the turns read, their claims dropped
+    db.execute("ALTER TABLE turns DROP COLUMN metadata")  # kept from version 8 on
     db.execute("UPDATE meta SET value = '6' WHERE key = 'version'")
     db.commit()
     db.close()
@@ -288,6 +290,7 @@ def test_a_file_of_version_7_reads_the_claims_of_one_speaker_it_kept_none_of(tmp
     assert [c.predicate for c in want] == ["move"]
     db = sqlite3.connect(path)
     db.execute("DELETE FROM claims WHERE id = 'n1'")  # as version 7 left it: read, no claims
+    db.execute("ALTER TABLE turns DROP COLUMN metadata")  # kept from version 8 on
     db.execute("UPDATE meta SET value = '7' WHERE key = 'version'")
     db.commit()
     db.close()
@@ -396,3 +399,28 @@ def test_facts_kept_between_calls_are_a_fresh_memorys_after_every_ingest_and_for
     mem.forget(conversation="a")
     held = [r for r in held if r["conversation"] != "a"]
     same()
+
+
+def test_a_file_of_version_8_keeps_its_metadata_and_reads_the_claims_of_one_speaker(tmp_path):
+    """Version 8 kept metadata but no claims of a conversation of one speaker: opened now, the notes'
+    turns wait again and are read when asked for, and every turn's metadata reads back as written."""
+    import sqlite3
+
+    path = tmp_path / "m.db"
+    notes = [{"id": "n1", "speaker": "Ann", "text": "I moved to Porto last week.", "date": "2023-05-08",
+              "conversation": "notes", "metadata": {"source": "sms"}}]
+    with Memory(path=path) as mem:
+        mem.ingest(notes + [{**r, "conversation": "chat"} for r in TRIO[:2]])
+        want, chat = mem.claims("notes"), mem.claims("chat")
+    assert [c.predicate for c in want] == ["move"]
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM claims WHERE id = 'n1'")  # as version 8 left it: read, no claims
+    db.execute("UPDATE meta SET value = '8' WHERE key = 'version'")
+    db.commit()
+    db.close()
+    with Memory(path=path) as mem:
+        assert mem.claims("notes") == want and mem.claims("chat") == chat
+        assert dict(mem.get("n1").metadata) == {"source": "sms"}
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,) == ("9",)
+    db.close()

@@ -55,3 +55,59 @@ def test_graphmem_forget_on_the_command_line(tmp_path):
     assert nothing.exit_code == 2 and "say what to forget" in nothing.output
     with Memory(path=path, read_only=True) as mem:
         assert {t.conversation for t in mem.turns()} == {"c0", "c1", "c3"} and not list(mem.turns(user="ann"))
+
+
+SECRET = [{"id": "s1", "speaker": "Ann", "conversation": "c9", "date": "2023-06-01",
+           "text": "Vortigern keeps the locker code qxz99887766 under the kayak."},
+          {"id": "s2", "speaker": "Bob", "conversation": "c9", "date": "2023-06-01",
+           "text": "Only vortigern knows qxz99887766, Ann."}]
+WORDS = (b"vortigern", b"qxz99887766", b"99887766")
+
+
+def _traces(path) -> list[str]:
+    """The files of the memory (the database, its log, its shared memory, any other beside it)
+    holding a forgotten word, in any case."""
+    return [f"{f.name}: {w.decode()}" for f in sorted(path.parent.iterdir()) if f.name.startswith(path.name)
+            for w in WORDS if w in f.read_bytes().lower()]
+
+
+def test_a_forgotten_turn_leaves_no_byte_in_the_file_its_log_or_its_saved_index(tmp_path):
+    """The words of the forgotten turns are in none of the file's bytes once forget returns: not in its
+    rows (secure_delete zeroes them), not in the saved index (the snapshot, dropped), not in the
+    write-ahead log (cut to nothing), whether the turns were saved with a snapshot or not, and a
+    reader open beside the writer does not keep them there."""
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(TURNS + SECRET)
+    assert _traces(path)  # the snapshot and the rows hold them: the scan can see them
+    with Memory(path=path) as mem:
+        assert mem.store.file.snapshot_read
+        mem.ingest([{"id": "x1", "speaker": "Ann", "conversation": "c9", "text": "The lake was calm today."}])
+        reader = Memory(path=path, read_only=True)
+        assert reader.search("vortigern locker code", k=1) == ["s1"]
+        assert mem.forget(ids=["s1", "s2"]) == 2
+        assert _traces(path) == []
+        assert reader.search("vortigern locker code") == [] and mem.search("locker code qxz99887766") == []
+        mem.ingest([{"id": "x2", "speaker": "Bob", "conversation": "c9", "text": "Calm water again."}])
+        reader.close()
+    assert _traces(path) == []
+    with Memory(path=path) as mem:  # unsaved turns forgotten in the session that ingested them
+        mem.ingest([{**t, "id": "n" + t["id"]} for t in SECRET])
+        assert _traces(path)
+        mem.forget(ids=["ns1", "ns2"])
+        assert _traces(path) == []
+    assert _traces(path) == []
+
+
+def test_an_update_leaves_no_byte_of_the_text_it_replaced(tmp_path):
+    """An update forgets the old turn as a forget does: its one transaction (the forgetting and the add
+    together) commits, then the log is cut, so the old words are in none of the file's bytes."""
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(TURNS + SECRET)
+    with Memory(path=path) as mem:
+        assert _traces(path)
+        mem.update("s1", text="Ann keeps the locker code somewhere else now.")
+        mem.update("s2", text="Only Ann knows it, then.")
+        assert _traces(path) == [] and mem.search("locker code", k=1) == ["s1"]
+    assert _traces(path) == []

@@ -219,3 +219,29 @@ def test_an_empty_memory_closes_and_reopens(tmp_path):
         mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a dog."}])
     with Memory(path=path) as mem:
         assert mem.store.file.snapshot_read and mem.search("Who adopted a dog?") == ["a"]
+
+
+def test_each_users_index_is_kept_apart_and_reopens_to_what_it_held(dataset, tmp_path):
+    """Each user's turns have an index of their own (issue #47), kept in the snapshot under rows of their
+    own: a file of three users (and turns of none) reopens each from its snapshot to what it held, and
+    from a rebuild to the same; each user's index is that of a memory holding their turns alone."""
+    records = _records(dataset)[:600]
+    users = [None, "ann", "bob", "cy"]
+    mine = [{**r, "user": users[i % 4]} for i, r in enumerate(records)]
+    path = tmp_path / "m.db"
+    with Memory(path=path) as mem:
+        mem.ingest(mine[:300])
+        for r in mine[300:330]:
+            mem.ingest([r])
+        mem.ingest(mine[330:])
+        live = {u: _held(mem.store.index_of(u)) for u in users}
+    for reopen in ("snapshot", "rebuilt"):
+        if reopen == "rebuilt":
+            _drop_snapshot(path)
+        with Memory(path=path) as again:
+            assert again.store.file.snapshot_read == (reopen == "snapshot")
+            assert {u: _held(again.store.index_of(u)) for u in users} == live
+    for u in users:
+        alone = Memory()
+        alone.ingest([r for r in mine if r["user"] == u])
+        assert _held(alone.store.index_of(u)) == live[u], u

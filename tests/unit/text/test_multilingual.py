@@ -126,3 +126,15 @@ def test_the_ascii_shortcut_splits_as_the_whole_table_does():
     texts = [t["text"] for t in DATA["turns"]] + ["It\u2019s \u201cgreat\u201d \u2014 caf\u00e9 \U0001f389", "Zu\u0308rich 東京 x"]
     for text in texts:
         assert unicode_words(text) == whole(text), text
+
+
+def test_a_hebrew_word_behind_its_prefix_letters_is_found_by_its_bare_form():
+    """בגיטרה is ב + גיטרה ("on the guitar"): the prefix letters ב ה ו כ ל מ ש are written onto the word."""
+    assert terms.analyse("בגיטרה הגיטרה ובגיטרה גיטרה") == ["גיטרה"] * 4
+    assert terms.analyse("בית שלום") == ["בית", "לום"], "three letters stay whole; a word meets itself either way"
+    assert terms.hebrew_bare("москве") == "москве" and terms.hebrew_bare("bgit") == "bgit"
+    mem = Memory()
+    mem.ingest([{"id": "a", "speaker": "נועה", "text": "ניגנתי בגיטרה כל הערב"},
+                {"id": "b", "speaker": "דוד", "text": "I cooked pasta tonight."}])
+    for query in ("גיטרה", "הגיטרה", "על הגיטרה?"):
+        assert mem.search(query, k=1) == ["a"], query
