@@ -90,7 +90,8 @@ class Fake:
     def ask(self, question, asked_on=None, user=None):
         return self._reply
 
-    def facts(self, person, as_of=None, user=None):
+    def facts(self, person, as_of=None, user=None, history=False):
+        """Its facts as given (what holds and the history alike: the judging reads their dates)."""
         return self._facts
 
 
