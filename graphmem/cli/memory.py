@@ -17,6 +17,7 @@ from graphmem.cli.common import confidence_options, friendly, meaning_floor_sett
 from graphmem.data.dialogue import memory_records, placed_records
 from graphmem.domain import Answer, Fact, Turn
 from graphmem.errors import StoreUnavailable
+from graphmem.progress import bar as progress_bar
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the command that needs it: --help stays fast
     from graphmem.memory.api import Memory
@@ -154,9 +155,10 @@ def ingest(saved: Path, file: Path, batch: int, quiet: bool) -> None:
         added = 0
         starts = range(0, len(records), batch)
         try:
-            with click.progressbar(starts, label="ingesting", hidden=quiet) as bar:
-                for start in bar:
+            with progress_bar(len(records), "ingesting", quiet=quiet, unit="turn") as bar:
+                for start in starts:
                     added += mem.ingest(records[start:start + batch])
+                    bar.update(len(records[start:start + batch]))
         except StoreUnavailable as e:
             raise click.ClickException(f"{e}; {saved} holds {len(mem)} turns, {added} of them added now: make room"
                                        " and run the same command again to add the rest") from None

@@ -80,3 +80,18 @@ def test_malformed_files_are_one_line(tmp_path):
     gz = tmp_path / "bad.json.gz"
     gz.write_bytes(b"\x1f\x8b\x08\x00garbage")
     _one_line_error(CliRunner().invoke(main, ["longmemeval", "--data", str(gz)]), str(gz))
+
+
+def test_progress_is_drawn_on_a_terminal_only(tiny, monkeypatch):
+    from graphmem import progress
+
+    piped = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--json"])
+    assert piped.exit_code == 0, piped.output
+    assert piped.stderr == ""  # CliRunner's stderr is no terminal: nothing but the report
+    monkeypatch.setattr(progress, "shown", lambda quiet=False, stream=None: not quiet)
+    shown = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--json"])
+    assert "questions" in shown.stderr and "/2" in shown.stderr
+    untimed = lambda out: {k: v for k, v in json.loads(out).items() if "cpu" not in k and "seconds" not in k}  # noqa: E731
+    assert untimed(shown.stdout) == untimed(piped.stdout)  # the report is the same; only stderr gained the bar
+    quiet = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--json", "--quiet"])
+    assert quiet.stderr == ""
