@@ -4,7 +4,11 @@ then by what graphmem adds: each document is a turn with its metadata, of one us
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +74,14 @@ def test_a_user_and_a_conversation_keep_to_their_turns():
     home = GraphmemRetriever(memory=mem, k=10, conversation="home").invoke("dog")
     assert sorted(d.id for d in home) == ["d3", "d4"]
     assert [d.id for d in GraphmemRetriever(memory=mem).invoke("dog", user="cy")] == ["x1"]
+
+
+def test_the_documented_example_runs_as_written():
+    doc = Path(__file__).resolve().parents[3] / "docs" / "langchain.md"
+    block = re.search(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S).group(1)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(block, str(doc), "exec"), {"__name__": "langchain_example"})
+    first, meta = printed.getvalue().splitlines()
+    assert first == "I adopted a dog called Rex yesterday."
+    assert meta == "{'id': 'd1', 'speaker': 'Ann', 'date': '2023-05-08T00:00:00', 'conversation': 'walks', 'user': 'ann'}"
