@@ -16,12 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForRetrieverRun
-from langchain_core.documents import Document
-from langchain_core.retrievers import BaseRetriever
-from pydantic import ConfigDict
-
+from graphmem.errors import GraphmemError, install
 from graphmem.integrations.turns import ranked, turn_metadata
+
+try:
+    from langchain_core.callbacks import CallbackManagerForRetrieverRun
+    from langchain_core.documents import Document
+    from langchain_core.retrievers import BaseRetriever
+    from pydantic import ConfigDict
+except ImportError as exc:  # the extra is missing: one line saying how to add it
+    raise GraphmemError(f"graphmem.integrations.langchain needs langchain-core: {install('langchain')}") from exc
 
 __all__ = ["GraphmemRetriever"]
 

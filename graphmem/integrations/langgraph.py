@@ -42,11 +42,15 @@ from datetime import datetime, timezone
 from os import PathLike
 from typing import Any
 
-from langgraph.store.base import (BaseStore, GetOp, IndexConfig, Item, ListNamespacesOp, MatchCondition, Op, PutOp,
-                                  Result, SearchItem, SearchOp, get_text_at_path, tokenize_path, validate_op_namespace)
-
 from graphmem.data.records import KEY_LIMIT, SPEAKER_LIMIT, placed
-from graphmem.errors import MisuseError
+from graphmem.errors import GraphmemError, MisuseError, install
+
+try:
+    from langgraph.store.base import (BaseStore, GetOp, IndexConfig, Item, ListNamespacesOp, MatchCondition, Op,
+                                      PutOp, Result, SearchItem, SearchOp, get_text_at_path, tokenize_path,
+                                      validate_op_namespace)
+except ImportError as exc:  # the extra is missing: one line saying how to add it
+    raise GraphmemError(f"graphmem.integrations.langgraph needs langgraph: {install('langgraph')}") from exc
 from graphmem.integrations.langgraph_side import Row, Side, joined
 from graphmem.integrations.turns import ranked
 from graphmem.store.ram import RamStore
