@@ -84,12 +84,13 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
 @model_options
 @click.option("--sample", type=click.IntRange(min=1), default=None, help="Ask N questions, stratified by category.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The sample's seed (printed with it).")
+@click.option("--quiet", is_flag=True, help="No progress bar for --sweep (none is drawn when stderr is not a terminal).")
 @friendly
 def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
           confidence: str, backend: str, uri: str | None, neo4j_user: str | None, neo4j_password: str | None,
           database: str | None, timeout: float | None, model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
-          sample: int | None, seed: int) -> None:
+          sample: int | None, seed: int, quiet: bool) -> None:
     """Run the LoCoMo benchmark and print the table."""
     # only this command needs the bench (scikit-learn, nltk, networkx): imported here to keep --help fast
     from graphmem.answer.reader import ReaderSettings
@@ -114,7 +115,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         client = gn.connect(uri, neo4j_user, neo4j_password, database, timeout=timeout)
     prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend, neo4j=client)
     if sweep:
-        _sweep(prep, sweep, k, floor, settings, plot, confidence)
+        _sweep(prep, sweep, k, floor, settings, plot, confidence, quiet)
         click.echo()
         click.echo(timer.line())
         return
@@ -163,12 +164,12 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
 
 
 def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: ReaderSettings, plot: Path | None,
-           confidence: str) -> None:
+           confidence: str, quiet: bool = True) -> None:
     # the bench's modules, imported where bench needs them (see bench)
     from graphmem.bench import report
     from graphmem.bench import sweep as sw  # likewise
 
-    result = sw.run(prep, setting, k, floor, settings, confidence)
+    result = sw.run(prep, setting, k, floor, settings, confidence, quiet)
     click.echo(report.settings_line(k, floor, settings) + f"  sweep={setting}")
     click.echo()
     click.echo(sw.render(setting, prep.arms, result))
@@ -261,10 +262,12 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
               help="Grade the model's replies with a judge at this endpoint (J; --judge alone: $GRAPHMEM_JUDGE_URL).")
 @click.option("--judge-name", default=None, help="The judge model's name [the one the endpoint serves].")
 @confidence_options
+@click.option("--quiet", is_flag=True, help="No progress bar (none is drawn when stderr is not a terminal).")
 @friendly
 def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None, limit: int | None,
                 types: tuple[str, ...], model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
-                judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None) -> None:
+                judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None,
+                quiet: bool) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
     from graphmem.longmemeval.baseline import need_bm25s  # the research side: only for this command
 
@@ -276,7 +279,7 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
     judge = _model_reader(judge_url, judge_name, model_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
     settings = Settings(confidence=confidence, **meaning_floor_setting(meaning_floor, confidence))
-    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge, types=types))
+    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge, types=types, quiet=quiet))
 
 
 def _write_json(path: Path, payload: Any) -> None:
