@@ -173,8 +173,8 @@ def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidenc
                 key = (c, q.index, first if model is None else " ".join(h.dia_id for h in hits[:5]))
                 conf = sure_cache.get(key)
                 if conf is None and model is not None:
-                    found = [ctx.conv.turn_by_id[h.dia_id] for h in hits[:5]]
-                    conf = sure_cache[key] = model(features(ctx.vocab, Query.parse(q.text), found, ctx.conv.speakers))
+                    turns = [ctx.conv.turn_by_id[h.dia_id] for h in hits[:5]]
+                    conf = sure_cache[key] = model(features(ctx.vocab, Query.parse(q.text), turns, ctx.conv.speakers))
                 elif conf is None:
                     text = turn_text(ctx.conv.turn_by_id[first]) if hits else None
                     ceiling = ceilings[c][q.index] if ceilings is not None else None
