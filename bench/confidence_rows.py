@@ -9,8 +9,9 @@ of its date (k=5); per LoCoMo question one ``Memory()`` over all ten conversatio
 ``Memory.signals`` reads off the turns found (:func:`graphmem.memory.calibrated.features`), whether
 the question is answerable (``_abs`` and adversarial ones are not), whether an evidence turn was
 among the five cited, the group cross-validation keeps together (the LongMemEval question, whose
-haystack is its own; the LoCoMo conversation) and the shipped coverage answer's confidence and
-silence. The rows are cached under ``~/.cache/graphmem/confidence/`` (never the repository: the
+haystack is its own; the LoCoMo conversation), the shipped coverage answer's confidence and
+silence, and whether the reader declines with no floor at all (``declined``: it finds no phrase to
+quote; such an answer is quiet whatever its confidence). The rows are cached under ``~/.cache/graphmem/confidence/`` (never the repository: the
 data's licence), keyed by the data file and the feature code, so ``bench/fit_confidence.py``
 iterates in seconds; the LongMemEval pass takes about six minutes of CPU.
 """
@@ -69,11 +70,12 @@ def lme_rows(path: Path, limit: int | None = None, fresh: bool = False) -> list[
             mem = Memory()
             mem.ingest(q.records())
             answer = mem.ask(q.question, 5, asked_on=q.date)  # the shipped coverage's, for comparison
+            declined = Memory(store=mem.store, floor=0.0).ask(q.question, 5, asked_on=q.date).quiet
             found = mem.records_for(q.question, TURNS, asked_on=q.date)  # what a calibrated ask reads
             wanted = evidence_turns(q, "all")
             rows.append({"data": "longmemeval", "group": q.id, "kind": q.type, "answerable": not q.abstention,
                          "hit": any(t.id in wanted for t in found[:5]), "coverage": answer.confidence,
-                         "quiet": answer.quiet, "signals": mem.signals(q.question, found)})
+                         "quiet": answer.quiet, "declined": declined, "signals": mem.signals(q.question, found)})
         return rows
     return _cached("longmemeval", path, limit, fresh, make)
 
@@ -85,16 +87,18 @@ def locomo_rows(path: Path, fresh: bool = False) -> list[dict]:
         mem = Memory()
         mem.ingest([{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
                      "conversation": c.id} for c in dataset.conversations for t in c.turns])
+        reader = Memory(store=mem.store, floor=0.0)  # the same turns, no floor: does the reader itself decline?
         rows = []
         for c in dataset.conversations:
             for q in c.questions:
                 answer = mem.ask(q.text, 5)
+                declined = reader.ask(q.text, 5).quiet
                 found = mem.records_for(q.text, TURNS)
                 wanted = {f"{c.id}/{e}" for e in q.evidence}
                 rows.append({"data": "locomo", "group": c.id, "kind": str(q.category),
                              "answerable": q.category != ADVERSARIAL, "hit": any(t.id in wanted for t in found[:5]),
                              "coverage": answer.confidence, "quiet": answer.quiet,
-                             "signals": mem.signals(q.text, found)})
+                             "declined": declined, "signals": mem.signals(q.text, found)})
         return rows
     return _cached("locomo", path, None, fresh, make)
 

@@ -10,7 +10,8 @@ scikit-learn's logistic regression over standardised signals, then optionally an
 fitted on cross-validated predictions. Each head's settings (the regularisation ``C``, the coverage
 signals alone or every signal, isotonic or not) are chosen by cross-validation grouped by haystack
 (LongMemEval: one question each) and by conversation (LoCoMo), by log loss; its floor is the highest
-that keeps at most 15% of its answerable questions quiet, read off the chosen setting's out-of-fold
+that keeps at most 15% of its answerable questions quiet (below it, or declined by the reader, which
+finds no phrase in about 5% of them whatever the confidence), read off the chosen setting's out-of-fold
 predictions. Why two heads: one set of weights over both read LongMemEval worse than coverage alone
 (out-of-fold AUC 0.573 against 0.682: a question asking a date is mostly answerable on LoCoMo and as
 often not on LongMemEval), and why two floors: the share of unanswerable questions differs (6% and 22%).
@@ -105,9 +106,11 @@ def _splits(y: np.ndarray, groups: np.ndarray, folds: int, seed: int, strata: np
     return StratifiedGroupKFold(folds, shuffle=True, random_state=seed).split(y, y if strata is None else strata, groups)
 
 
-def floor_of(p: np.ndarray, y: np.ndarray) -> float:
-    """The highest floor keeping at most 15% of the answerable questions below it."""
-    return float(np.quantile(p[y == 1], QUIET_ANSWERABLE, method="lower"))
+def floor_of(p: np.ndarray, y: np.ndarray, declined: np.ndarray) -> float:
+    """The highest floor keeping at most 15% of the answerable questions quiet: below it, or declined
+    by the reader whatever their confidence (``ask`` is quiet either way)."""
+    ok = [f for f in np.unique(p[y == 1]) if np.mean(((p < f) | declined)[y == 1]) <= QUIET_ANSWERABLE]
+    return float(max(ok, default=0.0))
 
 
 def choose(xs: dict[str, np.ndarray], y: np.ndarray, groups: np.ndarray, folds: int,
@@ -126,15 +129,15 @@ def choose(xs: dict[str, np.ndarray], y: np.ndarray, groups: np.ndarray, folds: 
     return best[1], best[2]
 
 
-def head_fit(xs: dict[str, np.ndarray], y: np.ndarray, groups: np.ndarray, folds: int,
+def head_fit(xs: dict[str, np.ndarray], y: np.ndarray, groups: np.ndarray, declined: np.ndarray, folds: int,
              seed: int) -> tuple[Model, float]:
     """One head: its setting chosen by cross-validation, fitted on every row given, and its floor
     chosen on the chosen setting's out-of-fold predictions."""
     s, inner = choose(xs, y, groups, folds, seed)
-    return Model(s, folds, seed).fit(xs[s.signals], y, groups), floor_of(inner, y)
+    return Model(s, folds, seed).fit(xs[s.signals], y, groups), floor_of(inner, y, declined)
 
 
-def nested(rows: list[dict], y: np.ndarray, data: np.ndarray, groups: np.ndarray, folds: int,
+def nested(rows: list[dict], y: np.ndarray, data: np.ndarray, groups: np.ndarray, declined: np.ndarray, folds: int,
            seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Out-of-fold predictions, and the floor each outer fold's head chose inside its training part."""
     xs = {n: matrix(rows, n) for n in SETS}
@@ -144,7 +147,7 @@ def nested(rows: list[dict], y: np.ndarray, data: np.ndarray, groups: np.ndarray
     for tr, te in _splits(y, groups, folds, seed + 100, strata):
         for h in (True, False):
             a, b = tr[heads[tr] == h], te[heads[te] == h]
-            model, floor = head_fit({k: v[a] for k, v in xs.items()}, y[a], groups[a], folds, seed)
+            model, floor = head_fit({k: v[a] for k, v in xs.items()}, y[a], groups[a], declined[a], folds, seed)
             chosen.append(f"{'assistant' if h else 'friends'} C={model.s.c} {model.s.signals}"
                           f"{' isotonic' if model.s.isotonic else ''}")
             p[b], floors[b] = model.predict(xs[model.s.signals][b]), floor
@@ -159,8 +162,8 @@ def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
 
 
 def report(name: str, p: np.ndarray, floors: np.ndarray, y: np.ndarray, hit: np.ndarray, cov: np.ndarray,
-           covq: np.ndarray) -> list[str]:
-    quiet = p < floors
+           covq: np.ndarray, declined: np.ndarray) -> list[str]:
+    quiet = (p < floors) | declined  # what ask does: quiet below the floor, or when the reader finds no phrase
     out = [f"{name}: {len(y)} questions, {int(np.sum(y == 0))} unanswerable",
            f"  calibrated  AUC {roc_auc_score(y, p):.3f}  quiet: answerable {quiet[y == 1].mean():.3f}, "
            f"unanswerable {quiet[y == 0].mean():.3f}  (floor {np.min(floors):.3f} to {np.max(floors):.3f})  "
@@ -193,12 +196,13 @@ def main() -> None:
     data, groups = np.array([r["data"] for r in rows]), np.array([f"{r['data']}/{r['group']}" for r in rows])
     hit = np.array([r["hit"] for r in rows], dtype=float)
     cov, covq = np.array([r["coverage"] for r in rows]), np.array([r["quiet"] for r in rows])
-    p, floors, chosen = nested(rows, y, data, groups, a.folds, a.seed)
+    declined = np.array([r["declined"] for r in rows], dtype=bool)
+    p, floors, chosen = nested(rows, y, data, groups, declined, a.folds, a.seed)
     print(f"out of fold ({a.folds} outer folds, each head choosing its setting and floor by {a.folds}-fold CV inside)")
     print("chosen per outer fold: " + "; ".join(chosen))
     for d in ("longmemeval", "locomo"):
         m = data == d
-        print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m])))
+        print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m], declined[m])))
     print("both\n" + "\n".join(reliability(p, y, hit)) + f"\n  ECE {ece(p, y):.3f}")
     if a.write:
         heads = np.array([bool(r["signals"]["assisted"]) for r in rows])
@@ -206,7 +210,7 @@ def main() -> None:
         out = {"command": "python3 bench/fit_confidence.py --write", "heads": {}}
         for name, h in (("assistant", True), ("friends", False)):
             m = heads == h
-            model, floor = head_fit({k: v[m] for k, v in xs.items()}, y[m], groups[m], a.folds, a.seed)
+            model, floor = head_fit({k: v[m] for k, v in xs.items()}, y[m], groups[m], declined[m], a.folds, a.seed)
             out["heads"][name] = {"rows": int(m.sum()), "unanswerable": int(np.sum(y[m] == 0))} | model.params(
                 round(floor, 3))
             print(f"{name}: C={model.s.c} {model.s.signals} isotonic={model.s.isotonic} floor {floor:.3f}")
