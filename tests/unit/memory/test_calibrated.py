@@ -112,3 +112,19 @@ def test_ask_answers_with_the_probability_and_abstains_below_the_models_floor() 
 def test_an_unknown_confidence_is_refused() -> None:
     with pytest.raises(MisuseError, match="calibrated"):
         Memory(confidence="probable")
+
+
+def test_the_command_line_asks_and_benches_with_the_calibrated_confidence(tmp_path, locomo_path) -> None:  # noqa: ANN001
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("".join(json.dumps(r) + "\n" for r in FRIENDS))
+    floor = Calibrated.load().heads["friends"].floor
+    asked = CliRunner().invoke(main, ["ask", "What did Ann adopt?", "--data", str(turns), "--confidence", "calibrated"])
+    assert asked.exit_code == 0, asked.output
+    assert f"(calibrated, floor {floor:.3f}".rstrip("0") in asked.output
+    bench = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "vector", "--confidence", "calibrated"])
+    assert bench.exit_code == 0, bench.output
+    assert f"floor={floor:.3f}" in bench.output and "adversarial      446" in bench.output
