@@ -153,9 +153,15 @@ def format_tables(s: dict[str, Any]) -> str:
 
 def _confidence_line(s: dict[str, Any]) -> str:
     """The confidences ``ask`` abstained by, each with its floor and how many questions it judged."""
-    floors = {"coverage": s["floor"], "meaning": s.get("meaning_floor", 0.0)}
+    floors = {"coverage": f"floor {floor_text(s['floor'])}",
+              "meaning": f"floor {floor_text(s.get('meaning_floor', 0.0))}"}
+    if "calibrated" in (s.get("measures") or {}):
+        from graphmem.memory.calibrated import Calibrated  # the model's JSON, only when a run used it
+
+        heads = Calibrated.load().heads
+        floors["calibrated"] = " / ".join(f"{h} floor {floor_text(heads[h].floor)}" for h in heads)
     judged = s.get("measures") or {"coverage": s["questions"]}
-    return ", ".join(f"{m} confidence (floor {floor_text(floors[m])}) on {n}" for m, n in judged.items())
+    return ", ".join(f"{m} confidence ({floors[m]}) on {n}" for m, n in judged.items())
 
 
 def per_question(results: Sequence[Result]) -> list[dict[str, Any]]:
