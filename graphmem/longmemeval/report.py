@@ -13,6 +13,7 @@ from typing import Any
 from graphmem.longmemeval import model
 from graphmem.longmemeval.metrics import KS, METRICS, UPDATES_K, VIEWS
 from graphmem.longmemeval.run import SYSTEMS, Result
+from graphmem.memory.calibrated import Calibrated
 from graphmem.memory.meaning import floor_text
 
 COLUMNS = tuple(f"{m}@{k}" for m in METRICS for k in KS)
@@ -156,8 +157,6 @@ def _confidence_line(s: dict[str, Any]) -> str:
     floors = {"coverage": f"floor {floor_text(s['floor'])}",
               "meaning": f"floor {floor_text(s.get('meaning_floor', 0.0))}"}
     if "calibrated" in (s.get("measures") or {}):
-        from graphmem.memory.calibrated import Calibrated  # the model's JSON, only when a run used it
-
         heads = Calibrated.load().heads
         floors["calibrated"] = " / ".join(f"{h} floor {floor_text(heads[h].floor)}" for h in heads)
     judged = s.get("measures") or {"coverage": s["questions"]}
