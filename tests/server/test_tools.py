@@ -17,6 +17,7 @@ from mcp import Client, MCPError
 from graphmem.cli.serve import address
 from graphmem.errors import GraphmemError
 from graphmem.memory.api import Memory
+from graphmem.memory.calibrated import Calibrated
 from graphmem.server.app import build
 from graphmem.server.schemas import TOOLS
 from graphmem.server.tools import stable_id
@@ -180,3 +181,14 @@ def test_an_http_address_binds_this_machine_unless_told(text, host, port):
 def test_a_bad_http_address_is_refused(text):
     with pytest.raises(click.BadParameter):
         address(text)
+
+
+def test_ask_with_the_calibrated_confidence_gives_the_heads_floor():
+    async def body(client: Client) -> None:
+        ok(await client.call_tool("remember", {"turns": [ANN, BOB], "conversation": "ann-chat"}))
+        answer = ok(await client.call_tool("ask", {"question": "What did Ann adopt?"}))
+        floor = Calibrated.load().heads["friends"].floor
+        assert answer["floor"] == floor and 0.0 <= answer["confidence"] <= 1.0
+        assert answer["abstained"] == (answer["confidence"] < floor)
+
+    served(Memory(confidence="calibrated"), body)
