@@ -61,7 +61,8 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
 @data_option
 @click.option("--arms", default="default", show_default=True, help="A named set (default, factor, walk, hops, read) or a comma list.")
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns each arm returns.")
-@click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True, help="Below this confidence reply 'No information available'.")
+@click.option("--floor", type=click.FloatRange(0, 1), default=None,
+              help="Below this confidence reply 'No information available' [0.30; with --confidence calibrated the model's].")
 @click.option("--span", type=click.IntRange(min=1), default=4, show_default=True, help="Words a reply keeps per piece.")
 @click.option("--band", type=click.FloatRange(0, 1), default=0.90, show_default=True, help="A second piece is stated if it covers this share of the best.")
 @click.option("--parts", type=click.IntRange(min=1), default=2, show_default=True, help="Pieces of evidence Reply states at most.")
@@ -73,8 +74,10 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
               help="Vary one setting and print the sweep table (and, for floor, matched silence).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PNG: the trade-off of a sweep, or reach bars of a reach run (-k 2000 --floor 0).")
-@click.option("--confidence", type=click.Choice(["turn", "relative"]), default="turn", show_default=True,
-              help="Confidence: the best turn's coverage of the question (turn: the specification's Sure), or that discounted by the best coverage any turn reaches (relative).")
+@click.option("--confidence", type=click.Choice(["turn", "relative", "calibrated"]), default="turn", show_default=True,
+              help="Confidence: the best turn's coverage of the question (turn: the specification's Sure), that discounted by "
+                   "the best coverage any turn reaches (relative), or the memory's calibrated probability over the first "
+                   "five turns (calibrated: graphmem.memory.calibrated, fitted on the memory's turns).")
 @click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
               help="Where the path arms' hops run: the networkx mirror, or Cypher against Neo4j (run graphmem load first).")
 @neo4j_options
@@ -86,7 +89,7 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
 @click.option("--seed", type=int, default=0, show_default=True, help="The sample's seed (printed with it).")
 @click.option("--quiet", is_flag=True, help="No progress bar for --sweep (none is drawn when stderr is not a terminal).")
 @friendly
-def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
+def bench(data: Path | None, arms: str, k: int, floor: float | None, span: int, band: float, parts: int,
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
           confidence: str, backend: str, uri: str | None, neo4j_user: str | None, neo4j_password: str | None,
           database: str | None, timeout: float | None, model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
@@ -100,6 +103,10 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     from graphmem.bench import sample as sampling  # likewise
 
     timer = b.Timer()  # its clock starts here: a launcher's own time is not counted
+    if floor is None:
+        from graphmem.memory.calibrated import Calibrated  # the model's JSON only with --confidence calibrated
+
+        floor = Calibrated.load().heads["friends"].floor if confidence == "calibrated" else 0.30
     names = parse_arms(arms)
     t = time.process_time()
     dataset = full = locomo.load_dataset(data)
