@@ -66,3 +66,15 @@ def test_ingest_on_a_terminal_draws_the_bar_unless_quiet(tmp_path, monkeypatch, 
     assert result.exit_code == 0, result.output
     assert ("ingesting" in result.stderr and "/30" in result.stderr) is not quiet
     assert result.stdout.strip() == f"30 turns added to {tmp_path / 'm.db'}; it holds 30"
+
+
+def test_the_loads_bars_go_through_the_same_helper(monkeypatch):
+    """graphmem load draws its bars (reading claims, writing) through graphmem.neo4j.load.bar."""
+    from graphmem.neo4j.load import bar
+
+    monkeypatch.setattr(progress, "shown", lambda quiet=False, stream=None: not quiet)
+    with bar(5, True, "writing") as drawn:
+        assert not drawn.disable  # (tqdm marks every bar disabled once closed)
+        drawn.update(5)
+    with bar(5, False, "writing") as hidden:  # --quiet
+        assert hidden.disable
