@@ -1,7 +1,7 @@
 """The memory API's search, measured on LoCoMo: does the evidence come back?
 
     python bench/memory_locomo.py [--data PATH] [--k 5] [--compare VARIANT] [--dense]
-                                  [--ask [--floor F] [--reader extractive] [--confidence meaning]]
+                                  [--ask [--floor F] [--reader extractive] [--confidence meaning|calibrated]]
                                   [--pools [--pool-size 100] [--seed 0] [--bench6 DIR]]
 
 All 5,882 turns of the ten conversations go into one :class:`graphmem.memory.api.Memory`
@@ -18,6 +18,8 @@ floor (the shipped memory keeps ``graphmem.memory.api.FLOOR``, 0.30), to compare
 ``--reader extractive`` reads the replies with the bench's reader (``MemoryOptions.reader``), as
 ``ask`` did before the readable reader. ``--confidence meaning`` asks a ``Memory(confidence="meaning")`` too: LoCoMo is two people talking, so
 its answers should be the shipped memory's (:mod:`graphmem.memory.meaning` keeps coverage there).
+``--confidence calibrated`` asks a ``Memory(confidence="calibrated")`` too (:mod:`graphmem.memory.calibrated`,
+fitted on these questions among others: in-sample here; ``bench/fit_confidence.py`` prints its out-of-fold figures).
 
 ``--pools`` asks in bench6's shape instead: the questions with evidence, bar bench6's own
 100 (read from ``--bench6``), are shuffled once (``--seed``) and cut into pools of 100;
@@ -485,8 +487,9 @@ def main() -> None:
     p.add_argument("--floor", type=float, default=memory.FLOOR, help="the floor the variant's ask abstains below (--ask)")
     p.add_argument("--reader", choices=READERS, default=SHIPPED.reader,
                    help="with --ask: who reads the replies (extractive: the bench's reader, as before the readable one)")
-    p.add_argument("--confidence", choices=["coverage", "meaning"], default="coverage",
-                   help="with --ask: also ask a Memory(confidence=...) built so (meaning: the dense extra and WordNet)")
+    p.add_argument("--confidence", choices=["coverage", "meaning", "calibrated"], default="coverage",
+                   help="with --ask: also ask a Memory(confidence=...) built so (meaning: the dense extra and WordNet; "
+                        "calibrated: the shipped model, fitted on these questions too)")
     p.add_argument("--pools", action="store_true",
                    help="ask each question of a bench6-shaped pool (its group's evidence turns only), not of all turns")
     p.add_argument("--pool-size", type=int, default=100, help="questions per pool (--pools)")

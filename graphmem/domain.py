@@ -204,14 +204,18 @@ class Answer:
     cited: tuple[str, ...]
     confidence: float
     measure: str = "coverage"
-    """What ``confidence`` is: ``coverage`` (a share of the question's words, in [0, 1]) or
-    ``meaning`` (a cosine; :mod:`graphmem.memory.meaning`), each with its own floor; or ``fact``, a
-    reply read off a fact that holds (:mod:`graphmem.memory.asked`), held against the coverage's floor."""
+    """What ``confidence`` is: ``coverage`` (a share of the question's words, in [0, 1]), ``meaning``
+    (a cosine; :mod:`graphmem.memory.meaning`) or ``calibrated`` (a probability:
+    :mod:`graphmem.memory.calibrated`), each with its own floor; or ``fact``, a reply read off a fact
+    that holds (:mod:`graphmem.memory.asked`), held against the coverage's floor."""
     sentence: str = ""
     """The sentence the reply was read from, as the turn says it ("" when the answer abstains, or
     when the bench's reader, which joins words of several sentences, read it)."""
     source: str = ""
     """The id of the cited turn that said ``sentence`` ("" with it)."""
+    floor: float | None = None
+    """The floor ``confidence`` was held against, when the answer's own (``calibrated``: each shape
+    of exchange has its floor); None: the memory's floor for the ``measure``."""
 
     @property
     def quiet(self) -> bool:

@@ -18,7 +18,8 @@ from graphmem.data.locomo import CATEGORIES
 
 
 def settings_line(k: int, floor: float, settings: ReaderSettings) -> str:
-    return f"k={k} floor={floor:.2f} span={settings.span} band={settings.band:.2f} parts={settings.parts}"
+    shown = f"{floor:.2f}" if round(floor, 2) == floor else f"{floor:.3f}"  # a fitted floor keeps its third digit
+    return f"k={k} floor={shown} span={settings.span} band={settings.band:.2f} parts={settings.parts}"
 
 
 CELL = "      F1 recall  quiet"

@@ -24,6 +24,8 @@ from graphmem.arms.registry import ARMS, READ_SUFFIX, base
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
+from graphmem.index.query import Query
+from graphmem.memory.calibrated import Calibrated, features
 from graphmem.answer.sure import Ceiling, sure
 
 
@@ -143,10 +145,12 @@ Answers = dict[str, list[list[ArmAnswer]]]
 """Arm -> conversation -> question -> answer."""
 
 
-CONFIDENCES = ("turn", "relative")
+CONFIDENCES = ("turn", "relative", "calibrated")
 """How the best turn's coverage of a question becomes a confidence (:func:`graphmem.answer.sure.sure`): as it is
 (``turn``, the specification's Sure, the default), or discounted by the best coverage any turn
-of the conversation reaches (``relative``)."""
+of the conversation reaches (``relative``); or the memory's calibrated probability over the arm's
+first five turns (``calibrated``: :mod:`graphmem.memory.calibrated`, the same signals and model
+``Memory(confidence="calibrated")`` reads, fitted on the memory's turns, not an arm's)."""
 
 
 def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidence: str = "turn") -> Answers:
@@ -157,6 +161,7 @@ def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidenc
     out: Answers = {}
     sure_cache: dict[tuple[int, int, str], float] = {}
     ceilings = _ceilings(prep) if confidence == "relative" else None
+    model = Calibrated.load() if confidence == "calibrated" else None
     for arm in prep.arms:
         gather = arm.endswith(READ_SUFFIX)
         per_conv = []
@@ -165,9 +170,12 @@ def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidenc
             rows = []
             for q, hits in zip(ctx.conv.questions, found[base(arm)][c]):
                 first = hits[0].dia_id if hits else ""
-                key = (c, q.index, first)
+                key = (c, q.index, first if model is None else " ".join(h.dia_id for h in hits[:5]))
                 conf = sure_cache.get(key)
-                if conf is None:
+                if conf is None and model is not None:
+                    turns = [ctx.conv.turn_by_id[h.dia_id] for h in hits[:5]]
+                    conf = sure_cache[key] = model(features(ctx.vocab, Query.parse(q.text), turns, ctx.conv.speakers))
+                elif conf is None:
                     text = turn_text(ctx.conv.turn_by_id[first]) if hits else None
                     ceiling = ceilings[c][q.index] if ceilings is not None else None
                     conf = sure_cache[key] = sure(ctx.vocab, q.text, text, ceiling)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from graphmem.bench import run as b
 from graphmem.errors import GraphmemError
 from graphmem.answer.reader import ReaderSettings
+from graphmem.progress import bar as progress_bar
 
 POINTS: dict[str, list[float]] = {
     "floor": [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8],
@@ -38,28 +40,38 @@ Sweep = dict[float, dict[str, Point]]
 """Value -> arm -> point."""
 
 
-def run(prep: b.Prepared, setting: str, k: int, floor: float, settings: ReaderSettings, confidence: str = "turn") -> Sweep:
-    """Every arm at every point of one setting, reusing retrieval where it can."""
+def run(prep: b.Prepared, setting: str, k: int, floor: float, settings: ReaderSettings, confidence: str = "turn",
+        quiet: bool = True) -> Sweep:
+    """Every arm at every point of one setting, reusing retrieval where it can; unless ``quiet``, a bar
+    counts the points on a terminal's stderr (:mod:`graphmem.progress`)."""
     if setting not in POINTS:
         raise GraphmemError(f"cannot sweep {setting!r}: choose from {', '.join(POINTS)}")
     out: Sweep = {}
     found = None if setting == "k" else b.retrieve(prep, k)
     answers = b.answer(prep, found, settings, confidence) if setting == "floor" else None
-    for value in POINTS[setting]:
-        if setting == "k":
-            here = b.answer(prep, b.retrieve(prep, int(value)), settings, confidence)
-        elif setting == "floor":
-            here = answers
-        else:
-            cast = int(value) if setting in ("span", "parts") else float(value)
-            here = b.answer(prep, found, replace(settings, **{setting: cast}), confidence)
-        scored = b.score(prep, here, value if setting == "floor" else floor)
-        table = scored.table(prep.arms)
-        out[value] = {
-            a: Point(table["answerable"][a].f1, table["adversarial"][a].f1, table["overall"][a].f1, table["overall"][a].quiet)
-            for a in prep.arms
-        }
+    with progress_bar(len(POINTS[setting]), f"sweep {setting}", quiet=quiet, unit="point") as shown:
+        for value in POINTS[setting]:
+            out[value] = _point(prep, setting, value, k, floor, settings, confidence, found, answers)
+            shown.update(1)
     return out
+
+
+def _point(prep: b.Prepared, setting: str, value: float, k: int, floor: float, settings: ReaderSettings,
+           confidence: str, found: Any, answers: Any) -> dict[str, Point]:
+    """Every arm at one point of the sweep."""
+    if setting == "k":
+        here = b.answer(prep, b.retrieve(prep, int(value)), settings, confidence)
+    elif setting == "floor":
+        here = answers
+    else:
+        cast = int(value) if setting in ("span", "parts") else float(value)
+        here = b.answer(prep, found, replace(settings, **{setting: cast}), confidence)
+    scored = b.score(prep, here, value if setting == "floor" else floor)
+    table = scored.table(prep.arms)
+    return {
+        a: Point(table["answerable"][a].f1, table["adversarial"][a].f1, table["overall"][a].f1, table["overall"][a].quiet)
+        for a in prep.arms
+    }
 
 
 def render(setting: str, arms: Sequence[str], sweep: Sweep) -> str:

@@ -61,7 +61,8 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
 @data_option
 @click.option("--arms", default="default", show_default=True, help="A named set (default, factor, walk, hops, read) or a comma list.")
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Turns each arm returns.")
-@click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True, help="Below this confidence reply 'No information available'.")
+@click.option("--floor", type=click.FloatRange(0, 1), default=None,
+              help="Below this confidence reply 'No information available' [0.30; with --confidence calibrated the model's].")
 @click.option("--span", type=click.IntRange(min=1), default=4, show_default=True, help="Words a reply keeps per piece.")
 @click.option("--band", type=click.FloatRange(0, 1), default=0.90, show_default=True, help="A second piece is stated if it covers this share of the best.")
 @click.option("--parts", type=click.IntRange(min=1), default=2, show_default=True, help="Pieces of evidence Reply states at most.")
@@ -73,8 +74,10 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
               help="Vary one setting and print the sweep table (and, for floor, matched silence).")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PNG: the trade-off of a sweep, or reach bars of a reach run (-k 2000 --floor 0).")
-@click.option("--confidence", type=click.Choice(["turn", "relative"]), default="turn", show_default=True,
-              help="Confidence: the best turn's coverage of the question (turn: the specification's Sure), or that discounted by the best coverage any turn reaches (relative).")
+@click.option("--confidence", type=click.Choice(["turn", "relative", "calibrated"]), default="turn", show_default=True,
+              help="Confidence: the best turn's coverage of the question (turn: the specification's Sure), that discounted by "
+                   "the best coverage any turn reaches (relative), or the memory's calibrated probability over the first "
+                   "five turns (calibrated: graphmem.memory.calibrated, fitted on the memory's turns).")
 @click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
               help="Where the path arms' hops run: the networkx mirror, or Cypher against Neo4j (run graphmem load first).")
 @neo4j_options
@@ -84,12 +87,13 @@ def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path 
 @model_options
 @click.option("--sample", type=click.IntRange(min=1), default=None, help="Ask N questions, stratified by category.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The sample's seed (printed with it).")
+@click.option("--quiet", is_flag=True, help="No progress bar for --sweep (none is drawn when stderr is not a terminal).")
 @friendly
-def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: float, parts: int,
+def bench(data: Path | None, arms: str, k: int, floor: float | None, span: int, band: float, parts: int,
           show: int, out: Path | None, blind: bool, build: bool, sweep: str | None, plot: Path | None,
           confidence: str, backend: str, uri: str | None, neo4j_user: str | None, neo4j_password: str | None,
           database: str | None, timeout: float | None, model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
-          sample: int | None, seed: int) -> None:
+          sample: int | None, seed: int, quiet: bool) -> None:
     """Run the LoCoMo benchmark and print the table."""
     # only this command needs the bench (scikit-learn, nltk, networkx): imported here to keep --help fast
     from graphmem.answer.reader import ReaderSettings
@@ -99,6 +103,10 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
     from graphmem.bench import sample as sampling  # likewise
 
     timer = b.Timer()  # its clock starts here: a launcher's own time is not counted
+    if floor is None:
+        from graphmem.memory.calibrated import Calibrated  # the model's JSON only with --confidence calibrated
+
+        floor = Calibrated.load().heads["friends"].floor if confidence == "calibrated" else 0.30
     names = parse_arms(arms)
     t = time.process_time()
     dataset = full = locomo.load_dataset(data)
@@ -114,7 +122,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
         client = gn.connect(uri, neo4j_user, neo4j_password, database, timeout=timeout)
     prep = b.prepare(dataset, names, blind=blind, timer=timer, backend=backend, neo4j=client)
     if sweep:
-        _sweep(prep, sweep, k, floor, settings, plot, confidence)
+        _sweep(prep, sweep, k, floor, settings, plot, confidence, quiet)
         click.echo()
         click.echo(timer.line())
         return
@@ -163,12 +171,12 @@ def bench(data: Path | None, arms: str, k: int, floor: float, span: int, band: f
 
 
 def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: ReaderSettings, plot: Path | None,
-           confidence: str) -> None:
+           confidence: str, quiet: bool = True) -> None:
     # the bench's modules, imported where bench needs them (see bench)
     from graphmem.bench import report
     from graphmem.bench import sweep as sw  # likewise
 
-    result = sw.run(prep, setting, k, floor, settings, confidence)
+    result = sw.run(prep, setting, k, floor, settings, confidence, quiet)
     click.echo(report.settings_line(k, floor, settings) + f"  sweep={setting}")
     click.echo()
     click.echo(sw.render(setting, prep.arms, result))
@@ -261,10 +269,12 @@ def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **ne
               help="Grade the model's replies with a judge at this endpoint (J; --judge alone: $GRAPHMEM_JUDGE_URL).")
 @click.option("--judge-name", default=None, help="The judge model's name [the one the endpoint serves].")
 @confidence_options
+@click.option("--quiet", is_flag=True, help="No progress bar (none is drawn when stderr is not a terminal).")
 @friendly
 def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None, limit: int | None,
                 types: tuple[str, ...], model_url: str | None, model_name: str | None, model_parallel: int, model_cache: Path | None,
-                judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None) -> None:
+                judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None,
+                quiet: bool) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
     from graphmem.longmemeval.baseline import need_bm25s  # the research side: only for this command
 
@@ -276,7 +286,7 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")
     judge = _model_reader(judge_url, judge_name, model_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
     settings = Settings(confidence=confidence, **meaning_floor_setting(meaning_floor, confidence))
-    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge, types=types))
+    click.echo(lme(data, variant, limit, as_json, out, settings, reader=reader, judge=judge, types=types, quiet=quiet))
 
 
 def _write_json(path: Path, payload: Any) -> None:

@@ -19,6 +19,7 @@ from graphmem.data.dialogue import memory_records, placed_records
 from graphmem.data.records import name_argument, parse_date
 from graphmem.domain import Answer, Fact, Turn
 from graphmem.errors import DataError, StoreUnavailable
+from graphmem.progress import bar as progress_bar
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) is imported by the command that needs it: --help stays fast
     from graphmem.memory.api import Memory
@@ -189,9 +190,10 @@ def ingest(saved: Path | None, file: Path, backend: str, user: str | None, batch
         added = 0
         starts = range(0, len(records), batch)
         try:
-            with click.progressbar(starts, label="ingesting", hidden=quiet) as bar:
-                for start in bar:
+            with progress_bar(len(records), "ingesting", quiet=quiet, unit="turn") as bar:
+                for start in starts:
                     added += mem.ingest(records[start:start + batch])
+                    bar.update(len(records[start:start + batch]))
         except StoreUnavailable as e:
             holding = counted(len(mem), "turn")
             raise click.ClickException(f"{e}; {mem.store.where} holds {holding}, {added} of them added now: make room "

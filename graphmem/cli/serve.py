@@ -48,7 +48,8 @@ def _token(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     return value
 
 
-def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j: dict[str, Any]) -> tuple[Memory, str]:
+def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j: dict[str, Any],
+          confidence: str = "coverage") -> tuple[Memory, str]:
     """The memory to serve, and what it is (for the line printed at start)."""
     from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
 
@@ -56,13 +57,13 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
         saved = saved.expanduser()  # a desktop client's config passes "~/memory.db" as is: no shell expands it
         if backend != "memory":
             raise click.UsageError("--memory is a memory file: not with --backend neo4j")
-        mem = Memory(path=saved, floor=floor, read_only=read_only)
+        mem = Memory(path=saved, floor=floor, read_only=read_only, confidence=confidence)
         return mem, f"memory file {saved}{' (read-only)' if read_only else ''}, {counted(len(mem), 'turn')}"
     if backend == "neo4j":
-        return Memory("neo4j", floor=floor, read_only=read_only, **neo4j_settings(neo4j)), "Neo4j"
+        return Memory("neo4j", floor=floor, read_only=read_only, confidence=confidence, **neo4j_settings(neo4j)), "Neo4j"
     if read_only:
         raise click.UsageError("--read-only serves a memory that exists: give --memory FILE or --backend neo4j")
-    return Memory(floor=floor), "memory in RAM (gone when the server stops; --memory FILE keeps it)"
+    return Memory(floor=floor, confidence=confidence), "memory in RAM (gone when the server stops; --memory FILE keeps it)"
 
 
 @click.command()
@@ -79,17 +80,20 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
               help="With --http: refuse (HTTP 401) every request without 'Authorization: Bearer TOKEN'. Never "
                    "printed. stdio needs none: only the process that started the server can speak to it.")
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
-              help="ask replies 'No information available' below this confidence.")
+              help="ask replies 'No information available' below this confidence (--confidence coverage).")
+@click.option("--confidence", type=click.Choice(["coverage", "calibrated"]), default="coverage", show_default=True,
+              help="What ask's confidence is: the share of the question's words the best turn covers, or the "
+                   "calibrated probability that the question is answerable (its floors chosen out of fold).")
 @click.option("--user", default=None,
               help="Serve this user's turns only: every tool reads and writes them, and a call naming another "
                    "user is refused. Without it each call names its user (omitted: the turns without one).")
 @neo4j_options
 @friendly
 def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, token: str | None, floor: float,
-          user: str | None, **neo4j: str | None) -> None:
+          confidence: str, user: str | None, **neo4j: str | None) -> None:
     """Serve a memory to MCP clients (Claude Desktop, Cursor, VS Code, agents): stdio by default.
 
-    Tools: remember, search, ask, facts, forget, turns, stats. A tool's 'user' argument is a
+    Tools: remember, update, search, ask, facts, forget, turns, stats. A tool's 'user' argument is a
     partition of the memory, NOT authentication: anyone who can reach the server can name any user.
     Over HTTP, --token is what keeps others out. Bad input never stops the server: each call
     that cannot be served returns a tool error with the one line graphmem prints."""
@@ -102,7 +106,7 @@ def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, t
         if (exc.name or "").split(".")[0] not in ("mcp", "uvicorn", "starlette", "anyio", "pydantic"):
             raise
         raise click.ClickException(f"graphmem serve needs the MCP SDK: {install('mcp')}") from None
-    mem, what = _open(saved, backend, read_only, floor, neo4j)
+    mem, what = _open(saved, backend, read_only, floor, neo4j, confidence)
     signal.signal(signal.SIGTERM, _stop)  # a terminated server closes its memory on the way out, as Ctrl-C does
     try:
         with mem:

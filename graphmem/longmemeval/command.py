@@ -15,16 +15,18 @@ from graphmem.longmemeval import load as loader
 from graphmem.longmemeval import model
 from graphmem.longmemeval.report import format_tables, per_question, summary
 from graphmem.longmemeval.run import Result, Settings, run
+from graphmem.progress import bar as progress_bar
 
 
 def longmemeval(data: str | Path | None, variant: str = "s", limit: int | None = None, as_json: bool = False,
                 out: Path | None = None, settings: Settings = Settings(),
                 progress: Callable[[Result], None] | None = None,
                 reader: ModelReader | None = None, judge: ModelReader | None = None,
-                types: tuple[str, ...] = ()) -> str:
+                types: tuple[str, ...] = (), quiet: bool = True) -> str:
     """Read the release, run every question (``types``: of those types only; ``limit`` applies
     first), and return the report (tables, or JSON); with ``reader`` a model reads each question's
-    evidence too, and with ``judge`` its replies are graded."""
+    evidence too, and with ``judge`` its replies are graded. Unless ``quiet``, a bar counts the
+    questions on a terminal's stderr (:mod:`graphmem.progress`)."""
     if judge is not None and reader is None:
         raise GraphmemError("--judge grades the model's replies: give --model too")
     path = loader.locate(data, variant)
@@ -37,7 +39,13 @@ def longmemeval(data: str | Path | None, variant: str = "s", limit: int | None =
     if not questions:
         raise DataError(f"{path}: no questions to run")
     wall = time.perf_counter()
-    results = run(questions, replace(settings, prompts=reader is not None), progress)
+    with progress_bar(len(questions), "questions", quiet=quiet, unit="q") as shown:
+        def done(result: Result) -> None:
+            shown.update(1)
+            if progress is not None:
+                progress(result)
+
+        results = run(questions, replace(settings, prompts=reader is not None), done)
     header: dict[str, Any] = {"data": str(path), "variant": variant, "floor": settings.floor,
                               "confidence": settings.confidence}
     if settings.confidence == "meaning":

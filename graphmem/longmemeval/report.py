@@ -13,6 +13,7 @@ from typing import Any
 from graphmem.longmemeval import model
 from graphmem.longmemeval.metrics import KS, METRICS, UPDATES_K, VIEWS
 from graphmem.longmemeval.run import SYSTEMS, Result
+from graphmem.memory.calibrated import Calibrated
 from graphmem.memory.meaning import floor_text
 
 COLUMNS = tuple(f"{m}@{k}" for m in METRICS for k in KS)
@@ -153,9 +154,13 @@ def format_tables(s: dict[str, Any]) -> str:
 
 def _confidence_line(s: dict[str, Any]) -> str:
     """The confidences ``ask`` abstained by, each with its floor and how many questions it judged."""
-    floors = {"coverage": s["floor"], "meaning": s.get("meaning_floor", 0.0)}
+    floors = {"coverage": f"floor {floor_text(s['floor'])}",
+              "meaning": f"floor {floor_text(s.get('meaning_floor', 0.0))}"}
+    if "calibrated" in (s.get("measures") or {}):
+        heads = Calibrated.load().heads
+        floors["calibrated"] = " / ".join(f"{h} floor {floor_text(heads[h].floor)}" for h in heads)
     judged = s.get("measures") or {"coverage": s["questions"]}
-    return ", ".join(f"{m} confidence (floor {floor_text(floors[m])}) on {n}" for m, n in judged.items())
+    return ", ".join(f"{m} confidence ({floors[m]}) on {n}" for m, n in judged.items())
 
 
 def per_question(results: Sequence[Result]) -> list[dict[str, Any]]:

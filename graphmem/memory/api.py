@@ -49,6 +49,7 @@ from graphmem.index.shape import is_assistant, reader_settings
 from graphmem.memory.asked import FACT_CONFIDENCE, answered
 from graphmem.memory.arguments import When, count as _count, listed as _listed, moment as _moment
 from graphmem.memory.updates import Rules, Updates, prefer_current
+from graphmem.memory.calibrated import TURNS, Calibrated, features
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
@@ -80,6 +81,7 @@ class Memory:
         self.floor = floor
         self.meaning_floor = meaning_floor
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
+        self._calibrated = Calibrated.load() if confidence == "calibrated" else None
         self.settings = settings
         self.options = options
         self._rules = Rules.of(options)  # the knowledge updates' settings, read once
@@ -322,9 +324,10 @@ class Memory:
         k = _count(k)  # checked before it is compared with the meaning's turns
         if self._meaning is None:
             with self._lock:  # searched and read against the same turns
-                found, replaced, _ = self._found(question, k, conversation, asked_on, user, where)
+                found, replaced, _ = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
+                                                 asked_on, user, where)
                 held = self._from_facts(question, found, k, conversation, asked_on, user, where)
-                return held or (self._answer(question, found, replaced), found)
+                return held or (self._answer(question, found, replaced, cite=k), found)
         # the meaning confidence reads more turns than are cited, and embeds them without the memory's
         # lock (an ingest need not wait for it): the reader may see turns ingested since the search
         found, replaced, _ = self._found(question, max(k, self.confidence_turns) if k > 0 else k, conversation,
@@ -347,8 +350,11 @@ class Memory:
     @property
     def confidence_turns(self) -> int:
         """How many of the turns found ``answer_from`` judges its confidence by: the first (word
-        coverage), or ``MemoryOptions.meaning_turns`` with ``confidence="meaning"``."""
-        return self._meaning.turns if self._meaning is not None else 1
+        coverage), ``MemoryOptions.meaning_turns`` with ``confidence="meaning"``, or
+        :data:`graphmem.memory.calibrated.TURNS` with ``confidence="calibrated"``."""
+        if self._meaning is not None:
+            return self._meaning.turns
+        return TURNS if self._calibrated is not None else 1
 
     def answer_from(self, question: str, found: Sequence[Turn], cite: int | None = None) -> Answer:
         """The answer read off turns already found (``records_for``), best first: what ``ask`` does
@@ -362,17 +368,30 @@ class Memory:
         """``answer_from``, the first turn's coverage judged with the turns it replaced (``_found``)."""
         measure = "meaning" if self._meaning is not None and found \
             and self._assisted(scoped(found[0].conversation, found[0].user)) \
-            else "coverage"
+            else "calibrated" if self._calibrated is not None else "coverage"
         cited = found[:cite]
         if not cited:  # nothing found, or nothing to cite: nothing to judge
             return Answer(ABSTAIN, (), 0.0, measure if found or self._meaning is None else "meaning")
+        if measure == "calibrated":
+            return self._read(question, cited, self.signals(question, found), measure)
         if measure == "coverage":
             return self._read(question, cited, None, measure, replaced.get(cited[0].id, ()))
         return self._read(question, cited, self._meaning(question, found), measure)
 
     def floor_of(self, answer: Answer) -> float:
-        """The floor ``answer``'s confidence was held against: the coverage's or the meaning's."""
+        """The floor ``answer``'s confidence was held against: the coverage's, the meaning's or the
+        calibrated model's (chosen with it, out of fold)."""
+        if answer.floor is not None:
+            return answer.floor
         return self.meaning_floor if answer.measure == "meaning" else self.floor
+
+    def signals(self, question: str, found: Sequence[Turn]) -> dict[str, float]:
+        """What ``confidence="calibrated"`` reads off the turns found, best first
+        (:func:`graphmem.memory.calibrated.features`): for a caller that studies or refits it."""
+        query = Query.parse(question)
+        with self._lock:
+            speakers = self._store.speakers(scoped(found[0].conversation, found[0].user)) if found else []
+            return features(self._store.weights(query, found), query, found, speakers)
 
     def _assisted(self, conversation: str) -> bool:
         """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""
@@ -383,19 +402,22 @@ class Memory:
         """The text whose coverage of the question is the confidence: the first turn found."""
         return found[0].text
 
-    def _read(self, question: str, found: Sequence[Turn], confidence: float | None, measure: str,
+    def _read(self, question: str, found: Sequence[Turn], confidence: float | dict[str, float] | None, measure: str,
               replaced: Sequence[str] = ()) -> Answer:
         """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` (None: the
         first turn's word coverage, or that of a turn it replaced (``replaced``: their texts),
-        computed here) reaches the ``measure``'s floor."""
+        computed here; the calibrated model's signals: its probability) reaches the ``measure``'s floor."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
             vocab = self._store.weights(query, found, found[0].user)  # the words of the user whose turns they are
+            floor = None
+            if isinstance(confidence, dict) and self._calibrated is not None:
+                confidence, floor = self._calibrated.judge(confidence)
             if confidence is None:
                 confidence = max(sure(vocab, query.english, text, unseen=self.options.sure_unseen)
                                  for text in (self._covered(found), *replaced))
             hits = [Hit(r.id, r.text, r.date or datetime.now()) for r in found]
-            answer = Answer(ABSTAIN, tuple(r.id for r in found), confidence, measure)
+            answer = Answer(ABSTAIN, tuple(r.id for r in found), confidence, measure, floor=floor)
             if confidence < self.floor_of(answer):
                 return answer
             if self.options.reader == "extractive":

@@ -43,9 +43,10 @@ from graphmem.index.options import MemoryOptions
 from graphmem.search.dense import Turns
 from graphmem.text.zh import has_cjk
 
-CONFIDENCES = ("coverage", "meaning")
-"""What ``ask`` abstains by: word coverage of the first turn found (default), or, between a person
-and an assistant, the meaning confidence of this module."""
+CONFIDENCES = ("coverage", "meaning", "calibrated")
+"""What ``ask`` abstains by: word coverage of the first turn found (default); between a person
+and an assistant, the meaning confidence of this module; or the calibrated probability
+(:mod:`graphmem.memory.calibrated`)."""
 
 MEANING_FLOOR = 0.845
 """The cosine below which a ``confidence="meaning"`` answer abstains. Chosen on LongMemEval's
@@ -110,7 +111,7 @@ def _kinds() -> Any:
 
 
 def meaning(confidence: str, options: MemoryOptions) -> Meaning | None:
-    """The meaning confidence a memory asked for, or None (coverage); an unknown name is refused."""
+    """The meaning confidence a memory asked for, or None (coverage, calibrated); an unknown name is refused."""
     if confidence not in CONFIDENCES:
         raise MisuseError(f"unknown confidence {confidence!r}: choose {' or '.join(map(repr, CONFIDENCES))}")
     return Meaning(options) if confidence == "meaning" else None

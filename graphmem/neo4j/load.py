@@ -8,19 +8,17 @@ arm's backend (:mod:`graphmem.neo4j.hops`) reads what it checks.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
-
-import click
 
 from graphmem.data.locomo import Dataset
 from graphmem.domain import Conversation
 from graphmem.errors import DataError, GraphmemError
 from graphmem.neo4j.client import Client
 from graphmem.neo4j.plan import COUNT_FIELDS, Plan
+from graphmem.progress import bar as progress_bar
 
 __all__ = ["DEFAULT_BATCH", "Counts", "LoadReport", "bar", "count", "delete", "require_loaded", "select"]
 
@@ -107,18 +105,11 @@ def delete(client: Client, conversation: str, batch: int = DEFAULT_BATCH) -> int
             return gone
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-
 @contextmanager
 def bar(total: int, show: bool, label: str) -> Iterator[Any]:
-    if not show:
-        yield _NoBar()
-        return
-    with click.progressbar(length=total, label=label.ljust(15), file=sys.stderr, show_pos=True) as bar:
-        yield bar
+    """A progress bar on stderr when ``show`` and stderr is a terminal (:mod:`graphmem.progress`)."""
+    with progress_bar(total, label.ljust(15), quiet=not show) as shown:
+        yield shown
 
 
 def require_loaded(client: Client, plans: Sequence[Plan]) -> None:

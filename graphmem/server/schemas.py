@@ -176,8 +176,14 @@ TOOLS: dict[str, Spec] = {
         ["question"],
         {"reply": {"type": "string", "description": "The answer, or \"No information available\"."},
          "abstained": {"type": "boolean", "description": "True when the memory declined to answer."},
-         "confidence": {"type": "number", "description": "How well the best turn matches the question, 0 to 1."},
-         "floor": {"type": "number", "description": "The confidence below which the memory abstains."},
+         "confidence": {"type": "number", "description": "0 to 1. By default the share of the question's words "
+                        "the best turn covers (not a probability). With `graphmem serve --confidence calibrated`, the "
+                        "probability that the memory holds the answer: out of fold, of the answers given at 0.9 or "
+                        "more about 95 in 100 were answerable, at 0.6 to 0.7 about 2 in 3 (expected calibration "
+                        "error 0.013; docs/longmemeval.md, 'A calibrated confidence')."},
+         "floor": {"type": "number", "description": "The confidence below which the memory abstains (calibrated: "
+                                                    "one floor per kind of chat, keeping about 15% of answerable "
+                                                    "questions quiet)."},
          "cited": {"type": "array", "items": _TURN_OUT, "description": "The turns the reply was read from."},
          "sentence": {"type": "string", "description": "The sentence the reply was read from, as said. Absent "
                                                        "when the memory abstained."},

@@ -17,6 +17,7 @@ from mcp import Client, MCPError
 from graphmem.cli.serve import address
 from graphmem.errors import GraphmemError
 from graphmem.memory.api import Memory
+from graphmem.memory.calibrated import Calibrated
 from graphmem.server.app import build
 from graphmem.server.schemas import TOOLS
 from graphmem.server.tools import stable_id
@@ -251,3 +252,14 @@ def test_a_server_for_one_user_reads_and_writes_that_users_turns_and_refuses_ano
     assert same["turns"] == 1
     assert other == "search: this server serves user 'ann' only (graphmem serve --user); leave user out"
     assert nothing.startswith("forget: give ids, a conversation or a user"), "forget {} never forgets a whole user"
+
+
+def test_ask_with_the_calibrated_confidence_gives_the_heads_floor():
+    async def body(client: Client) -> None:
+        ok(await client.call_tool("remember", {"turns": [ANN, BOB], "conversation": "ann-chat"}))
+        answer = ok(await client.call_tool("ask", {"question": "What did Ann adopt?"}))
+        floor = Calibrated.load().heads["friends"].floor
+        assert answer["floor"] == floor and 0.0 <= answer["confidence"] <= 1.0
+        assert answer["abstained"] == (answer["confidence"] < floor)
+
+    served(Memory(confidence="calibrated"), body)

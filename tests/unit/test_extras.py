@@ -65,3 +65,14 @@ def test_a_missing_extra_says_both_forms(monkeypatch):
     monkeypatch.setitem(sys.modules, "bm25s", None)  # import bm25s now raises ImportError
     with pytest.raises(GraphmemError, match=re.escape(install("longmemeval"))):
         baseline._bm25s()
+
+
+@pytest.mark.parametrize("module,framework,extra", [("graphmem.integrations.langgraph", "langgraph.store.base", "langgraph"),
+                                                    ("graphmem.integrations.langchain", "langchain_core.callbacks", "langchain")])
+def test_an_integration_without_its_extra_says_how_to_install_it(monkeypatch, module, framework, extra):
+    import importlib
+
+    monkeypatch.setitem(sys.modules, framework, None)  # as if the framework were not installed
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    with pytest.raises(GraphmemError, match=re.escape(install(extra))):
+        importlib.import_module(module)

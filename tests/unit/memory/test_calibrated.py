@@ -1,0 +1,130 @@
+"""``Memory(confidence="calibrated")``: the answer's confidence is the shipped model's probability over
+the signals read off the turns found, held against the floor chosen with it."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from graphmem import Memory
+from graphmem.answer.reader import ABSTAIN
+from graphmem.errors import DataError, MisuseError
+from graphmem.memory.calibrated import FEATURES, Calibrated, features
+
+FRIENDS = [
+    {"id": "f1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday!", "date": "2023-05-08",
+     "conversation": "c1"},
+    {"id": "f2", "speaker": "Bob", "text": "Congrats! I went hiking in the Alps last week.", "date": "2023-05-08",
+     "conversation": "c1"},
+    {"id": "f3", "speaker": "Ann", "text": "We painted the fence blue together on Sunday.", "date": "2023-05-09",
+     "conversation": "c1"},
+]
+CHAT = [
+    {"id": "u1", "speaker": "user", "text": "I have 27 species of birds on my list now.", "conversation": "s1"},
+    {"id": "a1", "speaker": "assistant", "text": "Great birding! Which park do you visit?", "conversation": "s1"},
+]
+
+
+def _head(**change: object) -> dict:
+    head = {"features": ["cover", "cover*first_person", "named_said"], "mean": [0.5, 0.1, 0.5],
+            "scale": [0.2, 0.1, 0.5], "coef": [2.0, -1.0, 1.0], "intercept": 0.5, "floor": 0.6}
+    return head | change
+
+
+def _model(**change: object) -> dict:
+    return {"heads": {"assistant": _head(floor=0.9), "friends": _head(**change)}}
+
+
+def test_features_are_the_listed_signals_read_off_the_turns_found() -> None:
+    mem = Memory()
+    mem.ingest(FRIENDS)
+    found = mem.records_for("What did Ann adopt?", k=5)
+    got = mem.signals("What did Ann adopt?", found)
+    assert tuple(got) == FEATURES
+    assert found[0].id == "f1" and got["named_said"] == 1.0 and got["names"] == 1.0 and got["assisted"] == 0.0
+    assert got["cover"] >= got["gap"] > 0
+    other = mem.signals("What did Bob adopt?", found)  # Bob said nothing of a dog: the named one did not say it
+    assert other["named_said"] == 0.0 and other["named_lead"] < 0
+
+
+def test_the_kind_of_value_asked_and_whether_it_is_stated() -> None:
+    mem = Memory()
+    mem.ingest(CHAT)
+    found = mem.records_for("How many species of birds have I seen?", k=5)
+    got = mem.signals("How many species of birds have I seen?", found)
+    assert got["typed"] == 1.0 and got["stated"] == 1.0 and got["assisted"] == 1.0 and got["first_person"] == 1.0
+    assert got["names"] == 0.0
+    plain = mem.signals("Which park do I like?", found)
+    assert plain["typed"] == 0.0 and plain["stated"] == 0.0
+
+
+def test_nothing_found_reads_zeros() -> None:
+    mem = Memory()
+    mem.ingest(FRIENDS)
+    got = mem.signals("What did Ann adopt?", [])
+    assert got["cover"] == got["best5"] == got["found"] == 0.0
+
+
+def test_the_model_is_a_logistic_regression_over_standardised_signals_and_products() -> None:
+    model = Calibrated(_model())
+    signals = dict.fromkeys(FEATURES, 0.0) | {"cover": 0.9, "first_person": 1.0, "named_said": 1.0}
+    z = 2.0 * (0.9 - 0.5) / 0.2 - 1.0 * (0.9 - 0.1) / 0.1 + 1.0 * (1.0 - 0.5) / 0.5 + 0.5
+    assert model(signals) == pytest.approx(1 / (1 + math.exp(-z)))
+    assert model.judge(signals) == (pytest.approx(model(signals)), 0.6)
+    assert model.judge(signals | {"assisted": 1.0})[1] == 0.9  # the other head, its own floor
+    iso = Calibrated(_model(isotonic={"x": [0.0, 0.5, 1.0], "y": [0.1, 0.2, 0.9]}))
+    assert iso(signals) == pytest.approx(float(__import__("numpy").interp(model(signals), [0, 0.5, 1], [0.1, 0.2, 0.9])))
+
+
+def test_a_model_that_does_not_fit_this_code_is_one_line(tmp_path) -> None:  # noqa: ANN001
+    bad = tmp_path / "m.json"
+    bad.write_text(json.dumps(_model(features=["cover", "colour", "named_said"])))
+    with pytest.raises(DataError, match=r"m\.json: .*its features \['colour'\]"):
+        Calibrated.load(bad)
+    bad.write_text(json.dumps({"heads": {"assistant": _head(), "friends": {"features": ["cover"]}}}))
+    with pytest.raises(DataError, match=r"m\.json: not a calibrated confidence model"):
+        Calibrated.load(bad)
+
+
+def test_the_shipped_model_reads_every_signal_it_names() -> None:
+    model = Calibrated.load()
+    for head in model.heads.values():
+        assert 0.0 < head.floor < 1.0
+        assert {p for n in head.names for p in n.split("*")} <= set(FEATURES)
+
+
+def test_ask_answers_with_the_probability_and_abstains_below_the_models_floor() -> None:
+    mem = Memory(confidence="calibrated")
+    mem.ingest(FRIENDS)
+    answer = mem.ask("What did Ann adopt?")
+    found = mem.records_for("What did Ann adopt?", k=mem.confidence_turns)
+    assert answer.measure == "calibrated" and mem.confidence_turns == 10
+    assert answer.confidence == pytest.approx(Calibrated.load()(mem.signals("What did Ann adopt?", found)))
+    floor = Calibrated.load().heads["friends"].floor
+    assert mem.floor_of(answer) == answer.floor == floor
+    assert answer.quiet == (answer.confidence < floor)
+    nothing = mem.ask("Which opera did Zed compose?")
+    assert nothing.reply == ABSTAIN and nothing.measure in ("calibrated", "coverage")
+
+
+def test_an_unknown_confidence_is_refused() -> None:
+    with pytest.raises(MisuseError, match="calibrated"):
+        Memory(confidence="probable")
+
+
+def test_the_command_line_asks_and_benches_with_the_calibrated_confidence(tmp_path, locomo_path) -> None:  # noqa: ANN001
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("".join(json.dumps(r) + "\n" for r in FRIENDS))
+    floor = Calibrated.load().heads["friends"].floor
+    asked = CliRunner().invoke(main, ["ask", "What did Ann adopt?", "--data", str(turns), "--confidence", "calibrated"])
+    assert asked.exit_code == 0, asked.output
+    assert f"(calibrated, floor {floor:.3f}".rstrip("0") in asked.output
+    bench = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "vector", "--confidence", "calibrated"])
+    assert bench.exit_code == 0, bench.output
+    assert f"floor={floor:.3f}" in bench.output and "adversarial      446" in bench.output
