@@ -30,8 +30,8 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from datetime import date, datetime
-from typing import Any, NamedTuple
+from datetime import datetime
+from typing import Any
 
 from graphmem.answer import readable
 from graphmem.answer.reader import Hit, Reader, ReaderSettings
@@ -47,7 +47,8 @@ from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query, said_until
 from graphmem.index.shape import is_assistant, reader_settings
 from graphmem.memory.asked import FACT_CONFIDENCE, answered
-from graphmem.memory.arguments import When, count as _count, listed as _listed, moment as _moment
+from graphmem.memory.arguments import (Forgotten, When, conversation_of as _conversation, count as _count, listed as _listed,
+                                       moment as _moment, user_of as _user)
 from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.calibrated import TURNS, Calibrated, features
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
@@ -483,25 +484,6 @@ class Memory:
             if k == 0:
                 return []
             return run(parsed, k)
-
-
-class Forgotten(NamedTuple):
-    """What a forget removed: how many turns, and, when ids were given, which of them matched a turn
-    and which did not (in the order given)."""
-
-    removed: int
-    matched: tuple[str, ...] = ()
-    not_found: tuple[str, ...] = ()
-
-
-def _user(user: object) -> str | None:
-    """``user`` as the verbs take it: None (the turns that carry none) or a user's id."""
-    return None if user is None else name_argument(user, "user")
-
-
-def _conversation(conversation: object) -> str | None:
-    """``conversation`` as the verbs take it: None (every one) or a conversation's id."""
-    return None if conversation is None else name_argument(conversation, "conversation")
 
 
 def _scored(found: Sequence[tuple[Turn, float]], scores: dict[str, float]) -> list[Turn]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from numbers import Integral
-from typing import Any
+from typing import Any, NamedTuple
 
-from graphmem.data.records import parse_date
+from graphmem.data.records import name_argument, parse_date
 from graphmem.errors import DataError
 
-__all__ = ["K_LIMIT", "When", "count", "listed", "moment"]
+__all__ = ["K_LIMIT", "Forgotten", "When", "conversation_of", "count", "listed", "moment", "user_of"]
 
 When = datetime | date | str | None
 """When a query is asked (``asked_on``): a datetime, a day, or a date string as records take."""
@@ -54,3 +54,22 @@ def listed(records: object) -> list[Any]:
         shown = "one record" if isinstance(records, Mapping) else type(records).__name__
         raise DataError(f"records must be a list of records (dicts with id, speaker and text), not {shown}")
     return list(records)
+
+
+def user_of(user: object) -> str | None:
+    """``user`` as the verbs take it: None (the turns that carry none) or a user's id."""
+    return None if user is None else name_argument(user, "user")
+
+
+def conversation_of(conversation: object) -> str | None:
+    """``conversation`` as the verbs take it: None (every one) or a conversation's id."""
+    return None if conversation is None else name_argument(conversation, "conversation")
+
+
+class Forgotten(NamedTuple):
+    """What a forget removed: how many turns, and, when ids were given, which of them matched a turn
+    and which did not (in the order given)."""
+
+    removed: int
+    matched: tuple[str, ...] = ()
+    not_found: tuple[str, ...] = ()
