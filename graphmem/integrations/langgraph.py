@@ -123,11 +123,11 @@ class GraphmemStore(BaseStore):
 
     def _get(self, op: GetOp) -> Item | None:
         row = self.side.get(op.namespace, op.key)
-        return None if row is None else Item(value=row.value, key=row.key, namespace=row.namespace,
+        return None if row is None or not self._held(row) else Item(value=row.value, key=row.key, namespace=row.namespace,
                                              created_at=row.created_at, updated_at=row.updated_at)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
-        rows = [r for r in self.side.under(op.namespace_prefix) if matches(r.value, op.filter)]
+        rows = [r for r in self.side.under(op.namespace_prefix) if matches(r.value, op.filter) and self._held(r)]
         order: list[tuple[Row, float | None]] = [(r, None) for r in rows]
         if op.query:
             found = self._ranked(op.query, rows)
@@ -137,13 +137,20 @@ class GraphmemStore(BaseStore):
                            updated_at=r.updated_at, score=score)
                 for r, score in order[op.offset:op.offset + op.limit]]
 
+    def _held(self, row: Row) -> bool:
+        """Whether the memory still holds the row's turn: an item whose turn was forgotten through the
+        memory itself (``Memory.forget``) is gone from the store too (an item with no text to index has
+        no turn, and stays)."""
+        return row.turn is None or self.memory.get(row.turn, user=row.user) is not None
+
     def _ranked(self, query: str, rows: Sequence[Row]) -> list[tuple[Row, float | None]]:
         """The rows the memory finds for ``query``, best first: each user's turns searched whole
-        (every one of them, so no row under the prefix is cut off), then kept to ``rows``."""
+        (k is every turn the memory holds, so no row under the prefix is cut off by the user's other
+        turns, the store's or not), then kept to ``rows``."""
         wanted = {(r.namespace, r.key) for r in rows if r.turn is not None}
         found: list[tuple[Row, float | None]] = []
         for user in dict.fromkeys(r.user for r in rows if r.turn is not None):
-            hits = ranked(self.memory, query, self.side.indexed(user), user=user)
+            hits = ranked(self.memory, query, max(len(self.memory), 1), user=user)
             held = self.side.by_turn(user, [t.id for t, _ in hits])
             found += [(held[t.id], score) for t, score in hits
                       if t.id in held and (held[t.id].namespace, held[t.id].key) in wanted]

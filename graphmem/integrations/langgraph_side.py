@@ -120,12 +120,6 @@ class Side:
                     out[r[3]] = _row(r)
         return out
 
-    def indexed(self, user: str) -> int:
-        """How many of ``user``'s items are turns of the memory."""
-        with self._lock:
-            return self._db.execute("SELECT count(*) FROM items WHERE user = ? AND turn IS NOT NULL",
-                                    (user,)).fetchone()[0]
-
     def namespaces(self) -> list[tuple[str, ...]]:
         """Every namespace holding an item."""
         with self._lock:

@@ -392,7 +392,8 @@ class Memory:
         query = Query.parse(question)
         with self._lock:
             speakers = self._store.speakers(scoped(found[0].conversation, found[0].user)) if found else []
-            return features(self._store.weights(query, found), query, found, speakers)
+            vocab = self._store.weights(query, found, found[0].user if found else None)  # the asking user's words
+            return features(vocab, query, found, speakers)
 
     def _assisted(self, conversation: str) -> bool:
         """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""

@@ -601,3 +601,23 @@ def test_list_namespaces_metacharacter_labels(store):
         found = set(store.list_namespaces(prefix=[label], limit=100))
         assert found == {(label,), (label, "child")} and (decoy,) not in found
         assert set(store.list_namespaces(prefix=[label, "child"], limit=100)) == {(label, "child")}
+
+
+def test_the_users_other_turns_in_the_memory_never_crowd_out_the_stores_items(make):
+    """A search asked the memory for as many turns as the store had items: the user's other turns took them."""
+    store = make(index={"fields": ["text"]})
+    store.put(("ann", "mem"), "k1", {"text": "I adopted a dog called Rex."})
+    store.put(("ann", "mem"), "k2", {"text": "My favourite colour is green."})
+    store.memory.ingest([{"id": f"x{i}", "speaker": "Ann", "text": f"Rex the dog barked at dog number {i}.",
+                          "user": "ann"} for i in range(3)])
+    found = store.search(("ann",), query="dog Rex")
+    assert found[0].key == "k1" and found[0].score is not None
+
+
+def test_an_item_forgotten_through_the_memory_is_gone_from_the_store(make):
+    store = make(index={"fields": ["text"]})
+    store.put(("ann", "mem"), "k1", {"text": "I adopted a dog called Rex."})
+    store.put(("ann", "mem"), "k2", {"text": "My favourite colour is green."})
+    store.memory.forget(ids=[t.id for t in store.memory.turns(user="ann") if "Rex" in t.text], user="ann")
+    assert store.get(("ann", "mem"), "k1") is None and store.get(("ann", "mem"), "k2") is not None
+    assert [i.key for i in store.search(("ann",), query="dog Rex")] == ["k2"]

@@ -128,3 +128,20 @@ def test_the_command_line_asks_and_benches_with_the_calibrated_confidence(tmp_pa
     bench = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "vector", "--confidence", "calibrated"])
     assert bench.exit_code == 0, bench.output
     assert f"floor={floor:.3f}" in bench.output and "adversarial      446" in bench.output
+
+
+def test_a_users_calibrated_confidence_reads_that_users_words_alone() -> None:
+    """The signals were read with the statistics of the turns without a user, whatever the asking user."""
+    mine = [{"id": "a1", "speaker": "Ann", "text": "I went hiking in the Alps with my sister last summer.",
+             "date": "2023-01-01", "conversation": "c1", "user": "u1"},
+            {"id": "a2", "speaker": "Bob", "text": "That sounds lovely, did you see any ibex on the trail?",
+             "date": "2023-01-02", "conversation": "c1", "user": "u1"},
+            {"id": "a3", "speaker": "Ann", "text": "Yes, we saw three ibex near the glacier.",
+             "date": "2023-01-03", "conversation": "c1", "user": "u1"}]
+    others = [{"id": f"o{i}", "speaker": "Cy", "date": "2023-01-01", "conversation": "c9",
+               "text": f"The Alps hiking trail {i} near the glacier was busy with ibex and hikers."} for i in range(30)]
+    shared, alone = Memory(confidence="calibrated"), Memory(confidence="calibrated")
+    shared.ingest(mine + others)
+    alone.ingest(mine)
+    question = "What did Ann see near the glacier?"
+    assert shared.ask(question, user="u1") == alone.ask(question, user="u1")
