@@ -340,4 +340,5 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
         return None
     first = [unscoped_turn(held[i]) for i in ids]
     found = first + [t for t in found if t.id not in {f.id for f in first}]
-    return Answer(reply, tuple(t.id for t in found[:k]), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found
+    cited = found[:max(k, len(first))]  # every value's turn, though k is fewer
+    return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found

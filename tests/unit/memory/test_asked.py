@@ -214,3 +214,15 @@ def test_the_user_of_a_chat_with_an_assistant_is_the_one_asking():
     for question in ("Where does the user live?", "Where do I live?", "Where's my home now?"):
         assert mem.ask(question).reply == "Porto", question
     assert mem.ask("Where does the user live?", asked_on="2023-02-01").reply == "Lisbon"
+
+
+def test_a_reply_of_several_values_cites_each_values_turn_whatever_k():
+    """With k=1 the reply named two pets and cited the turn of one."""
+    mem = Memory()
+    mem.ingest([{"id": "a", "speaker": "Ann", "text": "We adopted a dog called Rex.", "date": "2023-01-01"},
+                {"id": "b", "speaker": "Bob", "text": "Lovely!", "date": "2023-01-01"},
+                {"id": "c", "speaker": "Ann", "text": "And now we have a cat called Tom too.", "date": "2023-02-01"}])
+    answer = mem.ask("What pets does Ann have?", k=1)
+    assert answer.measure == "fact", answer
+    named = [i for i, name in (("a", "Rex"), ("c", "Tom")) if name in answer.reply]
+    assert len(named) == 2 and set(named) <= set(answer.cited), answer
