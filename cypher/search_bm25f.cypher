@@ -1,13 +1,16 @@
-// Each candidate `t` scored by the memory's BM25F (graphmem.memory.postings' arithmetic,
-// operation for operation): per group, tf = its stems' count in the turn's own field plus `$w`
-// times their count in the reply field, idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg));
-// plus each date's idf for a turn said then or speaking of it; plus the answer type's idf for a
+// Each candidate `t` scored by the memory's BM25F, graphmem.index.bm25f's functions written in Cypher
+// (it cannot call Python), operation for operation: per group, tf = its stems' count in the turn's own
+// field plus `$w` times their count in the reply field (graphmem.index.bm25f.field_counts, kept in
+// `t.terms`, `t.context`, `t.length`), its contribution graphmem.index.bm25f.saturated at the group's
+// idf; plus each date's idf for a turn said then or speaking of it; plus the answer type's idf for a
 // turn that gives one; plus, for a first-person question, the asker's turns' idf for a matched
-// turn of a person in a conversation an assistant speaks in (graphmem.memory.askers).
+// turn of a person in a conversation an assistant speaks in (graphmem.index.askers).
+// norm: graphmem.index.bm25f.length_norm, at graphmem.index.bm25f.average_length (1.0 for none).
 WITH t, named, asker, groups, dates, typed, split(coalesce(t.terms, ''), ' ') AS own, split(coalesce(t.context, ''), ' ') AS ctx,
      $q.k1 * (1.0 - $q.b + $q.b * t.length / CASE WHEN avg > 0 THEN avg ELSE 1.0 END) AS norm
 WITH t, named, asker, dates, typed, norm, groups, [g IN groups | reduce(tf = 0.0, s IN g.stems |
         tf + size([x IN own WHERE x = s]) * 1.0 + size([x IN ctx WHERE x = s]) * $q.w)] AS tfs
+// words: graphmem.index.bm25f.saturated(idf, tf, norm, k1) summed over the groups in query order.
 WITH t, named, asker, dates, typed, reduce(score = 0.0, i IN range(0, size(tfs) - 1) |
         score + CASE WHEN tfs[i] > 0 THEN groups[i].idf * tfs[i] * ($q.k1 + 1.0) / (tfs[i] + norm) ELSE 0.0 END) AS words
 WITH t, named, asker, typed, reduce(score = words, d IN dates |

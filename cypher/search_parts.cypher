@@ -9,7 +9,7 @@
 // Lucene proposes only turns the filter selects. The statistics are the user's own, as in the embedded
 // stores (each user's index): the user's Conversation nodes, the user's Term nodes, Lucene's counts and the
 // asker's turns of the user's turns alone.
-// The first part of every search, one statement in several files (graphmem.memory.graphdb_search
+// The first part of every search, one statement in several files (graphmem.store.neo4j_search.Searcher
 // names them; one round trip): the statistics, each query part's idf and Lucene's queries.
 // Statistics: n and the total BM25 length off the Conversation nodes; each token's document
 // frequency off its Term node; what no Term holds (a group of several stems that is no irregular
@@ -21,10 +21,13 @@
 // Lucene's query boosts each clause by its part's idf (scaled by 10^4 and rounded, as Lucene's
 // boost syntax takes no exponent: the same ratios, so the same order), and is asked once per scope
 // (`lucenes`: everywhere, and again within the named conversations; or only `$conversation`; none
-// when the query has no part Lucene can match). The asker's turns (graphmem.memory.askers), when
+// when the query has no part Lucene can match). The asker's turns (graphmem.index.askers), when
 // `$asker` (a first-person question): the conversations where an assistant speaks, each counting
 // its people's turns (`askers`), and the idf of those turns over all; Lucene weighs their `#asker`
 // mark by it (`lift`), only in turns its query matches otherwise (`+(...)`), as the ranking does.
+// The ranking's arithmetic is graphmem.index.bm25f's, written here because Cypher cannot call Python:
+// each `log(1.0 + (n - df + 0.5) / (df + 0.5))` below is graphmem.index.bm25f.idf(n, df), the asker's
+// turns', a word group's, a date's and an answer type's (the parity tests hold them to it).
 CALL () {
   MATCH (c:Conversation) WHERE c.owner = $q.owner
   RETURN sum(coalesce(c.indexed, 0)) AS n, sum(coalesce(c.length, 0.0)) AS total
@@ -71,6 +74,7 @@ WITH n, total, named,
                      df: reduce(x = 0, way IN d.ways | x + CASE WHEN way.count IS NULL
                            THEN coalesce(head([p IN dfs WHERE p[0] = way.df | p[1]]), 0) ELSE counted[way.count] END)}] AS spans,
      CASE WHEN $q.mark IS NULL THEN 0 ELSE coalesce(head([p IN dfs WHERE p[0] = $q.mark.token | p[1]]), 0) END AS mdf
+// graphmem.index.bm25f.idf of each word group, each date and the answer type:
 WITH n, total, named, asker,
      [i IN range(0, size(raw) - 1) WHERE size(raw[i].stems) > 0
         AND NOT any(j IN range(0, i - 1) WHERE size(raw[j].stems) = size(raw[i].stems)
@@ -89,6 +93,7 @@ WITH n, total, named, asker, groups, dates, typed,
      + CASE WHEN typed IS NULL THEN ''
             ELSE ' marks:' + typed.phrase + '^' + toString(toInteger(round(typed.idf * 10000))) END AS body,
      CASE WHEN asker IS NULL THEN '' ELSE ' marks:"#asker"^' + toString(toInteger(round(asker.idf * 10000))) END AS lift
+// graphmem.index.bm25f.average_length's quotient (n > 0 here; search_bm25f.cypher takes 1.0 for 0):
 WITH total / n AS avg, named, asker, groups, dates, typed,
      [scope IN CASE WHEN body = '' THEN [] WHEN $q.conversation IS NOT NULL THEN [[$q.conversation]]
                     WHEN size(named) > 0 THEN [[], named] ELSE [[]] END |

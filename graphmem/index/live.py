@@ -1,7 +1,7 @@
 """The memory's live index: each ingested turn searchable at once, at a cost set by the turn.
 
-Why not rebuild: an index built over every turn at once (the research side's
-:class:`graphmem.research.bulk.BulkIndex`) reads every turn again whenever one is added, so feeding a
+Why not rebuild: an index built over every turn at once (as the research side's bulk index is)
+reads every turn again whenever one is added, so feeding a
 conversation turn by turn costs O(N^2), and its search scores every turn. Here a new turn is read once, its terms go into postings whose statistics update in
 place, and only what the turn can change is read again:
 
@@ -13,7 +13,7 @@ place, and only what the turn can change is read again:
 
 Every choice of what to read is the bulk index's, so a memory fed one turn at a time answers
 exactly as one built over the same turns at once (tests check it on LoCoMo): same stems, same
-fields and weights, same BM25 arithmetic (:mod:`graphmem.index.postings`), the same structured
+fields and weights, same BM25F arithmetic (:mod:`graphmem.index.bm25f`), the same structured
 query (:func:`graphmem.index.query.query_groups`), the same tie order (ingest order).
 """
 
@@ -36,7 +36,8 @@ from graphmem.index.live_dense import LiveDense, encoder, need_dense
 from graphmem.index.live_search import LiveSearch
 from graphmem.index.options import MemoryOptions
 from graphmem.index.people import speaker_key
-from graphmem.index.postings import Postings, field_counts, term_ids
+from graphmem.index.bm25f import field_counts
+from graphmem.index.postings import Postings, term_ids
 from graphmem.index.readings import Reading, Readings
 from graphmem.index.shape import reads_replies, reads_reply
 from graphmem.index.vocabulary import LiveVocabulary
@@ -379,7 +380,7 @@ class LiveIndex(LiveSearch):
         return None
 
     def _counts(self, i: int) -> tuple[dict[str, float], float]:
-        """Turn i's BM25F term frequencies and length (:func:`graphmem.index.postings.field_counts`)."""
+        """Turn i's BM25F term frequencies and length (:func:`graphmem.index.bm25f.field_counts`)."""
         return field_counts(self._indexed_terms(i), self.reply_field(i), self.reply_weight)
 
     def _reads(self, i: int, j: int | None) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphmem.index.conversations import CONVERSATION_REST, CONVERSATION_TURNS
-from graphmem.index.query import B, CONTEXT_WEIGHT, K1
+from graphmem.index.bm25f import B, CONTEXT_WEIGHT, K1
 from graphmem.text.dates import ANSWER_TYPES
 
 READERS = ("readable", "extractive")
@@ -56,10 +56,10 @@ class MemoryOptions:
     those said on it (:func:`graphmem.text.dates.days_spoken_of`)."""
 
     k1: float = K1
-    """BM25's term-frequency saturation (:data:`graphmem.index.query.K1`)."""
+    """BM25's term-frequency saturation (:data:`graphmem.index.bm25f.K1`)."""
 
     b: float = B
-    """BM25's length normalisation (:data:`graphmem.index.query.B`)."""
+    """BM25's length normalisation (:data:`graphmem.index.bm25f.B`)."""
 
     dense_context: bool = True
     """With ``dense=True``, mix each turn's embedding score with that of the turn it replies

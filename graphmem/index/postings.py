@@ -7,24 +7,25 @@ documents holding it and their term frequencies; statistics (document frequency,
 total) change with each document, so BM25 needs no refit; a query touches only its own terms'
 postings and selects its top k without sorting the rest.
 
-The arithmetic is :class:`graphmem.index.query.Ranker`'s, operation for operation, so scores are
-bitwise the same as a bulk build over the same documents: term frequencies and lengths are sums
-of field weights (halves and wholes, exact in binary floating point), the average length is their
-exact total over n, and a document's score adds its groups' contributions in query order, as the
-bulk ranker's ``out += ...`` does.
+The arithmetic is :mod:`graphmem.index.bm25f`'s (the idf, the field weights, the length
+normalisation, the tf saturation), as the research side's bulk ranker's is, so scores are bitwise
+the same as a bulk build over the same documents: term frequencies and lengths are sums of field
+weights (halves and wholes, exact in binary floating point), the average length is their exact
+total over n, and a document's score adds its groups' contributions in query order, as the bulk
+ranker's ``out += ...`` does.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from itertools import chain
 
 import numpy as np
 
+from graphmem.index import bm25f
 from graphmem.index.arrays import Grow, Weights
 
-__all__ = ["DOC", "LAYOUT", "Postings", "field_counts", "term_ids", "top_k"]
+__all__ = ["DOC", "LAYOUT", "Postings", "term_ids", "top_k"]
 
 TAIL = 32
 """A term's postings wait in a Python list (cheap to append to) until there are this many,
@@ -51,21 +52,6 @@ would give for the same turns."""
 DOC = np.int32
 """A posting's document number: half an int64's bytes, for a memory of up to 2**31 turns. Term
 frequencies are :class:`Weights`, read as float64, so the arithmetic stays the bulk ranker's."""
-
-
-def field_counts(own: Sequence[str], reply: Sequence[str], weight: float) -> tuple[dict[str, float], float]:
-    """A turn's BM25F term frequencies and length: each term's count in the turn's own field plus
-    ``weight`` times its count in the reply field, and the fields' lengths weighted alike (one
-    length normalisation for both: Robertson, Zaragoza & Taylor's simple BM25F). A batch of turns
-    is counted by the same rule column by column (:func:`_columns`); ``cypher/search_bm25f.cypher``
-    counts it in the database."""
-    counts: dict[str, float] = {}
-    for t in own:
-        counts[t] = counts.get(t, 0.0) + 1.0
-    if weight:
-        for t in reply:
-            counts[t] = counts.get(t, 0.0) + weight
-    return counts, float(len(own)) + (weight * len(reply) if weight else 0.0)
 
 
 class Postings:
@@ -297,12 +283,11 @@ class Postings:
             tfs[at] = 0.0
 
     def idf(self, df: float) -> float:
-        return math.log(1.0 + (self.n - self.gone - df + 0.5) / (df + 0.5))
+        """:func:`graphmem.index.bm25f.idf` among the documents held (those dropped not counted)."""
+        return bm25f.idf(self.n - self.gone, df)
 
     def _avg(self) -> float:
-        held = self.n - self.gone
-        avg = self.total / held if held else 0.0
-        return avg if avg > 0 else 1.0
+        return bm25f.average_length(self.total, self.n - self.gone)
 
     def group(self, terms: Sequence[str], within: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """One query group's documents and BM25 contributions (its alternatives' tf summed).
@@ -328,8 +313,8 @@ class Postings:
         if not len(docs):
             return docs, tf
         held = len(docs) if within is None else self._held(cols)
-        norm = self.k1 * (1.0 - self.b + self.b * self.length.view()[docs] / self._avg())
-        return docs, self.idf(held) * tf * (self.k1 + 1.0) / (tf + norm)
+        norm = bm25f.length_norm(self.length.view()[docs], self._avg(), self.k1, self.b)
+        return docs, bm25f.saturated(self.idf(held), tf, norm, self.k1)
 
     def _held(self, cols: Sequence[int]) -> int:
         """How many documents hold any of these terms (a group's document frequency): one term's is
@@ -451,7 +436,8 @@ def _columns(n: int, terms: Sequence[str], fields: Sequence[tuple[np.ndarray, np
     """Postings of ``n`` documents in four arrays: each document's length (each field's weight
     times its size), every (term, document) pair's document and term frequency, ordered by term
     then document, and each term's document frequency. A term frequency is its occurrences in
-    field order added one weight at a time, as :meth:`Postings.add`'s counts sum them."""
+    field order added one weight at a time, as :func:`graphmem.index.bm25f.field_counts` sums them
+    for :meth:`Postings.add`."""
     nn, many = max(n, 1), len(fields)
     lengths = np.zeros(n)
     for doc, _term, w in fields:

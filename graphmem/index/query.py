@@ -20,8 +20,8 @@ A group is scored as one term: its term frequency in a turn is the sum over its 
 its document frequency the number of turns holding any of them, so a Chinese word with five
 glosses weighs what one English word weighs. A date the query names, or (given the moment it is
 asked) a relative date it speaks of, is one more term; so is the type of answer it asks for
-(when, how long). The scoring itself is BM25F (:mod:`graphmem.index.postings`, and
-``cypher/search_bm25f.cypher`` in Neo4j); the figures behind each choice are in docs/memory.md.
+(when, how long). The scoring itself is BM25F (:mod:`graphmem.index.bm25f`, which the postings
+call and ``cypher/search_bm25f.cypher`` implements in Neo4j); the figures behind each choice are in docs/memory.md.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from graphmem.text.lemma import lemma as lemma_of
 from graphmem.text.spelling import american
 from graphmem.text.terms import content, hebrew_bare, stem, words
 
-__all__ = ["B", "CONTEXT_WEIGHT", "K1", "Query", "family_sets", "query_groups", "said_until", "variants"]
+__all__ = ["Query", "family_sets", "query_groups", "said_until", "variants"]
 
 
 def said_until(moment: datetime | None) -> datetime | None:
@@ -51,16 +51,6 @@ def said_until(moment: datetime | None) -> datetime | None:
     development half's questions evidence was said later the same day (docs/what_holds.md).
     Nothing said on a later day counts, in any store's search, in ``ask`` or in ``facts``."""
     return None if moment is None else datetime.combine(moment.date(), time.max)
-
-K1 = 1.2
-"""BM25's term-frequency saturation (the standard value)."""
-
-B = 0.75
-"""BM25's length normalisation (the standard value)."""
-
-CONTEXT_WEIGHT = 0.5
-"""What a term of the turn a turn replies to counts, against one of the turn itself (BM25F's
-field weight of the reply field)."""
 
 
 @lru_cache(maxsize=1)

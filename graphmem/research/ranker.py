@@ -6,21 +6,23 @@ turns. This one stays for research: a variant of the ranking (another field norm
 feedback, another stemmer: ``bench/memory_locomo.py``'s variants) subclasses it and is handed to
 the research memory (:mod:`graphmem.research.store`) as a strategy, without touching the product.
 
-It scores turns with Okapi BM25 (Robertson & Zaragoza's form; idf ``ln(1 + (N - df + 0.5) /
-(df + 0.5))``) over the structured query of :mod:`graphmem.index.query`, a turn's reply field at
-``context_weight`` (BM25F with one length), and the date and answer-type terms.
+It scores turns with the memory's BM25F (:mod:`graphmem.index.bm25f`: the idf, the field weights,
+the length normalisation and the tf saturation are its functions, called here on whole columns)
+over the structured query of :mod:`graphmem.index.query`, a turn's reply field at
+``context_weight``, and the date and answer-type terms.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 import numpy as np
 from scipy import sparse
 
-from graphmem.index.query import B, CONTEXT_WEIGHT, K1, query_groups, variants
+from graphmem.index import bm25f
+from graphmem.index.bm25f import B, CONTEXT_WEIGHT, K1, field_counts
+from graphmem.index.query import query_groups, variants
 from graphmem.text.dates import answer_type, days_asked_about
 from graphmem.text.terms import analyse
 
@@ -66,16 +68,10 @@ class Ranker:
                 raise ValueError(f"{len(marks)} {kind!r} marks for {len(texts)} texts")
         rows, cols, vals = [], [], []
         lengths = []
+        weight = context_weight if contexts is not None else 0.0
         for i, text in enumerate(texts):
-            counts: dict[int, float] = {}
-            length = 0.0
-            fields = [(text, 1.0)] + ([(contexts[i], context_weight)] if contexts is not None and context_weight else [])
-            for field, weight in fields:
-                terms = analyse(field)
-                length += weight * len(terms)
-                for t in terms:
-                    j = self.index.setdefault(t, len(self.index))
-                    counts[j] = counts.get(j, 0.0) + weight
+            by_term, length = field_counts(analyse(text), analyse(contexts[i]) if weight else (), weight)
+            counts = {self.index.setdefault(t, len(self.index)): tf for t, tf in by_term.items()}
             lengths.append(length)
             rows.extend([i] * len(counts))
             cols.extend(counts)
@@ -84,8 +80,8 @@ class Ranker:
         self.tf = sparse.csc_matrix((np.array(vals, dtype=np.float64), (rows, cols)),
                                     shape=(self.n, max(len(self.index), 1)))
         length = np.array(lengths, dtype=np.float64)
-        avg = float(length.mean()) if self.n and length.mean() > 0 else 1.0
-        self.norm = k1 * (1.0 - b + b * length / avg)  # the length part of BM25's denominator
+        avg = bm25f.average_length(float(length.sum()), self.n)  # numpy's mean: this sum over n
+        self.norm = bm25f.length_norm(length, avg, k1, b)  # the length part of BM25's denominator
         if spans is not None and len(spans) != self.n:
             raise ValueError(f"{len(spans)} day spans for {self.n} texts")
         self._days = _day_table(list(dates) if dates is not None else [None] * self.n, spans)
@@ -98,7 +94,7 @@ class Ranker:
         return term in self.index
 
     def idf(self, df: float) -> float:
-        return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
+        return bm25f.idf(self.n, df)
 
     def groups(self, query: str) -> list[tuple[str, ...]]:
         """The structured query: per source word, the alternative stems some turn contains.
@@ -118,7 +114,7 @@ class Ranker:
         df = int(np.count_nonzero(tf))
         if df == 0:
             return np.zeros(self.n)
-        return self.idf(df) * tf * (self.k1 + 1.0) / (tf + self.norm)
+        return bm25f.saturated(self.idf(df), tf, self.norm, self.k1)
 
     def date_mask(self, query: str, asked_on: datetime | None = None) -> list[np.ndarray]:
         """Per run of days the query asks about (:func:`days_asked_about`: the dates it names,

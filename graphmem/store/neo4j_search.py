@@ -2,12 +2,12 @@
 
 Why two steps: Neo4j's full-text index is Lucene, whose BM25 scores each field on its own, while
 the memory's ranking is BM25F (a turn's own stems and, at half weight, the stems of the turn it
-replies to, in one term frequency and one length; :class:`graphmem.index.query.Ranker`), with
+replies to, in one term frequency and one length; :mod:`graphmem.index.bm25f`), with
 structured query groups and date and answer-type terms. So Lucene, over the pre-stemmed fields
 :mod:`graphmem.store.neo4j_rows` writes, proposes a bounded candidate set (``candidates``
 turns, 100 by default, or k when a search asks for more, so that it can return them; and as many
 again within the conversations of the people the query names), and the same query scores those by
-the memory's own arithmetic (:class:`graphmem.index.postings.Postings`'s, operation for operation)
+the memory's own arithmetic (:mod:`graphmem.index.bm25f`'s functions, operation for operation)
 and returns the k best.
 Its statistics come from what the database keeps of the asking user's turns alone (each user's are
 their own, as each user's index is in the embedded stores): the number of indexed turns and their

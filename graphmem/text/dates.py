@@ -342,9 +342,10 @@ _GIVES = {"when": _says_relative, "how long": _gives_duration}
 
 
 ANSWER_TYPES = {"when": says_when, "how long": says_how_long}
-"""The answer types a question can ask for, and how to tell a turn that gives one. Used by
-:class:`graphmem.index.query.Ranker`: a question's answer type is one more query term, matched by
-the turns of that type (answer typing, as in question answering since TREC-8)."""
+"""The answer types a question can ask for, and how to tell a turn that gives one. Used by the
+ranking (:class:`graphmem.index.query.Query` reads the type a question asks for): a question's
+answer type is one more query term, matched by the turns of that type (answer typing, as in
+question answering since TREC-8), weighed by :func:`graphmem.index.bm25f.idf`."""
 
 
 def _shifted(d: date, n: int) -> tuple[int, int]:

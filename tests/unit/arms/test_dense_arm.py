@@ -52,7 +52,7 @@ def test_the_memorys_embedding_score_shares_in_the_turn_replied_to():
 
     from graphmem.domain import Turn
     from graphmem.index.options import MemoryOptions
-    from graphmem.index.query import CONTEXT_WEIGHT
+    from graphmem.index.bm25f import CONTEXT_WEIGHT
     from graphmem.research.bulk import BulkIndex
 
     records = [Turn(id=i, speaker=s, text=t, date=None, conversation="c", number=n)

@@ -1,5 +1,6 @@
 """Conversations ranked for a query: each scores its best turn and, at a fraction, its next best;
-the live index, the bulk index and a saved memory rank them alike."""
+the live index and a saved memory rank them alike (the research side's bulk index too:
+tests/unit/research/test_parity.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ from graphmem.index.query import Query
 from graphmem import Memory
 from graphmem.errors import DataError
 from graphmem.index.conversations import best_conversations, conversation_scores
-from graphmem.research.store import research_memory
-from graphmem.research.strategies import Strategies
 from graphmem.index.options import MemoryOptions
 
 # s2 holds the single best turn (1.825); s1 three lesser ones (1.296, 1.205, 0.627: 1.846 summed)
@@ -66,7 +65,7 @@ def test_a_conversation_with_several_matching_turns_outranks_one_with_a_single_b
         mem.search_conversations(["kayak"])
 
 
-def _reference(index, query: str, turns: int, rest: float) -> list[str]:
+def reference_conversations(index, query: str, turns: int, rest: float) -> list[str]:
     """Every matching turn's score summed per conversation in plain Python: the definition."""
     docs, scores = index.scores(Query.parse(query))
     per: dict[str, list[float]] = {}
@@ -80,23 +79,26 @@ def _reference(index, query: str, turns: int, rest: float) -> list[str]:
     return sorted(total, key=lambda c: (-total[c], order.index(c)))
 
 
-def test_the_live_index_sums_as_the_definition_and_as_the_bulk_index(dataset):
-    """LoCoMo's questions with no one named in them (the names made "someone", so no scope puts a
-    person's conversations first): the live ranking is the plain sum's, and the bulk index's."""
+def unnamed_questions(dataset) -> tuple[list[dict], list[str]]:
+    """LoCoMo's turns, and every fortieth question with no one named in it (the names made
+    "someone", so no scope puts a person's conversations first)."""
     records = [{"id": f"{c.id}/{t.id}", "speaker": t.speaker, "text": t.text, "date": t.date,
                 "conversation": c.id} for c in dataset.conversations for t in c.turns]
     names = {t.speaker for c in dataset.conversations for t in c.turns}
-    questions = [q.text for c in dataset.conversations for q in c.questions][::40]
-    mem = Memory()
-    mem.ingest(records)
-    bulk = research_memory(Strategies())
-    bulk.ingest(list(mem.turns()))
-    for q in questions:
+    questions = []
+    for q in [q.text for c in dataset.conversations for q in c.questions][::40]:
         for who in names:
             q = q.replace(who, "someone")
-        expected = _reference(mem.store.index, q, 5, 0.3)
-        assert mem.search_conversations(q, k=10) == expected[:10], q
-        assert bulk.search_conversations(q, k=10) == expected[:10], q
+        questions.append(q)
+    return records, questions
+
+
+def test_the_live_index_sums_as_the_definition(dataset):
+    records, questions = unnamed_questions(dataset)
+    mem = Memory()
+    mem.ingest(records)
+    for q in questions:
+        assert mem.search_conversations(q, k=10) == reference_conversations(mem.store.index, q, 5, 0.3)[:10], q
 
 
 def test_the_named_persons_conversations_come_first(dataset):
@@ -111,7 +113,7 @@ def test_the_named_persons_conversations_come_first(dataset):
     assert Memory(scope=False).search_conversations("x", k=1) == []
 
 
-def test_a_saved_memory_and_the_bulk_index_rank_conversations_as_the_live_one(tmp_path):
+def test_a_saved_memory_ranks_conversations_as_the_live_one(tmp_path):
     live = Memory()
     live.ingest(CHAT)
     with Memory(path=tmp_path / "m.db") as saved:
@@ -120,7 +122,3 @@ def test_a_saved_memory_and_the_bulk_index_rank_conversations_as_the_live_one(tm
     with Memory(path=tmp_path / "m.db") as again:
         for q in ("kayak on the lake", "pizza after the match", "lake"):
             assert again.search_conversations(q, k=3) == live.search_conversations(q, k=3), q
-    bulk = research_memory(Strategies(rerank=lambda found, people: found))  # a strategy: the research index
-    bulk.ingest(CHAT)
-    for q in ("kayak on the lake", "pizza after the match", "lake"):
-        assert bulk.search_conversations(q, k=3) == live.search_conversations(q, k=3), q

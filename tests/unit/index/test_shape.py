@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from graphmem.research.store import research_memory
-from graphmem.research.strategies import Strategies
 from graphmem.answer.reader import ReaderSettings
 from graphmem.domain import Turn
 from graphmem.memory.api import Memory
@@ -49,15 +47,6 @@ def test_the_assistant_no_longer_outranks_the_user_through_the_users_words():
     assert told.search(QUESTION, k=1) == ["u"]
 
 
-def test_the_bulk_index_reads_the_shape_as_the_live_one_does():
-    live = Memory()
-    bulk = research_memory(Strategies(rerank=lambda found, named: found))  # a strategy: the research index
-    live.ingest(_turns())
-    bulk.ingest(_turns())
-    assert bulk.search(QUESTION, k=4) == live.search(QUESTION, k=4)
-    assert bulk.search(QUESTION, k=1) == ["u"]
-
-
 BOOK = [{"id": "u1", "speaker": "user", "text": "I am reading a book called Dune and love it.", "conversation": "s1"},
         {"id": "a1", "speaker": "assistant", "conversation": "s1",
          "text": "Reading is great! A good book before bed helps. Book apps for reading: Goodreads tracks every book you read."},
@@ -89,22 +78,26 @@ def _as_chat(dataset) -> tuple[list[dict], list[str]]:
     return records, questions
 
 
-def test_askers_are_kept_live_as_the_bulk_index_and_a_reopened_file_keep_them(dataset, tmp_path):
-    records, questions = _as_chat(dataset)
-    # users' turns first, the assistants' later: each conversation's first assistant turn marks its earlier ones
+def _chat_order(records: list[dict]) -> list[dict]:
+    """Users' turns first, the assistants' later: each conversation's first assistant turn marks its earlier ones."""
     order = sorted(range(len(records)), key=lambda i: (records[i]["speaker"] == "assistant", i))[:4000]
+    return [records[i] for i in order]
+
+
+def test_askers_are_kept_live_as_a_whole_ingest_and_a_reopened_file_keep_them(dataset, tmp_path):
+    records, questions = _as_chat(dataset)
+    fed = _chat_order(records)
     live = Memory(path=tmp_path / "chat.db")
-    for start in range(0, len(order), 50):
-        live.ingest([records[i] for i in order[start:start + 50]])
-    fed = [records[i] for i in order]
-    bulk = research_memory(Strategies(rerank=lambda found, named: found))  # a strategy: the research index
-    bulk.ingest(fed)
+    for start in range(0, len(fed), 50):
+        live.ingest(fed[start:start + 50])
+    whole = Memory()
+    whole.ingest(fed)
     assert live.store.index.askers.count == int(live.store.index.askers.mine.view().sum()) > 0
-    for q in questions:
-        assert live.search(q) == bulk.search(q), q
+    found = [whole.search(q) for q in questions]
+    assert [live.search(q) for q in questions] == found
     live.close()
     with Memory(path=tmp_path / "chat.db") as again:
-        assert [again.search(q) for q in questions] == [bulk.search(q) for q in questions]
+        assert [again.search(q) for q in questions] == found
     plain = Memory(options=MemoryOptions(asker=False))
     plain.ingest(fed)
-    assert sum(bulk.search(q) != plain.search(q) for q in questions) > 0  # the rule does reorder
+    assert sum(f != plain.search(q) for f, q in zip(found, questions)) > 0  # the rule does reorder

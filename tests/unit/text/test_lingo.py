@@ -243,25 +243,38 @@ def test_encoder_cache_encodes_each_text_once(tmp_path):
 # --------------------------------------------------------------------------- structured queries (graphmem.index.query)
 
 
-def test_structured_query_one_group_per_chinese_word_filtered_by_the_memory(tiny):
-    from graphmem.research.ranker import Ranker
+def _postings(texts: list[str]):
+    """The memory's postings of ``texts`` (each its own field alone) and a query's groups against them."""
+    from graphmem.index.bm25f import B, K1, field_counts
+    from graphmem.index.postings import Postings
+    from graphmem.index.query import query_groups
+    from graphmem.text.terms import analyse
 
-    r = Ranker(["Ann: I love music and pottery.", "Bob: The art show was loud."])
+    p = Postings(K1, B)
+    for t in texts:
+        p.add(*field_counts(analyse(t), [], 0.0))
+    return p, lambda query: query_groups(query, p.known)
+
+
+def test_structured_query_one_group_per_chinese_word_filtered_by_the_memory(tiny):
+    _, groups = _postings(["Ann: I love music and pottery.", "Bob: The art show was loud."])
     # 陶艺 "ceramic art" -> art (ceramic is in no turn); 音乐 "music"; 纯 "pure simple
     # unmixed" -> nothing the memory knows, so no group at all
-    assert r.groups("陶艺 纯 音乐") == [("art",), ("music",)]
+    assert groups("陶艺 纯 音乐") == [("art",), ("music",)]
     # 乐: two readings, one word: its known glosses share one group
-    r2 = Ranker(["Ann: happy music", "Bob: music, music"])
-    assert r2.groups("乐") == [("happi", "music")]
+    _, groups2 = _postings(["Ann: happy music", "Bob: music, music"])
+    assert groups2("乐") == [("happi", "music")]
 
 
 def test_structured_query_weighs_a_word_with_many_glosses_as_one_word(tiny):
-    from graphmem.research.ranker import Ranker
+    import numpy as np
 
     # 乐 matches t1 by two glosses; a flat bag would count it twice and beat the turn
     # that matches the query's two different words once each
-    r = Ranker(["Ann: happy happy music", "Bob: pottery music", "Cy: nothing here", "Dee: still nothing"])
-    s = r.scores("乐 陶")
+    p, groups = _postings(["Ann: happy happy music", "Bob: pottery music", "Cy: nothing here", "Dee: still nothing"])
+    docs, scores = p.combine([p.group(g) for g in groups("乐 陶")])
+    s = np.zeros(p.n)
+    s[docs] = scores
     assert s[1] > s[0] > 0 and s[2] == 0
 
 
