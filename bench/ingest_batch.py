@@ -7,7 +7,7 @@ A memory holding LoCoMo once ingests the first ``--turns`` turns of a second cop
 and speaker names, as ``bench/memory_scale.py`` makes them) in ingests of each size, once with
 every ingest indexed one record at a time and once column by column (``LiveIndex(batch=...)``
 set to 1 or past every size). Printed: CPU microseconds per turn, the best of ``--repeats``
-runs (the machine may be shared). ``graphmem.index.options.MemoryOptions.batch`` is chosen from this.
+runs (the machine may be shared). ``graphmem.index.options.IndexSettings.batch`` is chosen from this.
 """
 
 from __future__ import annotations

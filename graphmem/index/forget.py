@@ -114,7 +114,7 @@ def _leave(index: LiveIndex, conv: str, gone: list[int], dead: set[int]) -> tupl
         r = index.records[d]
         if r.number is not None:
             index.numbered[(conv, r.date, r.number)].remove(d)
-            for n in range(1, index.options.context_reach + 1):
+            for n in range(1, index.settings.context_reach + 1):
                 follow.update(index.numbered.get((conv, r.date, r.number + n), ()))
     index.by_conv[conv] = kept
     index.conv_turns.pop(conv, None)  # its array is made again from by_conv when next searched
@@ -149,7 +149,7 @@ def _relink(index: LiveIndex, d: int) -> None:
 
 def _reread_vocatives(index: LiveIndex, conv: str, left: set[str]) -> None:
     """The conversation's turns that name a speaker who left it, read again against its speakers now."""
-    if not index.options.unaddressed:
+    if not index.settings.unaddressed:
         return
     speakers = index.speakers[conv]
     needles = [n for n in (who.strip().lower()[:3] for who in left) if n]  # as the index matches names

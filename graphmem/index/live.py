@@ -51,18 +51,19 @@ class LiveIndex(LiveSearch):
     """The records, their fields and their postings, kept up to date one record at a time."""
 
     def __init__(self, options: MemoryOptions, scope: bool = True, dense: bool = False):
-        self.options, self.scope = options, scope
+        self.options, self.scope = options, scope  # the whole options: what a saved memory records it was made under
+        self.settings = settings = options.index  # what the index reads
         if dense:
             need_dense()
-        self.dense = LiveDense(encoder(options.dense_engine), options) if dense else None
+        self.dense = LiveDense(encoder(settings.dense_engine), settings) if dense else None
         self.records: list[Turn] = []
         self.said: list[str] = []
         self.said_terms: list[list[str]] = []  # each utterance analysed once, for its field and its reply's
         self._speaker_terms: dict[str, list[str]] = {}
         self.replied: list[int | None] = []
-        self.postings = Postings(options.k1, options.b)
+        self.postings = Postings(settings.k1, settings.b)
         self.vocab = LiveVocabulary()
-        self.types = {kind: Grow(np.int64) for kind in ANSWER_TYPES if kind in options.answer_types}
+        self.types = {kind: Grow(np.int64) for kind in ANSWER_TYPES if kind in settings.answer_types}
         self.days = Days()
         self.conv_of = Grow(np.int64)  # grows as turns come: a user of a few turns costs a few bytes here
         self.said_at = Grow(np.float64)
@@ -109,7 +110,7 @@ class LiveIndex(LiveSearch):
             self.postings, self.vocab = kept
             return
         terms, text, context = self._fields()
-        self.postings = Postings.built(self.options.k1, self.options.b, len(self.records), terms,
+        self.postings = Postings.built(self.settings.k1, self.settings.b, len(self.records), terms,
                                        [text] + ([context] if context is not None else []))
         self.vocab.restore(len(self.records), terms, text[0], text[1])
 
@@ -161,11 +162,11 @@ class LiveIndex(LiveSearch):
         w = self.reply_weight
         weighed = bool(w)
         links = self.replied[first:]
-        reads = reads_replies(self.options.shape, self.records, links, first) if weighed else [False] * len(links)
+        reads = reads_replies(self.settings.shape, self.records, links, first) if weighed else [False] * len(links)
         replied = [j if read else -1 for j, read in zip(links, reads)]
         old = sorted({j for j in replied if 0 <= j < first})  # earlier records whose utterance a new one reads
         table = [self.said_terms[j] for j in old] + self.said_terms[first:]
-        speakers = {self.records[i].speaker: None for i in new} if self.options.speaker else {}
+        speakers = {self.records[i].speaker: None for i in new} if self.settings.speaker else {}
         own = {who: self._speaker_terms.get(who) or analyse(f"{who}:") for who in speakers}
         self._speaker_terms.update(own)
         terms = sorted(set(chain.from_iterable(table)).union(*own.values()))
@@ -197,7 +198,7 @@ class LiveIndex(LiveSearch):
     def _add(self, new: Sequence[Turn]) -> None:
         if self.dense is not None:  # one encoding per ingest, as the bulk index encodes all at once
             self.dense.add(len(self.records), [(r.speaker, r.text) for r in new])
-        if len(new) >= self.options.batch:
+        if len(new) >= self.settings.batch:
             self._add_batch(new)
             return
         for r in new:
@@ -206,7 +207,7 @@ class LiveIndex(LiveSearch):
             i = self._append(r)
             if r.number is not None:
                 self._relink_after(r)
-            if fresh and self.options.unaddressed:
+            if fresh and self.settings.unaddressed:
                 self._reread_naming(r.conversation, r.speaker, i)
 
     def _add_batch(self, new: Sequence[Turn]) -> None:
@@ -223,7 +224,7 @@ class LiveIndex(LiveSearch):
             if r.speaker not in held:
                 held.add(r.speaker)
                 fresh.append((r.conversation, r.speaker))
-        if self.options.unaddressed:
+        if self.settings.unaddressed:
             for conversation, speaker in fresh:
                 self._reread_naming(conversation, speaker, -1)
         before = {r.conversation: self.last.get(r.conversation) for r in new}
@@ -314,7 +315,7 @@ class LiveIndex(LiveSearch):
         ws = words(r.text)
         said = self._utterance(r)
         same = said == r.text
-        marks = time_marks(r.text, r.date if self.options.spans else None, self.types, ws)
+        marks = time_marks(r.text, r.date if self.settings.spans else None, self.types, ws)
         return (r.text, terms_of(ws), marks) if same else (said, analyse(said), marks)
 
     def reading(self, i: int) -> Reading:
@@ -338,7 +339,7 @@ class LiveIndex(LiveSearch):
     def reply_weight(self) -> float:
         """What a term of the reply field counts against one of the turn's own (0: no reply field):
         BM25F's field weight, the one setting both ways of filling the postings read."""
-        return self.options.context_weight if self.options.context else 0.0
+        return self.settings.context_weight if self.settings.context else 0.0
 
     def reply_field(self, i: int) -> list[str]:
         """Turn i's second field: the terms of the utterance it replies to, when it reads it."""
@@ -346,12 +347,12 @@ class LiveIndex(LiveSearch):
         return list(self.said_terms[j]) if self.reply_weight and self._reads(i, j) else []
 
     def _utterance(self, r: Turn) -> str:
-        return unaddressed(r.text, self.speakers[r.conversation]) if self.options.unaddressed else r.text
+        return unaddressed(r.text, self.speakers[r.conversation]) if self.settings.unaddressed else r.text
 
     def _indexed_terms(self, i: int) -> list[str]:
         """The terms of ``"Speaker: utterance"`` (of the utterance alone without ``speaker``):
         the speaker's terms then the utterance's, as analysing the joined text gives them."""
-        if not self.options.speaker:
+        if not self.settings.speaker:
             return self.said_terms[i]
         who = self.records[i].speaker
         if who not in self._speaker_terms:
@@ -373,7 +374,7 @@ class LiveIndex(LiveSearch):
     def _numbered_reply(self, r: Turn) -> int | None:
         """The record a numbered record replies to: the latest held with a number up to
         ``context_reach`` before its own, on its day, in its conversation."""
-        for n in range(1, self.options.context_reach + 1):
+        for n in range(1, self.settings.context_reach + 1):
             held = self.numbered.get((r.conversation, r.date, r.number - n))
             if held:
                 return held[-1]
@@ -385,11 +386,11 @@ class LiveIndex(LiveSearch):
 
     def _reads(self, i: int, j: int | None) -> bool:
         """Whether record i reads record j, the one it replies to, as its second field."""
-        return j is not None and reads_reply(self.options.shape, self.records[i], self.records[j])
+        return j is not None and reads_reply(self.settings.shape, self.records[i], self.records[j])
 
     def _relink_after(self, r: Turn) -> None:
         """The numbered turns just after ``r`` may now reply to it (or to a later duplicate)."""
-        for n in range(1, self.options.context_reach + 1):
+        for n in range(1, self.settings.context_reach + 1):
             for d in self.numbered.get((r.conversation, r.date, r.number + n), ()):
                 j = self._reply_of(self.records[d], d)
                 if j != self.replied[d]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from graphmem.errors import MisuseError, install
 from graphmem.index.arrays import Grow
-from graphmem.index.options import MemoryOptions
+from graphmem.index.options import IndexSettings
 from graphmem.search import dense as embedding
 
 __all__ = ["LiveDense", "Scorer", "encoder", "need_dense", "with_context"]
@@ -66,8 +66,8 @@ class LiveDense:
     (:func:`with_context`). Scoring is a product with every sentence
     vector, as any exact embedding search is; only the encoding is incremental."""
 
-    def __init__(self, encoder: embedding.Encoder, options: MemoryOptions):
-        self.encoder, self.options = encoder, options
+    def __init__(self, encoder: embedding.Encoder, settings: IndexSettings):
+        self.encoder, self.settings = encoder, settings
         self.matrix: np.ndarray | None = None
         self.rows = 0
         self.owner = Grow(np.intp, 1024)
@@ -98,6 +98,6 @@ class LiveDense:
         if self.rows:
             sims = self.encoder.encode([query], query=True) @ self.matrix[: self.rows].T
             np.maximum.at(own, self.owner.view(), sims[0])
-        if not self.options.dense_context:
+        if not self.settings.dense_context:
             return own
-        return with_context(lambda _: own, replied, self.options.context_weight)(query)
+        return with_context(lambda _: own, replied, self.settings.context_weight)(query)

@@ -60,9 +60,9 @@ class LiveSearch(People):
             alive = np.ones(len(self.records), dtype=bool)
             alive[list(self.dead)] = False
             fused = np.zeros(len(self.records))
-            fused[alive] = embedding.fuse(lexical[alive], dense[alive], self.options.dense_weight)
+            fused[alive] = embedding.fuse(lexical[alive], dense[alive], self.settings.dense_weight)
         else:
-            fused = embedding.fuse(lexical, dense, self.options.dense_weight)
+            fused = embedding.fuse(lexical, dense, self.settings.dense_weight)
         docs = np.flatnonzero(fused > 0)
         if query.until is not None:  # the dense side scores every turn: those said later too
             docs = docs[self._said_by(docs, query.until)]
@@ -79,7 +79,7 @@ class LiveSearch(People):
         if kind in self.types:  # each turn once, in turn order, as they are numbered
             parts.append(self.postings.flat(self.types[kind].view(), within, distinct=True))
         docs, scores = Postings.combine(parts, few)
-        if self.options.weighs_askers:  # the person's own turns, for a question in the first person
+        if self.settings.weighs_askers:  # the person's own turns, for a question in the first person
             scores = self.askers.boost(query.of_asker, docs, scores, self.postings.idf)
         keep = scores > 0
         if query.until is not None:  # as of a moment: nothing said after its day is found
@@ -168,7 +168,7 @@ class LiveSearch(People):
         opened = np.array([self.by_conv[self.conv_names[c]][0] for c in held], dtype=np.int64)
         first = [self.by_conv[c][0] for c in (self.named(query) if self.scope else ()) if self.by_conv.get(c)]
         best = best_conversations(opened[at.reshape(-1)], scores, k, np.array(first, dtype=np.int64),
-                                  self.options.conversation_turns, self.options.conversation_rest)
+                                  self.settings.conversation_turns, self.settings.conversation_rest)
         return [self.records[d].conversation for d in best]
 
     def _turns_of(self, conversations: Sequence[str]) -> np.ndarray:

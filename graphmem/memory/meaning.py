@@ -67,12 +67,13 @@ class Meaning:
     """The meaning confidence over one encoder and, unless turned off, WordNet's kinds."""
 
     def __init__(self, options: MemoryOptions):
-        if options.meaning_turns < 1:
-            raise MisuseError(f"meaning_turns must be at least 1, not {options.meaning_turns}")
+        settings = options.confidence
+        if settings.meaning_turns < 1:
+            raise MisuseError(f"meaning_turns must be at least 1, not {settings.meaning_turns}")
         need_dense()
-        self.turns = options.meaning_turns
-        self.encoder = encoder(options.dense_engine)
-        self.kinds = _kinds() if options.meaning_kinds else None
+        self.turns = settings.meaning_turns
+        self.encoder = encoder(options.index.dense_engine)  # the index's embedding engine
+        self.kinds = _kinds() if settings.meaning_kinds else None
 
     def swap(self, question: str, found: Sequence[Turn]) -> str | None:
         """The question's thing of the same kind as one the first turn names (``"asked/told"``), if

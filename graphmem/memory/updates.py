@@ -77,7 +77,7 @@ class Updates:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules' settings: :class:`graphmem.index.options.MemoryOptions`' ``updates_*``, read once
+    """The rules' settings: :class:`graphmem.index.options.UpdateSettings` (``MemoryOptions.rules``), read once
     when a memory opens (the defaults live there only)."""
 
     window: int
@@ -89,8 +89,8 @@ class Rules:
 
     @classmethod
     def of(cls, o: MemoryOptions) -> Rules:
-        return cls(o.updates_window, o.updates_cover, o.updates_floor, o.updates_depth, o.updates_value_cover,
-                   o.updates_value_floor)
+        u = o.rules
+        return cls(u.window, u.cover, u.floor, u.depth, u.value_cover, u.value_floor)
 
     def reads(self, question: str) -> int:
         """How many turns found the rules read for ``question``: deeper when it asks a kind of value."""

@@ -43,14 +43,15 @@ class BulkIndex(People):
         self.records = list(records)
         self._said_at: np.ndarray | None = None  # each turn's date in seconds, once a search is asked as of a moment
         self.scope, self.options, self.strategies = scope, options, strategies
+        self.settings = options.index  # what the index reads
         live = LiveIndex(options, scope=False)  # the memory's own reading of every turn
         live.add(self.records)
         read = live.readings(0)
         self.replied = read.replied
         said = read.said
         contexts = (strategies.contexts or _contexts)(self.records, said, self.replied)
-        self.contexts = shaped_fields(options.shape, self.records, contexts, self.replied)
-        texts = [f"{r.speaker}: {u}" for r, u in zip(self.records, said, strict=True)] if options.speaker else list(said)
+        self.contexts = shaped_fields(self.settings.shape, self.records, contexts, self.replied)
+        texts = [f"{r.speaker}: {u}" for r, u in zip(self.records, said, strict=True)] if self.settings.speaker else list(said)
         self.vocab = Vocabulary(texts)
         self.ranker = self._ranker(texts, read.types, read.spans) if strategies.ranking == "bm25" else None
         self.extra = strategies.extra_scores(self.records, said) if strategies.extra_scores is not None else None
@@ -68,7 +69,7 @@ class BulkIndex(People):
     def _ranker(self, texts: list[str], types: Sequence[tuple[str, ...]], spans: dict) -> Ranker:
         """The ranker over the indexed texts, with the turn replied to as second field, the answer
         types each turn gives and the days it speaks of (as the live index read them)."""
-        o = self.options
+        o = self.settings
         return self.strategies.ranker(
             texts, [r.date for r in self.records], k1=o.k1, b=o.b,
             contexts=self.contexts if o.context else None, context_weight=o.context_weight,
@@ -79,10 +80,10 @@ class BulkIndex(People):
         """Each turn's embedding score (its best sentence's cosine, or the strategy's), mixed with
         the score of the turn it replies to at the context weight (:func:`with_context`)."""
         need_dense()
-        own = (self.strategies.embedding or _turn_scores)(self.records, encoder(self.options.dense_engine))
-        if not self.options.dense_context:
+        own = (self.strategies.embedding or _turn_scores)(self.records, encoder(self.settings.dense_engine))
+        if not self.settings.dense_context:
             return own
-        return with_context(own, self.replied, self.options.context_weight)
+        return with_context(own, self.replied, self.settings.context_weight)
 
     @cached_property
     def said_before(self) -> dict[str, str]:
@@ -95,14 +96,14 @@ class BulkIndex(People):
             scores = self.ranker.scores(query.text, asked_on=query.asked_on)
             if self.extra is not None:
                 scores = scores + self.extra(query.text)
-            if self.options.weighs_askers:  # as the live index: the person's own matched turns
+            if self.settings.weighs_askers:  # as the live index: the person's own matched turns
                 docs = np.flatnonzero(scores > 0)
                 scores = scores.copy()  # a ranker's own array is never written into
                 scores[docs] = self.askers.boost(query.of_asker, docs, scores[docs], self.ranker.idf)
         else:
             scores = (self.vocab.vectors([query.english]) @ self.tfidf.T).toarray()[0]
         if self.dense is not None:
-            scores = embedding.fuse(scores, self.dense(query.text), self.options.dense_weight)
+            scores = embedding.fuse(scores, self.dense(query.text), self.settings.dense_weight)
         if query.until is not None:  # as the live index: nothing said after the moment asked is found
             scores = np.where(self.said_by(query.until), scores, 0.0)
         return scores
@@ -146,7 +147,7 @@ class BulkIndex(People):
         first = self.named(query) if self.scope else set()
         best = best_conversations(self.conv_of[docs], scores[docs], k,
                                   np.array([self.conv_ids[c] for c in first], dtype=np.int64),
-                                  self.options.conversation_turns, self.options.conversation_rest)
+                                  self.settings.conversation_turns, self.settings.conversation_rest)
         return [self.conv_names[c] for c in best]
 
 

@@ -173,7 +173,7 @@ def _followers(index: LiveIndex, places: list[int]) -> set[int]:
             out.add(held[at])
         r = index.records[d]
         if r.number is not None:
-            for n in range(1, index.options.context_reach + 1):
+            for n in range(1, index.settings.context_reach + 1):
                 out.update(index.numbered.get((conv, r.date, r.number + n), ()))
     return out
 

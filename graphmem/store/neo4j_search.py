@@ -94,6 +94,7 @@ class Searcher:
     def __init__(self, client: Client, options: MemoryOptions, scope: bool = True, candidates: int = CANDIDATES,
                  encoder: Encoder | None = None, nearest: int = NEAREST):
         self.client, self.options, self.scope, self.candidates = client, options, scope, candidates
+        self.settings = options.index  # what the search reads
         self.encoder, self.nearest = encoder, nearest
 
     def count(self) -> int:
@@ -130,7 +131,7 @@ class Searcher:
         params = self._params(query, k, None, user, where)
         if params is None:
             return []
-        params.update(turns=self.options.conversation_turns, rest=self.options.conversation_rest)
+        params.update(turns=self.settings.conversation_turns, rest=self.settings.conversation_rest)
         if self.encoder is None:
             rows = self.client.query("search_parts+search_lexical+search_bm25f+search_conversations", q=params)
         else:
@@ -143,7 +144,7 @@ class Searcher:
         assert self.encoder is not None
         vector = self.encoder.encode([query.text], query=True)[0].astype(float).tolist()
         return dict(vector=vector, nearest=max(self.nearest, k),
-                    dense_weight=self.options.dense_weight, dense_context=self.options.dense_context)
+                    dense_weight=self.settings.dense_weight, dense_context=self.settings.dense_context)
 
     def _params(self, query: Query, k: int, conversation: str | None, user: str | None = None,
                 where: Where | None = None) -> dict | None:
@@ -152,7 +153,7 @@ class Searcher:
         Every statement is one of four literal names above, so no query text is ever built here."""
         alternatives = query.groups(lambda s: True)  # an unknown stem matches nothing
         kind = query.kind
-        mark = mark_of(kind) if kind is not None and kind in self.options.answer_types else None
+        mark = mark_of(kind) if kind is not None and kind in self.settings.answer_types else None
         ranges = list(query.dates)
         if not alternatives and not ranges and mark is None and self.encoder is None:
             return None
@@ -169,9 +170,9 @@ class Searcher:
         return dict(
             stems=list(dict.fromkeys(stems)), counts=counts, words=sorted(query.words),
             scope=self.scope, conversation=conversation, groups=groups, dates=dates, roles=sorted(ASSISTANT_ROLES),
-            asker=self.options.weighs_askers and query.of_asker,
+            asker=self.settings.weighs_askers and query.of_asker,
             mark={"type": kind, "token": mark, "phrase": _phrase(mark)} if mark else None,
-            limit=max(self.candidates, k), k=k, k1=self.options.k1, b=self.options.b, w=self.options.context_weight,
+            limit=max(self.candidates, k), k=k, k1=self.settings.k1, b=self.settings.b, w=self.settings.context_weight,
             owner=owner(user), until=query.until,
             tags=[[token(name, v) for v in values] for name, values in (where or {}).items()])
 

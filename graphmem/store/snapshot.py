@@ -18,7 +18,6 @@ so opening a file runs no code from it.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import zlib
@@ -48,7 +47,7 @@ _TYPES: dict[str, type] = {
 def _settings(options: MemoryOptions) -> dict:
     """Every plain setting of ``options`` (none is a function for a saved memory): a snapshot made
     under other settings is not read, whichever of them shaped the postings."""
-    plain = {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    plain = options.flat()  # by the flat names it was saved under before the settings were split by concern
     return json.loads(json.dumps({k: v for k, v in plain.items() if not callable(v)}, default=str))
 
 
@@ -114,5 +113,5 @@ def _kept(saved: Mapping[str, bytes], generation: int, turns: int,
             and (not len(docs) or 0 <= int(docs.min()) and int(docs.max()) < turns)
             and len(flat["length"]) == turns == head["vocab_n"] and len(flat["vocab"]) == len(vocab_terms)):
         return None
-    postings = Postings.of_arrays(options.k1, options.b, terms, flat, head["total"])
+    postings = Postings.of_arrays(options.index.k1, options.index.b, terms, flat, head["total"])
     return postings, LiveVocabulary.of_counts(head["vocab_n"], vocab_terms, flat["vocab"])

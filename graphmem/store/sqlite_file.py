@@ -69,7 +69,7 @@ def _damaged(path: Path, what: str) -> DamagedFile:
 def _settings(options: MemoryOptions) -> str:
     """The index settings a file was read with: reopening with others would mix two readings."""
     keep = ("unaddressed", "speaker", "context", "context_weight", "context_reach", "answer_types", "spans", "k1", "b")
-    return json.dumps({k: getattr(options, k) for k in keep}, sort_keys=True)
+    return json.dumps({k: getattr(options.index, k) for k in keep}, sort_keys=True)
 
 
 class MemoryFile:
