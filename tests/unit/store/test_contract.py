@@ -1,6 +1,7 @@
 """The store contract, checked below the memory: every method of :class:`graphmem.store.base.Store`
-called directly on each store (RAM, a file, the benchmarks' bulk store; Neo4j in
-``tests/neo4j/test_contract.py``, which runs :func:`exercise` too).
+called directly on each store (RAM, a file; the benchmarks' bulk store in
+``tests/unit/research/test_contract.py`` and Neo4j in ``tests/neo4j/test_contract.py``, which run
+:func:`exercise` too: a product test imports no research code).
 
 The conformance suite goes through ``Memory``, which validates and scopes before any store sees a
 call; these cases hold each store to the shape every verb relies on (what each method takes and
@@ -17,7 +18,6 @@ from graphmem.data.metadata import where_argument
 from graphmem.data.records import validate
 from graphmem.domain import Claim, Turn
 from graphmem.index.query import Query
-from graphmem.research.store import BulkStore
 from graphmem.store.base import Store
 from graphmem.store.ram import RamStore
 from graphmem.store.sqlite import FileStore
@@ -86,10 +86,9 @@ def exercise(store: Store, conversation: str = "contract", user: str | None = No
     assert store.forget(store.keys(None, user)) == 3 and len(store) == before
 
 
-@pytest.mark.parametrize("kind", ["ram", "file", "bulk"])
+@pytest.mark.parametrize("kind", ["ram", "file"])
 def test_every_store_keeps_the_contract(kind: str, tmp_path: Path):
-    store: Store = {"ram": lambda: RamStore(), "file": lambda: FileStore(tmp_path / "m.db"),
-                    "bulk": lambda: BulkStore()}[kind]()
+    store: Store = {"ram": lambda: RamStore(), "file": lambda: FileStore(tmp_path / "m.db")}[kind]()
     try:
         exercise(store)
     finally:
