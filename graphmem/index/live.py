@@ -98,7 +98,7 @@ class LiveIndex(LiveSearch):
         """Index records as a saved memory read them: nothing is read again, and the postings
         and document frequencies are built at once from the saved stems (the same counts a
         record-by-record build gives, in arrays rather than one term at a time), or taken as the
-        memory kept them on closing (``kept``: :mod:`graphmem.store.snapshot`)."""
+        memory kept them on closing (``kept``: :mod:`graphmem.store.sqlite.snapshot`)."""
         if len(self.records):
             raise ValueError("restore fills an empty index")
         if not len(records) == len(readings.said) == len(readings.terms) == len(readings.replied) == len(readings.types):

@@ -243,5 +243,5 @@ class MemoryOptions:
 
     def flat(self) -> dict[str, Any]:
         """Every setting by its flat name, in :data:`FLAT`'s order: what a saved memory records of
-        the settings it was made under (:mod:`graphmem.store.snapshot`)."""
+        the settings it was made under (:mod:`graphmem.store.sqlite.snapshot`)."""
         return {name: getattr(getattr(self, concern), setting) for name, (concern, setting) in FLAT.items()}

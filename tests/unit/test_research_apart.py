@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-RESEARCH = ("graphmem.research",)
+RESEARCH = ("graphmem.bench.research",)
 RESEARCH_TESTS = {"research", "bench", "bench6", "longmemeval", "arms"}
 """The research memory (the bulk index and its strategies), and the folders of tests/unit that test the research side."""
 

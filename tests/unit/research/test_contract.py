@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from graphmem.research.store import BulkStore
+from graphmem.bench.research.store import BulkStore
 from tests.unit.store.test_contract import exercise
 
 

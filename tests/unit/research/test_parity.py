@@ -11,9 +11,9 @@ import numpy as np
 
 from graphmem.index.query import query_groups
 from graphmem.memory.api import Memory
-from graphmem.research.ranker import Ranker
-from graphmem.research.store import research_memory
-from graphmem.research.strategies import Strategies
+from graphmem.bench.research.ranker import Ranker
+from graphmem.bench.research.store import research_memory
+from graphmem.bench.research.strategies import Strategies
 from tests.unit.index import bm25f_reference as reference
 from tests.unit.index.test_conversations import CHAT, reference_conversations, unnamed_questions
 from tests.unit.index.test_shape import QUESTION, _as_chat, _chat_order, _turns
