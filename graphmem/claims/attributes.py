@@ -191,8 +191,11 @@ def _attributes(k: Clause, c: Claim) -> list[Said]:
 def _residence(k: Clause, c: Claim) -> list[Said]:
     p, obj, neg = k.predicate, k.object, k.negated
     place = None
-    if p in ("live", "reside", "settle", "stay") or p == "be" and re.match(r"(?:now\s+)?(?:based|living|settled)\s", obj):
+    if p in ("live", "reside", "settle", "stay", "base") or p == "be" and re.match(
+            r"(?:now\s+|still\s+)?(?:based|living|settled)\s", obj):
         place = _IN_PLACE.search(obj)
+    elif (m := re.match(rf"^(?:now\s+|still\s+)?(?:living|based)\s+(?:in|near)\s+{_PLACE}", k.topic)) and not k.person:
+        return [Said("residence", _value(m.group(1)), k, neg)]  # "Living in Osaka is expensive"
     elif p in ("move", "relocate"):
         place = _TO_PLACE.search(obj) or (None if re.search(r"\bfrom\b", obj) else _IN_PLACE.search(obj))
     elif p == "be" and not k.topic and re.match(rf"^(?:now\s+|still\s+|back\s+)?in\s+{_PLACE}(?:$|,|\s+(?:now|for\s+(?:good|\w+\s+"
@@ -201,7 +204,8 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
             r"|visiting|on\s+holiday|on\s+vacation|on\s+business)\b", k.said or obj, re.I):
         place = None if re.search(r"\b(?:was|were)\s+in\b", c.sentence, re.I) else _IN_PLACE.search(obj)
         # "I'm in Glasgow now", "I've been in Lisbon for three years"; not "I was in Chicago, it was awesome"
-    elif p == "be" and k.topic[:1].isupper() and re.match(r"^(?:my|our)?\s*(?:new\s+)?home\b", obj, re.I):
+    elif p == "be" and k.topic[:1].isupper() and re.match(r"^(?:my|our)?\s*(?:new\s+)?home\b|^where\s+(?:i|we)\s+"
+                                                          r"(?:live|are\s+based|call\s+home)\b", obj, re.I):
         return [Said("residence", _value(k.topic), k, neg)]  # "Porto is home now"
     elif p == "be" and re.match(r"^(?:my|our)?\s*(?:new\s+)?home$", k.topic, re.I) and (m := _NAME.search(obj)):
         return [Said("residence", _value(m.group(1)), k, neg)]  # "home is Porto now"
@@ -227,20 +231,31 @@ def _work(k: Clause, c: Claim) -> list[Said]:
             out[-1] = Said("employer", _value(org.group(1)), k, ends=True)
         return out
     if p in ("leave", "quit") and (m := re.match(rf"^{_DET}([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)$", obj)):
-        return [Said("employer", _value(m.group(1)), k, ends=True)]
+        return [Said("*", _value(m.group(1)), k, ends=True)]  # "left Google", "left Adelaide": whichever it was
+    if p == "hand" and re.match(r"^in\s+(?:my\s+)?(?:notice|resignation)\b", obj) or p == "resign":
+        org = _ORG.search(re.sub(r"\bfrom\b", "at", obj))
+        return [Said("employer", _value(org.group(1)) if org else "", k, ends=True)]  # "handed in my notice at X"
+    if p == "be" and not k.topic and (m := re.match(r"^(?:\w+\s+)?(?:years?|months?)\s+(?:now\s+)?(?:at|with)\s+(?:the\s+)?"
+                                                    r"([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
+        return [Said("employer", _value(m.group(1)), k, neg)]  # "Three years at the NHS this month"
+    if p in ("get", "be") and (m := re.match(r"^(?:just\s+)?(?:hired|taken\s+on|recruited|headhunted|poached)\s+(?:at|by)\s+"
+                                             r"(?:the\s+)?([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
+        return [Said("employer", _value(m.group(1)), k, neg)]  # "got hired at Atlassian"
     if p in ("get", "be") and re.match(r"^(?:laid\s+off|fired|let\s+go|made\s+redundant|sacked)\b", obj, re.I):
         org = _ORG.search(re.sub(r"\bfrom\b", "at", obj))
         return [Said("employer", _value(org.group(1)) if org else "", k, ends=True)]
     if p == "be" and not k.topic and (m := re.match(r"^(?:now\s+|still\s+)?at\s+(?:the\s+)?([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)",
                                                     obj)) and not re.match(r"(?:the\s+)?(?:Home|Work)\b", m.group(1)):
         return [Said("employer", _value(m.group(1)), k, k.negated)]  # "Still at Google", "I've been at Hawaiian Airlines"
-    if p == "retire" and k.person:
+    if p == "retire" and k.person or p == "be" and not k.topic and re.match(
+            r"^(?:now\s+|officially\s+|finally\s+|fully\s+|happily\s+)*retired$", obj, re.I):
         return [Said("occupation", "retired", k, neg), Said("employer", "", k, ends=True)]
     job = None
     if re.search(r"(?:'d|\bwould|\bcould|\bshould|\bmight|\bmust|'ll|\bwill)\s+(?:\w+\s+)?(?:be|become)\s+an?\s", c.sentence, re.I):
         return out  # "you'd be a great counselor", "you must be a good salesperson": no one's job
-    if p in ("work", "start", "get", "find", "land", "become", "train", "be", "take", "accept") and (m := _AS.search(obj)):
-        job = _job(m.group(1)) or (m.group(1).lower() if p in ("work", "become") else None)
+    if p in ("work", "start", "get", "find", "land", "become", "train", "be", "take", "accept", "retrain", "qualify") and (
+            m := _AS.search(obj)):
+        job = _job(m.group(1)) or (m.group(1).lower() if p in ("work", "become", "retrain", "qualify") else None)
     elif p in ("be", "become") and (m := _A_NOUN.match(obj)):
         job = _job(m.group(1))
     if job:
@@ -260,10 +275,13 @@ def _partner(k: Clause, c: Claim) -> list[Said]:
         m = _NAME.search(obj)
         named = _value(m.group(1)) if m else next((x for x in c.mentions if x), "")
         return [Said("partner", named, k, ends=True)]
-    if p in ("date", "marry") and (m := re.match(r"^([A-Z][a-z'’-]+)", obj)):
+    if p in ("date", "marry", "see") and (m := re.match(r"^(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))?\s*"
+                                                        r"(?:called|named)?\s*([A-Z][a-z'’-]+)", obj)) and (
+            p != "see" or re.search(r"\bseeing\b", c.sentence, re.I)):
         return [Said("partner", _value(m.group(1)), k, neg)]
     named = [x for x in c.mentions if x and x != c.subject]
-    if named and k is not None and (p in ("date", "marry") or p == "be" and re.match(r"^together\b", obj)):
+    if named and k is not None and (p in ("date", "marry") or p == "be" and re.match(r"^together\b", obj)
+                                    or re.search(r"\b(?:years?|months?)\s+together\b|\banniversary\b", obj)):
         return [Said("partner", named[0], k, neg)]  # "Connor and I have been dating for years", "Me and Jo are together"
     if p == "call" and re.match(r"^it\s+(?:off|quits)\b", obj, re.I):
         return [Said("partner", named[0] if named else "", k, ends=True)]  # "Connor and I called it quits"

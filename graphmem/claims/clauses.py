@@ -43,7 +43,10 @@ class Clause:
 _CUT = re.compile(
     r"\s*[;:]\s*|\s+[-–—]+\s+|,\s*(?:and\s+|but\s+|so\s+)?(?=(?:now\s+|then\s+)?(?:i|we|i'm|we're|i've|my|our)\b)"
     r"|,?\s+(?:and|but|so|because|since)\s+(?:now\s+|then\s+|also\s+|finally\s+)?(?=(?:i|we|my|our)\b)"
-    r"|,\s*so\s+(?=[A-Z])", re.I)
+    r"|,\s*so\s+(?=[A-Z])"
+    r"|,\s+(?=(?:leaving|quitting|calling|naming|living|working|moving|switching|starting|eating|doing)\b)"
+    r"|,?\s+(?:and|but)\s+(?=(?:the|a|an|this|that|its|his|her|their|[A-Z]\w*)(?:\s+[\w'-]+){0,3}\s+(?:is|are|was|were)\b)",
+    re.I)
 _AND_VERB = re.compile(r"(?:\s+(?:and|but)|,)\s+(?:then\s+|now\s+|also\s+|finally\s+)?(?=(\w+)\b)", re.I)
 _PAST_IRREGULAR = frozenset(w for w, base in IRREGULAR.items() if w != base and w.isalpha() and not w.endswith("ing")
                             and w not in BE and w not in HAVE and w not in ("does", "goes"))
@@ -56,13 +59,15 @@ _TIME_TAIL = re.compile(
     r"|(?:a|an|one|two|three|four|five|six|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
     r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
     r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
+    r"|after\s+all|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
+    r"|(?:from|starting|as\s+of)\s+(?:today|tomorrow|now|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
     r"|(?:since|in|on|from|until|back\s+in)\s+(?:\d{4}|january|february|march|april|may|june|july|august|september"
     r"|october|november|december)\b.*"
     r"|for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|several|many|a\s+few|\d+)\s+"
     r"(?:days?|weeks?|months?|years?)"
     r"|(?:a\s+)?(?:few|couple\s+of)\s+(?:days|weeks|months|years)\s+ago)[\s.,!]*$", re.I)
 _TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:which|who|because|since|so\s+that|but|although|though|when|while|where"
-                           r"|and\s+it|and\s+it's|and\s+that|and\s+(?:i|we)\b).*$", re.I)
+                           r"|and\s+(?:honestly\s+|now\s+|so\s+|yet\s+|really\s+)?(?:it|it's|that|i|we|i'm)\b).*$", re.I)
 
 
 _ASIDE = re.compile(r",\s+(?!(?:and|or)\b)(?!(?:an?|the)\s+[A-Z])(?=[a-z]).*$")
