@@ -136,14 +136,19 @@ def plain(clause: Clause) -> bool:
     return clause.predicate not in _TALK
 
 
-def said_of(c: Claim) -> tuple[Said, ...]:
-    """Every statement the claim's clauses make (small talk none; an unread clause ``other:<verb>``)."""
+def said_of(c: Claim, before: Claim | None = None) -> tuple[Said, ...]:
+    """Every statement the claim's clauses make (small talk none; an unread clause ``other:<verb>``).
+    ``before``: the claim read just before it; when both are of one sentence, an "it" or "that" as
+    the subject names the thing that claim began with ("Watched Past Lives and it's my new favourite")."""
     if c.predicate == "call" and c.topic and re.fullmatch(r"[A-Z][\w'’-]*", c.object):
         return _naming(c)
     out: list[Said] = []
     for clause in clauses(c):
         if small_talk(clause):
             continue
+        if clause.topic.lower() in ("it", "that") and before is not None and before.sentence == c.sentence and (
+                m := re.match(r"^(?:the\s+)?([A-Z][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)*)", before.object)):
+            clause = replace(clause, topic=m.group(1))
         found = _attributes(clause, c)
         if not found and plain(clause):
             obj = trim(re.split(r",\s", clause.object)[0])  # an open-ended value: its first item, not a list or an aside
@@ -192,7 +197,7 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
     p, obj, neg = k.predicate, k.object, k.negated
     place = None
     if p in ("live", "reside", "settle", "stay", "base") or p == "be" and re.match(
-            r"(?:now\s+|still\s+)?(?:based|living|settled)\s", obj):
+            r"(?:now\s+|still\s+|back\s+)*(?:based|living|settled)\s", obj):
         place = _IN_PLACE.search(obj)
     elif (m := re.match(rf"^(?:now\s+|still\s+)?(?:living|based)\s+(?:in|near)\s+{_PLACE}", k.topic)) and not k.person:
         return [Said("residence", _value(m.group(1)), k, neg)]  # "Living in Osaka is expensive"
@@ -239,7 +244,7 @@ def _work(k: Clause, c: Claim) -> list[Said]:
                                                     r"([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
         return [Said("employer", _value(m.group(1)), k, neg)]  # "Three years at the NHS this month"
     if p in ("get", "be") and (m := re.match(r"^(?:just\s+)?(?:hired|taken\s+on|recruited|headhunted|poached)\s+(?:at|by)\s+"
-                                             r"(?:the\s+)?([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
+                                             r"(?:the\s+|an?\s+[\w-]+\s+(?:called|named)\s+)?([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
         return [Said("employer", _value(m.group(1)), k, neg)]  # "got hired at Atlassian"
     if p in ("get", "be") and re.match(r"^(?:laid\s+off|fired|let\s+go|made\s+redundant|sacked)\b", obj, re.I):
         org = _ORG.search(re.sub(r"\bfrom\b", "at", obj))
@@ -314,13 +319,19 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
             keys = [singular(w) for w in words & ANIMAL_WORDS] + [n.lower() for n in name]
             return [Said("pet", keys[-1] if keys else "", k, ends=True)]
     said = k.said or obj
+    if p in ("adopt", "rescue", "foster") and (m := re.match(r"^([A-Z][\w'-]+)\b", said)) and re.search(
+            r"\b(?:" + "|".join(sorted(ANIMAL_WORDS)) + r")\b", said, re.I):
+        return [Said("pet", m.group(1).lower(), k, k.negated)]  # "Adopted Salsa from the shelter, black cat"
+    if p in ("have", "own", "get", "adopt") and (m := _COUNT.match(said)) and singular(m.group(2).lower()) in ANIMAL_WORDS \
+            and (names := re.findall(r"\b[A-Z][\w'-]+", said[m.end():])):
+        return [Said("pet", n.lower(), k, k.negated) for n in names]  # "two cats, Mochi and Bean"
     first = re.findall(r"[A-Za-z'-]+", said)[:4]
     animal = next((w for w in first if singular(w.lower()) in ANIMAL_WORDS), None)
     if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said) \
             and not re.search(r"\b(?:stuffed|toy|plush|cuddly|soft)\b", said, re.I):
-        name = re.search(r"\b(?:named|called)\s+([A-Z][\w'-]+)", said)
+        name = re.search(r"\b(?:named|called|calling\s+(?:him|her|it))\s+([A-Z][\w'-]+)", c.object)
         value = (name.group(1) if name else singular(animal.lower())).lower()
-        if p in ("adopt", "get", "have", "rescue", "buy", "welcome", "own", "foster"):
+        if p in ("adopt", "get", "have", "rescue", "buy", "welcome", "own", "foster", "pick", "bring"):
             return [Said("pet", value, k, k.negated)]
         if p in ("lose", "rehome", "sell") or p == "give" and re.search(r"\baway\b", obj) or p == "put" and "down" in obj:
             return [Said("pet", value, k, ends=True)]
@@ -333,6 +344,9 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
     words = set(noun.split())
     carlike = bool(words & (_VEHICLE_WORDS | _CAR_MAKES))
     head = re.split(r"\s+(?:for|to|with|at|in|on|around|every|most|because)\b", noun)[0]
+    if (m := re.match(r"^(?:my|our)\s+(?:new\s+|old\s+|little\s+|trusty\s+)*(.+)$", k.topic, re.I)) and set(
+            m.group(1).lower().split()) & _CAR_MAKES and not k.negated:
+        return [Said("vehicle", m.group(1).lower(), k)]  # "my Ford Focus keeps making a noise": it is theirs
     if p == "get" and noun.startswith("rid of") and carlike:
         return [Said("vehicle", re.sub(r"^rid of\s+(?:the\s+|my\s+)?", "", noun), k, ends=True)]
     if p == "go" and (m := re.match(r"^for\s+(?:an?\s+|the\s+)?(.+)$", head)) and carlike:
@@ -373,9 +387,19 @@ def _instrument(k: Clause, c: Claim) -> list[Said]:
     return []
 
 
+_SWAP = re.compile(r"^(?:over\s+)?from\s+(?:the\s+|my\s+|an?\s+)?(.+?)\s+to\s+(?:the\s+|an?\s+)?(.+)$"
+                   r"|^(?:the\s+|my\s+|an?\s+)?(.+?)\s+(?:in\s+)?(?:for|with)\s+(?:the\s+|an?\s+)?(.+)$", re.I)
+
+
 def _ending(k: Clause, c: Claim) -> list[Said]:
     """An ending that names no attribute ("sold Duman", "got rid of the focus", "gave away my bike"):
-    it ends whatever open value of the person's it names (attribute ``*``)."""
+    it ends whatever open value of the person's it names (attribute ``*``); a swap ("switched from
+    law to medicine", "swapped X for Y", "went from Tesco to Aldi") ends one and gives the other to
+    the attribute the first was of (``&``)."""
+    if k.predicate in ("switch", "change", "go", "move", "swap", "trade", "exchange", "replace", "transfer") and (
+            m := _SWAP.match(k.object)) and (m.group(1) or k.predicate in ("swap", "trade", "exchange", "replace")):
+        old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return [Said("*", _value(old), k, ends=True), Said("&", _value(new), replace(k, object=new))]
     m = re.match(r"^(?:rid\s+of\s+)?(?:the|my|our|a|an)?\s*([\w' -]+?)(?:\s+(?:to|for|with|at|because)\b.*)?$", k.object)
     if m and (k.predicate == "sell" or k.predicate == "get" and k.object.lower().startswith("rid of")
               or k.predicate == "give" and re.search(r"\baway\b", k.object)):
@@ -393,6 +417,17 @@ def _study(k: Clause, c: Claim) -> list[Said]:
         subject = m.group(1)
     elif p in ("switch", "change") and (m := re.search(r"\bmajor\s+(?:from\s+[\w -]+?\s+)?to\s+([\w -]+)$", obj)):
         subject = m.group(1)
+    elif p in ("switch", "change", "move", "transfer") and (m := re.match(
+            r"^(?:over\s+)?to\s+(?:an?\s+|the\s+)?([\w -]+?)\s+(?:degree|course|major|programme|program)\b", obj, re.I)):
+        subject = m.group(1)  # "switched to a biology degree"
+    elif p == "drop" and (m := re.match(r"^out\s+of\s+(?:my\s+|the\s+)?([\w -]+?)(?:\s+(?:degree|course|at\s+.*))?$", obj)):
+        return [Said("study", _value(m.group(1)), k, ends=True)]  # "dropped out of architecture"
+    elif p == "do" and (m := re.match(r"^(?:an?\s+)?([\w -]*?(?:bootcamp|apprenticeship|course|degree))$", obj, re.I)):
+        subject = m.group(1)  # "I'm doing a coding bootcamp now"
+    elif re.search(r"\b(?:my|a)\s+(?:degree|masters?|master's|phd|bachelor's|diploma)\s+in\b", obj, re.I) and (
+            m := re.search(r"\b(?:degree|masters?|master's|phd|bachelor's|diploma)\s+in\s+([\w -]+?)(?:\s+at\s+.*)?$",
+                           obj, re.I)) and not k.negated and p not in _TALK - {"do", "start"}:
+        subject = m.group(1)  # "Enrolled on a master's in urban planning", "writing up my PhD in marine biology"
     elif p in ("be", "do", "start", "begin", "pursue") and (
             m := re.search(r"\b(?:degree|masters?|master's|phd|bachelor's|course|diploma)\s+in\s+([\w -]+?)(?:\s+at\s+.*)?$",
                            obj, re.I)):
@@ -401,7 +436,14 @@ def _study(k: Clause, c: Claim) -> list[Said]:
 
 
 def _diet(k: Clause, c: Claim) -> list[Said]:
-    p, obj = k.predicate, k.object.lower()
+    p, obj = k.predicate, re.sub(r"\b(gluten|dairy|lactose|sugar|meat|nut)\s+free\b", r"\1-free", k.object.lower())
+    if p == "give" and (m := re.match(r"^up\s+(?:on\s+)?(?:the\s+)?([\w-]+)(?:\s+diet)?$", obj)) and m.group(1) in DIETS:
+        return [Said("diet", m.group(1), k, ends=True)]  # "Gave up on keto"
+    if p in ("do", "try", "start") and (m := re.match(r"^((?:intermittent\s+)?fasting|[\w-]+\s+diet|(?:the\s+)?"
+                                                       r"(?:5:2|16:8|whole30|atkins|mediterranean)(?:\s+diet)?)$", obj)):
+        return [Said("diet", m.group(1), k, k.negated)]  # "Doing intermittent fasting instead"
+    if p == "be" and (m := re.match(r"^([\w-]+)\s+(?:week|day|month)\s+\w+$", obj)) and m.group(1) in DIETS:
+        return [Said("diet", m.group(1), k)]  # "Keto week two"
     m = re.match(r"^(?:now\s+|fully\s+|strictly\s+|a\s+)?([\w-]+)(?:\s+diet)?$", obj) or \
         re.match(r"^on\s+an?\s+([\w-]+)\s+diet$", obj)
     if p in ("be", "go", "turn", "become", "stay") and m and m.group(1) in DIETS:
@@ -418,8 +460,8 @@ def _diet(k: Clause, c: Claim) -> list[Said]:
 
 def _language(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object.lower()
-    if p == "speak" or p == "be" and re.match(r"^(?:fluent|native)\b", obj):
-        found = [w for w in re.findall(r"[a-z]+", obj) if w in LANGUAGES]
+    if p == "speak" or p == "be" and re.match(r"^(?:fluent|native|conversational|bilingual)\b", obj):
+        found = [w for w in re.findall(r"[a-z]+", (k.said or obj).lower()) if w in LANGUAGES]
         return [Said("language", w, k, k.negated) for w in found]
     return []
 
@@ -429,7 +471,7 @@ def _favourite(k: Clause, c: Claim) -> list[Said]:
         return []
     if (m := _FAVOURITE.search(k.topic)) and k.object:
         return [Said(f"favourite:{_thing(m.group(1))}", _value(k.object), k, k.negated)]
-    if k.topic and k.topic.lower() not in _POINTING | {"it", "that's", "it's"} and (m := re.match(r"^(?:my|our)\s+(?:all-time\s+)?(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
+    if k.topic and k.topic.lower() not in _POINTING | {"it", "that's", "it's"} and (m := re.match(r"^(?:my|our)\s+(?:new\s+|all-time\s+|absolute\s+)*(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
                                   re.I)):
         return [Said(f"favourite:{_thing(m.group(1))}", _value(k.topic), k, k.negated)]
     return []
@@ -442,6 +484,11 @@ def _thing(text: str) -> str:
 
 
 def _count(k: Clause, c: Claim) -> list[Said]:
+    if k.predicate in ("be", "cut", "go", "drop", "up") and (m := re.match(
+            r"^(?:on|at|down\s+to|up\s+to|to)\s+(?:about\s+|around\s+|just\s+|only\s+)?(\S+)\s+([a-z]+)\s+(?:a|per)\s+"
+            r"(?:day|week|month)\b", k.said or k.object, re.I)) and (m.group(1).isdigit() or m.group(1).lower() in NUMBERS):
+        figure = NUMBERS.get(m.group(1).lower(), m.group(1))  # "I'm on five coffees a day", "cut down to one a day"
+        return [Said(f"count:{_thing(m.group(2))}", figure, k, k.negated)]
     if k.predicate not in ("have", "own", "get", "be", "hit", "reach"):
         return []
     obj = re.sub(r"^(?:at|up\s+to)\s+", "", k.object) if k.predicate in ("be", "hit", "reach") else k.object
@@ -455,7 +502,8 @@ def _count(k: Clause, c: Claim) -> list[Said]:
 def _frequency(k: Clause, c: Claim) -> list[Said]:
     said = k.said or k.object
     m = _FREQ.search(said)
-    if not m or k.predicate in _TALK - {"go", "get", "have", "make", "take", "do"} or k.predicate == "be" and not k.topic:
+    if not m or k.predicate in _TALK - {"go", "get", "have", "make", "take", "do"} or k.predicate == "be" and not k.topic \
+            and not re.match(r"^[A-Za-z]+\s*$", said[:m.start()]):  # "Gym three times a week" says it, "I'm busy daily" not
         return []
     before = said[:m.start()].strip()
     words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("to", "the", "a", "an", "my", "at", "in")]

@@ -45,7 +45,8 @@ _CUT = re.compile(
     r"|,?\s+(?:and|but|so|because|since)\s+(?:now\s+|then\s+|also\s+|finally\s+)?(?=(?:i|we|my|our)\b)"
     r"|,\s*so\s+(?=[A-Z])"
     r"|,\s+(?=(?:leaving|quitting|calling|naming|living|working|moving|switching|starting|eating|doing)\b)"
-    r"|,?\s+(?:and|but)\s+(?=(?:the|a|an|this|that|its|his|her|their|[A-Z]\w*)(?:\s+[\w'-]+){0,3}\s+(?:is|are|was|were)\b)",
+    r"|,?\s+(?:and|but)\s+(?=(?:the|a|an|this|that|its|his|her|their|[A-Z]\w*)(?:\s+[\w'-]+){0,3}\s+(?:is|are|was|were)\b)"
+    r"|,\s+(?=[\w'.-]+(?:\s+[\w'.-]+){0,2}\s+(?:is|are)\s+(?:now\s+)?(?:my|our)\b)",
     re.I)
 _AND_VERB = re.compile(r"(?:\s+(?:and|but)|,)\s+(?:then\s+|now\s+|also\s+|finally\s+)?(?=(\w+)\b)", re.I)
 _PAST_IRREGULAR = frozenset(w for w, base in IRREGULAR.items() if w != base and w.isalpha() and not w.endswith("ing")
@@ -147,6 +148,9 @@ def _read(piece: str) -> Clause | None:
     elif i < n and low[i] in SPEAKER_POSS:
         end = np_end(low, i + 1, n)
         topic, i = piece[starts[i]:starts[end - 1] + len(toks[end - 1])] if end > i else "", end
+    elif (j := next((j for j in range(i + 1, min(i + 4, n)) if low[j] in ("is", "are")), 0)) and not any(
+            w in SPEAKER_PRON or w in MODAL for w in low[i:j]):  # "green is my favourite colour now"
+        topic, i = piece[starts[i]:starts[j - 1] + len(toks[j - 1])], j
     elif i < n and toks[i][:1].isupper() and low[i] not in MODAL:
         j = i
         while j < n and toks[j][:1].isupper():

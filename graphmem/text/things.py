@@ -31,6 +31,10 @@ OCCUPATIONS = wordset("""
     composer conductor programmer coder tester administrator ceo cto founder owner sommelier
     optometrist radiographer radiologist physiotherapist physio dietitian nutritionist pediatrician
     paediatrician cardiologist neurologist anesthetist anaesthetist postman postwoman courier
+    solicitor barrister auditor bookkeeper underwriter actuary surveyor planner recruiter dev devops
+    sysadmin marketer copywriter strategist adviser advisor specialist roofer bricklayer plasterer
+    locksmith glazier florist fishmonger croupier porter concierge housekeeper lifeguard zookeeper
+    groomer trucker chauffeur machinist operator foreman labourer laborer handyman optician
     """)
 """Nouns of a job ("a nurse", "a data analyst", "a social worker"): the head word decides."""
 
