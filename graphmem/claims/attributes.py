@@ -103,6 +103,14 @@ _FEELING = re.compile(r"^(?:so\s+|really\s+|very\s+|super\s+|totally\s+|pretty\s
 _TALK = frozenset("""think guess bet hope wish know mean agree appreciate love like feel want need wonder remember forget
     imagine believe say tell let try see look hear sound seem make keep take give get go find check wait thank
     matter manage help do can last""".split())
+_PRONOUNS = frozenset("it they this that these those he she there which who what".split())
+_STATE = re.compile(r"^(?:stay|remain|keep|be)\s+(?:so\s+|really\s+|very\s+)?(?:positive|hopeful|focused|busy|strong|motivated"
+                    r"|calm|sane|safe|healthy|grounded|humble|optimistic|active|patient|careful|extra\s+careful|on\s+track)\b"
+                    r"|^have\s+(?:an?\s+|the\s+|such\s+an?\s+|quite\s+the\s+)?(?:good|great|special|fun|ton|laugh|faith|patience"
+                    r"|similar|blast|adventure|week|day|night|experience|chance|time|feeling|idea|lot|ball|hard|tough|rough"
+                    r"|amazing|awesome|wonderful|fantastic|busy|crazy|wild|lovely|nice|bad)\b"
+                    r"|^(?:work|try)\s+(?:really\s+)?hard\b|^experience\s+|^hit\s+a\b|^put\s+in\b", re.I)
+"""A passing state or a moment, not a fact about the person ("staying positive", "had a good laugh")."""
 _POINTING = frozenset("it them one ones her him this that these those there here something someone more".split())
 _FILLER = frozenset("""together through up away out off on in hard well usual as a an the ton lot lots people fun blast
     positive busy again too all so really still just""".split())
@@ -121,8 +129,12 @@ def plain(clause: Clause) -> bool:
     talk or of reaction ("think", "hope", "love to", "give it a go"), and an object that names
     something rather than pointing at it ("it", "that", "you") or addressing the listener."""
     obj = clause.object
-    if not clause.person or not obj or _DEICTIC.match(obj) or re.search(r"\byou(?:r|'re|'ll)?\b", obj, re.I):
+    bare = re.sub(r"^(?:on|in|at|with|about|for|into|to|from|of|through)\s+", "", obj, flags=re.I)
+    if not clause.person or not obj or _DEICTIC.match(bare) or re.search(r"\byou(?:r|'re|'ll)?\b", obj, re.I):
         return False
+    if re.search(r"\b(?:something|somewhere|someone|somebody|anything|everything|stuff|things)\b", obj, re.I) \
+            or _STATE.match(f"{clause.predicate} {obj}") or re.search(r"\b(?:is|are|was|were)\s+(?:so|really|very|such|the|an?)\b", obj):
+        return False  # "work on something I've wanted", "drive somewhere fun", "stay positive", "have a good laugh"
     words = obj.lower().split()
     if words[-1] in _DANGLING or re.match(r"^(?:chatted|talked|spoke|met)\b", obj):
         return False  # "met the", "haven't talked in a", "since we last chatted": a fragment
@@ -131,8 +143,9 @@ def plain(clause: Clause) -> bool:
         return False  # "working on it", "these values", "visited her old house": what it points at is elsewhere
     if all(w in _FILLER for w in words) or clause.predicate == "have" and _GOOD_TIME.match(obj):
         return False  # "pull together", "work hard", "have a blast", "have a great time"
-    if clause.predicate == "be":
-        return not _FEELING.match(obj) and len(obj.split()) >= 2 and not obj[:1].isupper()
+    if clause.predicate == "be":  # "be a fan", "be 17 or so": one noun, a number: too little to be read alone
+        content = [w for w in words if w not in ("a", "an", "the", "so", "or")]
+        return not _FEELING.match(obj) and len(content) >= 2 and not obj[:1].isupper() and not obj[:1].isdigit()
     return clause.predicate not in _TALK
 
 
@@ -148,7 +161,9 @@ def said_of(c: Claim, before: Claim | None = None) -> tuple[Said, ...]:
             continue
         if clause.topic.lower() in ("it", "that") and before is not None and before.sentence == c.sentence and (
                 m := re.match(r"^(?:the\s+)?([A-Z][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)*)", before.object)):
-            clause = replace(clause, topic=m.group(1))
+            clause = replace(clause, topic=m.group(1), other=False)
+        if clause.other or clause.topic.lower() in _PRONOUNS:
+            continue  # "It's like having ...": about something else
         found = _attributes(clause, c)
         if not found and plain(clause):
             obj = trim(re.split(r",\s", clause.object)[0])  # an open-ended value: its first item, not a list or an aside
@@ -261,7 +276,7 @@ def _work(k: Clause, c: Claim) -> list[Said]:
     if p in ("work", "start", "get", "find", "land", "become", "train", "be", "take", "accept", "retrain", "qualify") and (
             m := _AS.search(obj)):
         job = _job(m.group(1)) or (m.group(1).lower() if p in ("work", "become", "retrain", "qualify") else None)
-    elif p in ("be", "become") and (m := _A_NOUN.match(obj)):
+    elif p in ("be", "become") and (m := _A_NOUN.match(obj)) and not re.search(r"\b(?:is|are|was|were)\b", k.said or obj):
         job = _job(m.group(1))
     if job:
         out.append(Said("occupation", job, k, neg))
@@ -506,6 +521,11 @@ def _frequency(k: Clause, c: Claim) -> list[Said]:
             and not re.match(r"^[A-Za-z]+\s*$", said[:m.start()]):  # "Gym three times a week" says it, "I'm busy daily" not
         return []
     before = said[:m.start()].strip()
+    if re.search(r"\b(?:it|them|him|her|this|that|these|those|one)\b", before, re.I) and not (
+            k.predicate in ("up", "increase", "bump", "cut", "drop", "reduce", "raise", "push")
+            and re.match(r"^(?:it|that)\s+(?:up\s+|down\s+)?to$", before, re.I)) or not before and k.predicate in (
+            "go", "do", "get", "have", "make", "take", "be"):
+        return []  # "losing it every week", "we go a few times a week": of what is said elsewhere
     words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("to", "the", "a", "an", "my", "at", "in")]
     thing = _thing(words[-1]) if words else k.predicate
     return [Said(f"frequency:{thing}", m.group(1).lower(), k, k.negated)]

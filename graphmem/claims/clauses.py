@@ -38,6 +38,9 @@ class Clause:
     person: bool = True
     """Is its subject the person, said as such ("I", "we", their name), rather than dropped ("Take a
     look"), a pronoun of something else ("It really mattered", "They're beautiful") or a noun phrase?"""
+    other: bool = False
+    """Is its subject said as someone or something else ("It's like having ...", "Being a role model
+    is ..."), or is it a clause under another ("since I was a kid")? Then it says nothing of the person."""
 
 
 _CUT = re.compile(
@@ -60,7 +63,7 @@ _TIME_TAIL = re.compile(
     r"|(?:a|an|one|two|three|four|five|six|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
     r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
     r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
-    r"|after\s+all|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
+    r"|before|ever\s+since|since\s+then|ever|after\s+all|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
     r"|(?:from|starting|as\s+of)\s+(?:today|tomorrow|now|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
     r"|(?:since|in|on|from|until|back\s+in)\s+(?:\d{4}|january|february|march|april|may|june|july|august|september"
     r"|october|november|december)\b.*"
@@ -75,10 +78,18 @@ _ASIDE = re.compile(r",\s+(?!(?:and|or)\b)(?!(?:an?|the)\s+[A-Z])(?=[a-z]).*$")
 """A comma and what follows it in lower case: an aside ("now, very happy"), not an apposition ("a Triumph")."""
 
 
+_TIME_INSIDE = re.compile(r"\s+(?:the\s+other\s+day|last\s+(?:night|week|weekend|month|year)|yesterday)\s+(?:that|which|and"
+                          r"|with|at|in|when)\b.*$", re.I)
+"""A time word inside an object, with what follows it ("a classic movie the other day that was awesome")."""
+_AND_TAIL = re.compile(r"\s+and\s+(?:[a-z]+ing|wow|oh|even|had|got|made|put|was|were|it|have)\b.*$", re.I)
+"""A second verb after "and" that starts another clause ("streamed a game and wow", "positive and looking ahead")."""
+
+
 def trim(obj: str) -> str:
     """The object with what says when taken off its end ("to Berlin last month" -> "to Berlin"),
-    and any trailing clause ("..., which I love"); punctuation off both ends."""
+    and any trailing clause ("..., which I love", "and hoping it helps"); punctuation off both ends."""
     out = _TRAIL_CLAUSE.sub("", obj.strip())
+    out = _AND_TAIL.sub("", _TIME_INSIDE.sub("", out))
     out = _ASIDE.sub("", out)
     while True:
         cut = _TIME_TAIL.sub("", out).strip(" ,.!;:-–—\"'…")
@@ -90,7 +101,8 @@ def trim(obj: str) -> str:
 def clauses(c: Claim) -> list[Clause]:
     """The clauses a claim holds, its own first (see the module docstring)."""
     pieces = _pieces(c.object)
-    out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0], not c.topic and _said_by(c))]
+    out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0], not c.topic and _said_by(c),
+                  not c.topic and _other(c))]
     for piece in pieces[1:]:
         read = _read(piece)
         if read is not None:
@@ -119,6 +131,20 @@ def _said_by(c: Claim) -> bool:
     return bool(_SUBJECTS.search(before) or re.search(rf"\b{re.escape(c.subject)}\b", before, re.I))
 
 
+_UNDER = re.compile(r"\b(?:since|when|while|because|if|as|though|although|until|till|before|after|once|unless|whether"
+                    r"|where)\s+(?:i|we)(?:\s+(?:was|were|am|are|had|have|did|do|'m|'ve|'d))?\s*$", re.I)
+"""A clause under another ("since I was ...")."""
+
+
+def _other(c: Claim) -> bool:
+    """Is the claim's clause said of something else (see :attr:`Clause.other`)?"""
+    at = c.sentence.find(c.object) if c.object else -1
+    if at < 0:
+        return False
+    before = c.sentence[:at]
+    return bool(_OTHERS.search(_BOUND.split(before)[-1]) or _UNDER.search(before))
+
+
 def _pieces(obj: str) -> list[str]:
     """The object cut at each coordinated clause: a new subject, or "and" before a past-tense verb."""
     parts = [p for p in _CUT.split(obj) if p and p.strip()]
@@ -143,6 +169,8 @@ def _read(piece: str) -> Clause | None:
     while i < n and low[i] in ("now", "then", "also", "finally", "so", "and", "but", "just", "recently"):
         i += 1
     topic, person = "", False
+    if i < n and low[i] in ("it", "it's", "they", "they're", "he", "she", "this", "that", "that's", "there"):
+        return None  # a clause about something else
     if i < n and low[i] in SPEAKER_PRON:
         i, person = i + 1, not _MODAL.search(" ".join(low[i + 1:i + 4]))
     elif i < n and low[i] in SPEAKER_POSS:
