@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from graphmem.claims.clauses import Clause, clauses, trim
 from graphmem.domain import Claim
 from graphmem.text.things import (
-    ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, singular, uk,
+    ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, VEHICLES, singular, uk,
 )
 
 __all__ = ["MANY", "Said", "plain", "said_of", "small_talk"]
@@ -75,8 +75,7 @@ _SMALL_TALK = re.compile(
     r"|^(?:so|really|very|super|totally|pretty|too|such)?\s*(?:a\s+)?(?:excited|thrilled|happy|glad|sad|sorry|grateful"
     r"|thankful|great|good|fine|okay|ok|well|awesome|amazing|cool|fun|lucky|stoked|pumped|bummed|blessed|proud"
     r"|tired|busy|crazy|wild|nuts|sure|right|true|it|that|this|here|there|back|same|on it|much|so much|lot|a lot)$", re.I)
-_VEHICLE_WORDS = frozenset("car cars suv truck van minivan pickup motorbike motorcycle scooter jeep hatchback sedan "
-                           "convertible camper campervan rv motorbike moped".split())
+_VEHICLE_WORDS = VEHICLES
 _CAR_MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo "
                        "jeep chevy chevrolet prius civic corolla mini fiat peugeot renault porsche lexus skoda seat "
                        "citroen jaguar dodge ram cadillac buick lincoln rivian polestar leaf model vespa triumph harley yamaha ducati "
@@ -99,17 +98,25 @@ _FEELING = re.compile(r"^(?:so\s+|really\s+|very\s+|super\s+|totally\s+|pretty\s
                       r"|worried|scared|inspired|motivated|impressed|amazed|lucky|blessed|tired|exhausted|relieved"
                       r"|curious|eager|ready|determined|down|here|there|in|on|up|feeling|not\s+sure|sure|afraid|off|hopeful|stuck"
                       r"|over\s+the\s+moon|filled|crazy|as\s+well|a\s+mix|so\s+glad"
-                      r"|looking\s+forward|hoping|trying|able|going|gonna|about|like|just|still|also|always)\b", re.I)
+                      r"|looking\s+forward|hoping|trying|able|going|gonna|about|like|just|still|also|always|mesmeri[sz]ed|overwhelmed"
+    r"|convinced|blown\s+away|touched|moved|speechless|hooked|comforted|out|hyped|upset|frustrated|real\s+busy"
+    r"|a\s+bit)\b", re.I)
 _TALK = frozenset("""think guess bet hope wish know mean agree appreciate love like feel want need wonder remember forget
     imagine believe say tell let try see look hear sound seem make keep take give get go find check wait thank
-    matter manage help do can last""".split())
+    matter manage help do can last talk chat crave chug rock come grow long die figure understand sort""".split())
 _PRONOUNS = frozenset("it they this that these those he she there which who what".split())
 _STATE = re.compile(r"^(?:stay|remain|keep|be)\s+(?:so\s+|really\s+|very\s+)?(?:positive|hopeful|focused|busy|strong|motivated"
                     r"|calm|sane|safe|healthy|grounded|humble|optimistic|active|patient|careful|extra\s+careful|on\s+track)\b"
                     r"|^have\s+(?:an?\s+|the\s+|such\s+an?\s+|quite\s+the\s+)?(?:good|great|special|fun|ton|laugh|faith|patience"
                     r"|similar|blast|adventure|week|day|night|experience|chance|time|feeling|idea|lot|ball|hard|tough|rough"
                     r"|amazing|awesome|wonderful|fantastic|busy|crazy|wild|lovely|nice|bad)\b"
-                    r"|^(?:work|try)\s+(?:really\s+)?hard\b|^experience\s+|^hit\s+a\b|^put\s+in\b", re.I)
+                    r"|^(?:work|try)\s+(?:really\s+)?hard\b|^experience\s+|^hit\s+a\b|^put\s+in\b"
+                    r"|^have\s+to\s+(?:go|run|leave|head|bounce|dash)\b|^have\s+(?:no|a\s+few|a\s+couple\s+of|some|more|a\s+few\s+more"
+                    r"|any)\s+(?:\w+\s+)?(?:plans|news|recommendations|events|ideas|questions|thoughts|tips|offers)\b"
+                    r"|^have\s+an?\s+(?:\w+\s+)?(?:photo|picture|pic)\b"
+                    r"|^\w+\s+(?:on\s+)?an?\s+(?:\w+\s+)?(?:project|challenge|adventure|plan|idea|thing)$"
+                    r"|^\w+\s+(?:an?\s+)?bit\s+of\b|^have\s+(?:come|been|gone|done|got)\b|^\w+\s+(?:myself|ourselves)\b"
+                    r"|^\w+\s+an?\s+(?:certain\s+)?(?:game|method|way)$", re.I)
 """A passing state or a moment, not a fact about the person ("staying positive", "had a good laugh")."""
 _POINTING = frozenset("it them one ones her him this that these those there here something someone more".split())
 _FILLER = frozenset("""together through up away out off on in hard well usual as a an the ton lot lots people fun blast
@@ -117,7 +124,8 @@ _FILLER = frozenset("""together through up away out off on in hard well usual as
 _GOOD_TIME = re.compile(r"^(?:a|an|such\s+a|the\s+best|so\s+much|tons\s+of|lots\s+of)?\s*(?:great|good|fun|blast|wonderful"
                         r"|amazing|awesome|lovely|nice|fantastic|super\s+fun|really\s+\w+|incredible)?\s*"
                         r"(?:time|blast|fun|day|weekend|night|feeling)\b(?!\s+(?:at|in|on|with|playing|doing|\w+ing))", re.I)
-_DANGLING = frozenset("the a an in of to with my our for on at by from and or but that this last".split())
+_DANGLING = frozenset("the a an in of to with my our for on at by from and or but that this last about than few around "
+                      "some amount".split())
 _DEICTIC = re.compile(r"^(?:it|that|this|them|these|those|you|your|me|so|to|too|what|how|why|there|here|one|some|any"
                       r"|more|much|many|all|something|anything|everything|nothing|a\s+lot|lots)\b", re.I)
 
@@ -132,6 +140,10 @@ def plain(clause: Clause) -> bool:
     bare = re.sub(r"^(?:on|in|at|with|about|for|into|to|from|of|through)\s+", "", obj, flags=re.I)
     if not clause.person or not obj or _DEICTIC.match(bare) or re.search(r"\byou(?:r|'re|'ll)?\b", obj, re.I):
         return False
+    if clause.we and clause.predicate in ("have", "be", "come", "put", "go", "click", "laugh", "combine", "mess", "play"):
+        return False  # "We have a strong bond", "We've come so far": of a group, not the person
+    if clause.under or clause.negated and clause.predicate != "be" or obj.count('"') % 2 or re.search(r"(?:^|\s)'\w[^']*$", obj):
+        return False  # "since I was a kid"; "haven't talked in a few days"; "an album called 'Sleep": cut short
     if re.search(r"\b(?:something|somewhere|someone|somebody|anything|everything|stuff|things)\b", obj, re.I) \
             or _STATE.match(f"{clause.predicate} {obj}") or re.search(r"\b(?:is|are|was|were)\s+(?:so|really|very|such|the|an?)\b", obj):
         return False  # "work on something I've wanted", "drive somewhere fun", "stay positive", "have a good laugh"
@@ -139,7 +151,7 @@ def plain(clause: Clause) -> bool:
     if words[-1] in _DANGLING or re.match(r"^(?:chatted|talked|spoke|met)\b", obj):
         return False  # "met the", "haven't talked in a", "since we last chatted": a fragment
     if words[-1] in _POINTING or re.search(r"\b(?:this|these|those|that)\s+(?!is\b|was\b)\w+", obj, re.I) \
-            or re.search(r"\b(?:him|her|them|his|their|its|they|she|he)\b", obj, re.I):
+            or re.search(r"\b(?:him|her|them|his|their|its|they|she|he|it)\b", obj, re.I):
         return False  # "working on it", "these values", "visited her old house": what it points at is elsewhere
     if all(w in _FILLER for w in words) or clause.predicate == "have" and _GOOD_TIME.match(obj):
         return False  # "pull together", "work hard", "have a blast", "have a great time"
@@ -343,6 +355,7 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
     first = re.findall(r"[A-Za-z'-]+", said)[:4]
     animal = next((w for w in first if singular(w.lower()) in ANIMAL_WORDS), None)
     if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said) \
+            and not re.search(r"\byou\b", said, re.I) \
             and not re.search(r"\b(?:stuffed|toy|plush|cuddly|soft)\b", said, re.I):
         name = re.search(r"\b(?:named|called|calling\s+(?:him|her|it))\s+([A-Z][\w'-]+)", c.object)
         value = (name.group(1) if name else singular(animal.lower())).lower()
@@ -508,7 +521,9 @@ def _count(k: Clause, c: Claim) -> list[Said]:
         return []
     obj = re.sub(r"^(?:at|up\s+to)\s+", "", k.object) if k.predicate in ("be", "hit", "reach") else k.object
     m = _COUNT.match(obj)
-    if not m or m.group(2).lower() in ("of", "times", "more", "days", "weeks", "months", "years", "minutes", "hours"):
+    if not m or m.group(2).lower() in ("of", "times", "more", "days", "weeks", "months", "years", "minutes", "hours", "from",
+                                       "in", "for", "on", "at", "to", "with", "example", "thing", "day", "time", "way", "or",
+                                       "and", "so", "than"):
         return []
     figure = NUMBERS.get(m.group(1).lower(), m.group(1).replace(",", ""))
     return [Said(f"count:{_thing(m.group(2))}", figure, k, k.negated)]
@@ -526,6 +541,9 @@ def _frequency(k: Clause, c: Claim) -> list[Said]:
             and re.match(r"^(?:it|that)\s+(?:up\s+|down\s+)?to$", before, re.I)) or not before and k.predicate in (
             "go", "do", "get", "have", "make", "take", "be"):
         return []  # "losing it every week", "we go a few times a week": of what is said elsewhere
-    words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("to", "the", "a", "an", "my", "at", "in")]
+    words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("to", "the", "a", "an", "my", "at", "in", "often",
+                                                                           "usually", "only", "or", "just", "about")]
+    if not words and k.predicate in ("go", "do", "get", "have", "make", "take", "be"):
+        return []  # "we don't go often, twice a year": of what is said elsewhere
     thing = _thing(words[-1]) if words else k.predicate
     return [Said(f"frequency:{thing}", m.group(1).lower(), k, k.negated)]

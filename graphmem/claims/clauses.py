@@ -38,7 +38,12 @@ class Clause:
     person: bool = True
     """Is its subject the person, said as such ("I", "we", their name), rather than dropped ("Take a
     look"), a pronoun of something else ("It really mattered", "They're beautiful") or a noun phrase?"""
+    under: bool = False
+    """Is it a clause under another ("since I was a kid", "when I face challenges")? Its attribute may be
+    true ("since I moved to Porto"), but it is no statement to be read alone."""
     other: bool = False
+    we: bool = False
+    """Is its subject "we" (the person and others: "We have a strong bond", "We all have our paths")?"""
     """Is its subject said as someone or something else ("It's like having ...", "Being a role model
     is ..."), or is it a clause under another ("since I was a kid")? Then it says nothing of the person."""
 
@@ -48,7 +53,8 @@ _CUT = re.compile(
     r"|,?\s+(?:and|but|so|because|since)\s+(?:now\s+|then\s+|also\s+|finally\s+)?(?=(?:i|we|my|our)\b)"
     r"|,\s*so\s+(?=[A-Z])"
     r"|,\s+(?=(?:leaving|quitting|calling|naming|living|working|moving|switching|starting|eating|doing)\b)"
-    r"|,?\s+(?:and|but)\s+(?=(?:the|a|an|this|that|its|his|her|their|[A-Z]\w*)(?:\s+[\w'-]+){0,3}\s+(?:is|are|was|were)\b)"
+    r"|,?\s+(?:and|but)\s+(?=(?:the|a|an|this|that|its|his|her|their|[A-Z]\w*)(?:\s+[\w'-]+){0,4}\s+(?:is|are|was|were)\b)"
+    r"|\s+(?=(?:i'm|i've|we're|we've)\s)"
     r"|,\s+(?=[\w'.-]+(?:\s+[\w'.-]+){0,2}\s+(?:is|are)\s+(?:now\s+)?(?:my|our)\b)",
     re.I)
 _AND_VERB = re.compile(r"(?:\s+(?:and|but)|,)\s+(?:then\s+|now\s+|also\s+|finally\s+)?(?=(\w+)\b)", re.I)
@@ -60,10 +66,12 @@ _TIME_TAIL = re.compile(
     r"|today|yesterday|tonight|at\s+the\s+moment|for\s+good|for\s+now|finally|already|full[- ]time|part[- ]time"
     r"|(?:last|this|next|every|that)\s+(?:week|weekend|month|year|spring|summer|fall|autumn|winter|semester|season"
     r"|morning|evening|night|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"|(?:a|an|one|two|three|four|five|six|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
+    r"|(?:(?:about|around|over|almost|nearly|roughly|like)\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+"
+    r"|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
     r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
     r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
-    r"|before|ever\s+since|since\s+then|ever|after\s+all|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
+    r"|before|ever\s+since|since\s+then|ever|more\s+than\s+ever|later|soon|after\s+all|(?:for|in)\s+(?:ages|years|a\s+while)"
+    r"|(?:a|one|two|three|four|a\s+few|several|\d+)\s+(?:days|weeks|weekends|months|years)|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
     r"|(?:from|starting|as\s+of)\s+(?:today|tomorrow|now|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
     r"|(?:since|in|on|from|until|back\s+in)\s+(?:\d{4}|january|february|march|april|may|june|july|august|september"
     r"|october|november|december)\b.*"
@@ -71,6 +79,7 @@ _TIME_TAIL = re.compile(
     r"(?:days?|weeks?|months?|years?)"
     r"|(?:a\s+)?(?:few|couple\s+of)\s+(?:days|weeks|months|years)\s+ago)[\s.,!]*$", re.I)
 _TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:which|who|because|since|so\s+that|but|although|though|when|while|where"
+                           r"|(?:after|before|until)\s+(?:i|we)\b"
                            r"|and\s+(?:honestly\s+|now\s+|so\s+|yet\s+|really\s+)?(?:it|it's|that|i|we|i'm)\b).*$", re.I)
 
 
@@ -78,8 +87,9 @@ _ASIDE = re.compile(r",\s+(?!(?:and|or)\b)(?!(?:an?|the)\s+[A-Z])(?=[a-z]).*$")
 """A comma and what follows it in lower case: an aside ("now, very happy"), not an apposition ("a Triumph")."""
 
 
-_TIME_INSIDE = re.compile(r"\s+(?:the\s+other\s+day|last\s+(?:night|week|weekend|month|year)|yesterday)\s+(?:that|which|and"
-                          r"|with|at|in|when)\b.*$", re.I)
+_TIME_INSIDE = re.compile(r"\s+(?:the\s+other\s+day|(?:last|next|this)\s+(?:night|week|weekend|month|year|summer|spring|fall"
+                          r"|autumn|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|tomorrow)\s+\w.*$"
+                          r"|\s+for\s+the\s+(?:last|past)\s+.*$|,\s+[A-Z][\w'-]*\s+(?:is|was|are|were)\b.*$", re.I)
 """A time word inside an object, with what follows it ("a classic movie the other day that was awesome")."""
 _AND_TAIL = re.compile(r"\s+and\s+(?:[a-z]+ing|wow|oh|even|had|got|made|put|was|were|it|have)\b.*$", re.I)
 """A second verb after "and" that starts another clause ("streamed a game and wow", "positive and looking ahead")."""
@@ -92,7 +102,7 @@ def trim(obj: str) -> str:
     out = _AND_TAIL.sub("", _TIME_INSIDE.sub("", out))
     out = _ASIDE.sub("", out)
     while True:
-        cut = _TIME_TAIL.sub("", out).strip(" ,.!;:-–—\"'…")
+        cut = _TIME_TAIL.sub("", " " + out).strip(" ,.!;:-–—\"'…")  # (an object of a time word alone is empty)
         if cut == out:
             return cut
         out = cut
@@ -101,8 +111,9 @@ def trim(obj: str) -> str:
 def clauses(c: Claim) -> list[Clause]:
     """The clauses a claim holds, its own first (see the module docstring)."""
     pieces = _pieces(c.object)
+    under, other, we = _under(c)
     out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0], not c.topic and _said_by(c),
-                  not c.topic and _other(c))]
+                  under, not c.topic and other, we)]
     for piece in pieces[1:]:
         read = _read(piece)
         if read is not None:
@@ -131,18 +142,27 @@ def _said_by(c: Claim) -> bool:
     return bool(_SUBJECTS.search(before) or re.search(rf"\b{re.escape(c.subject)}\b", before, re.I))
 
 
-_UNDER = re.compile(r"\b(?:since|when|while|because|if|as|though|although|until|till|before|after|once|unless|whether"
-                    r"|where)\s+(?:i|we)(?:\s+(?:was|were|am|are|had|have|did|do|'m|'ve|'d))?\s*$", re.I)
-"""A clause under another ("since I was ...")."""
+_UNDER = re.compile(r"\b(?:since|when|whenever|while|because|as|though|although|until|till|before|after|once|where)\s+"
+                    r"(?:i|we)(?:'m|'ve|'re|'d|’m|’ve|’re)?\s+(?:[\w'’]+\s+){0,2}$", re.I)
+"""A clause under another ("since I was ...", "when I face ...")."""
+_IF = re.compile(r"\b(?:if|unless|whether)\s+(?:i|we)\s+(?:[\w']+\s+){0,2}$|^\s*(?:having|being)\s+$"
+                 r"|\bif\s+(?:i|we)\s+(?:could|can|had|were)\b", re.I)
+"""A clause that is a guess ("if I had ..."), or a gerund said as the subject ("Being a role model is ...")."""
 
 
-def _other(c: Claim) -> bool:
-    """Is the claim's clause said of something else (see :attr:`Clause.other`)?"""
+def _under(c: Claim) -> tuple[bool, bool, bool]:
+    """Is the claim's clause under another, is it said of something else, is its subject "we" (see
+    :class:`Clause`)?"""
     at = c.sentence.find(c.object) if c.object else -1
     if at < 0:
-        return False
+        return False, False, False
     before = c.sentence[:at]
-    return bool(_OTHERS.search(_BOUND.split(before)[-1]) or _UNDER.search(before))
+    said = c.sentence[at:at + len(c.object)]
+    last = _BOUND.split(before)[-1]
+    return (bool(_UNDER.search(before)),
+            bool(_OTHERS.search(last) or _MODAL.search(last) or _IF.search(before) or _IF.search(said)
+                 or re.search(r"\bwe\s+all\b|\bgoing\s+to\b|^\s*\w+ing\b.*\b(?:is|are|was)\s*$", last, re.I)),
+            bool(re.search(r"\bwe(?:'ve|'re|'d|’ve|’re)?\b", last, re.I) and not re.search(r"\bi\b", last, re.I)))
 
 
 def _pieces(obj: str) -> list[str]:

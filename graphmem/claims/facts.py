@@ -165,6 +165,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
                 k = s.clause  # (a value the same turn gave already is said once: "moved to Porto, Porto is home")
                 open_[a].append(len(facts))
                 shown = k.object if a.startswith("other:") else _shown(k.object, s.value)
+                if a.startswith("favourite:") and k.topic and re.search(r"\bfavou?rite\b", k.topic, re.I):
+                    shown = f"{k.topic.lower()}: {k.object}"  # "My favorite recipe is Chicken Pot Pie"
                 facts.append(Fact(c.subject, k.predicate, shown, s.negated, c.turn_id, c.date,
                                   c.date, None, c.sentence, a, s.value))
     return facts

