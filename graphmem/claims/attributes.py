@@ -65,7 +65,8 @@ _COUNT = re.compile(r"^(?:(?:now|just|only|about|around|over|nearly|almost)\s+)?
                     r"([a-z][a-z-]+)", re.I)
 _FREQ = re.compile(r"\b((?:once|twice|three times|four times|five times|\d+\s+times|\w+\s+times)\s+(?:a|per|each|every)"
                    r"\s+(?:day|week|month|year|fortnight)|every\s+(?:other\s+)?(?:day|week|morning|evening|night|month"
-                   r"|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|daily|weekly|monthly|nightly)\b",
+                   r"|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|daily|weekly|monthly|nightly"
+                   r"|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends))\b",
                    re.I)
 _SMALL_TALK = re.compile(
     r"^(?:so\s+|really\s+|very\s+|super\s+|too\s+)*(?:good|great|nice|lovely|glad|happy|awesome|fun|cool|amazing)"
@@ -228,6 +229,9 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
         place = _IN_PLACE.search(obj)
     elif (m := re.match(rf"^(?:now\s+|still\s+)?(?:living|based)\s+(?:in|near)\s+{_PLACE}", k.topic)) and not k.person:
         return [Said("residence", _value(m.group(1)), k, neg)]  # "Living in Osaka is expensive"
+    elif p in ("rent", "buy", "share", "own", "find") and re.search(r"\b(?:place|flat|apartment|house|room|condo|studio|home)\s+"
+                                                                  r"(?:in|near)\s+[A-Z]", obj):
+        place = _IN_PLACE.search(obj)  # "rent a little place in Austin"
     elif p in ("move", "relocate"):
         place = _TO_PLACE.search(obj) or (None if re.search(r"\bfrom\b", obj) else _IN_PLACE.search(obj))
     elif p == "be" and not k.topic and re.match(rf"^(?:now\s+|still\s+|back\s+)?in\s+{_PLACE}(?:$|,|\s+(?:now|for\s+(?:good|\w+\s+"
@@ -290,12 +294,13 @@ def _work(k: Clause, c: Claim) -> list[Said]:
         job = _job(m.group(1)) or (m.group(1).lower() if p in ("work", "become", "retrain", "qualify") else None)
     elif p in ("be", "become") and (m := _A_NOUN.match(obj)) and not re.search(r"\b(?:is|are|was|were)\b", k.said or obj):
         job = _job(m.group(1))
-    if job:
-        out.append(Said("occupation", job, k, neg))
+    if job:  # each its own words: "work at Shopify as a backend dev" is "as a backend dev" and "at Shopify"
+        out.append(Said("occupation", job, replace(k, object=m.group(0).strip(" ,.")) if m.group(0).lower().startswith("as ")
+                        else k, neg))
     employer = p in ("work", "join", "intern", "teach") or p in ("start", "get", "land", "find", "accept") and re.search(
         r"\b(?:job|position|role|work|working|internship)\b", obj) or (job is not None and p == "be")
     if employer and (org := _ORG.search(obj)) and org.group(1).lower() not in ("home", "i"):
-        out.append(Said("employer", _value(org.group(1)), k, neg))
+        out.append(Said("employer", _value(org.group(1)), replace(k, object=org.group(0)) if job else k, neg))
     elif p == "join" and (m := re.match(rf"^{_DET}([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
         out.append(Said("employer", _value(m.group(1)), k, neg))
     return out
@@ -351,7 +356,8 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
         return [Said("pet", m.group(1).lower(), k, k.negated)]  # "Adopted Salsa from the shelter, black cat"
     if p in ("have", "own", "get", "adopt") and (m := _COUNT.match(said)) and singular(m.group(2).lower()) in ANIMAL_WORDS \
             and (names := re.findall(r"\b[A-Z][\w'-]+", said[m.end():])):
-        return [Said("pet", n.lower(), k, k.negated) for n in names]  # "two cats, Mochi and Bean"
+        kind = singular(m.group(2).lower())  # "two cats, Mochi and Bean": "a cat Mochi", "a cat Bean"
+        return [Said("pet", n.lower(), replace(k, object=f"a {kind} {n}"), k.negated) for n in names]
     first = re.findall(r"[A-Za-z'-]+", said)[:4]
     animal = next((w for w in first if singular(w.lower()) in ANIMAL_WORDS), None)
     if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said) \
@@ -392,7 +398,8 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
     if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", noun)):
         old, new = m.group(1), re.sub(r"^(?:an?|the)\s+", "", m.group(2))
         if set(f"{old} {new}".split()) & (_VEHICLE_WORDS | _CAR_MAKES):
-            return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new.split(", ")[-1]), k)]
+            new = new.split(", ")[-1]
+            return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new), replace(k, object=f"for {new}"))]
     if p in ("sell", "total", "crash", "wreck", "scrap", "trade") and carlike:
         return [Said("vehicle", re.sub(r"\s+in$", "", noun), k, ends=True)]
     return []
@@ -403,7 +410,7 @@ def _instrument(k: Clause, c: Claim) -> list[Said]:
     if p == "switch" and (m := re.search(r"(?:from\s+(?:the\s+)?(\w+)\s+)?to\s+(?:the\s+)?(\w+)", obj)) \
             and m.group(2) in INSTRUMENTS:
         out = [Said("instrument", singular(m.group(1)), k, ends=True)] if m.group(1) in INSTRUMENTS else []
-        return out + [Said("instrument", singular(m.group(2)), k, alone=True)]
+        return out + [Said("instrument", singular(m.group(2)), replace(k, object=f"to the {m.group(2)}"), alone=True)]
     m = re.match(r"^(?:up\s+|playing\s+)?(?:the\s+|a\s+|my\s+|an\s+)?(?:new\s+|electric\s+|acoustic\s+|bass\s+)?(\w+)", obj)
     if not m or m.group(1) not in INSTRUMENTS:
         return []
@@ -429,7 +436,7 @@ def _ending(k: Clause, c: Claim) -> list[Said]:
         old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         return [Said("*", _value(old), k, ends=True), Said("&", _value(new), replace(k, object=new))]
     m = re.match(r"^(?:rid\s+of\s+)?(?:the|my|our|a|an)?\s*([\w' -]+?)(?:\s+(?:to|for|with|at|because)\b.*)?$", k.object)
-    if m and (k.predicate == "sell" or k.predicate == "get" and k.object.lower().startswith("rid of")
+    if m and (k.predicate in ("sell", "drop") or k.predicate == "get" and k.object.lower().startswith("rid of")
               or k.predicate == "give" and re.search(r"\baway\b", k.object)):
         return [Said("*", _value(re.sub(r"\s+away$", "", m.group(1))), k, ends=True)]
     return []
@@ -438,10 +445,13 @@ def _ending(k: Clause, c: Claim) -> list[Said]:
 def _study(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object
     subject = None
+    if re.search(r"\bno\s+more\s+(?:studying|studies|school|uni|classes|lectures|exams)\b", k.said or obj, re.I) or re.search(
+            r"\bno\s+more\s+studying\b", c.sentence, re.I) and "studying" in obj:
+        return [Said("study", "", k, ends=True)]  # "No more studying for me"
     if p == "study" and not re.match(r"^(?:for|with|hard|a lot|all|at|together|late|abroad)\b", obj) and (
             m := re.match(r"^(?:in\s+)?([a-z][\w -]*?)(?:\s+(?:at|in)\s+.*)?$", obj)):
         subject = m.group(1)
-    elif p == "major" and (m := re.match(r"^in\s+([\w -]+?)(?:\s+at\s+.*)?$", obj)):
+    elif p in ("major", "majore") and (m := re.match(r"^in\s+([\w -]+?)(?:\s+at\s+.*)?$", obj)):
         subject = m.group(1)
     elif p in ("switch", "change") and (m := re.search(r"\bmajor\s+(?:from\s+[\w -]+?\s+)?to\s+([\w -]+)$", obj)):
         subject = m.group(1)

@@ -70,7 +70,8 @@ _TIME_TAIL = re.compile(
     r"|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
     r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
     r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
-    r"|before|ever\s+since|since\s+then|ever|more\s+than\s+ever|later|soon|after\s+all|(?:for|in)\s+(?:ages|years|a\s+while)"
+    r"|before|ever\s+since|since\s+then|ever|more\s+than\s+ever|later|soon|lol|haha|lmao|after\s+all"
+    r"|over\s+the\s+(?:summer|winter|weekend|holidays|break)|(?:for|in)\s+(?:ages|years|a\s+while)"
     r"|(?:a|one|two|three|four|a\s+few|several|\d+)\s+(?:days|weeks|weekends|months|years)|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
     r"|(?:from|starting|as\s+of)\s+(?:today|tomorrow|now|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
     r"|(?:since|in|on|from|until|back\s+in)\s+(?:\d{4}|january|february|march|april|may|june|july|august|september"
@@ -196,7 +197,7 @@ def _read(piece: str) -> Clause | None:
     elif i < n and low[i] in SPEAKER_POSS:
         end = np_end(low, i + 1, n)
         topic, i = piece[starts[i]:starts[end - 1] + len(toks[end - 1])] if end > i else "", end
-    elif (j := next((j for j in range(i + 1, min(i + 4, n)) if low[j] in ("is", "are")), 0)) and not any(
+    elif (j := next((j for j in range(i + 1, min(i + 7, n)) if low[j] in ("is", "are")), 0)) and not any(
             w in SPEAKER_PRON or w in MODAL for w in low[i:j]):  # "green is my favourite colour now"
         topic, i = piece[starts[i]:starts[j - 1] + len(toks[j - 1])], j
     elif i < n and toks[i][:1].isupper() and low[i] not in MODAL:

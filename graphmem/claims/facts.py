@@ -140,7 +140,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
             if a == "*":  # an ending of no attribute: whatever open value it names
                 swapped = []
                 for b, held in open_.items():
-                    gone = [j for j in held if not facts[j].negated and s.value and _same(facts[j].value, s.value)]
+                    gone = [j for j in held if not facts[j].negated and s.value and (
+                        _same(facts[j].value, s.value) or _same(b.partition(":")[2], s.value))]  # "Dropped pottery"
                     for j in gone:
                         end(j, c)
                     open_[b] = [j for j in held if j not in gone]
