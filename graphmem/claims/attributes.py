@@ -83,6 +83,10 @@ def said_of(c: Claim, before: Claim | None = None) -> tuple[Said, ...]:
     ``before``: the claim read just before it; when both are of one sentence, an "it" or "that" as
     the subject names the thing that claim began with ("Watched Past Lives and it's my new favourite")."""
     if c.predicate == "call" and c.topic and re.fullmatch(r"[A-Z][\w'’-]*", c.object):
+        if c.topic.lower() in ("him", "her", "it") and before is not None and before.turn_id == c.turn_id and (
+                animal := next((w for w in re.findall(r"[a-z]+", before.object.lower()) if w in ANIMAL_WORDS), None)):
+            named = Clause("", "have", False, f"a {singular(animal)} {c.object}")  # "Got a rabbit! Named him Pickles."
+            return (Said("pet", c.object.lower(), named),)
         return _naming(c)
     out: list[Said] = []
     for clause in clauses(c):
@@ -143,14 +147,14 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
     if p in ("live", "reside", "settle", "stay", "base") or p == "be" and re.match(
             r"(?:now\s+|still\s+|back\s+)*(?:based|living|settled)\s", obj):
         place = _IN_PLACE.search(obj)
-    elif (m := re.match(rf"^(?:now\s+|still\s+)?(?:living|based)\s+(?:in|near)\s+{_PLACE}", k.topic)) and not k.person:
+    elif (m := re.match(rf"^(?i:now\s+|still\s+)?(?i:living|based)\s+(?:in|near)\s+{_PLACE}", k.topic)) and not k.person:
         return [Said("residence", _value(m.group(1)), k, neg)]  # "Living in Osaka is expensive"
     elif p in ("rent", "buy", "share", "own", "find") and re.search(r"\b(?:place|flat|apartment|house|room|condo|studio|home)\s+"
                                                                   r"(?:in|near)\s+[A-Z]", obj):
         place = _IN_PLACE.search(obj)  # "rent a little place in Austin"
     elif p in ("move", "relocate"):
         place = _TO_PLACE.search(obj) or (None if re.search(r"\bfrom\b", obj) else _IN_PLACE.search(obj))
-    elif p == "be" and not k.topic and re.match(rf"^(?:now\s+|still\s+|back\s+)?in\s+{_PLACE}(?:$|,|\s+(?:now|for\s+(?:good|\w+\s+"
+    elif p == "be" and not k.topic and not k.under and re.match(rf"^(?:now\s+|still\s+|back\s+)?in\s+{_PLACE}(?:$|,|\s+(?:now|for\s+(?:good|\w+\s+"
                                                 r"(?:years?|months?))))", k.said or obj) and not re.search(
             r"\b(?:for\s+(?:a|the|my|our)\s+(?:conference|trip|holiday|vacation|week|weekend|visit|wedding|work)"
             r"|visiting|on\s+holiday|on\s+vacation|on\s+business)\b", k.said or obj, re.I):
@@ -311,11 +315,11 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
         return [Said("vehicle", head, k)]
     if p in ("have", "own") and k.negated and words & _VEHICLE_WORDS:
         return [Said("vehicle", "", k, ends=True)]  # "I don't have a car anymore"
-    if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", noun)):
-        old, new = m.group(1), re.sub(r"^(?:an?|the)\s+", "", m.group(2))
+    if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", k.object, re.I)):
+        old, new = _value(m.group(1)), re.sub(r"^(?:an?|the)\s+", "", m.group(2), flags=re.I)
         if set(f"{old} {new}".split()) & (_VEHICLE_WORDS | _CAR_MAKES):
             new = new.split(", ")[-1]
-            return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new), replace(k, object=f"for {new}"))]
+            return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new), replace(k, object=f"for a {new}"))]
     if p in ("sell", "total", "crash", "wreck", "scrap", "trade") and carlike:
         return [Said("vehicle", re.sub(r"\s+in$", "", noun), k, ends=True)]
     return []
@@ -323,6 +327,9 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
 
 def _instrument(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object.lower()
+    if (m := re.match(r"^(?:my\s+)?(\w+)\s+(?:practice|lessons?|classes|class|teacher|exam|grade)$", k.topic.lower())) \
+            and m.group(1) in INSTRUMENTS and not k.negated:
+        return [Said("instrument", singular(m.group(1)), k)]  # "Saxophone practice went well"
     if p == "switch" and (m := re.search(r"(?:from\s+(?:the\s+)?(\w+)\s+)?to\s+(?:the\s+)?(\w+)", obj)) \
             and m.group(2) in INSTRUMENTS:
         out = [Said("instrument", singular(m.group(1)), k, ends=True)] if m.group(1) in INSTRUMENTS else []
@@ -352,7 +359,7 @@ def _ending(k: Clause, c: Claim) -> list[Said]:
         old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         return [Said("*", _value(old), k, ends=True), Said("&", _value(new), replace(k, object=new))]
     m = re.match(r"^(?:rid\s+of\s+)?(?:the|my|our|a|an)?\s*([\w' -]+?)(?:\s+(?:to|for|with|at|because)\b.*)?$", k.object)
-    if m and (k.predicate in ("sell", "drop") or k.predicate == "get" and k.object.lower().startswith("rid of")
+    if m and (k.predicate in ("sell", "drop", "stop", "rehome", "rehom") or k.predicate == "get" and k.object.lower().startswith("rid of")
               or k.predicate == "give" and re.search(r"\baway\b", k.object)):
         return [Said("*", _value(re.sub(r"\s+away$", "", m.group(1))), k, ends=True)]
     return []
@@ -361,6 +368,9 @@ def _ending(k: Clause, c: Claim) -> list[Said]:
 def _study(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object
     subject = None
+    if (m := re.match(r"^my\s+([a-z][\w -]*?)\s+(?:course|degree|major|classes|lectures|modules?|dissertation|thesis)$",
+                      k.topic, re.I)) and not k.negated:
+        return [Said("study", _value(m.group(1)), k)]  # "My architecture course has me pulling all-nighters"
     if re.search(r"\bno\s+more\s+(?:studying|studies|school|uni|classes|lectures|exams)\b", k.said or obj, re.I) or re.search(
             r"\bno\s+more\s+studying\b", c.sentence, re.I) and "studying" in obj:
         return [Said("study", "", k, ends=True)]  # "No more studying for me"
@@ -423,7 +433,7 @@ def _language(k: Clause, c: Claim) -> list[Said]:
 def _favourite(k: Clause, c: Claim) -> list[Said]:
     if k.predicate != "be":
         return []
-    if (m := _FAVOURITE.search(k.topic)) and k.object:
+    if (m := _FAVOURITE.search(k.topic)) and k.object and re.match(r"^(?:(?:one|some)\s+of\s+)?(?:my|our)\b", k.topic, re.I):
         return [Said(f"favourite:{_thing(m.group(1))}", _value(k.object), k, k.negated)]
     if k.topic and k.topic.lower() not in POINTING | {"it", "that's", "it's"} and (m := re.match(r"^(?:my|our)\s+(?:new\s+|all-time\s+|absolute\s+)*(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
                                   re.I)):
@@ -458,6 +468,8 @@ def _count(k: Clause, c: Claim) -> list[Said]:
 def _frequency(k: Clause, c: Claim) -> list[Said]:
     said = k.said or k.object
     m = _FREQ.search(said)
+    if k.topic and not re.match(r"^(?:my|our)\b|.*\b(?:i|we)$", k.topic, re.I):
+        return []  # "Fox Hollow is a great trail to hike on weekends": of the trail
     if not m or k.predicate in TALK - {"go", "get", "have", "make", "take", "do"} or k.predicate == "be" and not k.topic \
             and not re.match(r"^[A-Za-z]+\s*$", said[:m.start()]):  # "Gym three times a week" says it, "I'm busy daily" not
         return []

@@ -70,7 +70,7 @@ _TIME_TAIL = re.compile(
     r"|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
     r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
     r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
-    r"|before|ever\s+since|since\s+then|ever|more\s+than\s+ever|later|soon|lol|haha|lmao|after\s+all"
+    r"|before|ever\s+since|since\s+then|ever|more\s+than\s+ever|later|soon|lol|haha|lmao|(?:ya|you)\s+know|after\s+all"
     r"|over\s+the\s+(?:summer|winter|weekend|holidays|break)|(?:for|in)\s+(?:ages|years|a\s+while)"
     r"|(?:a|one|two|three|four|a\s+few|several|\d+)\s+(?:days|weeks|weekends|months|years)|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
     r"|(?:from|starting|as\s+of)\s+(?:today|tomorrow|now|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
@@ -115,6 +115,8 @@ def clauses(c: Claim) -> list[Clause]:
     under, other, we = _under(c)
     out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0], not c.topic and _said_by(c),
                   under, not c.topic and other, we)]
+    if re.match(r"^(?:so|and|but|then)\s+(?:i|we)\b", pieces[0], re.I) and (read := _read(pieces[0])) is not None:
+        out.append(read)  # "The lease ended so we went for a Skoda": the clause after "so" is the person's
     for piece in pieces[1:]:
         read = _read(piece)
         if read is not None:
