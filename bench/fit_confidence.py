@@ -44,13 +44,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import confidence_rows  # noqa: E402
 from graphmem.memory.calibrated import FEATURES  # noqa: E402
+from graphmem.memory.sense import MEANING  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "graphmem/memory/confidence.json"
 QUIET_ANSWERABLE = 0.15
 """The most answerable questions a head's floor may keep quiet (the issue's bar)."""
 SETS = {"coverage": ("cover", "known", "unseen", "best5", "gap", "union5", "terms"),
         "all": tuple(n for n in FEATURES if n != "assisted")}
-"""The signals a head may read: the coverage family alone, or every signal (the head is the shape)."""
+SETS |= {f"{n}+meaning": v + MEANING for n, v in list(SETS.items())}
+"""The signals a head may read: the coverage family alone, or every signal (the head is the shape);
+the meaning heads (rows read where the ``dense`` extra is installed) may add the static embedding's."""
+KINDS = {"lexical": ("coverage", "all"), "meaning": tuple(SETS)}
+"""The two models: the lexical heads (no embedding installed) and the meaning heads."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,8 @@ class Setting:
     isotonic: bool
 
 
-GRID = [Setting(*s) for s in itertools.product((0.03, 0.1, 1.0), tuple(SETS), (False, True))]
+def grid(sets: tuple[str, ...]) -> list[Setting]:
+    return [Setting(*s) for s in itertools.product((0.03, 0.1, 1.0), sets, (False, True))]
 
 
 def matrix(rows: list[dict], signals: str) -> np.ndarray:
@@ -114,11 +120,11 @@ def floor_of(p: np.ndarray, y: np.ndarray, declined: np.ndarray) -> float:
 
 
 def choose(xs: dict[str, np.ndarray], y: np.ndarray, groups: np.ndarray, folds: int,
-           seed: int) -> tuple[Setting, np.ndarray]:
+           seed: int) -> tuple[Setting, np.ndarray]:  # the grid: the sets ``xs`` holds
     """The setting of the grid with the best cross-validated log loss, and its out-of-fold predictions."""
     best: tuple[float, Setting, np.ndarray] | None = None
     splits = list(_splits(y, groups, folds, seed))
-    for s in GRID:
+    for s in grid(tuple(xs)):
         p = np.zeros(len(y))
         for tr, te in splits:
             p[te] = Model(s, folds, seed).fit(xs[s.signals][tr], y[tr], groups[tr]).predict(xs[s.signals][te])
@@ -138,9 +144,9 @@ def head_fit(xs: dict[str, np.ndarray], y: np.ndarray, groups: np.ndarray, decli
 
 
 def nested(rows: list[dict], y: np.ndarray, data: np.ndarray, groups: np.ndarray, declined: np.ndarray, folds: int,
-           seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+           seed: int, kind: str = "lexical") -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Out-of-fold predictions, and the floor each outer fold's head chose inside its training part."""
-    xs = {n: matrix(rows, n) for n in SETS}
+    xs = {n: matrix(rows, n) for n in KINDS[kind]}
     heads = np.array([bool(r["signals"]["assisted"]) for r in rows])
     p, floors, chosen = np.zeros(len(y)), np.zeros(len(y)), []
     strata = np.array([f"{d}/{v}" for d, v in zip(data, y)])
@@ -197,26 +203,37 @@ def main() -> None:
     hit = np.array([r["hit"] for r in rows], dtype=float)
     cov, covq = np.array([r["coverage"] for r in rows]), np.array([r["quiet"] for r in rows])
     declined = np.array([r["declined"] for r in rows], dtype=bool)
-    p, floors, chosen = nested(rows, y, data, groups, declined, a.folds, a.seed)
-    print(f"out of fold ({a.folds} outer folds, each head choosing its setting and floor by {a.folds}-fold CV inside)")
-    print("chosen per outer fold: " + "; ".join(chosen))
-    for d in ("longmemeval", "locomo"):
-        m = data == d
-        print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m], declined[m])))
-    print("both\n" + "\n".join(reliability(p, y, hit)) + f"\n  ECE {ece(p, y):.3f}")
+    kinds = [k for k in KINDS if k == "lexical" or all(n in rows[0]["signals"] for n in MEANING)]
+    out = {"command": "python3 bench/fit_confidence.py --write", "heads": {}}
+    for kind in kinds:
+        p, floors, chosen = nested(rows, y, data, groups, declined, a.folds, a.seed, kind)
+        print(f"{kind} heads, out of fold ({a.folds} outer folds, each head choosing its setting and floor by "
+              f"{a.folds}-fold CV inside)")
+        print("chosen per outer fold: " + "; ".join(chosen))
+        for d in ("longmemeval", "locomo"):
+            m = data == d
+            print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m], declined[m])))
+        print("both\n" + "\n".join(reliability(p, y, hit)) + f"\n  ECE {ece(p, y):.3f}")
+        if a.write:
+            out["heads"] |= fit_all(rows, y, groups, declined, a.folds, a.seed, kind)
     if a.write:
-        heads = np.array([bool(r["signals"]["assisted"]) for r in rows])
-        xs = {n: matrix(rows, n) for n in SETS}
-        out = {"command": "python3 bench/fit_confidence.py --write", "heads": {}}
-        for name, h in (("assistant", True), ("friends", False)):
-            m = heads == h
-            model, floor = head_fit({k: v[m] for k, v in xs.items()}, y[m], groups[m], declined[m], a.folds, a.seed)
-            out["heads"][name] = {"rows": int(m.sum()), "unanswerable": int(np.sum(y[m] == 0))} | model.params(
-                round(floor, 3))
-            print(f"{name}: C={model.s.c} {model.s.signals} isotonic={model.s.isotonic} floor {floor:.3f}")
         OUT.write_text(json.dumps(out, indent=1) + "\n")
         print(f"wrote {OUT}")
 
+
+def fit_all(rows: list[dict], y: np.ndarray, groups: np.ndarray, declined: np.ndarray, folds: int, seed: int,
+            kind: str) -> dict[str, dict]:
+    """Each head of ``kind`` fitted on every row, its setting and floor chosen by cross-validation."""
+    heads = np.array([bool(r["signals"]["assisted"]) for r in rows])
+    xs = {n: matrix(rows, n) for n in KINDS[kind]}
+    out = {}
+    for name, h in (("assistant", True), ("friends", False)):
+        m = heads == h
+        model, floor = head_fit({k: v[m] for k, v in xs.items()}, y[m], groups[m], declined[m], folds, seed)
+        name += "" if kind == "lexical" else f"+{kind}"
+        out[name] = {"rows": int(m.sum()), "unanswerable": int(np.sum(y[m] == 0))} | model.params(round(floor, 3))
+        print(f"{name}: C={model.s.c} {model.s.signals} isotonic={model.s.isotonic} floor {floor:.3f}")
+    return out
 
 if __name__ == "__main__":
     main()

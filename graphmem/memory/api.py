@@ -52,6 +52,7 @@ from graphmem.memory.arguments import (Forgotten, When, conversation_of as _conv
 from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.calibrated import TURNS, Calibrated, features
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
+from graphmem.memory import sense
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
 from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_fact, unscoped_turn
@@ -393,7 +394,8 @@ class Memory:
         with self._lock:
             speakers = self._store.speakers(scoped(found[0].conversation, found[0].user)) if found else []
             vocab = self._store.weights(query, found, found[0].user if found else None)  # the asking user's words
-            return features(vocab, query, found, speakers)
+            meant = sense.meaning(question, found, vocab.weight) if sense.available() else {}  # the dense extra's
+            return features(vocab, query, found, speakers) | meant
 
     def _assisted(self, conversation: str) -> bool:
         """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""
