@@ -65,3 +65,23 @@ def test_memory_searches_with_the_static_engine(tmp_path, monkeypatch):
     mem.ingest([{"id": "a", "speaker": "Ann", "text": "I adopted a puppy last week."},
                 {"id": "b", "speaker": "Bob", "text": "The quarterly report is due on Friday."}])
     assert mem.search("Did Ann get a new dog?", k=1) == ["a"]
+
+
+def test_a_turn_scores_as_its_best_sentence_across_batches_and_forgets(tmp_path, monkeypatch):
+    from graphmem.index.live_dense import LiveDense
+
+    monkeypatch.setenv("GRAPHMEM_STATIC_CACHE", str(tmp_path / "pieces.sqlite"))
+    encoder = dense.Encoder(engine="static")
+    live = LiveDense(encoder, MemoryOptions(dense_context=False))
+    turns = [("Ann", "Hi there. I adopted a puppy! It is tiny."), ("Bob", "The report is due."),
+             ("Ann", "We hiked in the Alps. The views were great.")]
+    live.add(0, turns[:2])
+    live.add(2, turns[2:])
+    live.forget(1)
+    got = live.scores("Did Ann get a dog?", 3, [None, None, None])
+    q = encoder.encode(["Did Ann get a dog?"], query=True)[0]
+    owner, pieces = dense.passages(turns)
+    sims = encoder.encode(pieces) @ q
+    want = [max(s for s, o in zip(sims, owner) if o == t) for t in range(3)]
+    want[1] = 0.0  # a forgotten turn's rows are zeros
+    assert np.allclose(got, want, atol=1e-6)
