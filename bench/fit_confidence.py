@@ -1,6 +1,6 @@
 """Fit the calibrated confidence ``Memory(confidence="calibrated")`` ships, and report it out of fold.
 
-    python bench/fit_confidence.py [--write] [--lme FILE] [--locomo FILE] [--fresh] [--folds 5] [--seed 0]
+    python bench/fit_confidence.py [--write [--meaning]] [--lme FILE] [--locomo FILE] [--fresh] [--folds 5] [--seed 0]
 
 The rows are ``bench/confidence_rows.py``'s (cached): LongMemEval's development half (250 questions,
 15 ``_abs``) and LoCoMo (1,986 questions, 446 adversarial), each with the signals
@@ -23,6 +23,11 @@ error and a reliability table (how often an answer of that confidence was answer
 its evidence was among the five turns cited), beside the shipped coverage's AUC and quiet rates at
 its 0.30. ``--write`` refits on all rows with the settings chosen on all of them and writes
 ``graphmem/memory/confidence.json`` (numbers only: no pickle).
+
+Where the rows hold the static embedding's signals (:mod:`graphmem.memory.sense`: the ``dense`` extra is
+installed), the same is printed a second time for the meaning heads, whose settings may also read them;
+``--write --meaning`` ships those heads too. They are not shipped: out of fold they did no better than the
+lexical ones (docs/longmemeval.md, "Meaning signals").
 """
 
 from __future__ import annotations
@@ -196,6 +201,9 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--write", action="store_true", help=f"refit on every row and write {OUT.name}")
+    ap.add_argument("--meaning", action="store_true",
+                    help="--write the meaning heads too (read where the dense extra is installed; not shipped: "
+                         "out of fold they did not beat the lexical ones, docs/longmemeval.md)")
     a = ap.parse_args()
     rows = confidence_rows.rows(a.lme, a.locomo, a.limit, a.fresh)
     y = np.array([r["answerable"] for r in rows], dtype=int)
@@ -214,7 +222,7 @@ def main() -> None:
             m = data == d
             print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m], declined[m])))
         print("both\n" + "\n".join(reliability(p, y, hit)) + f"\n  ECE {ece(p, y):.3f}")
-        if a.write:
+        if a.write and (kind == "lexical" or a.meaning):
             out["heads"] |= fit_all(rows, y, groups, declined, a.folds, a.seed, kind)
     if a.write:
         OUT.write_text(json.dumps(out, indent=1) + "\n")
