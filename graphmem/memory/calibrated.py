@@ -170,6 +170,8 @@ class Calibrated:
                            if f"{h}+meaning" in heads}  # type: ignore[operator]
         except (KeyError, TypeError, ValueError) as e:
             raise DataError(f"{where}: not a calibrated confidence model ({e})") from None
+        self.meaning = len(self.heads) > len(HEADS)
+        """Whether a head reads the static embedding's signals (:mod:`graphmem.memory.sense`)."""
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Calibrated:

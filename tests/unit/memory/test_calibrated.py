@@ -172,3 +172,12 @@ def test_a_users_calibrated_confidence_reads_that_users_words_alone() -> None:
     alone.ingest(mine)
     question = "What did Ann see near the glacier?"
     assert shared.ask(question, user="u1") == alone.ask(question, user="u1")
+
+
+def test_a_model_without_meaning_heads_does_not_read_meaning() -> None:
+    """The shipped model has none (they did no better out of fold): its asks never load the static vectors."""
+    assert not Calibrated.load().meaning
+    assert Calibrated({"heads": _model()["heads"] | {"friends+meaning": _head()}}).meaning
+    mem = Memory(confidence="calibrated")
+    mem.ingest(FRIENDS)
+    assert tuple(mem.signals("What did Ann adopt?", mem.records_for("What did Ann adopt?", k=10))) == FEATURES
