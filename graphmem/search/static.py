@@ -94,7 +94,7 @@ class Engine:
             db = sqlite3.connect(path, check_same_thread=False)
             db.execute("CREATE TABLE IF NOT EXISTS piece (id INTEGER PRIMARY KEY, v BLOB)")
             rows = db.execute("SELECT id, v FROM piece").fetchall()
-        except sqlite3.Error:
+        except (OSError, sqlite3.Error):  # a home that cannot be written: the process keeps its own
             return None
         if rows:
             self._keep([r[0] for r in rows], np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows]))

@@ -85,3 +85,10 @@ def test_a_turn_scores_as_its_best_sentence_across_batches_and_forgets(tmp_path,
     want = [max(s for s, o in zip(sims, owner) if o == t) for t in range(3)]
     want[1] = 0.0  # a forgotten turn's rows are zeros
     assert np.allclose(got, want, atol=1e-6)
+
+
+def test_a_cache_that_cannot_be_made_leaves_the_vectors_in_the_process(tmp_path, model):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    engine = static.Engine(cache=blocker / "sub" / "pieces.sqlite", model=model)
+    assert engine._db is None and engine.encode(["a kayak"]).shape == (1, engine.dim)
