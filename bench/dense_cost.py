@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # a product of one query with every sentence: one core
+from graphmem.bench.longmemeval import load as loader  # noqa: E402
 from graphmem.index.options import MemoryOptions  # noqa: E402
-from graphmem.longmemeval import load as loader  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402
 from graphmem.search import e5, static  # noqa: E402
 from graphmem.search.dense import passages  # noqa: E402
