@@ -42,16 +42,21 @@ WARM_PERSON = "~warm"
 """A key no person or turn has: the warm-up plans the claims and held-turns statements, reading nothing."""
 
 
-def ready(client: Client, searcher: Searcher) -> None:
+def ready(client: Client, searcher: Searcher, warmed: bool = True) -> None:
     """The schema made sure of, then the search warmed: a server plans a statement the first time it
     meets it (about a second for the search on a cold server) and builds its runtime on the first run;
     done here, the first search a program makes costs what any search costs. On a server that met the
     statements before (another process, an earlier load) this costs two searches' time. These calls
     may keep the server busy longer than a search may (:meth:`Client.starting`): on a server just
-    started, every process starting at once plans the search statement for itself."""
+    started, every process starting at once plans the search statement for itself. ``warmed=False``:
+    the schema alone, for a writer that warms when it is done (``graphmem load``: its writes change the
+    data the plans are made for, so a warm-up before them is planning thrown away; on a server just
+    started, the most expensive step of its start)."""
     if client.settings.where not in _READY:
         with client.starting():
             client.ensure_schema()
+            if not warmed:
+                return
             warm(client, searcher)
         _READY.add(client.settings.where)
 
@@ -87,7 +92,7 @@ class Neo4jStore(Store):
     def __init__(self, options: MemoryOptions = MemoryOptions(), scope: bool = True, dense: bool = False,
                  candidates: int = CANDIDATES, uri: str | None = None, user: str | None = None,
                  password: str | None = None, database: str | None = None, client: Client | None = None,
-                 timeout: float | None = None):
+                 timeout: float | None = None, warmed: bool = True):
         encoder = None
         if dense:  # the embedding model before the connection: a missing extra says so first
             need_dense()
@@ -97,7 +102,7 @@ class Neo4jStore(Store):
         self.searcher = Searcher(self.client, options, scope, candidates, encoder)
         self.writer = Writer(self.client, options, encoder)
         try:
-            ready(self.client, self.searcher)
+            ready(self.client, self.searcher, warmed)
         except BaseException:
             self.client.close()
             raise

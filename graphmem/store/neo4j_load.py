@@ -14,8 +14,10 @@ again, and every node and relationship is MERGEd on a constrained key.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from threading import Lock
 
 from graphmem.claims.build import mirror
 from graphmem.data.records import same, validate
@@ -28,7 +30,11 @@ from graphmem.store.neo4j import Neo4jStore, replan, warm
 from graphmem.store.neo4j_rows import person_row
 from graphmem.store.neo4j_write import Given
 
-__all__ = ["load_conversations"]
+__all__ = ["WRITERS", "load_conversations"]
+
+WRITERS = 2
+"""Conversations written at once (:func:`_write_all`): one transaction on the server while this
+process makes the next one's rows."""
 
 
 def load_conversations(client: Client, conversations: Sequence[Conversation], batch: int = DEFAULT_BATCH,
@@ -53,17 +59,22 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
             for conv in conversations:
                 plans.append(plan(conv, mirror(conv)[1]))
                 shown.update(1)
-    store = Neo4jStore(client=client, dense=dense)
+    store = Neo4jStore(client=client, dense=dense, warmed=False)  # warmed at the end, for the data as loaded
     if replace:
         for p in plans:
             delete(client, p.conversation, batch)
+    _refuse_others(store, turns)
     total = sum(len(conv.turns) for conv in conversations)
     with bar(total, progress, "writing") as shown:
-        for conv, p in zip(conversations, plans, strict=True):
-            for done in _write(store, conv, turns[conv.id], p, batch):
-                shown.update(done)
+        lock = Lock()
+
+        def written(n: int) -> None:
+            with lock:
+                shown.update(n)
                 if on_batch is not None:
-                    on_batch("turns", done)
+                    on_batch("turns", n)
+
+        _write_all(store, conversations, turns, plans, batch, written)
     counts = [count(client, p) for p in plans]
     bad = [c for c in counts if not c.ok]
     if bad:
@@ -88,14 +99,44 @@ def _checked(conv: Conversation, scoped: bool) -> list[Turn]:
     return turns
 
 
-def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, batch: int):
+def _refuse_others(store: Neo4jStore, turns: dict[str, list[Turn]]) -> None:
+    """Refuse, before anything is written, a conversation whose ids the database holds with other
+    content (one read for every turn of the load)."""
+    held = store.held([t.id for ts in turns.values() for t in ts])
+    for cid, ts in turns.items():
+        if any(t.id in held and not same(held[t.id], t) for t in ts):
+            raise GraphmemError(f"{cid} in Neo4j at {store.where} holds other turns under this file's ids:"
+                                f" run graphmem load --replace --conversations {cid}")
+
+
+def _write_all(store: Neo4jStore, conversations: Sequence[Conversation], turns: dict[str, list[Turn]],
+               plans: Sequence[Plan], batch: int, written: Callable[[int], None]) -> None:
+    """Every conversation's writes, :data:`WRITERS` conversations at once; ``written(n)`` after each
+    committed transaction of ``n`` turns.
+
+    Why at once: a transaction is this process reading the turns and packing its rows, then the
+    server running it; one at a time, each waits for the other. Conversations share nothing a
+    transaction locks but the Term nodes, which every write takes in one order
+    (``index_turns.cypher``), so two writers queue there and never deadlock."""
+
+    def one(conv: Conversation, p: Plan) -> None:
+        for n in _write(store, conv, turns[conv.id], p, batch):
+            written(n)
+
+    with ThreadPoolExecutor(max_workers=WRITERS) as pool:
+        jobs = [pool.submit(one, conv, p) for conv, p in zip(conversations, plans, strict=True)]
+        try:
+            for job in jobs:
+                job.result()
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, batch: int) -> Iterator[int]:
     """One conversation's writes, ``batch`` turns a transaction; yields each one's turns."""
     cid = conv.id
     key = {f"{cid}/{t.id}": m.id for t, m in zip(conv.turns, turns, strict=True)}  # the plan's turn keys
-    held = store.held([t.id for t in turns])
-    if held and not all(same(held[t.id], t) for t in turns if t.id in held):
-        raise GraphmemError(f"{cid} in Neo4j at {store.where} holds other turns under this file's ids:"
-                            f" run graphmem load --replace --conversations {cid}")
     claims = _claims(p, key)
     sessions = {s.index: (s.date, s.date_text) for s in conv.sessions}
     people = [person_row(cid, r["id"], r["name"], r["speaker"], r["human"], r["n"], fixed=True)
