@@ -27,7 +27,7 @@ from graphmem.neo4j.client import Client
 from graphmem.neo4j.load import DEFAULT_BATCH, LoadReport, bar, count, delete
 from graphmem.neo4j.plan import Plan, check_id, plan
 from graphmem.store.neo4j import Neo4jStore, replan, warm
-from graphmem.store.neo4j_rows import person_row
+from graphmem.store.neo4j_rows import iso, person_row
 from graphmem.store.neo4j_write import Given
 
 __all__ = ["WRITERS", "load_conversations"]
@@ -153,8 +153,9 @@ def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, ba
 def _claims(p: Plan, key: dict[str, str]) -> list[dict]:
     """The plan's assertions as ``write_claims.cypher`` rows: each with its subjects, the turns it
     is read from (by memory id) and the people it mentions, from the plan's relationship rows."""
-    rows = {r["key"]: {**r, "seq": 0, "speaker": "", "mentions": [], "subjects": [], "turns": [], "mention_keys": []}
-            for r in p.rows["merge_assertions"]}
+    rows = {r["key"]: {**r, "date": iso(r["date"]), "seq": 0, "speaker": "", "mentions": [], "subjects": [], "turns": [],
+                       "mention_keys": []}
+            for r in p.rows["merge_assertions"]}  # the plan's dates are the mirror's ISO text read as datetimes
     prefix = len(p.conversation) + 1
     for r in p.rows["link_subjects"]:
         rows[r["to"]]["subjects"].append(r["from"])
