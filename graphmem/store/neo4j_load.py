@@ -24,7 +24,7 @@ from graphmem.data.records import same, validate
 from graphmem.domain import Conversation, Turn
 from graphmem.errors import GraphmemError
 from graphmem.neo4j.client import Client
-from graphmem.neo4j.load import DEFAULT_BATCH, LoadReport, bar, count, delete
+from graphmem.neo4j.load import DEFAULT_BATCH, Counts, LoadReport, bar, count, delete
 from graphmem.neo4j.plan import Plan, check_id, plan
 from graphmem.store.neo4j import Neo4jStore, replan, warm
 from graphmem.store.neo4j_rows import iso, person_row
@@ -33,8 +33,8 @@ from graphmem.store.neo4j_write import Given
 __all__ = ["WRITERS", "load_conversations"]
 
 WRITERS = 2
-"""Conversations written at once (:func:`_write_all`): one transaction on the server while this
-process makes the next one's rows."""
+"""Conversations loaded at once (:func:`_load_all`): one transaction on the server while this
+process reads the next one's claims and makes its rows."""
 
 
 def load_conversations(client: Client, conversations: Sequence[Conversation], batch: int = DEFAULT_BATCH,
@@ -53,19 +53,12 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
         raise GraphmemError("--batch must be at least 1")
     start = time.perf_counter()
     turns = {conv.id: _checked(conv, scoped) for conv in conversations}  # every turn checked before any is written
-    if plans is None:
-        with bar(len(conversations), progress, "reading claims") as shown:
-            plans = []
-            for conv in conversations:
-                plans.append(plan(conv, mirror(conv)[1]))
-                shown.update(1)
     store = Neo4jStore(client=client, dense=dense, warmed=False)  # warmed at the end, for the data as loaded
     if replace:
-        for p in plans:
-            delete(client, p.conversation, batch)
+        for conv in conversations:
+            delete(client, conv.id, batch)
     _refuse_others(store, turns)
-    total = sum(len(conv.turns) for conv in conversations)
-    with bar(total, progress, "writing") as shown:
+    with bar(sum(len(conv.turns) for conv in conversations), progress, "loading") as shown:
         lock = Lock()
 
         def written(n: int) -> None:
@@ -74,8 +67,8 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
                 if on_batch is not None:
                     on_batch("turns", n)
 
-        _write_all(store, conversations, turns, plans, batch, written)
-    counts = [count(client, p) for p in plans]
+        done = _load_all(store, conversations, turns, plans or [None] * len(conversations), batch, written)
+    counts = [c for _, c in done]
     bad = [c for c in counts if not c.ok]
     if bad:
         detail = "; ".join(f"{c.conversation}: {c.differences()}" for c in bad[:3])
@@ -83,11 +76,9 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
             detail += f"; and {len(bad) - 3} more conversations"
         raise GraphmemError(f"Neo4j at {client.settings.where} does not match the mirror: {detail}"
                             " (another reading is loaded there: run graphmem load --replace)")
-    for p in plans:
-        client.write("mark_loaded", conversation=p.conversation, reading=p.fingerprint)
     replan(client)
     warm(client, store.searcher)  # planned for the data as loaded, not by the next program's first search
-    return LoadReport(counts, sum(p.size for p in plans), time.perf_counter() - start)
+    return LoadReport(counts, sum(p.size for p, _ in done), time.perf_counter() - start)
 
 
 def _checked(conv: Conversation, scoped: bool) -> list[Turn]:
@@ -109,25 +100,30 @@ def _refuse_others(store: Neo4jStore, turns: dict[str, list[Turn]]) -> None:
                                 f" run graphmem load --replace --conversations {cid}")
 
 
-def _write_all(store: Neo4jStore, conversations: Sequence[Conversation], turns: dict[str, list[Turn]],
-               plans: Sequence[Plan], batch: int, written: Callable[[int], None]) -> None:
-    """Every conversation's writes, :data:`WRITERS` conversations at once; ``written(n)`` after each
-    committed transaction of ``n`` turns.
+def _load_all(store: Neo4jStore, conversations: Sequence[Conversation], turns: dict[str, list[Turn]],
+              plans: Sequence[Plan | None], batch: int, written: Callable[[int], None]) -> list[tuple[Plan, Counts]]:
+    """Every conversation read (its plan, unless given), written and counted, :data:`WRITERS`
+    conversations at once; ``written(n)`` after each committed transaction of ``n`` turns. A
+    conversation whose counts match its plan is stamped as loaded from its reading.
 
     Why at once: a transaction is this process reading the turns and packing its rows, then the
     server running it; one at a time, each waits for the other. Conversations share nothing a
     transaction locks but the Term nodes, which every write takes in one order
     (``index_turns.cypher``), so two writers queue there and never deadlock."""
 
-    def one(conv: Conversation, p: Plan) -> None:
+    def one(conv: Conversation, given: Plan | None) -> tuple[Plan, Counts]:
+        p = given or plan(conv, mirror(conv)[1])
         for n in _write(store, conv, turns[conv.id], p, batch):
             written(n)
+        found = count(store.client, p)
+        if found.ok:
+            store.client.write("mark_loaded", conversation=p.conversation, reading=p.fingerprint)
+        return p, found
 
     with ThreadPoolExecutor(max_workers=WRITERS) as pool:
         jobs = [pool.submit(one, conv, p) for conv, p in zip(conversations, plans, strict=True)]
         try:
-            for job in jobs:
-                job.result()
+            return [job.result() for job in jobs]
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
