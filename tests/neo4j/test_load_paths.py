@@ -90,3 +90,17 @@ def test_what_an_older_graphmem_made_is_dropped_again(clean):
         assert "term_vdf" not in {r["name"] for r in clean.run("SHOW INDEXES YIELD name RETURN name")}
     finally:
         clean.run("DROP INDEX term_vdf IF EXISTS")
+
+
+def test_a_failed_first_conversation_fails_the_load_without_waiting_for_it(clean, monkeypatch):
+    """The second writer waits for the first's first commit; a first that fails releases it."""
+    real = Writer.ingest
+
+    def failing(self, turns, given=None):
+        if turns and turns[0].conversation == CONVS[0]:
+            raise GraphmemError("the server went away")
+        return real(self, turns, given)
+
+    monkeypatch.setattr(Writer, "ingest", failing)
+    with pytest.raises(GraphmemError, match="went away"):
+        load_conversations(clean, [handmade(CONVS[0]), handmade(CONVS[1]), handmade(CONVS[2])])

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from threading import Event
 
 from graphmem.claims.build import mirror
 from graphmem.data.records import same, validate
@@ -55,12 +56,23 @@ def load_all(writer: Writer, client: Client, conversations: Sequence[Conversatio
     Why at once: a transaction is this process reading the turns and packing its rows, then the
     server running it; one at a time, each waits for the other. Conversations share nothing a
     transaction locks but the Term nodes, which every write takes in one order
-    (``index_turns.cypher``), so two writers queue there and never deadlock."""
+    (``index_turns.cypher``), so two writers queue there and never deadlock. The second writes only
+    once the first transaction has committed (its claims read meanwhile): two first transactions
+    at once would each have a server just started plan the write statements, the most expensive
+    thing it does in a load."""
+
+    first = Event()  # set when the first transaction has committed: the server has planned its statements
 
     def one(conv: Conversation, given: Plan | None) -> tuple[Plan, Counts]:
-        p = given or plan(conv, mirror(conv)[1])
-        for n in _write(writer, conv, turns[conv.id], p, batch):
-            written(n)
+        try:
+            p = given or plan(conv, mirror(conv)[1])
+            if conv is not conversations[0]:
+                first.wait()
+            for n in _write(writer, conv, turns[conv.id], p, batch):
+                first.set()
+                written(n)
+        finally:
+            first.set()  # failed or done: the others go on (or are cancelled by the failure)
         found = count(client, p)
         if found.ok:
             client.write("mark_loaded", conversation=p.conversation, reading=p.fingerprint)
