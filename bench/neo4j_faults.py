@@ -127,7 +127,7 @@ def _run_writers(conv: str, writers: int, turns: int) -> tuple[list[str], list[f
 
 def writers(args: argparse.Namespace) -> None:
     from graphmem.store.neo4j.client import connect
-    from graphmem.store.neo4j.checks import delete
+    from graphmem.store.neo4j.store import forget_conversations
 
     conv = f"bench-faults-{args.writers}"
     server = _server_env() if args.restart else {}
@@ -136,13 +136,13 @@ def writers(args: argparse.Namespace) -> None:
         if args.restart:
             _server("restart", server)
         with connect() as client:
-            delete(client, conv)
+            forget_conversations(client, [conv])
         t = time.perf_counter()
         acked, took, retried, failed = _run_writers(conv, args.writers, args.turns)
         wall = time.perf_counter() - t
         with connect() as client:
             ids = [r["id"] for r in client.run("MATCH (t:Turn {conversation: $c}) RETURN t.id AS id", c=conv)]
-            delete(client, conv)
+            forget_conversations(client, [conv])
         once = len(ids) == len(set(ids))
         present = set(acked) <= set(ids)
         ok = not failed and once and present and len(acked) == args.writers * args.turns

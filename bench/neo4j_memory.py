@@ -79,9 +79,9 @@ def _base(mem, data: str) -> None:
     """The 419-turn memory conversation, made afresh on every run (conv-26 under its own id, one
     ingest): each run's one-turn ingests add to it, and the target names a 419-turn conversation."""
     from graphmem.data.locomo import load_file
-    from graphmem.store.neo4j.checks import delete
+    from graphmem.store.neo4j.store import forget_conversations
 
-    delete(mem.store.client, BASE)
+    forget_conversations(mem.store.client, [BASE])
     conv = load_file(data).conversations[0]
     mem.ingest([{"id": t.id, "speaker": t.speaker, "text": t.text, "date": t.date.isoformat(), "conversation": BASE}
                 for t in conv.turns])
@@ -202,13 +202,13 @@ for i in range(n):
 
 def writers(args: argparse.Namespace) -> None:
     from graphmem.store.neo4j.client import connect
-    from graphmem.store.neo4j.checks import delete
+    from graphmem.store.neo4j.store import forget_conversations
 
     client = connect()
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     for w in args.writers:
         conv = f"bench-writers-{w}"
-        delete(client, conv)
+        forget_conversations(client, [conv])
         t = time.perf_counter()
         procs = [subprocess.Popen([sys.executable, "-c", WRITER, conv, f"w{j}", str(args.turns)], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, env=env) for j in range(w)]
@@ -227,7 +227,7 @@ def writers(args: argparse.Namespace) -> None:
         print(f"{w} writers x {args.turns} turns into one conversation: {sum(map(len, acked))} acknowledged,"
               f" {len(ids)} present, every acknowledged present: {every}, duplicated: {dup},"
               f" order consistent: {ordered}, writers failed: {failed}, {wall:.1f} s wall")
-        delete(client, conv)
+        forget_conversations(client, [conv])
 
 
 def main() -> None:

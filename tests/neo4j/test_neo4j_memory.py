@@ -13,7 +13,7 @@ from graphmem import Memory
 from graphmem.index.query import Query
 from graphmem.store.neo4j.store import Neo4jStore
 from graphmem.index.options import MemoryOptions
-from graphmem.store.neo4j.checks import delete
+from graphmem.store.neo4j.store import forget_conversations
 from graphmem.store.users import owner, scoped
 from graphmem.errors import DataError, Neo4jUnavailable
 from graphmem.answer.reader import ABSTAIN
@@ -111,11 +111,11 @@ def test_start_up_reads_nothing_in_bulk(clean):
 
 
 def test_a_program_goes_on_with_a_loaded_conversation_keeping_its_captions_and_sessions(clean, dataset):
-    from graphmem.store.neo4j.checks import delete as drop
+    from graphmem.store.neo4j.store import forget_conversations as drop
     from graphmem.store.neo4j.checks import require_loaded
     from graphmem.store.neo4j.plan import plan
     from graphmem.claims.build import mirror
-    from graphmem.store.neo4j.load import load_conversations
+    from graphmem.store.neo4j.store import load_conversations
 
     conv = next(c for c in dataset.conversations if c.id == "conv-26")
     try:
@@ -143,7 +143,7 @@ def test_a_program_goes_on_with_a_loaded_conversation_keeping_its_captions_and_s
         with pytest.raises(Exception, match="another reading|not loaded"):  # the bench reads only what it loaded
             require_loaded(clean, [plan(conv, mirror(conv)[1])])
     finally:
-        drop(clean, "conv-26")
+        drop(clean, ["conv-26"])
 
 
 WRITER = r"""
@@ -304,7 +304,7 @@ def test_forgetting_turns_in_place_writes_what_an_ingest_of_the_rest_writes(clea
     assert mem.forget(ids=["mt3", "mt5"]) == 2
     after = _written(clean)
     assert [t["t"]["id"] for t in after["turns"]] == ["mt1", "mt2", "mt4", "mt6"]
-    delete(clean, CONV)
+    forget_conversations(clean, [CONV])
     Memory(backend="neo4j").ingest([t for t in turns if t["id"] not in ("mt3", "mt5")])
     assert _written(clean) == after
 
@@ -349,7 +349,7 @@ def test_deleting_a_conversation_leaves_no_term_behind(clean):
                                      "conversation": CONV}])
     assert clean.run("MATCH (x:Term {stem: 'qwxzi'}) RETURN count(x) AS n")[0]["n"] + \
         clean.run("MATCH (x:Term {stem: 'qwxzy'}) RETURN count(x) AS n")[0]["n"] == 1
-    delete(clean, CONV)
+    forget_conversations(clean, [CONV])
     left = clean.run("MATCH (x:Term) WHERE x.stem IN ['qwxzi', 'qwxzy', 'okapi'] OR (x.df = 0 AND x.vdf = 0)"
                      " RETURN count(x) AS n")
     assert left[0]["n"] == 0
@@ -383,7 +383,7 @@ def test_a_database_of_terms_shared_by_users_is_counted_again_per_user(clean):
         assert clean.run("MATCH (x:Term) WHERE x.owner IS NULL RETURN count(x) AS n")[0]["n"] == 0
         assert [mem.search("Who adopted a dog?", user=u) for u in (None, "ann")] == found
         assert _count_again(clean) == 0  # nothing left to count again
-    delete(clean, scoped(CONV, "ann"))
+    forget_conversations(clean, [scoped(CONV, "ann")])
 
 
 def _count_again(client) -> int:

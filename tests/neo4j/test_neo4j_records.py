@@ -13,7 +13,7 @@ import pytest
 
 from graphmem import Memory
 from graphmem.errors import DataError
-from graphmem.store.neo4j.checks import delete
+from graphmem.store.neo4j.store import forget_conversations
 from graphmem.store.neo4j.search import CANDIDATES
 
 from tests.neo4j.test_neo4j import server_or_skip
@@ -96,10 +96,10 @@ WRITTEN = [  # (record, a query that must find it)
 def client():
     c = server_or_skip()
     for conv in CONVERSATIONS + ("c" * 1000,):
-        delete(c, conv)
+        forget_conversations(c, [conv])
     yield c
     for conv in CONVERSATIONS + ("c" * 1000,):
-        delete(c, conv)
+        forget_conversations(c, [conv])
     c.close()
 
 

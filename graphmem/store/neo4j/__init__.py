@@ -5,7 +5,8 @@ One concern a module, each importing only those before it: :mod:`~graphmem.store
 :mod:`~graphmem.store.neo4j.keys` (a Person node's key), :mod:`~graphmem.store.neo4j.plan` (a
 conversation as rows), :mod:`~graphmem.store.neo4j.checks` (a load's count check and report), then
 the store, ``Memory(backend="neo4j")``: :mod:`~graphmem.store.neo4j.store` with its rows, search,
-write and forget, and :mod:`~graphmem.store.neo4j.load` (``graphmem load`` written through it). The
+write and forget, and :mod:`~graphmem.store.neo4j.load` (the steps of ``graphmem load``, the store's
+own ``load`` method, written through the same writer). The
 path arm's hops over this graph measure it, so they sit with the benchmarks
 (:mod:`graphmem.bench.arms.hops`).
 """

@@ -1,5 +1,5 @@
-"""What a load is checked by and reports: each conversation counted in Neo4j against its plan,
-the stamp of a checked load, the conversations a comma list selects, deleting one.
+"""What a load is checked by and reports: each conversation counted in Neo4j against its plan, and
+the stamp of a checked load.
 
 The writing itself goes through the Neo4j store (:mod:`graphmem.store.neo4j.load`), so a loaded
 conversation is one the memory may go on with; this module stays below the store module because the
@@ -8,19 +8,14 @@ path arm's backend (:mod:`graphmem.bench.arms.hops`) reads what it checks withou
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from graphmem.data.locomo import Dataset
-from graphmem.domain import Conversation
-from graphmem.errors import DataError, GraphmemError
+from graphmem.errors import GraphmemError
 from graphmem.store.neo4j.client import Client
 from graphmem.store.neo4j.plan import COUNT_FIELDS, Plan
-from graphmem.progress import bar as progress_bar
 
-__all__ = ["DEFAULT_BATCH", "Counts", "LoadReport", "bar", "count", "delete", "require_loaded", "select"]
+__all__ = ["DEFAULT_BATCH", "Counts", "LoadReport", "count", "require_loaded"]
 
 DEFAULT_BATCH = 2000
 """Turns per write transaction of a load (each one UNWINDs its rows)."""
@@ -68,48 +63,9 @@ class LoadReport:
         return self.rows / self.seconds if self.seconds > 0 else 0.0
 
 
-def select(dataset: Dataset, spec: str | None) -> list[Conversation]:
-    """The conversations a comma list names (all when ``spec`` is None), in dataset order.
-
-    A list that names none (``""``, ``",,,"``) is refused rather than read as "all" or as
-    nothing: a load that writes nothing and exits 0 looks like a load that worked."""
-    if spec is None:
-        return list(dataset.conversations)
-    wanted = [s.strip() for s in spec.split(",") if s.strip()]
-    known = {c.id: c for c in dataset.conversations}
-    if not wanted:
-        raise DataError(f"--conversations {spec!r} names no conversation: give a comma list of ids "
-                        f"(from {', '.join(known)}), or leave it out to load all")
-    unknown = [w for w in wanted if w not in known]
-    if unknown:
-        raise DataError(f"unknown conversation {', '.join(unknown)}: choose from {', '.join(known)}")
-    keep = set(wanted)
-    return [c for c in dataset.conversations if c.id in keep]
-
-
 def count(client: Client, p: Plan) -> Counts:
     found = client.query("counts", conversation=p.conversation)[0]
     return Counts(p.conversation, {f: int(found[f]) for f in COUNT_FIELDS}, dict(p.expected))
-
-
-def delete(client: Client, conversation: str, batch: int = DEFAULT_BATCH) -> int:
-    """Delete one conversation's subgraph, ``batch`` nodes per transaction; returns nodes deleted.
-    Its turns first give back the document frequencies the memory's search counted them in."""
-    while client.write("unindex_conversation", conversation=conversation, batch=batch)[0]["turns"]:
-        pass
-    gone = 0
-    while True:
-        n = client.write("delete_conversation", conversation=conversation, batch=batch)[0]["deleted"]
-        gone += n
-        if n == 0:
-            return gone
-
-
-@contextmanager
-def bar(total: int, show: bool, label: str) -> Iterator[Any]:
-    """A progress bar on stderr when ``show`` and stderr is a terminal (:mod:`graphmem.progress`)."""
-    with progress_bar(total, label.ljust(15), quiet=not show) as shown:
-        yield shown
 
 
 def require_loaded(client: Client, plans: Sequence[Plan]) -> None:

@@ -85,6 +85,7 @@ between its check and its commit: what it asked for is there."""
 T = TypeVar("T")
 
 _SCHEMA_NAME = re.compile(r"^CREATE (?:CONSTRAINT|INDEX|FULLTEXT INDEX|VECTOR INDEX) (\w+) IF NOT EXISTS", re.MULTILINE)
+_SCHEMA_DROP = re.compile(r"^DROP (?:CONSTRAINT|INDEX) (\w+) IF EXISTS", re.MULTILINE)
 
 _SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
@@ -258,11 +259,15 @@ class Client:
 
     def ensure_schema(self) -> None:
         """Constraints and indexes (idempotent), then wait until every index is online; one
-        read when they all are already (what every start of a memory finds)."""
+        read when they all are already and none the schema drops is there (what every start of a
+        memory finds; an older graphmem run on the same server, as ``bench/against_base.py`` runs
+        one, makes its own constraints again)."""
         wanted = statements("schema")
         names = {m.group(1) for m in map(_SCHEMA_NAME.search, wanted) if m}
-        online = {r["name"] for r in self.query("schema_state") if r["state"] == "ONLINE"}
-        if len(names) == sum(not s.startswith("DROP ") for s in wanted) and names <= online:
+        dropped = {m.group(1) for m in map(_SCHEMA_DROP.search, wanted) if m}
+        state = {r["name"]: r["state"] for r in self.query("schema_state")}
+        online = {name for name, s in state.items() if s == "ONLINE"}
+        if len(names) == sum(not s.startswith("DROP ") for s in wanted) and names <= online and not dropped & set(state):
             return
         for stmt in wanted:
             self._schema(stmt)

@@ -10,24 +10,29 @@ round trip (:mod:`graphmem.store.neo4j.search`); a write is one transaction
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import datetime
+from threading import Lock
 
 from graphmem.data.metadata import Where
-from graphmem.domain import Claim, Turn
+from graphmem.domain import Claim, Conversation, Turn
 from graphmem.errors import DataError, GraphmemError
 from graphmem.index.live_dense import encoder as shared_encoder
 from graphmem.index.live_dense import need_dense
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
-from graphmem.store.neo4j.client import Client, connect
 from graphmem.store.base import Scored, Store
+from graphmem.store.neo4j.checks import DEFAULT_BATCH, LoadReport
+from graphmem.store.neo4j.client import Client, connect
+from graphmem.store.neo4j.load import checked, load_all, refuse_others
+from graphmem.store.neo4j.plan import Plan
 from graphmem.store.neo4j.search import CANDIDATES, DbVocabulary, Searcher
-from graphmem.store.neo4j.write import Given, Writer, as_datetime, turns_of
+from graphmem.store.neo4j.write import Writer, as_datetime, turns_of
 from graphmem.store.users import owner
 from graphmem.text.terms import analyse
 
-__all__ = ["Neo4jStore", "warm"]
+__all__ = ["Neo4jStore", "forget_conversations", "load_conversations", "warm"]
 
 _READY: set[str] = set()
 """The databases this process has made ready: their schema made sure of and their search statements
@@ -42,16 +47,21 @@ WARM_PERSON = "~warm"
 """A key no person or turn has: the warm-up plans the claims and held-turns statements, reading nothing."""
 
 
-def ready(client: Client, searcher: Searcher) -> None:
+def ready(client: Client, searcher: Searcher, warmed: bool = True) -> None:
     """The schema made sure of, then the search warmed: a server plans a statement the first time it
     meets it (about a second for the search on a cold server) and builds its runtime on the first run;
     done here, the first search a program makes costs what any search costs. On a server that met the
     statements before (another process, an earlier load) this costs two searches' time. These calls
     may keep the server busy longer than a search may (:meth:`Client.starting`): on a server just
-    started, every process starting at once plans the search statement for itself."""
+    started, every process starting at once plans the search statement for itself. ``warmed=False``:
+    the schema alone, for a writer that warms when it is done (``graphmem load``: its writes change the
+    data the plans are made for, so a warm-up before them is planning thrown away; on a server just
+    started, the most expensive step of its start)."""
     if client.settings.where not in _READY:
         with client.starting():
             client.ensure_schema()
+            if not warmed:
+                return
             warm(client, searcher)
         _READY.add(client.settings.where)
 
@@ -87,7 +97,7 @@ class Neo4jStore(Store):
     def __init__(self, options: MemoryOptions = MemoryOptions(), scope: bool = True, dense: bool = False,
                  candidates: int = CANDIDATES, uri: str | None = None, user: str | None = None,
                  password: str | None = None, database: str | None = None, client: Client | None = None,
-                 timeout: float | None = None):
+                 timeout: float | None = None, warmed: bool = True):
         encoder = None
         if dense:  # the embedding model before the connection: a missing extra says so first
             need_dense()
@@ -97,7 +107,7 @@ class Neo4jStore(Store):
         self.searcher = Searcher(self.client, options, scope, candidates, encoder)
         self.writer = Writer(self.client, options, encoder)
         try:
-            ready(self.client, self.searcher)
+            ready(self.client, self.searcher, warmed)
         except BaseException:
             self.client.close()
             raise
@@ -107,11 +117,46 @@ class Neo4jStore(Store):
         if turns:
             self.writer.ingest(turns)
 
-    def load(self, turns: Sequence[Turn], given: Mapping[str, Given]) -> None:
-        """``graphmem load``'s write, Neo4j's own: the turns in one transaction with the graph a load's
-        mirror holds per conversation (``given``: people, claims, sessions) instead of claims read here."""
-        if turns:
-            self.writer.ingest(turns, given)
+    def load(self, conversations: Sequence[Conversation], batch: int = DEFAULT_BATCH, replace: bool = False,
+             plans: Sequence[Plan] | None = None, written: Callable[[int], None] | None = None,
+             scoped: bool = True) -> LoadReport:
+        """``graphmem load``, Neo4j's own: whole conversations with the graph their mirror holds, through
+        the memory's write path (:mod:`graphmem.store.neo4j.load`), each count checked against the mirror.
+
+        Every turn is checked before any is written; ``replace`` forgets each conversation first
+        (:meth:`forget_conversations`); each conversation's turns go in transactions of at most
+        ``batch`` turns (its people with the first, each assertion with the last turn it is read
+        from). ``scoped``: a turn's memory id is ``conversation/id`` (LoCoMo's ids repeat across
+        conversations), else its own id (a turn file's). ``written(n)`` is called after every
+        committed transaction of ``n`` turns. When done, the statements are planned for the data as
+        loaded (:func:`replan`, :func:`warm`); a store opened only to load need not warm at open
+        (``warmed=False``)."""
+        if batch < 1:
+            raise GraphmemError("--batch must be at least 1")
+        start = time.perf_counter()
+        turns = {conv.id: checked(conv, scoped) for conv in conversations}  # every turn checked before any is written
+        if replace:
+            self.forget_conversations([conv.id for conv in conversations])
+        refuse_others(self.where, self.held([t.id for ts in turns.values() for t in ts]), turns)
+        lock = Lock()
+
+        def one(n: int) -> None:
+            with lock:
+                if written is not None:
+                    written(n)
+
+        done = load_all(self.writer, self.client, conversations, turns, plans or [None] * len(conversations), batch, one)
+        counts = [c for _, c in done]
+        bad = [c for c in counts if not c.ok]
+        if bad:
+            detail = "; ".join(f"{c.conversation}: {c.differences()}" for c in bad[:3])
+            if len(bad) > 3:
+                detail += f"; and {len(bad) - 3} more conversations"
+            raise GraphmemError(f"Neo4j at {self.where} does not match the mirror: {detail}"
+                                " (another reading is loaded there: run graphmem load --replace)")
+        replan(self.client)
+        warm(self.client, self.searcher)  # planned for the data as loaded, not by the next program's first search
+        return LoadReport(counts, sum(p.size for p, _ in done), time.perf_counter() - start)
 
     def _where(self, ids: Collection[str]) -> dict[str, str]:
         """Which of these ids are held, and in which conversation, read as keys alone."""
@@ -126,6 +171,18 @@ class Neo4jStore(Store):
         if gone:
             self.writer.forget(gone)
         return len(gone)
+
+    def forget_conversations(self, conversations: Collection[str]) -> int:
+        """Forget every turn of these conversations, whoever's they are, a conversation a transaction;
+        returns the turns forgotten. The one way turns leave the database: ``graphmem load --replace``
+        and a clean-up forget as the memory does (:meth:`Writer.forget`: the conversation's lock, then
+        ``forget_turns.cypher``, which takes a conversation left with no turn out whole)."""
+        gone = 0
+        for row in self.client.query("conversation_keys", p={"conversations": sorted(set(conversations))}):
+            if row["keys"]:
+                self.writer.forget(dict.fromkeys(row["keys"], row["conversation"]))
+                gone += len(row["keys"])
+        return gone
 
     def update(self, turns: Sequence[Turn]) -> None:
         """Forget the held turns and write these in one transaction (:meth:`Writer.update`)."""
@@ -196,3 +253,19 @@ def _claim(c: dict) -> Claim:
     """A claim as a statement returns an assertion."""
     return Claim(c["subject"], c["predicate"], c["object"], bool(c["negated"]), c["sentence"], c["turn_id"],
                  as_datetime(c["date"]), tuple(c["mentions"]), c["topic"], c["speaker"])
+
+
+def load_conversations(client: Client, conversations: Sequence[Conversation], batch: int = DEFAULT_BATCH,
+                       replace: bool = False, plans: Sequence[Plan] | None = None,
+                       on_batch: Callable[[str, int], None] | None = None, scoped: bool = True,
+                       dense: bool = False) -> LoadReport:
+    """:meth:`Neo4jStore.load` on a store opened over ``client`` only to load (not warmed at open:
+    the load warms when done); ``on_batch("turns", n)`` after every committed transaction."""
+    store = Neo4jStore(client=client, dense=dense, warmed=False)
+    written = None if on_batch is None else (lambda n: on_batch("turns", n))
+    return store.load(conversations, batch=batch, replace=replace, plans=plans, written=written, scoped=scoped)
+
+
+def forget_conversations(client: Client, conversations: Collection[str]) -> int:
+    """:meth:`Neo4jStore.forget_conversations` over ``client`` (a clean-up's, a benchmark's): the turns forgotten."""
+    return Neo4jStore(client=client, warmed=False).forget_conversations(conversations)

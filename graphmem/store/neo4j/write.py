@@ -45,7 +45,7 @@ from graphmem.store.neo4j.client import Client, Transaction
 from graphmem.store.neo4j.keys import person_key
 from graphmem.store.claims import ClaimsChange
 from graphmem.store.neo4j.forget import Held, forget_in_place
-from graphmem.store.neo4j.rows import claim_rows, index_row, restood, sentence_rows, turn_key
+from graphmem.store.neo4j.rows import claim_rows, index_row, iso, restood, sentence_rows, turn_key
 from graphmem.store.users import owner
 
 if TYPE_CHECKING:  # a type only: the embedding is an optional extra
@@ -285,13 +285,13 @@ class _Sessions:
         return self._row(n, r.date, f"{r.date:%I:%M %p on %d %B, %Y}" if r.date else "", day)
 
     def _row(self, n: int, when: datetime | None, text: str, day: int) -> dict:
-        return {"session": n, "session_key": f"{self.conv}/S{n}", "session_date": when, "date_text": text, "day": day}
+        return {"session": n, "session_key": f"{self.conv}/S{n}", "session_date": iso(when), "date_text": text, "day": day}
 
 
 def _turn_row(r: Turn, position: int, sessions: _Sessions) -> dict:
     return {
         "key": turn_key(r), "id": r.id, "conversation": r.conversation, "position": position,
-        "speaker": r.speaker, "text": r.text, "date": r.date, "number": r.number, "caption": r.caption,
+        "speaker": r.speaker, "text": r.text, "date": iso(r.date), "number": r.number, "caption": r.caption,
         "user": r.user, "owner": owner(r.user), "metadata": metadata_cell(r.metadata), "tags": tokens(r.metadata),
         "person": person_key(r.conversation, fold(r.speaker)), "person_id": fold(r.speaker), "lname": speaker_key(r.speaker),
         **sessions.of(r),
