@@ -38,7 +38,7 @@ from graphmem.answer.reader import Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
 from graphmem.data.metadata import Where, matches, where_argument
-from graphmem.data.records import as_record, name_argument, placed, same
+from graphmem.data.records import as_record, placed, same
 from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
 from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Hit as Found, Turn
@@ -48,7 +48,7 @@ from graphmem.index.query import Query, said_until
 from graphmem.index.shape import is_assistant, reader_settings
 from graphmem.memory.asked import FACT_CONFIDENCE, answered
 from graphmem.memory.arguments import (Forgotten, When, conversation_of as _conversation, count as _count, listed as _listed,
-                                       moment as _moment, user_of as _user)
+                                       moment as _moment, name as _name, user_of as _user)
 from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.calibrated import TURNS, Calibrated, features
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
@@ -166,7 +166,7 @@ class Memory:
             if isinstance(ids, str):
                 raise DataError("ids must be a list of ids, not one string")
             try:
-                ids = list(dict.fromkeys(name_argument(i, "an id") for i in ids))
+                ids = list(dict.fromkeys(_name(i, "an id") for i in ids))
             except TypeError:
                 raise DataError(f"ids must be a list of ids, not {type(ids).__name__}") from None
         with self._lock:
@@ -190,7 +190,7 @@ class Memory:
 
     def get(self, id: str, user: str | None = None) -> Turn | None:
         """The turn held under ``id`` (of ``user``), or None."""
-        key = scoped(name_argument(id, "id"), _user(user))
+        key = scoped(_name(id, "id"), _user(user))
         with self._lock:
             self._open_or_raise()
             held = self._store.held([key]).get(key)
@@ -203,7 +203,7 @@ class Memory:
         then answers as a memory that forgot the turn and ingested the new record: the same id,
         conversation and number, its claims read again, and it comes last in ingest order (a change
         to nothing writes nothing). Returns the turn now held; an unknown id is a ``DataError``."""
-        key = scoped(name_argument(id, "id"), _user(user))
+        key = scoped(_name(id, "id"), _user(user))
         with self._lock:
             self._open_or_raise()
             if self.read_only:
@@ -249,7 +249,7 @@ class Memory:
         Embedded, the first call for a conversation reads its turns' claims (a saved memory writes
         them to its file, so they are read once), holding the memory's lock; later calls read only
         the turns ingested since."""
-        key = scoped(name_argument(conversation, "conversation"), _user(user))
+        key = scoped(_name(conversation, "conversation"), _user(user))
         with self._lock:
             self._open_or_raise()
             try:
