@@ -17,7 +17,9 @@ How each store represents the user (one way each; :class:`Keyed` is where the ke
   from which each turn's index is found (:func:`user_of`: one live index per user). Why a key and
   not a column beside the id: a key of one string keeps every table and the saved index's snapshot
   keyed as before users existed, so a file of no users is written byte for byte as then, and no
-  file needed a new schema. A turn without a user keeps its own id as its key.
+  file needed a new schema. A turn without a user keeps its own id as its key. (The file's ``user``
+  column, since version 6, is the turn's record as given, read back with it and under its checksum;
+  nothing is found by it.)
 - **Neo4j**: the same key on every Turn and Conversation node (their uniqueness constraints), and
   the user's ``owner`` token (:func:`owner`) where the database filters by user: the full-text
   index's ``scope`` field, each Conversation and the per-user Term statistics. Why a token beside the
