@@ -149,3 +149,18 @@ def test_a_class_that_leaves_a_method_out_is_no_store():
         partial()
     assert {"add", "held", "forget", "update", "turns", "keys", "search", "conversations", "claims", "claims_about",
             "speakers", "weights", "build", "__len__", "close"} == set(Store.__abstractmethods__)
+
+
+def test_the_memory_does_no_keying():
+    """``Memory`` hands every store the user and the names a caller gave: no module of the memory
+    imports the stores' keying (graphmem.store.users), nor names the mark a key is made with."""
+    import ast
+
+    import graphmem.memory
+
+    for path in Path(graphmem.memory.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
+                  {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not any(m and m.startswith("graphmem.store.users") for m in modules), path
+        assert "\\x01" not in path.read_text(encoding="utf-8"), path
