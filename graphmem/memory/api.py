@@ -176,7 +176,8 @@ class Memory:
                 if conversation is not None or report:
                     held = self._store.held(ids, user)
                     gone = [i for i in ids if i in held and (conversation is None or held[i].conversation == conversation)]
-                found = Forgotten(0, tuple(gone), tuple(i for i in ids if i not in set(gone))) if report else Forgotten(0)
+                matched = set(gone)
+                found = Forgotten(0, tuple(gone), tuple(i for i in ids if i not in matched)) if report else Forgotten(0)
             elif conversation is not None or user is not None or everything:
                 gone, found = self._store.keys(conversation, user), Forgotten(0)
             else:
