@@ -16,7 +16,7 @@ import click
 
 from graphmem.cli.common import confidence_options, counted, friendly, meaning_floor_setting, neo4j_options, neo4j_settings
 from graphmem.data.dialogue import memory_records, placed_records
-from graphmem.data.records import name_argument, parse_date
+from graphmem.memory.arguments import moment, name
 from graphmem.domain import Answer, Fact, Turn
 from graphmem.errors import DataError, StoreUnavailable
 from graphmem.progress import bar as progress_bar
@@ -124,7 +124,7 @@ def _source(answer: Answer, found: Sequence[Turn]) -> str | None:
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
            asked_on: str | None, user: str | None, where: tuple[str, ...], **neo4j: str | None) -> None:
     """The turns a memory returns for QUERY, best first (English, or Chinese with the zh extra)."""
-    when = parse_date(asked_on, "--asked-on")  # read here, so that its error names the option
+    when = moment(asked_on, "--asked-on")  # read here, so that its error names the option
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
         click.echo(_cite([h.turn for h in mem.hits(query, k, conversation, when, user=user, where=_where(where))]))
 
@@ -143,7 +143,7 @@ def ask(question: str, data: Path | None, backend: str, saved: Path | None, conv
     from graphmem.memory.meaning import floor_text  # the memory's layer: imported here to keep --help fast
 
     judged = {"confidence": confidence, **meaning_floor_setting(meaning_floor, confidence)}
-    when = parse_date(asked_on, "--asked-on")  # read here, so that its error names the option
+    when = moment(asked_on, "--asked-on")  # read here, so that its error names the option
     with _memory(data, backend, floor, neo4j, saved, judged) as mem:
         answer, found = mem.ask_with_turns(question, k, conversation, when, user=user, where=_where(where))
         used = mem.floor_of(answer)
@@ -183,7 +183,7 @@ def ingest(saved: Path | None, file: Path, backend: str, user: str | None, batch
         raise click.UsageError("give --memory FILE, or --backend neo4j")
     records, places = placed_records(file)
     if user is not None:
-        name_argument(user, "--user")
+        name(user, "--user")
         records = [_owned(r, user, where) for r, where in zip(records, places)]
     with (Memory(path=saved) if saved is not None else Memory("neo4j", **neo4j_settings(neo4j))) as mem:
         mem.check(records, source=places)
@@ -329,7 +329,7 @@ def facts(person: str, as_of: str | None, as_json: bool, history: bool, data: Pa
     (where they live, their job, employer, partner, pets, diet, favourites...) and the turn it came
     from; with --as-of, what held then; with --history, every value of each attribute in order, from
     the day it was said until a later statement ended it."""
-    when = parse_date(as_of, "--as-of")  # read here, so that its error names the option
+    when = moment(as_of, "--as-of")  # read here, so that its error names the option
     with _memory(data, backend, 0.30, neo4j, saved) as mem:
         found = mem.facts(person, as_of=when, user=user, history=history)
     if as_json:

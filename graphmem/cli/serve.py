@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from graphmem.cli.common import counted, friendly, neo4j_options, neo4j_settings
-from graphmem.data.records import name_argument
+from graphmem.memory.arguments import name
 from graphmem.errors import install
 
 if TYPE_CHECKING:  # the memory (numpy, scipy, scikit-learn) and the SDK only when the command runs
@@ -99,7 +99,7 @@ def serve(saved: Path | None, backend: str, read_only: bool, http: str | None, t
     that cannot be served returns a tool error with the one line graphmem prints."""
     where = address(http) if http is not None else None
     if user is not None:
-        name_argument(user, "--user")
+        name(user, "--user")
     try:
         from graphmem.server import app  # the mcp extra, installed apart: its absence is one line, below
     except ImportError as exc:

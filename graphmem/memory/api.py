@@ -38,7 +38,7 @@ from graphmem.answer.reader import Hit, Reader, ReaderSettings
 from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
 from graphmem.data.metadata import Where, matches, where_argument
-from graphmem.data.records import as_record, name_argument, placed, same
+from graphmem.data.records import as_record, placed, same
 from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
 from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Hit as Found, Turn
@@ -48,14 +48,13 @@ from graphmem.index.query import Query, said_until
 from graphmem.index.shape import is_assistant, reader_settings
 from graphmem.memory.asked import FACT_CONFIDENCE, answered
 from graphmem.memory.arguments import (Forgotten, When, conversation_of as _conversation, count as _count, listed as _listed,
-                                       moment as _moment, user_of as _user)
+                                       moment as _moment, name as _name, user_of as _user)
 from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.calibrated import TURNS, Calibrated, features
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
 from graphmem.memory import sense
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
-from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_fact, unscoped_turn
 
 __all__ = ["FACT_CONFIDENCE", "FLOOR", "MEANING_FLOOR", "Answer", "Fact", "Forgotten", "Found", "Memory", "Turn",
            "When"]
@@ -122,8 +121,7 @@ class Memory:
         user, conversation = _user(user), _conversation(conversation)
         with self._lock:
             self._open_or_raise()
-            held = self._store.turns(None if conversation is None else scoped(conversation, user), user)
-            return iter([unscoped_turn(t) for t in held])
+            return iter(list(self._store.turns(conversation, user)))
 
     def ingest(self, records: Iterable[Mapping[str, Any] | Turn]) -> int:
         """Add dialogue turns (dicts with id, speaker, text; optional date, conversation, turn).
@@ -136,7 +134,7 @@ class Memory:
             if self.read_only:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it takes no turns")
             with paused_gc():  # records, readings, postings: many small acyclic objects
-                new = self._fresh(_scoped(placed(_listed(records))))
+                new = self._fresh(placed(_listed(records)))
                 self._store.add(new)
             return len(new)
 
@@ -167,7 +165,7 @@ class Memory:
             if isinstance(ids, str):
                 raise DataError("ids must be a list of ids, not one string")
             try:
-                ids = list(dict.fromkeys(name_argument(i, "an id") for i in ids))
+                ids = list(dict.fromkeys(_name(i, "an id") for i in ids))
             except TypeError:
                 raise DataError(f"ids must be a list of ids, not {type(ids).__name__}") from None
         with self._lock:
@@ -175,27 +173,24 @@ class Memory:
             if self.read_only:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it forgets nothing")
             if ids is not None:
-                keys = [scoped(i, user) for i in ids]
+                gone = ids
                 if conversation is not None or report:
-                    where = None if conversation is None else scoped(conversation, user)
-                    keys = [k for k, t in self._store.held(keys).items() if where is None or t.conversation == where]
-                matched = {unscoped(k) for k in keys} if report else set()
-                found = Forgotten(0, tuple(i for i in ids if i in matched), tuple(i for i in ids if i not in matched)) \
-                    if report else Forgotten(0)
+                    held = self._store.held(ids, user)
+                    gone = [i for i in ids if i in held and (conversation is None or held[i].conversation == conversation)]
+                matched = set(gone)
+                found = Forgotten(0, tuple(gone), tuple(i for i in ids if i not in matched)) if report else Forgotten(0)
             elif conversation is not None or user is not None or everything:
-                where = None if conversation is None else scoped(conversation, user)
-                keys, found = self._store.keys(where, user), Forgotten(0)
+                gone, found = self._store.keys(conversation, user), Forgotten(0)
             else:
                 raise MisuseError("say what to forget: ids=, conversation=, user=, or everything=True")
-            return found._replace(removed=self._store.forget(keys))
+            return found._replace(removed=self._store.forget(gone, user))
 
     def get(self, id: str, user: str | None = None) -> Turn | None:
         """The turn held under ``id`` (of ``user``), or None."""
-        key = scoped(name_argument(id, "id"), _user(user))
+        id, user = _name(id, "id"), _user(user)
         with self._lock:
             self._open_or_raise()
-            held = self._store.held([key]).get(key)
-        return None if held is None else unscoped_turn(held)
+            return self._store.held([id], user).get(id)
 
     def update(self, id: str, *, text: str | None = None, speaker: str | None = None, date: datetime | str | None = None,
                metadata: Mapping[str, Any] | None = None, user: str | None = None) -> Turn:
@@ -204,23 +199,23 @@ class Memory:
         then answers as a memory that forgot the turn and ingested the new record: the same id,
         conversation and number, its claims read again, and it comes last in ingest order (a change
         to nothing writes nothing). Returns the turn now held; an unknown id is a ``DataError``."""
-        key = scoped(name_argument(id, "id"), _user(user))
+        id, user = _name(id, "id"), _user(user)
         with self._lock:
             self._open_or_raise()
             if self.read_only:
                 raise MisuseError(f"{self._store.where}: this memory was opened read-only; it updates nothing")
-            held = self._store.held([key]).get(key)
+            held = self._store.held([id], user).get(id)
             if held is None:
                 raise DataError(f"id {id!r}: the memory holds no such turn" + (f" of user {user!r}" if user else "")
                                 + " (ingest it instead)")
-            record = as_record(unscoped_turn(held))
+            record = as_record(held)
             given = {"text": text, "speaker": speaker, "date": date, "metadata": metadata}
             record.update((field, value) for field, value in given.items() if value is not None)
-            [(_, turn)] = _scoped(placed([record], [f"update of id {id!r}"]))
+            [(_, turn)] = placed([record], [f"update of id {id!r}"])
             if not same(turn, held):
                 with paused_gc():
                     self._store.update([turn])
-            return unscoped_turn(turn)
+            return turn
 
     def check(self, records: Sequence[Mapping[str, Any] | Turn], source: str | Sequence[str] = "record") -> int:
         """Validate records against what the memory holds, adding nothing (``DataError`` names the
@@ -229,17 +224,20 @@ class Memory:
         (``record`` gives ``record 3``), or each record's own (``file: line 3``)."""
         with self._lock:
             self._open_or_raise()
-            return len(self._fresh(_scoped(placed(_listed(records), source))))
+            return len(self._fresh(placed(_listed(records), source)))
 
     def _fresh(self, turns: list[tuple[object, Turn]]) -> list[Turn]:
         """The validated turns the store does not hold; one held with other content is refused,
         naming its place."""
-        held = self._store.held([t.id for _, t in turns])
+        by_user: dict[str | None, list[str]] = {}
+        for _, t in turns:
+            by_user.setdefault(t.user, []).append(t.id)
+        held = {(user, i): t for user, ids in by_user.items() for i, t in self._store.held(ids, user).items()}
         for where, t in turns:
-            if t.id in held and not same(held[t.id], t):
-                raise DataError(f"{where}: the memory holds id {unscoped(t.id)!r} already, with other content"
+            if (t.user, t.id) in held and not same(held[t.user, t.id], t):
+                raise DataError(f"{where}: the memory holds id {t.id!r} already, with other content"
                                 " (a turn's id is unique within its user's turns)")
-        return [t for _, t in turns if t.id not in held]
+        return [t for _, t in turns if (t.user, t.id) not in held]
 
     def _open_or_raise(self) -> None:
         if self._closed:
@@ -250,13 +248,10 @@ class Memory:
         Embedded, the first call for a conversation reads its turns' claims (a saved memory writes
         them to its file, so they are read once), holding the memory's lock; later calls read only
         the turns ingested since."""
-        key = scoped(name_argument(conversation, "conversation"), _user(user))
+        conversation, user = _name(conversation, "conversation"), _user(user)
         with self._lock:
             self._open_or_raise()
-            try:
-                return tuple(unscoped_claim(c) for c in self._store.claims(key))
-            except DataError as e:  # said of the conversation the caller named, not of its key
-                raise DataError(str(e).replace(repr(key), repr(conversation))) from None
+            return self._store.claims(conversation, user)
 
     def facts(self, about: str, as_of: When = None, user: str | None = None, history: bool = False) -> list[Fact]:
         """What holds about a person (``about``: a name) across ``user``'s conversations, oldest first:
@@ -275,8 +270,7 @@ class Memory:
         moment = said_until(moment)  # as of a day, only what was said by its end: an end said later is no end yet
         if moment is not None and any(c.date > moment for c in claims):  # else the store's read claims kept
             claims = [c for c in claims if c.date <= moment]
-        facts = facts_of(claims, fold(about), moment, history)  # a store's claims as it gives them: their facts made once
-        return facts if user is None else [unscoped_fact(f) for f in facts]  # no user, no scoped id
+        return facts_of(claims, fold(about), moment, history)  # a store's claims as it gives them: their facts made once
 
     def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
                user: str | None = None, where: Mapping[str, Any] | None = None) -> list[str]:
@@ -307,8 +301,7 @@ class Memory:
         (:mod:`graphmem.index.conversations`), the named person's conversations first, as
         ``search`` puts their turns; ``asked_on`` and ``where`` as for ``search``."""
         filtered = where_argument(where)
-        return [unscoped(c) for c in self._asked(query, k, asked_on,
-                                                 lambda q, n: self._store.conversations(q, n, user, filtered), user=user)]
+        return self._asked(query, k, asked_on, lambda q, n: self._store.conversations(q, n, user, filtered), user=user)
 
     def ask(self, question: str, k: int = 5, conversation: str | None = None, asked_on: When = None,
             user: str | None = None, where: Mapping[str, Any] | None = None) -> Answer:
@@ -345,9 +338,9 @@ class Memory:
         read the turns found (also when a fact's turn is not one ``where`` selects)."""
         if k == 0 or not self.options.updates or self.options.reader != "readable" or FACT_CONFIDENCE < self.floor:
             return None  # the benchmark's extractive reader reads turns only
-        moment, scope = said_until(_moment(asked_on)), None if conversation is None else scoped(conversation, user)
+        moment = said_until(_moment(asked_on))
         with self._lock:
-            return answered(self._store, question, found, k, scope, user, moment, where_argument(where))
+            return answered(self._store, question, found, k, conversation, user, moment, where_argument(where))
 
     @property
     def confidence_turns(self) -> int:
@@ -369,7 +362,7 @@ class Memory:
                 cite: int | None = None) -> Answer:
         """``answer_from``, the first turn's coverage judged with the turns it replaced (``_found``)."""
         measure = "meaning" if self._meaning is not None and found \
-            and self._assisted(scoped(found[0].conversation, found[0].user)) \
+            and self._assisted(found[0].conversation, found[0].user) \
             else "calibrated" if self._calibrated is not None else "coverage"
         cited = found[:cite]
         if not cited:  # nothing found, or nothing to cite: nothing to judge
@@ -392,15 +385,15 @@ class Memory:
         where a head or a refit reads them): for a caller that studies or refits it."""
         query = Query.parse(question)
         with self._lock:
-            speakers = self._store.speakers(scoped(found[0].conversation, found[0].user)) if found else []
+            speakers = self._store.speakers(found[0].conversation, found[0].user) if found else []
             vocab = self._store.weights(query, found, found[0].user if found else None)  # the asking user's words
             read = sense.available() and (self._calibrated is None or self._calibrated.meaning)  # the dense extra's
             return features(vocab, query, found, speakers) | (sense.meaning(question, found, vocab.weight) if read else {})
 
-    def _assisted(self, conversation: str) -> bool:
-        """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""
+    def _assisted(self, conversation: str, user: str | None) -> bool:
+        """Whether an assistant speaks in ``user``'s ``conversation``: the shape the meaning confidence is for."""
         with self._lock:
-            return any(is_assistant(who) for who in self._store.speakers(conversation))
+            return any(is_assistant(who) for who in self._store.speakers(conversation, user))
 
     def _covered(self, found: Sequence[Turn]) -> str:
         """The text whose coverage of the question is the confidence: the first turn found."""
@@ -450,26 +443,25 @@ class Memory:
         filtered = where_argument(where)
 
         def run(q: Query, n: int) -> list:
-            scope = None if conversation is None else scoped(conversation, user)
             if not self.options.updates:
-                return _scored(self._store.search(q, n, scope, user, filtered), scores)
+                return _scored(self._store.search(q, n, conversation, user, filtered), scores)
             rules = self._rules
             reads = rules.reads(q.english)
-            found = _scored(self._store.search(q, max(n, reads), scope, user, filtered), scores)
+            found = _scored(self._store.search(q, max(n, reads), conversation, user, filtered), scores)
             asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads], user),
-                            lambda p: self._store.claims_about(p, user), self._held(filtered))
+                            lambda p: self._store.claims_about(p, user), self._held(filtered, user))
             order, stands = prefer_current(found, asked, rules)
-            replaced.update((unscoped(i), texts) for i, texts in stands.items())
+            replaced.update(stands)
             return order[:n]
 
-        found = [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation, user)]
-        return found, replaced, {unscoped(i): s for i, s in scores.items()}
+        found = self._asked(query, k, asked_on, run, conversation, user)
+        return found, replaced, scores
 
-    def _held(self, where: Where | None) -> Callable[[Sequence[str]], dict[str, Turn]]:
-        """The store's turns by id, for the update rules to bring in: only those ``where`` selects."""
+    def _held(self, where: Where | None, user: str | None) -> Callable[[Sequence[str]], dict[str, Turn]]:
+        """``user``'s turns by id, for the update rules to bring in: only those ``where`` selects."""
         if not where:
-            return self._store.held
-        return lambda ids: {i: t for i, t in self._store.held(ids).items() if matches(t.metadata, where)}
+            return lambda ids: self._store.held(ids, user)
+        return lambda ids: {i: t for i, t in self._store.held(ids, user).items() if matches(t.metadata, where)}
 
     def _asked(self, query: str, k: int, asked_on: When, run: Callable[[Query, int], list],
                conversation: str | None = None, user: str | None = None) -> list:
@@ -494,7 +486,3 @@ def _scored(found: Sequence[tuple[Turn, float]], scores: dict[str, float]) -> li
     scores.update((t.id, s) for t, s in found)
     return [t for t, _ in found]
 
-
-def _scoped(turns: list[tuple[object, Turn]]) -> list[tuple[object, Turn]]:
-    """Validated turns under the keys the stores hold them by (:mod:`graphmem.store.users`)."""
-    return [(where, scoped_turn(t)) for where, t in turns]

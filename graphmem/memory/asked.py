@@ -45,7 +45,6 @@ from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
 from graphmem.store.base import Store
-from graphmem.store.users import unscoped_turn
 from graphmem.text.spelling import american
 from graphmem.text.terms import content, stem, words
 
@@ -327,18 +326,18 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     (each value's, for several; brought in when the search missed them), read from ``store`` under the
     memory's lock; None when no fact answers, or a fact's turn is not of the conversation asked
     (``scope``) or not one ``where`` selects: then the turns found are read."""
-    speakers = store.speakers(scope) if scope is not None else []
+    speakers = store.speakers(scope, user) if scope is not None else []
     got = from_facts(question, found, moment, lambda p: store.claims_about(p, user), speakers,
                      lambda words: [t for t, _ in store.search(Query.parse(words, moment), k, scope, user, where)])
     if got is None:
         return None
     facts, reply = got
     ids = list(dict.fromkeys(f.turn_id for f in facts))
-    held = store.held(ids)
+    held = store.held(ids, user)
     if any(i not in held or (scope is not None and held[i].conversation != scope)
            or (where and not matches(held[i].metadata, where)) for i in ids):
         return None
-    first = [unscoped_turn(held[i]) for i in ids]
+    first = [held[i] for i in ids]
     found = first + [t for t in found if t.id not in {f.id for f in first}]
     cited = found[:max(k, len(first))]  # every value's turn, though k is fewer
     return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found

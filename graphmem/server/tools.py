@@ -1,12 +1,13 @@
 """The MCP server's tools run on one memory: each call checked against its schema, then one verb.
 
-Why the checks live here and not in the SDK: the low-level server advertises a schema but applies
-none, and a model that sends ``k: "x"`` must read one line saying what to send instead, in the
-words the command line uses, never a traceback or a JSON-RPC error it cannot act on. So every
-argument is checked against :data:`graphmem.server.schemas.TOOLS` (the very dicts a client is
-shown), and every failure is a :class:`graphmem.errors.GraphmemError` whose message the server
-returns as the tool's error; the memory's own errors (a bad date in a turn, a closed memory, a
-store gone) pass through unchanged.
+Why the checks are the server's and not the SDK's: the low-level server advertises a schema but
+applies none, and a model that sends ``k: "x"`` must read one line saying what to send instead, in
+the words the command line uses, never a traceback or a JSON-RPC error it cannot act on. So every
+call is checked (:func:`graphmem.server.checks.checked`: pydantic, against a model made from
+:data:`graphmem.server.schemas.TOOLS`, the very dicts a client is shown, with the memory's own
+argument rules), and every failure is a :class:`graphmem.errors.GraphmemError` whose message the
+server returns as the tool's error; the memory's own errors (a bad date in a turn, a closed
+memory, a store gone) pass through unchanged.
 
 Nothing here knows about transports: :class:`Tools` is a plain object a test or another host can
 call in process.
@@ -24,12 +25,13 @@ from typing import TYPE_CHECKING, Any
 from graphmem.data.records import parse_date
 from graphmem.domain import DEFAULT_CONVERSATION, Turn
 from graphmem.errors import DataError
-from graphmem.server.schemas import TOOLS, Spec
+from graphmem.server.checks import checked
+from graphmem.server.schemas import TOOLS
 
 if TYPE_CHECKING:
     from graphmem.memory.api import Memory
 
-__all__ = ["Tools", "checked", "stable_id", "turn_json"]
+__all__ = ["Tools", "checked", "stable_id", "turn_json"]  # checked: graphmem.server.checks
 
 SHOWN_CONVERSATIONS = 100
 """How many conversations ``stats`` describes one by one: enough to choose from, bounded for a model's context."""
@@ -90,7 +92,7 @@ class Tools:
         return {"turn": turn_json(self.memory.update(a["id"], user=self._user(a), **changes))}
 
     def search(self, a: dict[str, Any]) -> dict[str, Any]:
-        found = self.memory.hits(a["query"], a.get("k", 5), a.get("conversation"), _when(a), user=self._user(a),
+        found = self.memory.hits(a["query"], a.get("k", 5), a.get("conversation"), a.get("as_of"), user=self._user(a),
                                  where=a.get("where"))
         return {"turns": [turn_json(h.turn) for h in found]}
 
@@ -98,7 +100,7 @@ class Tools:
         """As ``graphmem ask`` reads: the turns found, then the answer read off them, so the cited
         turns come back whole (an ``Answer`` holds only their ids)."""
         mem, k = self.memory, a.get("k", 5)
-        answer, found = mem.ask_with_turns(a["question"], k, a.get("conversation"), _when(a), user=self._user(a),
+        answer, found = mem.ask_with_turns(a["question"], k, a.get("conversation"), a.get("as_of"), user=self._user(a),
                                            where=a.get("where"))
         out = {"reply": answer.reply, "abstained": answer.quiet, "confidence": round(float(answer.confidence), 4),
                "floor": mem.floor_of(answer), "cited": [turn_json(t) for t in found[:k]]}
@@ -107,7 +109,7 @@ class Tools:
         return out
 
     def facts(self, a: dict[str, Any]) -> dict[str, Any]:
-        facts = self.memory.facts(a["about"], as_of=_when(a), user=self._user(a), history=a.get("history", False))
+        facts = self.memory.facts(a["about"], as_of=a.get("as_of"), user=self._user(a), history=a.get("history", False))
         return {"facts": [_fact_json(f) for f in facts[:a.get("limit", 100)]]}
 
     def forget(self, a: dict[str, Any]) -> dict[str, Any]:
@@ -181,85 +183,3 @@ def _fact_json(f: Any) -> dict[str, Any]:
     if f.ended_by is not None:
         out["ended_by"] = f.ended_by
     return out
-
-
-def _when(a: Mapping[str, Any]) -> datetime | None:
-    """``as_of`` read as every record's date is, named ``as_of`` in its error."""
-    return parse_date(a.get("as_of"), "as_of")
-
-
-def checked(tool: str, arguments: Any) -> dict[str, Any]:
-    """The arguments of a call to ``tool``, each checked against the tool's input schema (type,
-    range, length, required, no unknown names); the first violation is one ``DataError`` line."""
-    if arguments is None:
-        arguments = {}
-    _value(TOOLS[tool]["input_schema"], arguments, tool, "the arguments")
-    return dict(arguments)
-
-
-def _value(schema: Spec, value: Any, tool: str, where: str) -> None:
-    """``value`` against the subset of JSON Schema :mod:`graphmem.server.schemas` uses."""
-    kind = schema["type"]
-    if kind == "object":
-        _object(schema, value, tool, where)
-    elif kind == "array":
-        low, high = schema.get("minItems", 0), schema.get("maxItems")
-        if not isinstance(value, list) or len(value) < low or (high is not None and len(value) > high):
-            raise DataError(f"{tool}: {where} must be a list of {low} to {high} items, not {_shown(value)}")
-        for i, item in enumerate(value):
-            _value(schema["items"], item, tool, f"{where}[{i}]")
-    elif kind == "string":
-        _string(schema, value, tool, where)
-    elif kind == "integer":
-        low, high = schema.get("minimum"), schema.get("maximum")
-        if isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low) \
-                or (high is not None and value > high):
-            span = f"from {low} to {high}" if high is not None else f"from {low} up"
-            raise DataError(f"{tool}: {where} must be a whole number {span}, not {_shown(value)}")
-    elif kind == "boolean":
-        if not isinstance(value, bool):
-            raise DataError(f"{tool}: {where} must be true or false, not {_shown(value)}")
-    else:  # pragma: no cover - a schema this module cannot check is a programming error
-        raise AssertionError(f"unchecked schema type {kind!r}")
-
-
-def _object(schema: Spec, value: Any, tool: str, where: str) -> None:
-    if schema.get("additionalProperties") is True:  # an open object (metadata, a filter): the memory checks it
-        if not isinstance(value, Mapping):
-            raise DataError(f"{tool}: {where} must be an object of names to values, not {_shown(value)}")
-        return
-    properties = schema["properties"]
-    if not isinstance(value, Mapping):
-        raise DataError(f"{tool}: {where} must be an object with {', '.join(properties)}, not {_shown(value)}")
-    top = where == "the arguments"
-    for key in value:
-        if key not in properties:
-            what = f"unknown argument {key!r}; {tool}" if top else f"unknown field {key!r} in {where}; it"
-            raise DataError(f"{tool}: {what} takes {', '.join(properties)}")
-    for key in schema.get("required", ()):
-        if key not in value:
-            raise DataError(f"{tool}: missing {key}" + ("" if top else f" in {where}"))
-    for key, item in value.items():
-        _value(properties[key], item, tool, key if top else f"{where}.{key}")
-
-
-def _string(schema: Spec, value: Any, tool: str, where: str) -> None:
-    """A string within its lengths, and valid Unicode: a lone surrogate (JSON allows ``\\ud800``)
-    can be written by no store, so it is refused here, as the memory's validation words it."""
-    low, high = schema.get("minLength", 0), schema.get("maxLength")
-    if not isinstance(value, str) or (low and not value.strip()):
-        raise DataError(f"{tool}: {where} must be a {'non-empty ' if low else ''}string, not {_shown(value)}")
-    if high is not None and len(value) > high:
-        raise DataError(f"{tool}: {where} must be at most {high} characters, not {len(value)}")
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as e:
-            raise DataError(f"{tool}: {where} is not valid Unicode (a lone surrogate at character {e.start})") \
-                from None
-
-
-def _shown(value: Any) -> str:
-    """A value as an error names it: its JSON, cut short."""
-    text = json.dumps(value, ensure_ascii=True, default=str)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -219,6 +219,35 @@ def test_users_are_kept_apart(store):
     assert _refusal(lambda: mem.claims("friends", user="cy")) == "conversation 'friends': the memory holds no turn of it"
 
 
+def test_one_users_update_and_forget_never_touch_another_users_turn_of_the_same_id(store):
+    """Two users, and the turns of no user, each hold turns c1..c5 in a conversation ``friends``: an
+    update of ann's c1 and a forget of ann's c2 change ann's turns alone. Bob's and nobody's turns,
+    searches, answers, claims and facts are as before, and ann's are a memory's that was given her
+    changed turns alone (no user's turn ever answers for another's)."""
+    records = _of(None) + _of("ann") + _of("bob")
+    mem = store()
+    mem.ingest(records)
+
+    def seen(user):
+        return (list(mem.turns(user=user)), [mem.search(q, k=5, user=user) for q in QUESTIONS[:6]],
+                [mem.ask(q, user=user) for q in QUESTIONS[:3]], mem.claims("friends", user=user), mem.facts("Nate", user=user))
+
+    before = {user: seen(user) for user in (None, "bob")}
+    new = mem.update("c1", text="I made mango sorbet for the party.", user="ann")
+    assert (new.id, new.user, new.conversation) == ("c1", "ann", "friends") and mem.get("c1", user="ann") == new
+    assert mem.forgetting(ids=["c2"], user="ann") == (1, ("c2",), ())
+    assert mem.get("c2", user="ann") is None and mem.get("c2", user="bob") is not None and mem.get("c2") is not None
+    assert {user: seen(user) for user in (None, "bob")} == before
+    assert mem.search("mango sorbet", k=5, user="bob") == mem.search("mango sorbet", k=5) == []
+    alone = Memory()
+    ann = {r["id"]: r for r in _of("ann")}
+    alone.ingest([r for i, r in ann.items() if i not in ("c1", "c2")] + [{**ann["c1"], "text": new.text}])  # an update comes last
+    for q in QUESTIONS[:6] + ["mango sorbet"]:
+        assert mem.search(q, k=5, user="ann") == alone.search(q, k=5, user="ann"), q
+    assert mem.claims("friends", user="ann") == alone.claims("friends", user="ann")
+    assert mem.facts("Nate", user="ann") == alone.facts("Nate", user="ann")
+
+
 def test_forgetting_leaves_a_memory_that_never_ingested_them(store, dataset):
     """LoCoMo's conv-26, conv-30 and conv-41: one conversation forgotten whole and 60 random turns of the
     others; every search, answer and claim is then that of a memory that ingested only the rest."""

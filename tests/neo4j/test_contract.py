@@ -11,10 +11,11 @@ import pytest
 from graphmem.store.base import Store
 from graphmem.store.neo4j.store import Neo4jStore
 from tests.neo4j.test_neo4j import emptied
-from tests.unit.store.test_contract import exercise
+from tests.unit.store.test_contract import apart, exercise
 
 USER = "contract-user"
-CONVS = ("\x01contract-user\x01contract", "\x01contract-user\x01contract-b")
+APART = ("contract-ann", "contract-bob", "contract-cy")
+CONVS = tuple(f"\x01{user}\x01{conv}" for user in (USER, *APART) for conv in ("contract", "contract-b"))  # their keys
 
 
 @pytest.fixture
@@ -27,6 +28,7 @@ def test_neo4j_keeps_the_contract(clean):
     try:
         assert isinstance(store, Store)
         exercise(store, user=USER)
+        apart(store, *APART)
     finally:
         store.close()
 

@@ -263,3 +263,31 @@ def test_ask_with_the_calibrated_confidence_gives_the_heads_floor():
         assert answer["abstained"] == (answer["confidence"] < floor)
 
     served(Memory(confidence="calibrated"), body)
+
+
+def test_the_server_the_memory_and_the_command_line_refuse_an_argument_by_one_rule(tmp_path):
+    """k, dates and names are checked by the memory's rules (graphmem.memory.arguments) wherever they
+    come from: the MCP server reads ``as_of`` once, into the datetime the memory then takes as it is,
+    and refuses a user the memory would refuse, in the memory's words."""
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+    from graphmem.memory.arguments import moment
+    from graphmem.server.checks import checked
+
+    a = checked("search", {"query": "dog", "k": 3, "as_of": "1:56 pm on 8 May, 2023"})
+    assert a["k"] == 3 and moment(a["as_of"]) is a["as_of"], "read once: the memory does not read it again"
+    line = "user 'a\\x01b' holds a control character"
+    with pytest.raises(GraphmemError) as served_:
+        checked("search", {"query": "dog", "user": "a\x01b"})
+    with pytest.raises(GraphmemError) as api:
+        Memory().search("dog", user="a\x01b")
+    assert str(served_.value) == str(api.value) == line
+    turns = tmp_path / "t.jsonl"
+    turns.write_text('{"id": "d1", "speaker": "Ann", "text": "hi"}\n')
+    result = CliRunner().invoke(main, ["ingest", str(turns), "--memory", str(tmp_path / "m.db"), "--user", "a\x01b"])
+    assert result.exit_code != 0 and result.output.strip() == "Error: " + line.replace("user", "--user", 1)
+    with pytest.raises(GraphmemError, match="^as_of: cannot read the date 'soon'$"):
+        checked("facts", {"about": "Ann", "as_of": "soon"})
+    with pytest.raises(GraphmemError, match="^as_of: cannot read the date 'soon'$"):
+        Memory().facts("Ann", as_of="soon")

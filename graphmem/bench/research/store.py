@@ -13,7 +13,7 @@ from typing import Any
 
 from graphmem.data.metadata import Where, selector
 from graphmem.domain import Claim, Turn
-from graphmem.errors import MisuseError
+from graphmem.errors import DataError, MisuseError
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.memory.api import Memory
@@ -27,7 +27,9 @@ __all__ = ["BulkStore", "ResearchMemory", "research_memory"]
 
 
 class BulkStore(Store):
-    """Turns in RAM, searched by the research index (built again when read after an add or a forget)."""
+    """Turns in RAM, searched by the research index (built again when read after an add or a forget).
+    It holds no user's turns (one collection, as a benchmark measures it): given a user, every verb
+    answers as for a user it holds nothing of."""
 
     where = "research memory"
 
@@ -47,10 +49,10 @@ class BulkStore(Store):
         self.records.extend(turns)
         self._index = None
 
-    def forget(self, ids: Collection[str]) -> int:
+    def forget(self, ids: Collection[str], user: str | None = None) -> int:
         """The turns held under these ids dropped, and the claims read again when next asked for:
         the index is built anew over the turns kept, as for a store that never held them."""
-        gone = {i for i in ids if i in self._ids}
+        gone = {i for i in ids if i in self._ids} if user is None else set()
         if gone:
             self.records = [t for t in self.records if t.id not in gone]
             self._ids = {t.id: i for i, t in enumerate(self.records)}
@@ -70,32 +72,37 @@ class BulkStore(Store):
             self._index = BulkIndex(self.records, self.dense, self.scope, self.options, self.strategies)
         return self._index
 
-    def held(self, ids: Collection[str]) -> dict[str, Turn]:
-        return {i: self.records[self._ids[i]] for i in ids if i in self._ids}
+    def held(self, ids: Collection[str], user: str | None = None) -> dict[str, Turn]:
+        return {i: self.records[self._ids[i]] for i in ids if i in self._ids} if user is None else {}
 
     def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+        if user is not None:
+            return iter([])
         convs = sorted({r.conversation for r in self.records}) if conversation is None else [conversation]
         return iter([r for c in convs for r in self.records if r.conversation == c])
 
     def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
         return [t.id for t in self.turns(conversation, user)]
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
+    def search(self, query: Query, k: int, conversation: str | None = None, user: str | None = None,
                where: Where | None = None) -> list[Scored]:
         return self.index.scored(query, k, conversation, selector(where)) if self.records and user is None else []
 
     def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
         return self.index.conversations(query, k, selector(where)) if self.records and user is None else []
 
-    def claims(self, conversation: str) -> tuple[Claim, ...]:
+    def claims(self, conversation: str, user: str | None = None) -> tuple[Claim, ...]:
+        if user is not None:
+            raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return self._claims.claims(conversation)
 
     def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
-        convs = sorted({r.conversation for r in self.records})
+        convs = sorted({r.conversation for r in self.records}) if user is None else []
         return [c for conv in convs for c in self._claims.claims(conv) if c.subject == about]
 
-    def speakers(self, conversation: str) -> list[str]:
-        return list(dict.fromkeys(r.speaker for r in self.records if r.conversation == conversation))
+    def speakers(self, conversation: str, user: str | None = None) -> list[str]:
+        held = self.records if user is None else []
+        return list(dict.fromkeys(r.speaker for r in held if r.conversation == conversation))
 
     def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> Vocabulary:
         return self.index.vocab  # no user's turns: one collection

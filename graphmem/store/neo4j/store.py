@@ -22,14 +22,14 @@ from graphmem.index.live_dense import encoder as shared_encoder
 from graphmem.index.live_dense import need_dense
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
-from graphmem.store.base import Scored, Store
+from graphmem.store.base import Scored
 from graphmem.store.neo4j.checks import DEFAULT_BATCH, LoadReport
 from graphmem.store.neo4j.client import Client, connect
 from graphmem.store.neo4j.load import checked, load_all, refuse_others
 from graphmem.store.neo4j.plan import Plan
 from graphmem.store.neo4j.search import CANDIDATES, DbVocabulary, Searcher
 from graphmem.store.neo4j.write import Writer, as_datetime, turns_of
-from graphmem.store.users import owner
+from graphmem.store.users import Keyed, owner
 from graphmem.text.terms import analyse
 
 __all__ = ["Neo4jStore", "forget_conversations", "load_conversations", "warm"]
@@ -91,7 +91,7 @@ def replan(client: Client) -> None:
             pass
 
 
-class Neo4jStore(Store):
+class Neo4jStore(Keyed):
     """A memory's turns, search fields and claims, all in one Neo4j database."""
 
     def __init__(self, options: MemoryOptions = MemoryOptions(), scope: bool = True, dense: bool = False,
@@ -112,7 +112,7 @@ class Neo4jStore(Store):
             self.client.close()
             raise
 
-    def add(self, turns: Sequence[Turn]) -> None:
+    def _add(self, turns: Sequence[Turn]) -> None:
         """Write the turns in one transaction, their claims read as they are written."""
         if turns:
             self.writer.ingest(turns)
@@ -163,8 +163,8 @@ class Neo4jStore(Store):
         row = self.client.query("memory_where", p={"keys": list(dict.fromkeys(ids))})[0]
         return dict(zip(row["keys"], row["conversations"], strict=True))
 
-    def forget(self, ids: Collection[str]) -> int:
-        """Forget the turns held under these ids."""
+    def _forget(self, ids: Collection[str]) -> int:
+        """Forget the turns held under these keys."""
         if not ids:
             return 0
         gone = self._where(ids)
@@ -184,29 +184,29 @@ class Neo4jStore(Store):
                 gone += len(row["keys"])
         return gone
 
-    def update(self, turns: Sequence[Turn]) -> None:
+    def _update(self, turns: Sequence[Turn]) -> None:
         """Forget the held turns and write these in one transaction (:meth:`Writer.update`)."""
         if turns:
             self.writer.update(self._where([t.id for t in turns]), turns)
 
-    def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
+    def _keys(self, conversation: str | None, user: str | None) -> list[str]:
         return list(self.client.query("memory_keys", p={"conversation": conversation, "owner": owner(user)})[0]["keys"])
 
-    def held(self, ids: Collection[str]) -> dict[str, Turn]:
+    def _held(self, ids: Collection[str]) -> dict[str, Turn]:
         return {t.id: t for t in turns_of(self.client.query("memory_held", p={"keys": list(ids)}))} if ids else {}
 
-    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+    def _turns(self, conversation: str | None, user: str | None) -> Iterator[Turn]:
         rows = self.client.query("memory_turns", p={"conversation": conversation, "owner": owner(user)})
         return iter(turns_of(rows))
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
-               where: Where | None = None) -> list[Scored]:
+    def _search(self, query: Query, k: int, conversation: str | None, user: str | None,
+                where: Where | None) -> list[Scored]:
         return self.searcher.search(query, k, conversation, user, where)
 
-    def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
+    def _conversations(self, query: Query, k: int, user: str | None, where: Where | None) -> list[str]:
         return self.searcher.conversations(query, k, user, where)
 
-    def claims(self, conversation: str) -> tuple[Claim, ...]:
+    def _conversation_claims(self, conversation: str) -> tuple[Claim, ...]:
         """The conversation's claims in turn order, from its Assertion nodes (those the claim reader
         made: a load's derived ones are the graph's, not the reader's)."""
         row = self.client.query("memory_claims", p={"conversation": conversation})[0]
@@ -217,7 +217,7 @@ class Neo4jStore(Store):
             raise DataError(f"conversation {conversation!r}: the memory holds no turn of it")
         return tuple(_claim(c) for c in row["claims"])
 
-    def claims_about(self, about: str, user: str | None = None) -> list[Claim]:
+    def _claims_about(self, about: str, user: str | None) -> list[Claim]:
         """The claims about the person keyed ``about`` in every conversation of ``user``, from the
         Person and Assertion nodes."""
         row = self.client.query("memory_facts", p={"about": about, "owner": owner(user)})[0]
@@ -225,7 +225,7 @@ class Neo4jStore(Store):
             return [_claim(c) for c in self.client.query("memory_facts_rows", p={"about": about, "owner": owner(user)})]
         return [_joined(c) for c in row["claims"]]
 
-    def speakers(self, conversation: str) -> list[str]:
+    def _speakers(self, conversation: str) -> list[str]:
         """Who speaks in ``conversation``, as the database's conversation node keeps them."""
         return list(self.client.query("conversation_speakers", p={"conversation": conversation})[0]["speakers"])
 

@@ -30,15 +30,15 @@ from graphmem.index.people import speaker_key
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
 from graphmem.index.vocabulary import LiveVocabulary
-from graphmem.store.base import Scored, Store
+from graphmem.store.base import Scored
 from graphmem.store.claims import MemoryClaims, ingest_moment
-from graphmem.store.users import user_of
+from graphmem.store.users import Keyed, user_of
 from graphmem.text.terms import analyse
 
 __all__ = ["RamStore"]
 
 
-class RamStore(Store):
+class RamStore(Keyed):
     """Turns, each user's live index and their claims, held in this process."""
 
     where = "memory"
@@ -67,7 +67,7 @@ class RamStore(Store):
             index = self.indexes[user] = LiveIndex(self.options, self.scope, self.dense)
         return index
 
-    def add(self, turns: Sequence[Turn]) -> None:
+    def _add(self, turns: Sequence[Turn]) -> None:
         """Index the turns, each in its user's index in the order given, then keep them
         (:meth:`_keep`); a failure at any step leaves the store as it was before."""
         if not turns:
@@ -92,8 +92,8 @@ class RamStore(Store):
         self._moments.update((t.id, now) for t in turns if t.date is None)
         self._met(turns)
 
-    def forget(self, ids: Collection[str]) -> int:
-        """Forget the turns held under these ids and everything read from them (:mod:`graphmem.index.forget`,
+    def _forget(self, ids: Collection[str]) -> int:
+        """Forget the turns held under these keys and everything read from them (:mod:`graphmem.index.forget`,
         in each user's index); their conversations' claims are read again when next asked for.
         Returns how many were held."""
         places: dict[str | None, list[int]] = {}
@@ -116,16 +116,16 @@ class RamStore(Store):
             self.indexes[user].changed.clear()
         return sum(map(len, places.values()))
 
-    def update(self, turns: Sequence[Turn]) -> None:
+    def _update(self, turns: Sequence[Turn]) -> None:
         """Forget the held turns, then add these: in RAM nothing else runs between the two (the memory
         holds its lock). Should the add fail (an interrupt, no memory left), the held turns are added
         back, so the memory holds what it held (they then come last in ingest order)."""
-        old = list(self.held([t.id for t in turns]).values())
-        self.forget([t.id for t in old])
+        old = list(self._held([t.id for t in turns]).values())
+        self._forget([t.id for t in old])
         try:
-            self.add(turns)
+            self._add(turns)
         except BaseException:
-            self.add(old)
+            self._add(old)
             raise
 
     def _forgotten(self, places: dict[str | None, list[int]], conversations: Sequence[str]) -> None:
@@ -162,11 +162,11 @@ class RamStore(Store):
             self.indexes[user].add(earlier)
             self._ids.update((t.id, i) for i, t in enumerate(earlier))
 
-    def held(self, ids: Collection[str]) -> dict[str, Turn]:
+    def _held(self, ids: Collection[str]) -> dict[str, Turn]:
         at, indexes = self._ids, self.indexes
         return {i: indexes[user_of(i)].records[at[i]] for i in ids if i in at}
 
-    def turns(self, conversation: str | None = None, user: str | None = None) -> Iterator[Turn]:
+    def _turns(self, conversation: str | None, user: str | None) -> Iterator[Turn]:
         index = self.indexes.get(user if conversation is None else user_of(conversation))
         if index is None:
             return iter([])
@@ -174,22 +174,22 @@ class RamStore(Store):
         convs = sorted(self._users.get(user, {})) if conversation is None else [conversation]
         return iter([records[i] for c in convs for i in by_conv.get(c, ())])
 
-    def keys(self, conversation: str | None = None, user: str | None = None) -> list[str]:
-        return [t.id for t in self.turns(conversation, user)]
+    def _keys(self, conversation: str | None, user: str | None) -> list[str]:
+        return [t.id for t in self._turns(conversation, user)]
 
-    def search(self, query: Query, k: int, conversation: str | None, user: str | None = None,
-               where: Where | None = None) -> list[Scored]:
+    def _search(self, query: Query, k: int, conversation: str | None, user: str | None,
+                where: Where | None) -> list[Scored]:
         index = self.indexes.get(user)
         return index.scored(query, k, conversation, None, selector(where)) if index is not None and index.held else []
 
-    def conversations(self, query: Query, k: int, user: str | None = None, where: Where | None = None) -> list[str]:
+    def _conversations(self, query: Query, k: int, user: str | None, where: Where | None) -> list[str]:
         index = self.indexes.get(user)
         return index.conversations(query, k, None, selector(where)) if index is not None and index.held else []
 
-    def claims(self, conversation: str) -> tuple[Claim, ...]:
+    def _conversation_claims(self, conversation: str) -> tuple[Claim, ...]:
         return self._claims.claims(conversation)
 
-    def claims_about(self, about: str, user: str | None = None) -> Told:
+    def _claims_about(self, about: str, user: str | None) -> Told:
         """The claims about the person keyed ``about`` in the conversations of ``user`` that can hold
         any: where a speaker of that name speaks, or a turn holds the name (its conversations' claims
         read, once, if they were not yet), with their kinds and facts, made once a conversation
@@ -211,7 +211,7 @@ class RamStore(Store):
                 continue
         return Told.joined(out)
 
-    def speakers(self, conversation: str) -> list[str]:
+    def _speakers(self, conversation: str) -> list[str]:
         index = self.indexes.get(user_of(conversation))
         if index is None:
             return []

@@ -81,10 +81,10 @@ class FileStore(RamStore):
         self._met(added)
         self._claims = MemoryClaims(self.file)  # a conversation's claims are read again from the file
 
-    def add(self, turns: Sequence[Turn]) -> None:
+    def _add(self, turns: Sequence[Turn]) -> None:
         if self.read_only:
             raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
-        super().add(turns)
+        super()._add(turns)
 
     def _keep(self, firsts: dict[str | None, int], now: datetime) -> None:
         """The new turns, their reading and their claims waiting: one transaction, last."""
@@ -94,21 +94,21 @@ class FileStore(RamStore):
         """The memory as its file holds it (the last write's transaction did not commit)."""
         self._restore()
 
-    def forget(self, ids: Collection[str]) -> int:
+    def _forget(self, ids: Collection[str]) -> int:
         if self.read_only:
             raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
-        return super().forget(ids)
+        return super()._forget(ids)
 
-    def update(self, turns: Sequence[Turn]) -> None:
+    def _update(self, turns: Sequence[Turn]) -> None:
         """The RAM store's update, its forgetting and its add written as one transaction of the file
         (:meth:`MemoryFile.batch`): a failure leaves the memory as its file holds it, as it was."""
         if self.read_only:
             raise MisuseError(f"{self.where}: this memory was opened read-only; open it to write (read_only=False)")
         try:
             with self.file.batch("updating"):
-                old = list(RamStore.held(self, [t.id for t in turns]))
-                RamStore.forget(self, old)
-                RamStore.add(self, turns)
+                old = list(RamStore._held(self, [t.id for t in turns]))
+                RamStore._forget(self, old)
+                RamStore._add(self, turns)
         except BaseException:
             self._restore()
             raise
@@ -117,14 +117,14 @@ class FileStore(RamStore):
         """The forgetting, one transaction of the file, written last."""
         self.file.forget({user: (self.indexes[user], held) for user, held in places.items()}, conversations)
 
-    held = _following(RamStore.held)
-    turns = _following(RamStore.turns)
-    keys = _following(RamStore.keys)
-    search = _following(RamStore.search)
-    conversations = _following(RamStore.conversations)
-    claims = _following(RamStore.claims)
-    speakers = _following(RamStore.speakers)
-    claims_about = _following(RamStore.claims_about)
+    _held = _following(RamStore._held)
+    _turns = _following(RamStore._turns)
+    _keys = _following(RamStore._keys)
+    _search = _following(RamStore._search)
+    _conversations = _following(RamStore._conversations)
+    _conversation_claims = _following(RamStore._conversation_claims)
+    _speakers = _following(RamStore._speakers)
+    _claims_about = _following(RamStore._claims_about)
 
     def weights(self, query: Query, found: Sequence[Turn], user: str | None = None) -> LiveVocabulary:
         return RamStore.weights(self, query, found, user)
