@@ -20,6 +20,7 @@ import sys
 import types
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -28,7 +29,7 @@ from graphmem.text.scripts import is_cjk, unicode_words
 from graphmem.text.spelling import american
 
 
-def _porter_class() -> type:
+def _porter_class() -> type[Any]:
     """nltk's PorterStemmer class, without executing the rest of nltk.
 
     ``import nltk`` runs its ``__init__``, which pulls in scipy.stats and every corpus
