@@ -258,8 +258,8 @@ def _partner(k: Clause, c: Claim) -> list[Said]:
     p, obj, neg, topic = k.predicate, k.object, k.negated, k.topic.lower()
     if p in ("break", "split") and obj.lower().startswith("up") or p in ("divorce", "separate", "dump"):
         m = _NAME.search(obj)
-        named = _value(m.group(1)) if m else next((x for x in c.mentions if x), "")
-        return [Said("partner", named, k, ends=True)]
+        ended = _value(m.group(1)) if m else next((x for x in c.mentions if x), "")
+        return [Said("partner", ended, k, ends=True)]
     if p in ("date", "marry") and (m := re.match(r"^([A-Z][a-z'’-]+)", obj)):
         return [Said("partner", _value(m.group(1)), k, neg)]
     named = [x for x in c.mentions if x and x != c.subject]
@@ -300,8 +300,8 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
     animal = next((w for w in first if singular(w.lower()) in ANIMAL_WORDS), None)
     if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said) \
             and not re.search(r"\b(?:stuffed|toy|plush|cuddly|soft)\b", said, re.I):
-        name = re.search(r"\b(?:named|called)\s+([A-Z][\w'-]+)", said)
-        value = (name.group(1) if name else singular(animal.lower())).lower()
+        called = re.search(r"\b(?:named|called)\s+([A-Z][\w'-]+)", said)
+        value = (called.group(1) if called else singular(animal.lower())).lower()
         if p in ("adopt", "get", "have", "rescue", "buy", "welcome", "own", "foster"):
             return [Said("pet", value, k, k.negated)]
         if p in ("lose", "rehome", "sell") or p == "give" and re.search(r"\baway\b", obj) or p == "put" and "down" in obj:
