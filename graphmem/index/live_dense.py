@@ -95,7 +95,7 @@ class LiveDense:
 
     def scores(self, query: str, n: int, replied: Sequence[int | None]) -> np.ndarray:
         own = np.full(n, -1.0)
-        if self.rows:
+        if self.matrix is not None and self.rows:  # (rows: the matrix exists)
             sims = self.encoder.encode([query], query=True) @ self.matrix[: self.rows].T
             np.maximum.at(own, self.owner.view(), sims[0])
         if not self.options.dense_context:
