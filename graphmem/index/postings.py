@@ -7,7 +7,7 @@ documents holding it and their term frequencies; statistics (document frequency,
 total) change with each document, so BM25 needs no refit; a query touches only its own terms'
 postings and selects its top k without sorting the rest.
 
-The arithmetic is :class:`graphmem.index.query.Ranker`'s, operation for operation, so scores are
+The arithmetic is :class:`graphmem.research.ranker.Ranker`'s, operation for operation, so scores are
 bitwise the same as a bulk build over the same documents: term frequencies and lengths are sums
 of field weights (halves and wholes, exact in binary floating point), the average length is their
 exact total over n, and a document's score adds its groups' contributions in query order, as the
@@ -348,7 +348,7 @@ class Postings:
         self._held_of[key] = (now, held)
         return held
 
-    def flat(self, docs: np.ndarray, within: np.ndarray | None = None,
+    def flat(self, docs: Sequence[int] | np.ndarray, within: np.ndarray | None = None,
              distinct: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """A set of documents matched as one term of one occurrence in a turn of average length.
         ``distinct``: ``docs`` are already sorted and each once (no union taken). ``within``: only

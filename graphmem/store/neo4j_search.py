@@ -2,7 +2,7 @@
 
 Why two steps: Neo4j's full-text index is Lucene, whose BM25 scores each field on its own, while
 the memory's ranking is BM25F (a turn's own stems and, at half weight, the stems of the turn it
-replies to, in one term frequency and one length; :class:`graphmem.index.query.Ranker`), with
+replies to, in one term frequency and one length; :mod:`graphmem.index.postings`), with
 structured query groups and date and answer-type terms. So Lucene, over the pre-stemmed fields
 :mod:`graphmem.store.neo4j_rows` writes, proposes a bounded candidate set (``candidates``
 turns, 100 by default, or k when a search asks for more, so that it can return them; and as many
@@ -30,7 +30,7 @@ candidates are ``search_fused``'s (the vector index's nearest sentences join Luc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -84,7 +84,7 @@ class DbVocabulary:
         df = self.vdf.get(term)
         return self._idf(df) if df else self.unseen
 
-    def weights(self, terms: Sequence[str]) -> dict[str, float]:
+    def weights(self, terms: Iterable[str]) -> dict[str, float]:
         return {t: self._idf(self.vdf[t]) for t in dict.fromkeys(terms) if self.vdf.get(t)}
 
 
