@@ -16,7 +16,7 @@ reading it again, the first time that conversation is asked for.
 
 Claims are read from dialogue of any number of speakers (whom ``you`` means is settled turn by
 turn: :meth:`graphmem.claims.people.People.addressed`), one speaker included: while no one else has
-spoken, ``you`` names no one. A turn without a date is dated when it is ingested, as :func:`graphmem.data.records.conversations` dates it.
+spoken, ``you`` names no one. A turn without a date is dated when it is ingested, as :func:`graphmem.data.dialogue.conversations` dates it.
 """
 
 from __future__ import annotations
