@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -377,6 +377,7 @@ class Memory:
             return self._read(question, cited, self.signals(question, found), measure)
         if measure == "coverage":
             return self._read(question, cited, None, measure, replaced.get(cited[0].id, ()))
+        assert self._meaning is not None  # (the measure is the meaning's)
         return self._read(question, cited, self._meaning(question, found), measure)
 
     def floor_of(self, answer: Answer) -> float:
@@ -413,7 +414,8 @@ class Memory:
         with self._lock:  # the vocabulary may not move under the reader
             vocab = self._store.weights(query, found, found[0].user)  # the words of the user whose turns they are
             floor = None
-            if isinstance(confidence, dict) and self._calibrated is not None:
+            if isinstance(confidence, dict):  # the calibrated model's signals, given only with the model
+                assert self._calibrated is not None
                 confidence, floor = self._calibrated.judge(confidence)
             if confidence is None:
                 confidence = max(sure(vocab, query.english, text, unseen=self.options.sure_unseen)
@@ -463,7 +465,7 @@ class Memory:
         found = [unscoped_turn(t) for t in self._asked(query, k, asked_on, run, conversation, user)]
         return found, replaced, {unscoped(i): s for i, s in scores.items()}
 
-    def _held(self, where: Where | None) -> Callable[[Sequence[str]], dict[str, Turn]]:
+    def _held(self, where: Where | None) -> Callable[[Collection[str]], dict[str, Turn]]:
         """The store's turns by id, for the update rules to bring in: only those ``where`` selects."""
         if not where:
             return self._store.held
