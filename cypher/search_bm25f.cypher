@@ -1,9 +1,9 @@
-// Each candidate `t` scored by the memory's BM25F (graphmem.memory.postings' arithmetic,
+// Each candidate `t` scored by the memory's BM25F (graphmem.index.postings' arithmetic,
 // operation for operation): per group, tf = its stems' count in the turn's own field plus `$w`
 // times their count in the reply field, idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg));
 // plus each date's idf for a turn said then or speaking of it; plus the answer type's idf for a
 // turn that gives one; plus, for a first-person question, the asker's turns' idf for a matched
-// turn of a person in a conversation an assistant speaks in (graphmem.memory.askers).
+// turn of a person in a conversation an assistant speaks in (graphmem.index.askers).
 WITH t, named, asker, groups, dates, typed, split(coalesce(t.terms, ''), ' ') AS own, split(coalesce(t.context, ''), ' ') AS ctx,
      $q.k1 * (1.0 - $q.b + $q.b * t.length / CASE WHEN avg > 0 THEN avg ELSE 1.0 END) AS norm
 WITH t, named, asker, dates, typed, norm, groups, [g IN groups | reduce(tf = 0.0, s IN g.stems |

@@ -1,6 +1,6 @@
 // The k conversations a query is most about (the last part of a conversation search, after the
 // candidates are scored): each scores its best candidate in full and `$rest` times the sum of its
-// next `$turns - 1` best, added best first (graphmem.memory.conversations' sum); the named
+// next `$turns - 1` best, added best first (graphmem.index.conversations' sum); the named
 // conversations first, then the rest; ties by conversation.
 WHERE score > 0
 WITH named, t.conversation AS conversation, score, t.position AS position

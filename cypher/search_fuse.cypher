@@ -1,6 +1,6 @@
 // The fusion (after search_bm25f.cypher), the database's form of graphmem.search.dense.fuse:
 // beside each candidate's BM25F `score`, its dense score: the turn's best sentence's cosine,
-// (own + w x replied-to's) / (1 + w) when it replies to a turn (graphmem.memory.index.with_context).
+// (own + w x replied-to's) / (1 + w) when it replies to a turn (graphmem.index.live_dense.with_context).
 // Neo4j's cosine is (1 + cos) / 2, an affine map min-max undoes. Each side is min-max normalised
 // over the candidates (the lexical floor is 0, as over all turns, where nearly every turn scores
 // 0; the dense side over the candidates with sentences stored, a turn without any, written by a

@@ -9,7 +9,7 @@
 // Lucene proposes only turns the filter selects. The statistics are the user's own, as in the embedded
 // stores (each user's index): the user's Conversation nodes, the user's Term nodes, Lucene's counts and the
 // asker's turns of the user's turns alone.
-// The first part of every search, one statement in several files (graphmem.memory.graphdb_search
+// The first part of every search, one statement in several files (graphmem.store.neo4j_search
 // names them; one round trip): the statistics, each query part's idf and Lucene's queries.
 // Statistics: n and the total BM25 length off the Conversation nodes; each token's document
 // frequency off its Term node; what no Term holds (a group of several stems that is no irregular
@@ -21,7 +21,7 @@
 // Lucene's query boosts each clause by its part's idf (scaled by 10^4 and rounded, as Lucene's
 // boost syntax takes no exponent: the same ratios, so the same order), and is asked once per scope
 // (`lucenes`: everywhere, and again within the named conversations; or only `$conversation`; none
-// when the query has no part Lucene can match). The asker's turns (graphmem.memory.askers), when
+// when the query has no part Lucene can match). The asker's turns (graphmem.index.askers), when
 // `$asker` (a first-person question): the conversations where an assistant speaks, each counting
 // its people's turns (`askers`), and the idf of those turns over all; Lucene weighs their `#asker`
 // mark by it (`lift`), only in turns its query matches otherwise (`+(...)`), as the ranking does.

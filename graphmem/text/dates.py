@@ -342,9 +342,10 @@ _GIVES = {"when": _says_relative, "how long": _gives_duration}
 
 
 ANSWER_TYPES = {"when": says_when, "how long": says_how_long}
-"""The answer types a question can ask for, and how to tell a turn that gives one. Used by
-:class:`graphmem.index.query.Ranker`: a question's answer type is one more query term, matched by
-the turns of that type (answer typing, as in question answering since TREC-8)."""
+"""The answer types a question can ask for, and how to tell a turn that gives one. Used by the
+index (:class:`graphmem.index.live.LiveIndex`, :class:`graphmem.research.ranker.Ranker`): a question's
+answer type is one more query term, matched by the turns of that type (answer typing, as in question
+answering since TREC-8)."""
 
 
 def _shifted(d: date, n: int) -> tuple[int, int]:
