@@ -14,9 +14,9 @@ from typing import Any
 
 from graphmem.data import locomo
 from graphmem.data.evidence import EvidenceReport
-from graphmem.data.locomo import Dataset, Sample, Session
+from graphmem.data.locomo import Dataset, Sample
 from graphmem.data.records import as_record, read_jsonl, read_jsonl_placed
-from graphmem.domain import Turn
+from graphmem.domain import Session, Turn
 from graphmem.errors import DataError
 
 __all__ = ["conversations", "dialogue", "memory_records", "memory_records_of", "placed_records", "turn_file"]

@@ -60,7 +60,8 @@ class Grow:
     def __setitem__(self, i: int, value: float | int) -> None:
         self._data[i] = value
 
-    def __getitem__(self, i: int):
+    def __getitem__(self, i: int) -> np.generic:
+        """Element i, a numpy scalar of the array's type."""
         return self._data[i]
 
 

@@ -14,7 +14,7 @@ again, and every node and relationship is MERGEd on a constrained key.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from graphmem.claims.build import mirror
@@ -88,8 +88,8 @@ def _checked(conv: Conversation, scoped: bool) -> list[Turn]:
     return turns
 
 
-def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, batch: int):
-    """One conversation's writes, ``batch`` turns a transaction; yields each one's turns."""
+def _write(store: Neo4jStore, conv: Conversation, turns: list[Turn], p: Plan, batch: int) -> Iterator[int]:
+    """One conversation's writes, ``batch`` turns a transaction; yields how many turns each wrote."""
     cid = conv.id
     key = {f"{cid}/{t.id}": m.id for t, m in zip(conv.turns, turns, strict=True)}  # the plan's turn keys
     held = store.held([t.id for t in turns])
