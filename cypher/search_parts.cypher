@@ -9,7 +9,7 @@
 // Lucene proposes only turns the filter selects. The statistics are the user's own, as in the embedded
 // stores (each user's index): the user's Conversation nodes, the user's Term nodes, Lucene's counts and the
 // asker's turns of the user's turns alone.
-// The first part of every search, one statement in several files (graphmem.store.neo4j_search
+// The first part of every search, one statement in several files (graphmem.store.neo4j.search
 // names them; one round trip): the statistics, each query part's idf and Lucene's queries.
 // Statistics: n and the total BM25 length off the Conversation nodes; each token's document
 // frequency off its Term node; what no Term holds (a group of several stems that is no irregular

@@ -7,7 +7,7 @@ documents holding it and their term frequencies; statistics (document frequency,
 total) change with each document, so BM25 needs no refit; a query touches only its own terms'
 postings and selects its top k without sorting the rest.
 
-The arithmetic is :class:`graphmem.research.ranker.Ranker`'s, operation for operation, so scores are
+The arithmetic is :class:`graphmem.bench.research.ranker.Ranker`'s, operation for operation, so scores are
 bitwise the same as a bulk build over the same documents: term frequencies and lengths are sums
 of field weights (halves and wholes, exact in binary floating point), the average length is their
 exact total over n, and a document's score adds its groups' contributions in query order, as the
@@ -128,7 +128,7 @@ class Postings:
                 self._flush(j)
         terms = sorted(self.index, key=self.index.__getitem__)
         m = len(terms)
-        flat = {
+        flat: dict[str, np.ndarray] = {
             "sizes": np.fromiter((g.size for g in self._docs), dtype=np.int64, count=m),
             "docs": np.concatenate([g.view() for g in self._docs]).astype(DOC, copy=False) if m else np.zeros(0, dtype=DOC),
             "tfs": np.concatenate([w.view() for w in self._tfs]).astype(np.float64, copy=False) if m else np.zeros(0),

@@ -343,7 +343,7 @@ _GIVES = {"when": _says_relative, "how long": _gives_duration}
 
 ANSWER_TYPES = {"when": says_when, "how long": says_how_long}
 """The answer types a question can ask for, and how to tell a turn that gives one. Used by the
-index (:class:`graphmem.index.live.LiveIndex`, :class:`graphmem.research.ranker.Ranker`): a question's
+index (:class:`graphmem.index.live.LiveIndex`, :class:`graphmem.bench.research.ranker.Ranker`): a question's
 answer type is one more query term, matched by the turns of that type (answer typing, as in question
 answering since TREC-8)."""
 
