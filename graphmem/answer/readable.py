@@ -141,7 +141,9 @@ def read(question: str, hits: Sequence[Hit], vocab: Weights) -> Reading:
         where, echo = _best_sentence(hit.text, asked)
         if echo:  # the turn asks the question back: no answer here, and none after it is as near
             return Reading(ABSTAIN)
-        span = None if where is None else _phrase(hit.text, where, asked, vocab.weight)
+        if where is None:
+            continue
+        span = _phrase(hit.text, where, asked, vocab.weight)
         if span is not None:
             return Reading(hit.text[span[0]:span[1]], hit.text[where[0]:where[1]], hit.dia_id)
     return Reading(ABSTAIN)

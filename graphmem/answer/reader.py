@@ -25,7 +25,7 @@ from graphmem.answer.phrase import phrase
 from graphmem.text.dates import is_when, resolve_date
 from graphmem.text.sentences import sentences
 from graphmem.text.spelling import american
-from graphmem.text.terms import Vocabulary, analyse, content, stem
+from graphmem.text.terms import TermWeights, analyse, content, stem
 
 ABSTAIN = "No information available"
 """The exact reply of a quiet arm; the official scorer credits it on adversarial questions."""
@@ -89,7 +89,7 @@ def best_sentences(asked: dict[str, float], hits: Sequence[Hit]) -> list[tuple[f
 class Reader:
     """Reply (``gather=False``) or Gather (``gather=True``) over one conversation's vocabulary."""
 
-    def __init__(self, vocab: Vocabulary, settings: ReaderSettings = ReaderSettings(), gather: bool = False):
+    def __init__(self, vocab: TermWeights, settings: ReaderSettings = ReaderSettings(), gather: bool = False):
         self.vocab = vocab
         self.settings = settings
         self.gather = gather

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from graphmem.text.terms import Vocabulary, analyse
+from graphmem.text.terms import TermWeights, Vocabulary, analyse
 
 
-def coverage(vocab: Vocabulary, question: str, turn_text: str | None, unseen: bool = False) -> float:
+def coverage(vocab: TermWeights, question: str, turn_text: str | None, unseen: bool = False) -> float:
     """How much of the question's weighted terms one turn accounts for, in [0, 1].
 
     Weighted by rarity (idf), so matching a name or a rare noun counts for more than
@@ -59,7 +59,7 @@ class Ceiling:
         return float((self.present @ w).max()) / total
 
 
-def sure(vocab: Vocabulary, question: str, turn_text: str | None, ceiling: float | None = None,
+def sure(vocab: TermWeights, question: str, turn_text: str | None, ceiling: float | None = None,
          unseen: bool = False) -> float:
     """The confidence in a memory's best turn, in [0, 1].
 

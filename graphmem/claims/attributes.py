@@ -214,7 +214,8 @@ def _work(k: Clause, c: Claim) -> list[Said]:
         job = _job(m.group(1)) or (m.group(1).lower() if p in ("work", "become", "retrain", "qualify") else None)
     elif p in ("be", "become") and (m := _A_NOUN.match(obj)) and not re.search(r"\b(?:is|are|was|were)\b", k.said or obj):
         job = _job(m.group(1))
-    if job:  # each its own words: "work at Shopify as a backend dev" is "as a backend dev" and "at Shopify"
+    # each its own words: "work at Shopify as a backend dev" is "as a backend dev" and "at Shopify"
+    if job and m is not None:  # (m: the words the job was read from)
         out.append(Said("occupation", job, replace(k, object=m.group(0).strip(" ,.")) if m.group(0).lower().startswith("as ")
                         else k, neg))
     employer = p in ("work", "join", "intern", "teach") or p in ("start", "get", "land", "find", "accept") and re.search(
@@ -230,8 +231,8 @@ def _partner(k: Clause, c: Claim) -> list[Said]:
     p, obj, neg, topic = k.predicate, k.object, k.negated, k.topic.lower()
     if p in ("break", "split") and obj.lower().startswith("up") or p in ("divorce", "separate", "dump"):
         m = _NAME.search(obj)
-        named = _value(m.group(1)) if m else next((x for x in c.mentions if x), "")
-        return [Said("partner", named, k, ends=True)]
+        ended = _value(m.group(1)) if m else next((x for x in c.mentions if x), "")
+        return [Said("partner", ended, k, ends=True)]
     if p in ("date", "marry", "see") and (m := re.match(r"^(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))?\s*"
                                                         r"(?:called|named)?\s*([A-Z][a-z'’-]+)", obj)) and (
             p != "see" or re.search(r"\bseeing\b", c.sentence, re.I)):
@@ -283,8 +284,8 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
     if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said) \
             and not re.search(r"\byou\b", said, re.I) \
             and not re.search(r"\b(?:stuffed|toy|plush|cuddly|soft)\b", said, re.I):
-        name = re.search(r"\b(?:named|called|calling\s+(?:him|her|it))\s+([A-Z][\w'-]+)", c.object)
-        value = (name.group(1) if name else singular(animal.lower())).lower()
+        called = re.search(r"\b(?:named|called|calling\s+(?:him|her|it))\s+([A-Z][\w'-]+)", c.object)
+        value = (called.group(1) if called else singular(animal.lower())).lower()
         if p in ("adopt", "get", "have", "rescue", "buy", "welcome", "own", "foster", "pick", "bring"):
             return [Said("pet", value, k, k.negated)]
         if p in ("lose", "rehome", "sell") or p == "give" and re.search(r"\baway\b", obj) or p == "put" and "down" in obj:

@@ -86,7 +86,7 @@ from graphmem.claims.clauses import asked
 from graphmem.claims.gcpause import paused_gc
 from graphmem.claims.naming import naming
 from graphmem.claims.people import People, fold, people_of
-from graphmem.claims.records import Claim, Reading
+from graphmem.claims.records import Claim, Reading, said_on
 from graphmem.domain import Conversation, Turn
 from graphmem.text.lemma import VERBS, finite, verbish
 from graphmem.text.lexicon import (
@@ -138,7 +138,7 @@ def _extract(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
               for c in read_turn(ctx, turn, spk, you, sents, captions)]
     people.freeze()
     ids = tuple(t.id for t in turns)
-    return Reading(people, claims, ids, dict(zip(ids, keys)), {t.id: t.date for t in turns})
+    return Reading(people, claims, ids, dict(zip(ids, keys)), {t.id: said_on(t) for t in turns})
 
 
 def parse(turn: Turn) -> Sentences:
@@ -171,7 +171,7 @@ def read_turn(ctx: _Ctx, turn: Turn, speaker: str, you: str, sents: Sentences, c
             _vocatives(low, [ctx.surfaces.get(t) for t in toks], ctx)
     if captions and turn.caption:
         cap = turn.caption.strip()
-        out.append(Claim(speaker, "share", cap, False, cap, turn.id, turn.date, (), "", speaker))
+        out.append(Claim(speaker, "share", cap, False, cap, turn.id, said_on(turn), (), "", speaker))
     return out
 
 
@@ -189,6 +189,11 @@ class _Ctx:
     you_mentions: bool
     reacting: str | None = None
     """The rule that read the turn's last clause as a reaction to the other's share, if one did."""
+
+    def reading(self) -> Turn:
+        """The turn being read: :func:`read_turn` sets it before it reads any of its sentences."""
+        assert self.turn is not None, "a sentence is read outside read_turn"
+        return self.turn
 
 
 def _read_sentence(
@@ -208,7 +213,7 @@ def _read_sentence(
             last: Claim | None = None
             for i, k in enumerate(names):
                 if k is not None and k in ctx.third:
-                    c = naming(text, toks, low, i, k, ctx.speaker, ctx.other, ctx.turn)
+                    c = naming(text, toks, low, i, k, ctx.speaker, ctx.other, ctx.reading())
                     if c is None and last is not None and i >= 2 and low[i - 1] in ("and", ",") and (
                         names[i - 2] == last.mentions[0]
                     ):  # a list carried on: "Pepper, Precious and Panda"
@@ -287,7 +292,7 @@ def _read_clause(
         return
     predicate, obj = said
     mentions = _mentions(low, start, i, b, names, drop, subjects, other, ctx.you_mentions)
-    turn = ctx.turn
+    turn = ctx.reading()
     seen = set()
     for subj in subjects:
         if subj in seen or not subj:  # "": ``you`` in a conversation of one speaker names no one
@@ -296,7 +301,7 @@ def _read_clause(
         ment = tuple(m for m in mentions if m != subj) + tuple(
             x for x in subjects if x != subj and x not in mentions
         )
-        out.append(Claim(subj, predicate, obj, negated, text, turn.id, turn.date, ment, topic, speaker))
+        out.append(Claim(subj, predicate, obj, negated, text, turn.id, said_on(turn), ment, topic, speaker))
 
 
 def _past_discourse(low: list[str], a: int, b: int, names: list, drop: list) -> int | None:

@@ -78,7 +78,9 @@ class MemoryNeighbourhood:
             found = []
             for a in dict.fromkeys(assertions_of(self.g, who)):
                 data = self.g.nodes[a]
-                found.append(Edge(who, str(a[1]), subject_of(self.g, a), data["predicate"], bool(data["negated"]),
+                subject = subject_of(self.g, a)
+                assert subject is not None, "every assertion is about someone (graph: each assertion node gets its ABOUT edge)"
+                found.append(Edge(who, str(a[1]), subject, data["predicate"], bool(data["negated"]),
                                   data["sentence"], data["dia_id"]))
             self._memo[who] = found
         return found

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from graphmem.claims.people import People, fold
+from graphmem.claims.records import said_on
 from graphmem.domain import Claim, Turn
 from graphmem.text.lexicon import ANIMALS, HUMANS, NAMING_VERBS, OWNERS, RELATIONS, wordset
 from graphmem.text.sentences import tokens
@@ -69,7 +70,7 @@ def naming(text: str, toks: Sequence[str], low: Sequence[str], i: int, who: str,
                 break
     if not topic:
         return None
-    return Claim(owner, "call", toks[i], False, text, turn.id, turn.date, (who,), topic, speaker)
+    return Claim(owner, "call", toks[i], False, text, turn.id, said_on(turn), (who,), topic, speaker)
 
 
 def persons(people: People, claims: Iterable[Claim]) -> frozenset[str]:

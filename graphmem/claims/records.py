@@ -10,9 +10,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from graphmem.claims.people import People
-from graphmem.domain import Claim
+from graphmem.domain import Claim, Turn
 
-__all__ = ["Claim", "Piece", "Reading", "about", "pieces"]
+__all__ = ["Claim", "Piece", "Reading", "about", "pieces", "said_on"]
+
+
+def said_on(turn: Turn) -> datetime:
+    """The day a turn the claims are read from was said. Every such turn is dated: a dataset's by its
+    session, a dialogue file's undated turn by its day (:mod:`graphmem.data.dialogue`), the memory's
+    when it was ingested (:mod:`graphmem.store.claims`); a claim always has a date."""
+    assert turn.date is not None, f"turn {turn.id!r} is read for claims without a date"
+    return turn.date
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from sys import intern
 
 from graphmem.claims.extract import Sentences, context, parse, read_turn, speaker_key
 from graphmem.claims.people import People, candidates_of, fold, people_from, words_of
-from graphmem.claims.records import Claim, Reading
+from graphmem.claims.records import Claim, Reading, said_on
 from graphmem.domain import Turn
 from graphmem.text.lexicon import NOT_NAMES
 from graphmem.errors import DataError
@@ -274,7 +274,7 @@ class ConversationClaims:
         state = self._ready()
         people = state.people or People(self._speakers)
         ids = tuple(t.id for t in self._turns)
-        return Reading(people, self.claims, ids, dict(zip(ids, state.keys)), {t.id: t.date for t in self._turns})
+        return Reading(people, self.claims, ids, dict(zip(ids, state.keys)), {t.id: said_on(t) for t in self._turns})
 
     def add(self, turns: Sequence[Turn]) -> ClaimChange:
         """Read ``turns``, the conversation's next ones in order; read again the earlier turns they
@@ -290,6 +290,7 @@ class ConversationClaims:
             every = self._turns + list(turns)
             if not joined and state.same_people(turns):
                 people, surfaces, candidates = state.people, state.surfaces, state.candidates
+                assert people is not None  # same_people is False before the people are met
                 keys = state.keys + [speaker_key(people, t) for t in turns]
                 you = people.addressed(keys)
                 again: list[int] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 import click
 
@@ -73,7 +73,13 @@ def confidence_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 
-def meaning_floor_setting(floor: float | None, confidence: str) -> dict[str, float]:
+class MeaningFloor(TypedDict, total=False):
+    """The memory's ``meaning_floor=`` argument, when one was given."""
+
+    meaning_floor: float
+
+
+def meaning_floor_setting(floor: float | None, confidence: str) -> MeaningFloor:
     """``meaning_floor=`` for a memory when ``--meaning-floor`` was given (else the memory's own)."""
     if floor is not None and confidence != "meaning":
         raise click.UsageError("--meaning-floor is the floor of --confidence meaning: give that too")

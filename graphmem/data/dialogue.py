@@ -14,9 +14,9 @@ from typing import Any
 
 from graphmem.data import locomo
 from graphmem.data.evidence import EvidenceReport
-from graphmem.data.locomo import Dataset, Sample, Session
+from graphmem.data.locomo import Dataset, Sample
 from graphmem.data.records import as_record, read_jsonl, read_jsonl_placed
-from graphmem.domain import Turn
+from graphmem.domain import Session, Turn
 from graphmem.errors import DataError
 
 __all__ = ["conversations", "dialogue", "memory_records", "memory_records_of", "placed_records", "turn_file"]
@@ -32,6 +32,7 @@ def turn_file(data: Path | None) -> list[Turn] | None:
 def dialogue(data: Path | None, records: list[Turn] | None) -> Dataset:
     """LoCoMo JSON as a Dataset, or the records of a turn file as one of the same shape."""
     if records is not None:
+        assert data is not None, "records are read from a file (turn_file)"
         return Dataset(data, tuple(conversations(records)), EvidenceReport())
     return locomo.load_dataset(data)
 
@@ -83,7 +84,8 @@ def conversations(records: Sequence[Turn]) -> list[Sample]:
         days: dict[object, list[Turn]] = {}
         for r in rows:
             days.setdefault(r.date.date() if r.date else None, []).append(r)
-        sessions, by_id = [], {}
+        sessions: list[Session] = []
+        by_id: dict[str, Turn] = {}
         for n, (day, day_rows) in enumerate(days.items(), start=1):
             date = day_rows[0].date or datetime.now().replace(microsecond=0)
             turns = tuple(replace(r, session=n, date=r.date or date) for r in day_rows)

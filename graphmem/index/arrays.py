@@ -8,21 +8,24 @@ are read as numpy views, so a query's arithmetic runs over them without a copy.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 
 __all__ = ["Grow", "Weights"]
+
+_G = TypeVar("_G", bound="Grow")
 
 
 class Grow:
     """A numpy array appended to in amortised O(1), read as a view of its filled part."""
 
     def __init__(self, dtype: type, capacity: int = 4):
-        self._data = np.zeros(capacity, dtype=dtype)
+        self._data: np.ndarray = np.zeros(capacity, dtype=dtype)
         self.size = 0
 
     @classmethod
-    def of(cls, values: np.ndarray) -> Grow:
+    def of(cls: type[_G], values: np.ndarray) -> _G:
         """A Grow holding ``values`` as they are, no copy (a view of a larger array is fine: the
         first append past its end moves it into an array of its own; the larger array then stays
         alive as long as any other view of it, about 16 bytes a restored posting at most)."""
@@ -57,7 +60,8 @@ class Grow:
     def __setitem__(self, i: int, value: float | int) -> None:
         self._data[i] = value
 
-    def __getitem__(self, i: int):
+    def __getitem__(self, i: int) -> np.generic:
+        """Element i, a numpy scalar of the array's type."""
         return self._data[i]
 
 

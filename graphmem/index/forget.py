@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection
+from functools import partial
 
 import numpy as np
 
@@ -162,7 +163,7 @@ def _reread_vocatives(index: LiveIndex, conv: str, left: set[str]) -> None:
             replies = sorted(index.children.get(d))
             old = [index.fields(c)[0] for c in replies]
             old_terms = set(index.indexed_terms(d))
-            index._refield(d, lambda d=d, said=said: index._resay(d, said))
+            index._refield(d, partial(index._resay, d, said))
             index.vocab.replace(old_terms, set(index.indexed_terms(d)))
             for c, was in zip(replies, old, strict=True):
                 index.postings.replace(c, was, *index.fields(c))

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import chain
 from datetime import date
+from functools import partial
 
 import numpy as np
 
@@ -163,7 +164,7 @@ class LiveIndex(LiveSearch):
         weighed = bool(w)
         links = self.replied[first:]
         reads = reads_replies(self.settings.shape, self.records, links, first) if weighed else [False] * len(links)
-        replied = [j if read else -1 for j, read in zip(links, reads)]
+        replied = [j if read and j is not None else -1 for j, read in zip(links, reads)]  # (read: j is a turn)
         old = sorted({j for j in replied if 0 <= j < first})  # earlier records whose utterance a new one reads
         table = [self.said_terms[j] for j in old] + self.said_terms[first:]
         speakers = {self.records[i].speaker: None for i in new} if self.settings.speaker else {}
@@ -344,7 +345,7 @@ class LiveIndex(LiveSearch):
     def reply_field(self, i: int) -> list[str]:
         """Turn i's second field: the terms of the utterance it replies to, when it reads it."""
         j = self.replied[i]
-        return list(self.said_terms[j]) if self.reply_weight and self._reads(i, j) else []
+        return list(self.said_terms[j]) if self.reply_weight and j is not None and self._reads(i, j) else []
 
     def _utterance(self, r: Turn) -> str:
         return unaddressed(r.text, self.speakers[r.conversation]) if self.settings.unaddressed else r.text
@@ -374,6 +375,7 @@ class LiveIndex(LiveSearch):
     def _numbered_reply(self, r: Turn) -> int | None:
         """The record a numbered record replies to: the latest held with a number up to
         ``context_reach`` before its own, on its day, in its conversation."""
+        assert r.number is not None, "a numbered record"
         for n in range(1, self.settings.context_reach + 1):
             held = self.numbered.get((r.conversation, r.date, r.number - n))
             if held:
@@ -390,11 +392,12 @@ class LiveIndex(LiveSearch):
 
     def _relink_after(self, r: Turn) -> None:
         """The numbered turns just after ``r`` may now reply to it (or to a later duplicate)."""
+        assert r.number is not None, "a numbered record"
         for n in range(1, self.settings.context_reach + 1):
             for d in self.numbered.get((r.conversation, r.date, r.number + n), ()):
                 j = self._reply_of(self.records[d], d)
                 if j != self.replied[d]:
-                    self._refield(d, lambda d=d, j=j: self._relink(d, j))
+                    self._refield(d, partial(self._relink, d, j))
 
     def _reread_naming(self, conversation: str, speaker: str, newest: int) -> None:
         """A speaker new to a conversation: its earlier turns that name them read again."""
@@ -409,15 +412,16 @@ class LiveIndex(LiveSearch):
                 replies = sorted(self.children.get(d))
                 old = [self._counts(c)[0] for c in replies]
                 old_terms = set(self._indexed_terms(d))
-                self._refield(d, lambda d=d, said=said: self._resay(d, said))
+                self._refield(d, partial(self._resay, d, said))
                 self.vocab.replace(old_terms, set(self._indexed_terms(d)))
                 for c, was in zip(replies, old, strict=True):
                     self.postings.replace(c, was, *self._counts(c))
 
     def _relink(self, d: int, j: int | None) -> None:
         self.changed.add(d)
-        if self.replied[d] is not None:
-            self.children.remove(self.replied[d], d)
+        was = self.replied[d]
+        if was is not None:
+            self.children.remove(was, d)
         if j is not None:
             self.children.add(j, d)
         self.replied[d] = j

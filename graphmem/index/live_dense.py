@@ -95,7 +95,7 @@ class LiveDense:
 
     def scores(self, query: str, n: int, replied: Sequence[int | None]) -> np.ndarray:
         own = np.full(n, -1.0)
-        if self.rows:
+        if self.matrix is not None and self.rows:  # (rows: the matrix exists)
             sims = self.encoder.encode([query], query=True) @ self.matrix[: self.rows].T
             owner = self.owner.view()  # rows are added turn after turn: each turn's rows are one run
             starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])

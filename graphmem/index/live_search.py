@@ -16,6 +16,10 @@ import numpy as np
 
 from graphmem.domain import Turn
 from graphmem.index.arrays import Grow
+from graphmem.index.askers import Askers
+from graphmem.index.days import Days
+from graphmem.index.live_dense import LiveDense
+from graphmem.index.options import MemoryOptions
 from graphmem.index.conversations import best_conversations
 from graphmem.index.people import People
 from graphmem.index.postings import Postings, top_k
@@ -47,14 +51,30 @@ conversation showed (docs/memory.md, "What it costs as it grows")."""
 
 class LiveSearch(People):
     """Search over a :class:`graphmem.index.live.LiveIndex`'s records, fields and postings
-    (the attributes it keeps; this class adds no state)."""
+    (the attributes it keeps, named here with their types; this class adds no state)."""
 
+    options: MemoryOptions
+    scope: bool
+    dense: LiveDense | None
+    records: list[Turn]
+    replied: list[int | None]
+    postings: Postings
+    types: dict[str, Grow]
+    days: Days
+    conv_of: Grow
+    conv_ids: dict[str, int]
+    conv_names: list[str]
+    by_conv: dict[str, list[int]]
+    conv_turns: dict[str, Grow]
+    askers: Askers
+    dead: set[int]
     said_at: Grow
     """Each turn's date in seconds (:func:`seconds`), filled as far as a search as of a moment needed."""
 
     def _fused(self, query: Query, docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         lexical = np.zeros(len(self.records))
         lexical[docs] = scores
+        assert self.dense is not None, "fused only with embeddings"
         dense = self.dense.scores(query.text, len(self.records), self.replied)
         if self.dead:  # fused over the turns held, as a memory that never read the forgotten ones fuses
             alive = np.ones(len(self.records), dtype=bool)
@@ -160,8 +180,8 @@ class LiveSearch(People):
         docs, scores = self._kept(docs, scores, keep)
         convs = self.conv_of.view()[docs]
         if among is not None:
-            keep = np.isin(convs, [self.conv_ids[c] for c in among if c in self.conv_ids])
-            convs, scores = convs[keep], scores[keep]
+            mask = np.isin(convs, [self.conv_ids[c] for c in among if c in self.conv_ids])
+            convs, scores = convs[mask], scores[mask]
         # ties fall by each conversation's first turn held: the order a memory that never held the
         # turns forgotten since would have met them in (a conversation's number is when it was first met)
         held, at = np.unique(convs, return_inverse=True)
@@ -191,10 +211,10 @@ class LiveSearch(People):
             docs, scores = self._fused(query, docs, scores)
         docs, scores = self._kept(docs, scores, keep)
         convs = self.conv_of.view()[docs]
-        if conversation is not None or among is not None:
-            wanted = [conversation] if conversation is not None else among
-            keep = np.isin(convs, [self.conv_ids.get(c, -1) for c in wanted])
-            docs, scores, convs = docs[keep], scores[keep], convs[keep]
+        wanted = [conversation] if conversation is not None else among
+        if wanted is not None:
+            mask = np.isin(convs, [self.conv_ids.get(c, -1) for c in wanted])
+            docs, scores, convs = docs[mask], scores[mask], convs[mask]
         first = self.named(query) if conversation is None and self.scope else set()
         inside = np.isin(convs, [self.conv_ids[c] for c in first]) if first else None
         return _with_scores(docs, scores, named_first(docs, scores, inside, k))

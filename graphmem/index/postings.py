@@ -114,7 +114,7 @@ class Postings:
                 self._flush(j)
         terms = sorted(self.index, key=self.index.__getitem__)
         m = len(terms)
-        flat = {
+        flat: dict[str, np.ndarray] = {
             "sizes": np.fromiter((g.size for g in self._docs), dtype=np.int64, count=m),
             "docs": np.concatenate([g.view() for g in self._docs]).astype(DOC, copy=False) if m else np.zeros(0, dtype=DOC),
             "tfs": np.concatenate([w.view() for w in self._tfs]).astype(np.float64, copy=False) if m else np.zeros(0),
@@ -333,7 +333,7 @@ class Postings:
         self._held_of[key] = (now, held)
         return held
 
-    def flat(self, docs: np.ndarray, within: np.ndarray | None = None,
+    def flat(self, docs: Sequence[int] | np.ndarray, within: np.ndarray | None = None,
              distinct: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """A set of documents matched as one term of one occurrence in a turn of average length.
         ``distinct``: ``docs`` are already sorted and each once (no union taken). ``within``: only

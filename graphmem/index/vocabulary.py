@@ -9,7 +9,7 @@ computes the same smoothed idf with the same float operations.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -115,7 +115,7 @@ class LiveVocabulary:
         df = self.df.get(term)
         return float(self._idf([df])[0]) if df else self.unseen
 
-    def weights(self, terms) -> dict[str, float]:
+    def weights(self, terms: Iterable[str]) -> dict[str, float]:
         known = [t for t in dict.fromkeys(terms) if t in self.df]
         return dict(zip(known, (float(w) for w in self._idf([self.df[t] for t in known])), strict=True))
 

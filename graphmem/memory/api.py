@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -369,7 +369,7 @@ class Memory:
             return Answer(ABSTAIN, (), 0.0, measure if found or self._meaning is None else "meaning")
         if measure == "calibrated":
             return self._read(question, cited, self.signals(question, found), measure)
-        if measure == "coverage":
+        if measure == "coverage" or self._meaning is None:  # (not None: the measure is the meaning's)
             return self._read(question, cited, None, measure, replaced.get(cited[0].id, ()))
         return self._read(question, cited, self._meaning(question, found), measure)
 
@@ -401,14 +401,14 @@ class Memory:
 
     def _read(self, question: str, found: Sequence[Turn], confidence: float | dict[str, float] | None, measure: str,
               replaced: Sequence[str] = ()) -> Answer:
-        """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` (None: the
-        first turn's word coverage, or that of a turn it replaced (``replaced``: their texts),
-        computed here; the calibrated model's signals: its probability) reaches the ``measure``'s floor."""
+        """The reader (``MemoryOptions.reader``) over ``found`` when ``confidence`` reaches the ``measure``'s floor (None:
+        the first turn's word coverage, or a replaced one's (``replaced``: their texts); signals: the calibrated model's)."""
         query = Query.parse(question)
         with self._lock:  # the vocabulary may not move under the reader
             vocab = self._store.weights(query, found, found[0].user)  # the words of the user whose turns they are
             floor = None
-            if isinstance(confidence, dict) and self._calibrated is not None:
+            if isinstance(confidence, dict):
+                assert self._calibrated is not None
                 confidence, floor = self._calibrated.judge(confidence)
             if confidence is None:
                 confidence = max(sure(vocab, query.english, text, unseen=self.options.sure_unseen)
@@ -457,7 +457,7 @@ class Memory:
         found = self._asked(query, k, asked_on, run, conversation, user)
         return found, replaced, scores
 
-    def _held(self, where: Where | None, user: str | None) -> Callable[[Sequence[str]], dict[str, Turn]]:
+    def _held(self, where: Where | None, user: str | None) -> Callable[[Collection[str]], dict[str, Turn]]:
         """``user``'s turns by id, for the update rules to bring in: only those ``where`` selects."""
         if not where:
             return lambda ids: self._store.held(ids, user)

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -135,16 +136,17 @@ class _Head:
     """One head: standardised signals, logistic regression, an isotonic map if any, its floor.
     A feature named ``a*b`` is the product of two signals."""
 
-    def __init__(self, model: Mapping[str, object]):
-        names = tuple(model["features"])  # type: ignore[arg-type]
-        self.mean = np.asarray(model["mean"], dtype=float)
-        self.scale = np.asarray(model["scale"], dtype=float)
-        self.coef = np.asarray(model["coef"], dtype=float)
-        self.intercept = float(model["intercept"])  # type: ignore[arg-type]
-        self.floor = float(model["floor"])  # type: ignore[arg-type]
+    def __init__(self, model: Mapping[str, Any]):
+        """``model``: the head as confidence.json holds it (JSON: its values are checked below)."""
+        names = tuple(model["features"])
+        self.mean = np.asarray(model["mean"], dtype=np.float64)
+        self.scale = np.asarray(model["scale"], dtype=np.float64)
+        self.coef = np.asarray(model["coef"], dtype=np.float64)
+        self.intercept = float(model["intercept"])
+        self.floor = float(model["floor"])
         iso = model.get("isotonic") or {}
-        self.iso_x = np.asarray(iso.get("x", ()), dtype=float)  # type: ignore[union-attr]
-        self.iso_y = np.asarray(iso.get("y", ()), dtype=float)  # type: ignore[union-attr]
+        self.iso_x = np.asarray(iso.get("x", ()), dtype=np.float64)
+        self.iso_y = np.asarray(iso.get("y", ()), dtype=np.float64)
         unknown = {p for n in names for p in n.split("*")} - set(FEATURES) - set(MEANING)
         if unknown or not (len(names) == len(self.mean) == len(self.scale) == len(self.coef)):
             raise ValueError(f"its features {sorted(unknown) or len(names)} do not match this code's")
@@ -162,12 +164,12 @@ class Calibrated:
     the floor chosen with it out of fold. A probability means the same in either head; the floors
     differ because the share of unanswerable questions does."""
 
-    def __init__(self, model: Mapping[str, object], where: str = _MODEL):
+    def __init__(self, model: Mapping[str, Any], where: str = _MODEL):
+        """``model``: parsed JSON, of any shape until checked here (a wrong one is a DataError)."""
         try:
             heads = model["heads"]
-            self.heads = {h: _Head(heads[h]) for h in HEADS}  # type: ignore[index]
-            self.heads |= {f"{h}+meaning": _Head(heads[f"{h}+meaning"]) for h in HEADS  # type: ignore[index]
-                           if f"{h}+meaning" in heads}  # type: ignore[operator]
+            self.heads = {h: _Head(heads[h]) for h in HEADS}
+            self.heads |= {f"{h}+meaning": _Head(heads[f"{h}+meaning"]) for h in HEADS if f"{h}+meaning" in heads}
         except (KeyError, TypeError, ValueError) as e:
             raise DataError(f"{where}: not a calibrated confidence model ({e})") from None
         self.meaning = len(self.heads) > len(HEADS)

@@ -142,6 +142,12 @@ def _said_by(t: Turn, moment: datetime | None) -> bool:
     return t.date is not None and (moment is None or t.date <= moment)
 
 
+def _dated(t: Turn) -> datetime:
+    """The date of a turn the rules compare: only turns :func:`_said_by` a moment, so dated."""
+    assert t.date is not None, "an undated turn compared by date"
+    return t.date
+
+
 def _by_topic(turns: list[Turn], u: Updates, cover: float, floor: float, covered: _Cover,
               replaced: dict[str, list[Turn]]) -> list[Turn]:
     """The question's topic rule: each turn's latest replacement takes its place."""
@@ -154,10 +160,10 @@ def _by_topic(turns: list[Turn], u: Updates, cover: float, floor: float, covered
     while i < len(order):
         a = order[i]
         later = [b for b in order[i + 1:] if b.speaker == a.speaker and b.user == a.user and _said_by(b, u.moment)
-                 and a.date is not None and b.date > a.date and covers[a.id] > 0
+                 and a.date is not None and _dated(b) > a.date and covers[a.id] > 0
                  and covers[b.id] >= max(cover * covers[a.id], floor)]
         if later:
-            newest = max(later, key=lambda b: b.date)
+            newest = max(later, key=_dated)
             order.remove(newest)
             order.insert(i, newest)
             replaced.setdefault(newest.id, []).append(a)
@@ -182,12 +188,12 @@ def _by_value(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: Rules
         if a not in order or a.id in replaced:
             continue  # brought up already, or a replacement itself
         have, at = covered(a.text), order.index(a)
-        later = [b for b in stating if b.speaker == a.speaker and b.user == a.user and b.date > a.date
+        later = [b for b in stating if b.speaker == a.speaker and b.user == a.user and _dated(b) > _dated(a)
                  and (b not in order or order.index(b) > at)  # one above it already comes first
                  and have > 0 and covered(b.text) >= max(rules.value_cover * have, rules.value_floor)]
         if not later:
             continue
-        newest = max(later, key=lambda b: b.date)
+        newest = max(later, key=_dated)
         if newest in order:
             order.remove(newest)
         order.insert(at, newest)

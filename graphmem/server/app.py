@@ -42,7 +42,7 @@ from mcp.server.transport_security import (
     TransportSecuritySettings,
 )
 from mcp.shared.message import SessionMessage
-from pydantic import ValidationError
+from pydantic import AnyHttpUrl, ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -216,7 +216,8 @@ def serve_http(memory: Memory, listening: socket.socket, host: str, port: int, t
     if token:
         # issuer_url is required by AuthSettings and published only with resource_server_url, which stays unset:
         # this server is its own issuer (the operator hands the token out), and advertises no OAuth discovery.
-        auth = {"auth": AuthSettings(issuer_url=url(host, port).removesuffix("/mcp"), resource_server_url=None),
+        auth = {"auth": AuthSettings(issuer_url=AnyHttpUrl(url(host, port).removesuffix("/mcp")),
+                                          resource_server_url=None),
                 "token_verifier": StaticToken(token)}
     guard = rebinding_guard(listening, host)
     app = server.streamable_http_app(host=host, json_response=True, transport_security=guard, **auth)

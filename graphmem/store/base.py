@@ -26,11 +26,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterator, Sequence
-from typing import Protocol
-
 from graphmem.data.metadata import Where
 from graphmem.domain import Claim, Turn
 from graphmem.index.query import Query
+from graphmem.text.terms import TermWeights
 
 __all__ = ["Scored", "Store", "Weights"]
 
@@ -38,15 +37,9 @@ Scored = tuple[Turn, float]
 """A turn a store's search found, with its score (BM25F, or the fused score with embeddings)."""
 
 
-class Weights(Protocol):
-    """The reader's term weights over what a store holds: how rare each stemmed term is (idf);
-    ``unseen`` for a term no turn holds (the largest weight there is)."""
-
-    unseen: float
-
-    def weight(self, term: str) -> float: ...
-
-    def weights(self, terms: Sequence[str]) -> dict[str, float]: ...
+Weights = TermWeights
+"""The reader's term weights over what a store holds (:class:`graphmem.text.terms.TermWeights`): how
+rare each stemmed term is (idf); ``unseen`` for a term no turn holds (the largest weight there is)."""
 
 
 class Store(ABC):

@@ -116,6 +116,7 @@ def lemma(word: str) -> str:
     for suffix in ("ing", "ed", "es", "s"):
         if w.endswith(suffix) and len(w) > len(suffix) + 1:
             stem = w[: -len(suffix)]
+            cand: tuple[str, ...]
             if suffix == "es" and stem.endswith("i"):
                 cand = (stem[:-1] + "y",)
             elif suffix == "ed" and stem.endswith("i"):

@@ -20,6 +20,7 @@ import sys
 import types
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any, Protocol
 
 import numpy as np
 from scipy import sparse
@@ -28,7 +29,7 @@ from graphmem.text.scripts import is_cjk, unicode_words
 from graphmem.text.spelling import american
 
 
-def _porter_class() -> type:
+def _porter_class() -> type[Any]:
     """nltk's PorterStemmer class, without executing the rest of nltk.
 
     ``import nltk`` runs its ``__init__``, which pulls in scipy.stats and every corpus
@@ -173,6 +174,21 @@ def hebrew_bare(word: str) -> str:
         if word[0] in HEBREW_PREFIXES and len(word) > 3:
             word = word[1:]
     return word
+
+
+class TermWeights(Protocol):
+    """How rare each stemmed term is (idf), which is all the reader and the confidence ask of a
+    vocabulary: :class:`Vocabulary` fitted at once, the live index's
+    :class:`graphmem.index.vocabulary.LiveVocabulary`, or a Neo4j store's counts."""
+
+    @property
+    def unseen(self) -> float:
+        """The weight of a term no turn holds (the largest there is)."""
+        ...
+
+    def weight(self, term: str) -> float: ...
+
+    def weights(self, terms: Iterable[str]) -> dict[str, float]: ...
 
 
 class Vocabulary:

@@ -9,6 +9,7 @@ folder as ``graphmem/cypher`` (``pyproject.toml`` maps it); a source checkout re
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -17,8 +18,11 @@ from typing import TYPE_CHECKING
 
 from graphmem.errors import GraphmemError
 
-if TYPE_CHECKING:  # a type only (importlib.resources.abc is new in Python 3.11)
-    from importlib.resources.abc import Traversable
+if TYPE_CHECKING:  # a type only (importlib.resources.abc is new in Python 3.11; importlib.abc's before)
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 __all__ = ["Example", "browser_file", "browser_queries", "query", "query_names", "statements"]
 
@@ -53,7 +57,8 @@ def query(name: str) -> str:
 def statements(name: str) -> list[str]:
     """The statements of a multi-statement file (``schema``), split on ``;`` at line ends."""
     text = (_cypher_dir() / f"{name}.cypher").read_text(encoding="utf-8")
-    out, current = [], []
+    out: list[str] = []
+    current: list[str] = []
     for line in text.splitlines():
         if line.strip().startswith("//") and not current:
             continue

@@ -87,6 +87,7 @@ def index_row(index: LiveIndex, i: int) -> dict:
     own, context, length = _fields(index, i)
     read = index.reading(i)
     day = r.date.date() if r.date is not None else None
+    replied = index.replied[i]
     marks = [mark_of(kind) for kind in read.types] + ([ASKER] if index.askers.mine.view()[i] else [])
     if day is not None:
         marks += [f"day_{day.toordinal()}", f"mon_{day.year}_{day.month}"]
@@ -98,7 +99,7 @@ def index_row(index: LiveIndex, i: int) -> dict:
         "scope": " ".join([r.conversation, owner(r.user), *tokens(r.metadata)]), "length": length, "types": list(read.types),
         "day": day.toordinal() if day is not None else None,
         "span_lo": [a.toordinal() for a, _ in spans], "span_hi": [b.toordinal() for _, b in spans],
-        "replied": None if index.replied[i] is None else turn_key(index.records[index.replied[i]]),
+        "replied": None if replied is None else turn_key(index.records[replied]),
     }
     stems = set(own) | set(context)
     bag = sorted(stems | {mark_of(kind) for kind in read.types} | _family_tokens(stems) | _day_tokens(day, spans))
@@ -181,7 +182,8 @@ def sentence_rows(records: Sequence[Turn], encoder: Encoder) -> list[dict]:
     embedded as the embedded memory embeds it (:class:`graphmem.search.dense.Turns`), all the
     turns' sentences in one encoding."""
     owner, pieces = passages([(r.speaker, r.text) for r in records])
-    keys, first = [], {}
+    keys: list[tuple[str, int, str]] = []
+    first: dict[int, int] = {}
     for at, i in enumerate(owner):  # a turn's sentences are numbered from its first
         r = records[i]
         keys.append((turn_key(r), at - first.setdefault(i, at), r.conversation))

@@ -30,7 +30,7 @@ candidates are ``search_fused``'s (the vector index's nearest sentences join Luc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -84,7 +84,7 @@ class DbVocabulary:
         df = self.vdf.get(term)
         return self._idf(df) if df else self.unseen
 
-    def weights(self, terms: Sequence[str]) -> dict[str, float]:
+    def weights(self, terms: Iterable[str]) -> dict[str, float]:
         return {t: self._idf(self.vdf[t]) for t in dict.fromkeys(terms) if self.vdf.get(t)}
 
 

@@ -246,13 +246,14 @@ def _joined(text: str) -> Claim:
     """A claim as ``memory_facts.cypher`` joins it into one string."""
     subject, predicate, obj, negated, sentence, turn, when, mentions, topic, speaker = text.split("\x1f")
     return Claim(subject, predicate, obj, negated == "true", sentence, turn,
-                 datetime.fromisoformat(when) if when else None, tuple(mentions.split("\x1e")[:-1]), topic, speaker)
+                 _said_on(datetime.fromisoformat(when) if when else None), tuple(mentions.split("\x1e")[:-1]), topic,
+                 speaker)
 
 
 def _claim(c: dict) -> Claim:
     """A claim as a statement returns an assertion."""
     return Claim(c["subject"], c["predicate"], c["object"], bool(c["negated"]), c["sentence"], c["turn_id"],
-                 as_datetime(c["date"]), tuple(c["mentions"]), c["topic"], c["speaker"])
+                 _said_on(as_datetime(c["date"])), tuple(c["mentions"]), c["topic"], c["speaker"])
 
 
 def load_conversations(client: Client, conversations: Sequence[Conversation], batch: int = DEFAULT_BATCH,
@@ -269,3 +270,9 @@ def load_conversations(client: Client, conversations: Sequence[Conversation], ba
 def forget_conversations(client: Client, conversations: Collection[str]) -> int:
     """:meth:`Neo4jStore.forget_conversations` over ``client`` (a clean-up's, a benchmark's): the turns forgotten."""
     return Neo4jStore(client=client, warmed=False).forget_conversations(conversations)
+
+
+def _said_on(when: datetime | None) -> datetime:
+    """An assertion's date: every claim is written with its turn's (:func:`graphmem.claims.records.said_on`)."""
+    assert when is not None, "an assertion stored without a date"
+    return when

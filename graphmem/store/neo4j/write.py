@@ -219,7 +219,8 @@ class Writer:
             held.lengths[i] = row["fields"]["length"]
         if change is not None:
             forget, claims, people = self._claims(conv, held, change, {r.id for r in new})
-        else:
+        else:  # a load: its graph is given
+            assert given is not None
             forget, claims, people = [], given.claims, given.people
         speakers = list(held.speakers)
         tx.run("write_claims", p={"forget": forget, "people": people, "claims": claims, "conversation": conv,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from datetime import datetime
+from functools import partial
 
 import numpy as np
 
@@ -134,7 +135,7 @@ class RamStore(Keyed):
     def _reclaim(self, conversations: Sequence[str]) -> None:
         """The conversations' claims, to be read again from their turns held now."""
         for conv in conversations:
-            self._claims.reset(conv, lambda conv=conv: self._waiting(conv))
+            self._claims.reset(conv, partial(self._waiting, conv))
 
     def _waiting(self, conv: str) -> list[tuple[Turn, datetime]]:
         """The conversation's turns held now, each with the moment it was ingested: kept for an

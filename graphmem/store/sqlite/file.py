@@ -43,7 +43,7 @@ from graphmem.store.sqlite.schema import (PAGE_SIZE, READING_VERSION, SCHEMA, SC
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: SQLite's own locks alone keep writers apart
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # (the module or, where there is none, None: checked before use)
 
 __all__ = ["DamagedFile", "MemoryFile", "READING_VERSION", "SCHEMA_VERSION", "PAGE_SIZE"]
 
@@ -75,7 +75,7 @@ def _settings(options: MemoryOptions) -> str:
 class MemoryFile:
     """The SQLite file behind ``Memory(path=...)``: written by one process, read by any number."""
 
-    def __init__(self, path: str | Path, options: MemoryOptions, writable: bool = True):
+    def __init__(self, path: str | os.PathLike[str], options: MemoryOptions, writable: bool = True):
         self.path, self.writable = Path(path), writable
         self._lock_fd: int | None = None
         self._steps: list[tuple[str, Sequence[tuple]]] | None = None
@@ -240,8 +240,8 @@ class MemoryFile:
             else:
                 for user, (_, theirs) in by_user.items():
                     index_of(user).add(theirs)
-            for user, (theirs, _) in by_user.items():
-                self.ns.setdefault(user, []).extend(row[0] for row in theirs)
+            for user, (their_rows, _) in by_user.items():
+                self.ns.setdefault(user, []).extend(row[0] for row in their_rows)
             self.last = max(self.last, rows[-1][0]) if rows else self.last
             return records
 

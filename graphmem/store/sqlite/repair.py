@@ -67,7 +67,8 @@ def readable(old: Path) -> Salvage:
     db = _open(old)
     try:
         live = _live(db)
-        last, lo, kept = max((n for _, n in live), default=-1), 0, {}
+        kept: dict[int, Turn] = {}
+        last, lo = max((n for _, n in live), default=-1), 0
         columns = _COLUMNS.format(metadata=_metadata_column(db))
         while lo <= max(last, *kept, -1) + _BEYOND:
             kept.update(_range(db, lo, lo + _RANGE, report, columns))
@@ -163,8 +164,11 @@ def _range(db: sqlite3.Connection, lo: int, hi: int, report: Salvage, columns: s
 
 def _turn(n: int, tid: object, conv: object, speaker: object, text: object, date: object, turn: object,
           at: object, checksum: object, user: object, meta: object) -> Turn | None:
-    """A turn's row as a turn, or None when it does not read back as written."""
-    if not all(isinstance(cell, str) for cell in (tid, conv, speaker, text)) or not isinstance(meta, str | None) or \
+    """A turn's row as a turn, or None when it does not read back as written (a cell of a type no
+    turn is written with included: the cells of a damaged page may be anything)."""
+    if not (isinstance(tid, str) and isinstance(conv, str) and isinstance(speaker, str) and isinstance(text, str)
+            and isinstance(date, str | None) and isinstance(turn, int | None) and isinstance(at, str | None)
+            and isinstance(user, str | None) and isinstance(meta, str | None)) or \
             (checksum is not None and record_crc(n, tid, conv, speaker, text, date, turn, at, user, meta) != checksum):
         return None
     try:

@@ -62,13 +62,13 @@ def rows(index: LiveIndex, generation: int, user: str | None = None) -> list[tup
     the table ``snapshot`` (each array handed to SQLite as a view of its bytes, not a copy)."""
     terms, flat, total = index.postings.arrays()
     n, vocab_terms, vocab_df = index.vocab.counts()
-    arrays = {name: np.ascontiguousarray({**flat, "vocab": vocab_df}[name], dtype=kind) for name, kind in _TYPES.items()}
-    blobs = {name: memoryview(a).cast("B") for name, a in arrays.items()}
+    arrays: dict[str, np.ndarray] = {name: np.ascontiguousarray({**flat, "vocab": vocab_df}[name], dtype=kind) for name, kind in _TYPES.items()}
+    blobs = {name: a.data.cast("B") for name, a in arrays.items()}  # (a contiguous array's data: a view of its bytes)
     head = {"version": VERSION, "layout": LAYOUT, "generation": generation, "turns": len(index), "total": total,
             "settings": _settings(index.options), "vocab_n": n, "terms": terms, "vocab_terms": vocab_terms,
             "crc": {name: zlib.crc32(blob) for name, blob in blobs.items()}}
     text = json.dumps(head).encode()
-    parts = [("head", b"%08x" % zlib.crc32(text) + text), *blobs.items()]  # the head's own CRC-32 first
+    parts: list[tuple[str, bytes | memoryview]] = [("head", b"%08x" % zlib.crc32(text) + text), *blobs.items()]  # the head's own CRC-32 first
     return [(scoped(name, user), value) for name, value in parts]
 
 
@@ -103,7 +103,7 @@ def _kept(saved: Mapping[str, bytes], generation: int, turns: int,
     if any(zlib.crc32(saved[name]) != head["crc"][name] for name in _TYPES):
         return None
     # bytearray: arrays of their own, writable (a posting read again is changed in place)
-    flat = {name: np.frombuffer(bytearray(saved[name]), dtype=kind) for name, kind in _TYPES.items()}
+    flat: dict[str, np.ndarray] = {name: np.frombuffer(bytearray(saved[name]), dtype=kind) for name, kind in _TYPES.items()}
     terms, vocab_terms, total = head["terms"], head["vocab_terms"], head["total"]
     if not (_names(terms) and _names(vocab_terms) and isinstance(total, float) and math.isfinite(total)):
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import datetime
 from functools import wraps
+import os
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,7 +46,7 @@ class FileStore(RamStore):
     the file, written last, so an add the file refuses leaves the memory and its file as they were.
     ``read_only``: a reader, which never writes the file and follows its writer."""
 
-    def __init__(self, path: str | Path, options: MemoryOptions = MemoryOptions(), scope: bool = True,
+    def __init__(self, path: str | os.PathLike[str], options: MemoryOptions = MemoryOptions(), scope: bool = True,
                  read_only: bool = False):
         super().__init__(options, scope)
         self.read_only = read_only
