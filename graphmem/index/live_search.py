@@ -19,7 +19,7 @@ from graphmem.index.arrays import Grow
 from graphmem.index.askers import Askers
 from graphmem.index.days import Days
 from graphmem.index.live_dense import LiveDense
-from graphmem.index.options import MemoryOptions
+from graphmem.index.options import IndexSettings, MemoryOptions
 from graphmem.index.conversations import best_conversations
 from graphmem.index.people import People
 from graphmem.index.postings import Postings, top_k
@@ -54,6 +54,7 @@ class LiveSearch(People):
     (the attributes it keeps, named here with their types; this class adds no state)."""
 
     options: MemoryOptions
+    settings: IndexSettings
     scope: bool
     dense: LiveDense | None
     records: list[Turn]

@@ -226,7 +226,7 @@ class MemoryOptions:
             concern, setting = FLAT[name]
             changes[concern][setting] = value
         for name, kind in CONCERNS.items():
-            settings = given[name] if given[name] is not None else kind()
+            settings: Any = given[name] if given[name] is not None else kind()
             object.__setattr__(self, name, replace(settings, **changes[name]) if changes[name] else settings)
 
     def __getattr__(self, name: str) -> Any:

@@ -68,7 +68,8 @@ def _kind(schema: Spec, field: str = "") -> Any:
         return Annotated[bool, Field(strict=True)]
     if kind == "string":
         filled = (AfterValidator(_filled),) if schema.get("minLength") else ()
-        return Annotated[(str, Field(strict=True, max_length=schema.get("maxLength")), *filled, *RULES.get(field, ()))]
+        marks = (str, Field(strict=True, max_length=schema.get("maxLength")), *filled, *RULES.get(field, ()))
+        return Annotated[marks]  # a tuple subscript is the same as the items written out
     if kind == "array":
         return Annotated[list[_kind(schema["items"])],  # type: ignore[misc]
                          Field(strict=True, min_length=schema.get("minItems", 0), max_length=schema.get("maxItems"))]
