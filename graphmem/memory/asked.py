@@ -49,7 +49,7 @@ from graphmem.store.users import unscoped_turn
 from graphmem.text.spelling import american
 from graphmem.text.terms import content, stem, words
 
-__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "from_facts", "hint", "value_of"]
+__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "from_facts", "hint", "selected", "value_of"]
 
 MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once: asked now, every value held is the reply."""
@@ -321,14 +321,27 @@ person both met a fact of the memory's, a match of meaning rather than of words,
 default floor; below 1, as the rules that read facts and questions miss (docs/what_holds.md)."""
 
 
+def selected(store: Store, person: str, user: str | None, scope: str | None = None,
+             where: Where | None = None) -> Sequence[Claim]:
+    """The claims about ``person`` (a key) read from the turns a question may use: of the conversation
+    asked (``scope``) and selected by ``where`` (a turn's metadata). Why: a fact is read from its turn,
+    so a turn the caller filtered out must neither answer nor end a fact that answers."""
+    claims = store.claims_about(person, user)
+    if (scope is None and not where) or not claims:
+        return claims
+    held = store.held({c.turn_id for c in claims})
+    return [c for c in claims if (t := held.get(c.turn_id)) is not None
+            and (scope is None or t.conversation == scope) and (not where or matches(t.metadata, where))]
+
+
 def answered(store: Store, question: str, found: list[Turn], k: int, scope: str | None, user: str | None,
              moment: datetime | None, where: Where | None) -> tuple[Answer, list[Turn]] | None:
     """``ask``'s answer from what holds (:func:`from_facts`) and the turns found, the facts' turns first
     (each value's, for several; brought in when the search missed them), read from ``store`` under the
-    memory's lock; None when no fact answers, or a fact's turn is not of the conversation asked
-    (``scope``) or not one ``where`` selects: then the turns found are read."""
+    memory's lock, from the claims of the turns asked only (:func:`selected`); None when no fact
+    answers: then the turns found are read."""
     speakers = store.speakers(scope) if scope is not None else []
-    got = from_facts(question, found, moment, lambda p: store.claims_about(p, user), speakers,
+    got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers,
                      lambda words: [t for t, _ in store.search(Query.parse(words, moment), k, scope, user, where)])
     if got is None:
         return None
