@@ -104,6 +104,14 @@ _EVENT = re.compile(r"\s*(?:when|why|how (?!many\b|much\b|often\b|frequently\b)|
                     r"|.*\b(?:would|could|might|potentially|likely|if|want|wants|wanted|plan|plans|planning|hope"
                     r"|hopes|decided|dream|dreams|goal|goals|pursue|persue)\b", re.I)
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
+_CHANGE = re.compile(r"\b(?:now|moved|relocated|switched|swapped|traded|changed|new|joined|became|become|started"
+                     r"|instead|anymore|no longer|these days|since|finally|replaced|upgraded|took up|gave up)\b", re.I)
+"""A sentence telling a change ("We've relocated to Marseille", "I drive a Mazda now"): the value it says
+replaced an earlier one, so it is no first value, even when the earlier was never read."""
+_BEFORE = re.compile(r"\bbefore (?:the |a |an |his |her |my |their |switching to |moving to |joining |getting )?"
+                     r"(?!(?:i|he|she|they|we|you|it|that|this|then|now|\w+ing)\b)([a-z][\w-]*(?: [a-z][\w-]*)?)\W*$", re.I)
+"""A later value named after "before" at the question's end ("before medicine", "before the Tacoma",
+"before switching to Stripe"); not a clause ("before I moved") nor an act ("before moving")."""
 _NOT_NAMES = frozenset("what where who whom whose which when why how is are was were does do did has have had can "
                        "could would should will i my me the a an in on at for of to and or now currently "
                        "january february march april may june july august september october november december "
@@ -126,6 +134,8 @@ class Asked:
     """Whether the earlier value asked is the first one ("initially", "originally", "first")."""
     several: bool = True
     """Whether it asks for every value held ("What pets...", "Which languages..."), not one ("What pet...")."""
+    before: str = ""
+    """The later value the question names ("What did Aditi study before medicine?": ``medicine``), or ""."""
 
 
 HINTS = {
@@ -187,10 +197,21 @@ thing is what it asks ("What pets...", "Which instrument...") or it asks what th
 drives; "What technique is Audrey using to discipline her dogs?" names dogs and asks a technique."""
 
 
+_OWNED = re.compile(r"^\W*(?:what|which|who)(?:'s| is| was| are| were) (?:the names? of )?(?:\w+'s|my|your|his|her"
+                    r"|their|our|the user's) (?:first |previous |old |new |current |other |latest |last )?([a-z]+)"
+                    r"(?: (?:called|named|now|currently|these days|before|then|originally|initially|at first|"
+                    r"in [\w ]+))*\W*$")
+"""A question asking what a person's thing is: "What is the name of Hamid's dog?", "What were Mei's
+cats called?", "What was Oliver's first pet?", "What is Tariq's car now?"."""
+
+
 def _asks_thing(q: str, attribute: str) -> bool:
     """Whether a question naming a thing of ``attribute`` asks for it (always, for other attributes)."""
     verb = _THING_VERB.get(attribute)
     if verb is None:
+        return True
+    owned = _OWNED.match(q.lower())
+    if owned and any(rx.search(owned.group(1)) for name, rx in _ATTRIBUTE_RE if name == attribute):
         return True
     head = _HEAD.match(q.lower())
     if head:
@@ -214,8 +235,11 @@ def asked(question: str) -> Asked | None:
         return None  # "Where did Ann take Rex?" names a pet but asks a place
     names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))
     earlier = bool(_EARLIER.search(q)) and not _NOW.search(q)
-    several = not _ONE.search(q)
-    return Asked(attribute, names, bool(_ASKER.search(q)), earlier, earlier and bool(_FIRST.search(q)), several)
+    owned = _OWNED.match(q.lower())
+    several = not _ONE.search(q) and not (owned and not owned.group(1).endswith("s"))
+    before = _BEFORE.search(q)
+    return Asked(attribute, names, bool(_ASKER.search(q)), earlier, earlier and bool(_FIRST.search(q)), several,
+                 before.group(1).lower() if earlier and before else "")
 
 
 def asker(found: Sequence[Turn], speakers: Iterable[str] = ()) -> str | None:
@@ -274,6 +298,13 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
         if a.first and (ended or len({v.lower() for _, v in mine}) > 1):  # the first of values that changed
             f, v = min(mine, key=lambda p: p[0].valid_from)
             return [f], value_of(f, v)
+        if a.first and len(mine) == 1 and not _CHANGE.search(mine[0][0].sentence):  # the one value known, first
+            f, v = mine[0]
+            return [f], value_of(f, v)
+        if not ended and a.before:  # "before medicine": the latest value said that is not the one named
+            if not any(_stems(a.before) & _stems(v) for _, v in mine):  # the value named was not read: it came later
+                f, v = max(mine, key=lambda p: p[0].valid_from)
+                return [f], value_of(f, v)
         if not ended:
             return None
         f, v = max(ended, key=lambda p: (p[0].valid_to, p[0].valid_from))

@@ -4,7 +4,7 @@ spellings (graphmem.memory.asked, and the as-of filter of every store's search).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import pytest
@@ -147,10 +147,34 @@ def test_several_pets_held_are_one_reply_unless_one_is_asked():
     assert answer_of(history, asked("What pet does Ann have now?"), None)[1] == "a cat"  # the latest
 
 
-def test_the_first_value_is_one_of_values_that_changed():
+def test_the_first_value_is_the_first_said_unless_its_sentence_tells_a_change():
     first = asked("What car did Ann drive at first?")
-    assert answer_of([_fact("vehicle", "a Tesla", 5)], first, None) is None  # one value: nothing changed
+    assert answer_of([_fact("vehicle", "a Tesla", 5)], first, None)[1] == "a Tesla"  # the one value known
+    changed = replace(_fact("vehicle", "a Tesla", 5), sentence="I traded the old one in, I drive a Tesla now.")
+    assert answer_of([changed], first, None) is None  # it replaced a value never read
     assert answer_of([_fact("vehicle", "a Civic", 1), _fact("vehicle", "a Tesla", 5)], first, None)[1] == "a Civic"
+
+
+def test_the_earlier_value_before_a_later_one_named():
+    law = _fact("study", "law", 1)
+    assert asked("What did Aditi study before medicine?").before == "medicine"
+    assert answer_of([law], asked("What did Ann study before medicine?"), None)[1] == "law"  # medicine never read
+    assert answer_of([law], asked("What did Ann study before law?"), None) is None  # law is the one named
+    assert asked("What city did the user live in before moving?").before == ""  # an act, not a value
+    assert asked("Where did Ann live before she moved?").before == ""  # a clause
+
+
+@pytest.mark.parametrize("question, attribute, several", [
+    ("What is the name of Hamid's dog?", "pet", False),
+    ("What were Mei's cats called in June 2022?", "pet", True),
+    ("What was Oliver's first pet?", "pet", False),
+    ("What is Tariq's car now?", "vehicle", False),
+    ("What was my guitar called?", "instrument", False),
+])
+def test_a_question_asking_what_a_persons_thing_is_asks_the_thing(question, attribute, several):
+    a = asked(question)
+    assert (a.attribute, a.several) == (attribute, several)
+    assert asked("What did Melanie's dog do?") is None and asked("What technique is Audrey using on her dogs?") is None
 
 
 def test_a_favourite_in_either_spelling_meets_the_other():
