@@ -43,6 +43,7 @@ from functools import lru_cache
 from graphmem.claims.facts import asked_kinds, holding
 from graphmem.claims.people import fold
 from graphmem.domain import Claim, Turn
+from graphmem.index.shape import is_assistant
 from graphmem.index.options import MemoryOptions
 from graphmem.memory.asked import asker
 from graphmem.memory.slots import asked_value, states
@@ -132,6 +133,7 @@ def prefer_current(found: Sequence[Turn], u: Updates, rules: Rules) -> tuple[lis
     covers = _Cover(u.weights, u.question)
     head = _by_kind(list(found[:rules.window]), u, replaced)
     head = _by_topic(head, u, rules.cover, rules.floor, covers, replaced)
+    head = _stating_first(head, found[rules.window:rules.reads(u.question)], u, rules, covers, replaced)
     head = _by_value(head, found[rules.window:rules.reads(u.question)], u, rules, covers, replaced)
     seen = {t.id for t in head}
     return head + [t for t in found if t.id not in seen], \
@@ -163,6 +165,27 @@ def _by_topic(turns: list[Turn], u: Updates, cover: float, floor: float, covered
             replaced.setdefault(newest.id, []).append(a)
         i += 1
     return order
+
+
+def _stating_first(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: Rules, covered: _Cover,
+                   replaced: dict[str, list[Turn]]) -> list[Turn]:
+    """A question asking a kind of value ("How many stars do I need?") is answered by a turn that states
+    one, not by one that asks it again ("Can you remind me how many stars I need?"): the turns found down to
+    ``depth`` that state such a value, are said by the first person found (not an assistant) by the moment asked and
+    cover the question at least ``value_floor``, in the order found, come before the first turn found when
+    it states none (or is an assistant's: a table of "Issue 1, Issue 2" is no one's count); when the topic's
+    rule put it there, only those said since. The others keep their order after them."""
+    kind = asked_value(u.question)
+    if kind is None or not head or (states(kind, head[0].text) and not is_assistant(head[0].speaker)):
+        return head
+    me = next(((t.speaker, t.user) for t in head if not is_assistant(t.speaker)), None)  # whose value is asked
+    stating = [t for t in list(head) + [t for t in deeper if t not in head]
+               if (t.speaker, t.user) == me and _said_by(t, u.moment) and states(kind, t.text)
+               and covered(t.text) >= rules.value_floor
+               and (head[0].id not in replaced or t.date >= head[0].date)]  # what it replaced stays below it
+    if not stating:
+        return head
+    return stating + [t for t in head if t not in stating]
 
 
 def _by_value(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: Rules, covered: _Cover,
