@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 
 from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
@@ -49,7 +49,7 @@ from graphmem.store.users import unscoped_turn
 from graphmem.text.spelling import american
 from graphmem.text.terms import content, stem, words
 
-__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "from_facts", "hint", "selected", "value_of"]
+__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "as_of_named", "from_facts", "hint", "selected", "value_of"]
 
 MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once: asked now, every value held is the reply."""
@@ -365,6 +365,17 @@ def selected(store: Store, person: str, user: str | None, scope: str | None = No
             and (scope is None or t.conversation == scope) and (not where or matches(t.metadata, where))]
 
 
+def as_of_named(question: str, moment: datetime | None) -> datetime | None:
+    """The moment a question about a state asks of: the end of the period it names ("Where was Priya
+    living in August 2022?": what held by the end of August 2022) when that comes before ``moment``
+    (the day asked), else ``moment``. Why: a state asked "in" a past month is what held then, not now."""
+    named = Query.parse(question, moment).dates
+    if not named:
+        return moment
+    until = datetime.combine(max(end for _, end in named), time.max)
+    return until if moment is None or until < moment else moment
+
+
 def answered(store: Store, question: str, found: list[Turn], k: int, scope: str | None, user: str | None,
              moment: datetime | None, where: Where | None) -> tuple[Answer, list[Turn]] | None:
     """``ask``'s answer from what holds (:func:`from_facts`) and the turns found, the facts' turns first
@@ -372,6 +383,7 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     memory's lock, from the claims of the turns asked only (:func:`selected`); None when no fact
     answers: then the turns found are read."""
     speakers = store.speakers(scope) if scope is not None else []
+    moment = as_of_named(question, moment)
     got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers,
                      lambda words: [t for t, _ in store.search(Query.parse(words, moment), k, scope, user, where)])
     if got is None:

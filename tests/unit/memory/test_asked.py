@@ -250,3 +250,14 @@ def test_a_reply_of_several_values_cites_each_values_turn_whatever_k():
     assert answer.measure == "fact", answer
     named = [i for i, name in (("a", "Rex"), ("c", "Tom")) if name in answer.reply]
     assert len(named) == 2 and set(named) <= set(answer.cited), answer
+
+
+def test_a_state_asked_in_a_past_month_is_what_held_then():
+    mem = Memory()
+    mem.ingest([{"id": "p1", "speaker": "Priya", "text": "I live in Austin now.", "date": "2022-05-11"},
+                {"id": "p2", "speaker": "Sam", "text": "Austin is hot in summer.", "date": "2022-05-11"},
+                {"id": "p3", "speaker": "Priya", "text": "I moved to Portland last week.", "date": "2022-12-03"}])
+    assert mem.ask("Where does Priya live?", asked_on="2023-02-01").reply == "Portland"
+    then = mem.ask("Where did Priya live in August 2022?", asked_on="2023-02-01")
+    assert (then.reply, then.measure, then.source) == ("Austin", "fact", "p1")
+    assert mem.ask("Where did Priya live in December 2022?", asked_on="2023-02-01").reply == "Portland"
