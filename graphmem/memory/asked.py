@@ -47,6 +47,7 @@ from graphmem.index.shape import is_assistant
 from graphmem.store.base import Store
 from graphmem.store.users import unscoped_turn
 from graphmem.text.spelling import american
+from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS
 from graphmem.text.terms import content, stem, words
 
 __all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "as_of_named", "from_facts", "hint", "selected", "value_of"]
@@ -274,8 +275,37 @@ def attribute_of(f: Fact) -> tuple[str, str] | None:
     return f.attribute, f.value or f.object
 
 
+_THINGS = INSTRUMENTS | OCCUPATIONS | ANIMAL_WORDS | DIETS | LANGUAGES
+
+
+def _whole(obj: str, value: str) -> str:
+    """``value`` widened to the name of a thing it is part of in the fact's object: the words of things
+    next to it ("double" in "the double bass" is "double bass", "guitar" in "the bass guitar instead" "bass
+    guitar"), one space apart; a name (capitalised) as it is; ``value`` when the object lacks it."""
+    at = obj.lower().find(value.lower())
+    if not value or at < 0 or value[:1].isupper() or obj[at:at + 1].isupper():
+        return value
+    tokens = [m for m in re.finditer(r"[\w'-]+", obj)]
+    inside = [i for i, m in enumerate(tokens) if m.end() > at and m.start() < at + len(value)]
+    if not inside:
+        return value
+    first, last = inside[0], inside[-1]
+
+    def joins(i: int, j: int) -> bool:  # token j may join the run next to token i: one space apart, a content word
+        gap = obj[min(tokens[i].end(), tokens[j].end()):max(tokens[i].start(), tokens[j].start())]
+        word = tokens[j].group(0).lower()
+        return gap == " " and word in _THINGS and tokens[i].group(0).lower() in _THINGS
+    while first > 0 and joins(first, first - 1):
+        first -= 1
+    while last + 1 < len(tokens) and joins(last, last + 1):
+        last += 1
+    return obj[min(tokens[first].start(), at):max(tokens[last].end(), at + len(value))]
+
+
 def value_of(f: Fact, value: str) -> str:
-    """The value as the turn wrote it (its case), where the sentence holds it; else as given."""
+    """The value as the turn wrote it (its case), widened to the name it is part of (:func:`_whole`),
+    where the sentence holds it; else as given."""
+    value = _whole(f.object, value)
     for text in (f.sentence, f.object):
         at = text.lower().find(value.lower())
         if value and at >= 0:
@@ -302,7 +332,7 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
             f, v = mine[0]
             return [f], value_of(f, v)
         if not ended and a.before:  # "before medicine": the latest value said that is not the one named
-            if not any(_stems(a.before) & _stems(v) for _, v in mine):  # the value named was not read: it came later
+            if not any(_stems(a.before) & _stems(value_of(f, v)) for f, v in mine):  # not read: it came later
                 f, v = max(mine, key=lambda p: p[0].valid_from)
                 return [f], value_of(f, v)
         if not ended:

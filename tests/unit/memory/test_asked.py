@@ -11,7 +11,7 @@ import pytest
 
 from graphmem import Memory
 from graphmem.domain import Fact
-from graphmem.memory.asked import Asked, answer_of, asked
+from graphmem.memory.asked import Asked, answer_of, asked, value_of
 from graphmem.text.spelling import american
 from graphmem.text.terms import analyse
 
@@ -261,3 +261,12 @@ def test_a_state_asked_in_a_past_month_is_what_held_then():
     then = mem.ask("Where did Priya live in August 2022?", asked_on="2023-02-01")
     assert (then.reply, then.measure, then.source) == ("Austin", "fact", "p1")
     assert mem.ask("Where did Priya live in December 2022?", asked_on="2023-02-01").reply == "Portland"
+
+
+def test_a_value_is_the_whole_name_of_the_thing():
+    bass = replace(_fact("instrument", "double", 2), object="learn the double bass", sentence="I'm learning the double bass now.")
+    guitar = replace(_fact("instrument", "guitar", 3), object="take up the bass guitar instead",
+                     sentence="Took up the bass guitar instead.")
+    ravi = replace(_fact("partner", "Ravi", 4), object="see someone called Ravi", sentence="I'm seeing someone called Ravi.")
+    assert [value_of(f, f.value) for f in (bass, guitar, ravi)] == ["double bass", "bass guitar", "Ravi"]
+    assert answer_of([guitar], asked("What did Ann play before the bass?"), None) is None  # the bass is the value named
