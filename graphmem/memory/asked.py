@@ -44,13 +44,14 @@ from graphmem.data.metadata import Where, matches
 from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
+from graphmem.memory.said import CHANGE, LISTS, SAID_CONFIDENCE, from_turns
 from graphmem.store.base import Store
 from graphmem.store.users import unscoped_turn
 from graphmem.text.spelling import american
 from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS
 from graphmem.text.terms import content, stem, words
 
-__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "as_of_named", "from_facts", "hint", "selected", "value_of"]
+__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "as_of_named", "from_facts", "hint", "people_asked", "selected", "value_of"]
 
 MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once: asked now, every value held is the reply."""
@@ -105,10 +106,6 @@ _EVENT = re.compile(r"\s*(?:when|why|how (?!many\b|much\b|often\b|frequently\b)|
                     r"|.*\b(?:would|could|might|potentially|likely|if|want|wants|wanted|plan|plans|planning|hope"
                     r"|hopes|decided|dream|dreams|goal|goals|pursue|persue)\b", re.I)
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
-_CHANGE = re.compile(r"\b(?:now|moved|relocated|switched|swapped|traded|changed|new|joined|became|become|started"
-                     r"|instead|anymore|no longer|these days|since|finally|replaced|upgraded|took up|gave up)\b", re.I)
-"""A sentence telling a change ("We've relocated to Marseille", "I drive a Mazda now"): the value it says
-replaced an earlier one, so it is no first value, even when the earlier was never read."""
 _BEFORE = re.compile(r"\bbefore (?:the |a |an |his |her |my |their |switching to |moving to |joining |getting )?"
                      r"(?!(?:i|he|she|they|we|you|it|that|this|then|now|\w+ing)\b)([a-z][\w-]*(?: [a-z][\w-]*)?)\W*$", re.I)
 """A later value named after "before" at the question's end ("before medicine", "before the Tacoma",
@@ -328,7 +325,7 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
         if a.first and (ended or len({v.lower() for _, v in mine}) > 1):  # the first of values that changed
             f, v = min(mine, key=lambda p: p[0].valid_from)
             return [f], value_of(f, v)
-        if a.first and len(mine) == 1 and not _CHANGE.search(mine[0][0].sentence):  # the one value known, first
+        if a.first and len(mine) == 1 and not CHANGE.search(mine[0][0].sentence):  # the one value known, first
             f, v = mine[0]
             return [f], value_of(f, v)
         if not ended and a.before:  # "before medicine": the latest value said that is not the one named
@@ -353,6 +350,17 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
     return list(seen.values()), " and ".join(values)
 
 
+def people_asked(a: Asked, found: Sequence[Turn], speakers: Sequence[str] = (),
+                 search: Callable[[str], Sequence[Turn]] | None = None) -> list[str]:
+    """Whom a question asks about, in the order tried: the names it holds, then for "I", "my", "the
+    user" the asker (:func:`asker` of the turns found, the conversation's speakers, else of a search of
+    the attribute's words), else the speaker chat logs call ``user``."""
+    who = asker(found, speakers) if a.asker else None
+    if a.asker and who is None and search is not None:
+        who = asker(search(hint(a.attribute)))
+    return list(dict.fromkeys(list(a.names) + ([who] if who else ["user"] if a.asker else [])))
+
+
 def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
                claims_about: Callable[[str], Sequence[Claim]], speakers: Sequence[str] = (),
                search: Callable[[str], Sequence[Turn]] | None = None) -> tuple[list[Fact], str] | None:
@@ -364,17 +372,16 @@ def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
     a = asked(question)
     if a is None:
         return None
-    who = asker(found, speakers) if a.asker else None
-    if a.asker and who is None and search is not None:
-        who = asker(search(hint(a.attribute)))
-    people = list(a.names) + ([who] if who else ["user"] if a.asker else [])  # chat logs call the asker "user"
-    for person in dict.fromkeys(people):
+    for person in people_asked(a, found, speakers, search):
         claims = [c for c in claims_about(person) if c.subject == person and (moment is None or c.date <= moment)]
         got = answer_of(facts_of(claims, person, None, history=True), a, moment) if claims else None
         if got is not None:
             return got
     return None
 
+
+SAID_DEPTH = 20
+"""How many turns a search of an attribute's words reads for the person's sayings of a value."""
 
 FACT_CONFIDENCE = 0.9
 """The confidence of a reply read off a fact that holds (measure ``fact``): the question's attribute and
@@ -414,10 +421,12 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     answers: then the turns found are read."""
     speakers = store.speakers(scope) if scope is not None else []
     moment = as_of_named(question, moment)
-    got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers,
-                     lambda words: [t for t, _ in store.search(Query.parse(words, moment), k, scope, user, where)])
+
+    def search(words: str, n: int = k) -> list[Turn]:
+        return [t for t, _ in store.search(Query.parse(words, moment), n, scope, user, where)]
+    got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers, search)
     if got is None:
-        return None
+        return _said(question, found, k, speakers, moment, search)
     facts, reply = got
     ids = list(dict.fromkeys(f.turn_id for f in facts))
     held = store.held(ids)
@@ -428,3 +437,19 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     found = first + [t for t in found if t.id not in {f.id for f in first}]
     cited = found[:max(k, len(first))]  # every value's turn, though k is fewer
     return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found
+
+
+def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], moment: datetime | None,
+          search: Callable[..., list[Turn]]) -> tuple[Answer, list[Turn]] | None:
+    """``ask``'s answer from a value of the attribute asked read off the person's own turns
+    (:mod:`graphmem.memory.said`), when no fact answers: its turn cited first; None when none names one."""
+    a = asked(question)
+    if a is None or a.attribute not in LISTS:
+        return None
+    got = from_turns(a.attribute, people_asked(a, found, speakers, search), lambda w: search(w, SAID_DEPTH),
+                     found, moment, a.earlier, a.first)
+    if got is None:
+        return None
+    turn, reply = unscoped_turn(got[0]), got[1]
+    found = [turn] + [t for t in found if t.id != turn.id]
+    return Answer(reply, tuple(t.id for t in found[:k]), SAID_CONFIDENCE, "said", turn.text, turn.id), found
