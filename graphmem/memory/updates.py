@@ -171,14 +171,17 @@ def _by_topic(turns: list[Turn], u: Updates, cover: float, floor: float, covered
 
 def _stating_first(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: Rules, covered: _Cover,
                    replaced: dict[str, list[Turn]]) -> list[Turn]:
-    """A question asking a kind of value ("How many stars do I need?") is answered by a turn that states
+    """A question asking a kind of value of the asker ("How many stars do I need?") is answered by a turn that states
     one, not by one that asks it again ("Can you remind me how many stars I need?"): the turns found down to
     ``depth`` that state such a value, are said by the first person found (not an assistant) by the moment asked and
     cover the question at least ``value_floor``, in the order found, come before the first turn found when
     it states none (or is an assistant's: a table of "Issue 1, Issue 2" is no one's count); when the topic's
-    rule put it there, only those said since. The others keep their order after them."""
+    rule put it there, only those said since. The others keep their order after them. Asked of someone named
+    ("How many car shows has Dave attended?"), a count is often a sum over events, each turn one of them:
+    left as found."""
     kind = asked_value(u.question)
-    if kind is None or not head or (states(kind, head[0].text) and not is_assistant(head[0].speaker)):
+    if kind is None or not head or not _FIRST_PERSON.search(u.question) \
+            or (states(kind, head[0].text) and not is_assistant(head[0].speaker)):
         return head
     me = next(((t.speaker, t.user) for t in head if not is_assistant(t.speaker)), None)  # whose value is asked
     stating = [t for t in list(head) + [t for t in deeper if t not in head]
