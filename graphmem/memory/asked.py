@@ -44,7 +44,7 @@ from graphmem.data.metadata import Where, matches
 from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
-from graphmem.memory.said import CHANGE, LISTS, SAID_CONFIDENCE, from_turns
+from graphmem.memory.said import CHANGE, LISTS, SAID_CONFIDENCE, asks_said, from_turns
 from graphmem.store.base import Store
 from graphmem.store.users import unscoped_turn
 from graphmem.text.spelling import american
@@ -444,7 +444,7 @@ def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], mom
     """``ask``'s answer from a value of the attribute asked read off the person's own turns
     (:mod:`graphmem.memory.said`), when no fact answers: its turn cited first; None when none names one."""
     a = asked(question)
-    if a is None or a.attribute not in LISTS:
+    if a is None or a.attribute not in LISTS or not asks_said(a.attribute, question):
         return None
     got = from_turns(a.attribute, people_asked(a, found, speakers, search), lambda w: search(w, SAID_DEPTH),
                      found, moment, a.earlier, a.first)

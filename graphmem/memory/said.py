@@ -30,7 +30,7 @@ from graphmem.domain import Turn
 from graphmem.text.terms import stem
 from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, singular
 
-__all__ = ["CHANGE", "LISTS", "SAID_CONFIDENCE", "from_turns", "query_of", "reply_of", "said_value"]
+__all__ = ["CHANGE", "FORMS", "LISTS", "asks_said", "SAID_CONFIDENCE", "from_turns", "query_of", "reply_of", "said_value"]
 
 LISTS = {"occupation": OCCUPATIONS, "instrument": INSTRUMENTS, "diet": DIETS, "language": LANGUAGES}
 """The attributes whose values a closed list of words names, and the list."""
@@ -55,6 +55,38 @@ replaced an earlier one, so it is no first value, even when the earlier was neve
 def _stems(words: frozenset[str]) -> dict[str, str]:
     """Each listed word by its stem: an ending is heard in another form of the word ("no more drumming")."""
     return {stem(w): w for w in words}
+
+
+_WHEN = r"(?: now| currently| these days| nowadays| before| previously| then| at first| originally| initially| in [\w ]+)?"
+FORMS = {
+    "occupation": re.compile(r"^(?:what|which) (?:job|occupation|profession|career|line of work)"
+                             r"(?: (?:did|does|do|is|was|has|had|are|were)\b|\W*$)"
+                             r"|^(?:what|which)(?:'s| is| was| are| were) (?:\w+['’]s|my|his|her|their|your|the user['’]s)"
+                             r" (?:current |previous |first |old |new |main )?(?:job|occupation|profession|career"
+                             r"|line of work)" + _WHEN + r"\W*$|\bdo(?:es)? for (?:a living|work)\b|\bwork(?:s|ed|ing)? as\b"
+                             r"|^what (?:does|do|did|is|was) \w+(?: \w+)? do(?:ing)?" + _WHEN + r"\W*$", re.I),
+    "instrument": re.compile(r"^(?:what|which) (?:musical )?instruments?\b"
+                             r"|^what (?:does|do|did|is|was) \w+(?: \w+)? play(?:ing)?" + _WHEN + r"\W*$", re.I),
+    "diet": re.compile(r"^(?:what|which) (?:kind of |type of |sort of )?diet\b"
+                       r"|^(?:is|was|are|am) \w+(?: \w+)? (?:still |now )?(?:a )?(?:vegetarian|vegan|pescatarian)\b", re.I),
+    "language": re.compile(r"^(?:what|which) languages?\b", re.I),
+}
+"""The questions a value said answers: those asking the attribute of the person itself ("What is Omar's
+job?", "What does Omar do for a living?", "Which instrument does Leo play?", "What diet is Rashid on?"),
+not any question with its word ("What made John leave his IT job?")."""
+_OWNED = re.compile(r"\b[A-Za-z]+['’]s ([a-z]+)")
+_OWN_NOUNS = frozenset("job occupation profession career line work diet instrument instruments language languages "
+                       "favourite favorite main current previous first old new".split())
+
+
+def asks_said(attribute: str, question: str) -> bool:
+    """Whether ``question`` asks the person's own ``attribute`` in a form a value said answers (:data:`FORMS`),
+    not a thing of theirs ("What type of diet do Joanna's turtles have?")."""
+    form = FORMS.get(attribute)
+    q = " ".join(question.split())
+    if form is None or not form.search(q):
+        return False
+    return all(m.group(1).lower() in _OWN_NOUNS for m in _OWNED.finditer(q))
 
 
 def query_of(attribute: str, name: str) -> str:

@@ -43,3 +43,15 @@ def test_ask_reads_a_value_off_the_turns_when_no_fact_holds_one():
     then = mem.ask("What instrument did Marcus play in August 2022?", asked_on="2023-01-01")
     assert (then.reply, then.measure, then.source) == ("Saxophone", "said", "t1")
     assert mem.ask("What instrument does Marcus play?", asked_on="2023-01-01").reply == "bass guitar"
+
+
+def test_a_value_said_answers_only_a_question_asking_the_attribute_itself():
+    from graphmem.memory.said import asks_said
+    for q in ("What is Omar's job?", "What does Omar do for a living?", "What was the user's profession in June 2023?",
+              "What career did I have before?", "What does Amara do now?"):
+        assert asks_said("occupation", q), q
+    for q in ("What made John leave his IT job?", "What happened to John's job in August 2023?",
+              "What career milestone did John achieve recently?"):
+        assert not asks_said("occupation", q), q
+    assert asks_said("instrument", "Which instrument does Leo play?") and asks_said("diet", "What diet is Rashid on?")
+    assert not asks_said("diet", "What type of diet do Joanna's turtles have?")
