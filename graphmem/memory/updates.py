@@ -56,6 +56,10 @@ _PAST = re.compile(r"\b(?:initially|originally|previously|previous|formerly|earl
                    r"|at the (?:start|beginning))\b", re.I)
 _NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|than)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|the user|user's)\b", re.I)
+_RECKONED = re.compile(r"\b(?:did|had|ago|between|passed|since|total|combined|compared|each|will|would|when i)\b", re.I)
+"""A value reckoned from events rather than one that holds ("How many days ago did I...", "How many hours
+have I spent in total?", "How long had I been bird watching when I..."): no turn states it, so the turns
+stating a number are no better answers than the events; the stating rule leaves such a question as found."""
 _NAME = re.compile(r"(?<!^)(?<![.?!]\s)\b([A-Z][a-z]+(?:['’]s)?)\b")
 
 
@@ -180,7 +184,7 @@ def _stating_first(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: 
     ("How many car shows has Dave attended?"), a count is often a sum over events, each turn one of them:
     left as found."""
     kind = asked_value(u.question)
-    if kind is None or not head or not _FIRST_PERSON.search(u.question) \
+    if kind is None or not head or not _FIRST_PERSON.search(u.question) or _RECKONED.search(u.question) \
             or (states(kind, head[0].text) and not is_assistant(head[0].speaker)):
         return head
     me = next(((t.speaker, t.user) for t in head if not is_assistant(t.speaker)), None)  # whose value is asked
