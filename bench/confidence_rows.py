@@ -31,8 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from graphmem.data import locomo  # noqa: E402
 from graphmem.data.shared import find  # noqa: E402
-from graphmem.longmemeval import load as loader  # noqa: E402
-from graphmem.longmemeval.run import evidence_turns  # noqa: E402
+from graphmem.bench.longmemeval import load as loader  # noqa: E402
+from graphmem.bench.longmemeval.run import evidence_turns  # noqa: E402
 from graphmem.memory import calibrated  # noqa: E402
 from graphmem.memory.calibrated import TURNS  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402

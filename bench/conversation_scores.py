@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from graphmem import Memory  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
-from graphmem.longmemeval import load as loader  # noqa: E402
-from graphmem.longmemeval.run import ROLES, evidence_turns  # noqa: E402
+from graphmem.bench.longmemeval import load as loader  # noqa: E402
+from graphmem.bench.longmemeval.run import ROLES, evidence_turns  # noqa: E402
 from graphmem.index.conversations import best_conversations  # noqa: E402
 
 VARIANTS = [(1, 0.0), (2, 1.0), (3, 1.0)] + [(m, lam) for lam in (0.05, 0.1, 0.2, 0.3, 0.5) for m in (2, 3, 5, 1000)]
@@ -46,7 +46,7 @@ numbers, the conversation names by number, and the evidence conversations."""
 
 
 def figures(ranking: Sequence[str], evidence: set[str]) -> dict[str, float]:
-    """Session recall and NDCG@5 of one ranking (binary gain, as graphmem.longmemeval.metrics)."""
+    """Session recall and NDCG@5 of one ranking (binary gain, as graphmem.bench.longmemeval.metrics)."""
     out = {"any@1": float(bool(evidence & set(ranking[:1]))), "any@5": float(bool(evidence & set(ranking[:5]))),
            "all@5": float(evidence <= set(ranking[:5])), "all@10": float(evidence <= set(ranking[:10]))}
     dcg = sum(1 / math.log2(i + 2) for i, c in enumerate(ranking[:5]) if c in evidence)

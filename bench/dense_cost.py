@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from graphmem.longmemeval import load as loader  # noqa: E402
+from graphmem.bench.longmemeval import load as loader  # noqa: E402
 from graphmem.search import e5  # noqa: E402
 from graphmem.search.dense import passages  # noqa: E402
 

@@ -27,7 +27,7 @@ from graphmem.claims.facts import kind_of
 from graphmem.data import locomo
 from graphmem.data.shared import find
 from graphmem.domain import Claim
-from graphmem.longmemeval.load import load, locate
+from graphmem.bench.longmemeval.load import load, locate
 
 
 def longmemeval(path: str | None) -> None:

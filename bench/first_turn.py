@@ -28,9 +28,9 @@ from sklearn.model_selection import KFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from graphmem.index.options import MemoryOptions  # noqa: E402
-from graphmem.longmemeval import load as loader  # noqa: E402
-from graphmem.longmemeval.baseline import BM25  # noqa: E402
-from graphmem.longmemeval.run import evidence_turns  # noqa: E402
+from graphmem.bench.longmemeval import load as loader  # noqa: E402
+from graphmem.bench.longmemeval.baseline import BM25  # noqa: E402
+from graphmem.bench.longmemeval.run import evidence_turns  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402
 
 CACHE = Path(os.environ.get("GRAPHMEM_CACHE") or Path.home() / ".cache/graphmem") / "first_turn"

@@ -57,11 +57,11 @@ from scipy.stats import binomtest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from graphmem.domain import Turn  # noqa: E402
-from graphmem.longmemeval import load as loader  # noqa: E402
-from graphmem.longmemeval.report import summary  # noqa: E402
-from graphmem.longmemeval.run import Result, Settings, run  # noqa: E402
+from graphmem.bench.longmemeval import load as loader  # noqa: E402
+from graphmem.bench.longmemeval.report import summary  # noqa: E402
+from graphmem.bench.longmemeval.run import Result, Settings, run  # noqa: E402
 from graphmem.index.options import MemoryOptions  # noqa: E402
-from graphmem.research.strategies import Strategies  # noqa: E402
+from graphmem.bench.research.strategies import Strategies  # noqa: E402
 
 SHIPPED = Settings(baseline=False)
 

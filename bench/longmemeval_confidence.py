@@ -57,7 +57,7 @@ from sklearn.preprocessing import StandardScaler
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from graphmem.answer.sure import coverage as covered  # noqa: E402
 from graphmem.domain import Turn  # noqa: E402
-from graphmem.longmemeval import load as loader  # noqa: E402
+from graphmem.bench.longmemeval import load as loader  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402
 from graphmem.index.shape import is_assistant  # noqa: E402
 from graphmem.text.kinds import WORD, Cohyponyms, content_words, wordnet  # noqa: E402

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings  # noqa: E402
 from graphmem.answer.sure import sure  # noqa: E402
-from graphmem.longmemeval import load as loader  # noqa: E402
-from graphmem.longmemeval.metrics import token_f1  # noqa: E402
+from graphmem.bench.longmemeval import load as loader  # noqa: E402
+from graphmem.bench.longmemeval.metrics import token_f1  # noqa: E402
 from graphmem.memory.api import FLOOR, Memory  # noqa: E402
 
 

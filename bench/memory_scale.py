@@ -24,7 +24,7 @@ FTS5 reference is built: the memory, the imports and the input records the bench
 copies, or with ``--stream`` copy 0, kept as the model of the new turns, the copy being ingested
 and the parsed LoCoMo the copies are made from, as a program feeding the memory from a file holds
 little of its input) and after FTS5 (the whole process), and with
-``--path`` the file memory's close (which keeps its postings, :mod:`graphmem.store.snapshot`) and
+``--path`` the file memory's close (which keeps its postings, :mod:`graphmem.store.sqlite.snapshot`) and
 its reopen in a fresh process, its imports done first (wall, and the CPU time it took: on a shared
 machine the wall time waits for other jobs); then the reopen once more without the snapshot, as
 after a process killed before it closed (the postings rebuilt from the saved turns).
@@ -227,7 +227,7 @@ def _unnamed(questions: list[str], records: list[dict]) -> list[str]:
 
 
 def _closed_and_reopened(mem, where: Path, question: str) -> dict:
-    """The saved memory closed (its postings kept, graphmem.store.snapshot) and reopened by a
+    """The saved memory closed (its postings kept, graphmem.store.sqlite.snapshot) and reopened by a
     fresh process, as a program that restarts would; then reopened without the snapshot, as after
     a process killed before it closed (the postings rebuilt)."""
     updates = mem.options.updates  # reopened with the options it was saved with, as its snapshot was

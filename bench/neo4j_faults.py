@@ -126,8 +126,8 @@ def _run_writers(conv: str, writers: int, turns: int) -> tuple[list[str], list[f
 
 
 def writers(args: argparse.Namespace) -> None:
-    from graphmem.neo4j.client import connect
-    from graphmem.neo4j.load import delete
+    from graphmem.store.neo4j.client import connect
+    from graphmem.store.neo4j.checks import delete
 
     conv = f"bench-faults-{args.writers}"
     server = _server_env() if args.restart else {}

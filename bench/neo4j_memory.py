@@ -79,7 +79,7 @@ def _base(mem, data: str) -> None:
     """The 419-turn memory conversation, made afresh on every run (conv-26 under its own id, one
     ingest): each run's one-turn ingests add to it, and the target names a 419-turn conversation."""
     from graphmem.data.locomo import load_file
-    from graphmem.neo4j.load import delete
+    from graphmem.store.neo4j.checks import delete
 
     delete(mem.store.client, BASE)
     conv = load_file(data).conversations[0]
@@ -177,7 +177,7 @@ def quality(args: argparse.Namespace) -> None:
 def _held(dense: bool = False):
     """An embedded Memory over every turn the database searches, in the database's order."""
     from graphmem import Memory
-    from graphmem.neo4j.client import connect
+    from graphmem.store.neo4j.client import connect
 
     with connect() as client:
         rows = client.run("MATCH (t:Turn) WHERE t.bag IS NOT NULL RETURN t.key AS id, t.speaker AS speaker,"
@@ -201,8 +201,8 @@ for i in range(n):
 
 
 def writers(args: argparse.Namespace) -> None:
-    from graphmem.neo4j.client import connect
-    from graphmem.neo4j.load import delete
+    from graphmem.store.neo4j.client import connect
+    from graphmem.store.neo4j.checks import delete
 
     client = connect()
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}

@@ -24,14 +24,14 @@ import argparse
 import os
 import time
 
-from graphmem.arms.base import Context
-from graphmem.arms.path import PathArm
-from graphmem.bench import run as bench
+from graphmem.bench.arms.base import Context
+from graphmem.bench.arms.path import PathArm
+from graphmem.bench.locomo import run as bench
 from graphmem.data import locomo
-from graphmem.neo4j.client import connect
-from graphmem.neo4j.hops import path_backend
-from graphmem.neo4j.load import DEFAULT_BATCH, delete
-from graphmem.store.neo4j_load import load_conversations
+from graphmem.store.neo4j.client import connect
+from graphmem.bench.arms.hops import path_backend
+from graphmem.store.neo4j.checks import DEFAULT_BATCH, delete
+from graphmem.store.neo4j.load import load_conversations
 
 
 def main() -> None:

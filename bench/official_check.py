@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Score a predictions file with the official LoCoMo scorer and with graphmem.bench.metric, side by side.
+"""Score a predictions file with the official LoCoMo scorer and with graphmem.bench.locomo.metric, side by side.
 
     python bench/official_check.py PREDICTIONS.json
     python bench/official_check.py PREDICTIONS.json --official PATH/TO/task_eval/evaluation.py
@@ -8,12 +8,12 @@
 PREDICTIONS.json is what ``graphmem bench --out`` writes (the official LoCoMo layout,
 ``<arm>_prediction`` and ``<arm>_prediction_context`` per question). Every arm is
 scored by the official ``eval_question_answering(qas, eval_key)`` and by
-``graphmem.bench.metric``; the per-category F1 and recall of both are printed, and every
+``graphmem.bench.locomo.metric``; the per-category F1 and recall of both are printed, and every
 figure, and every single question, where the two differ by more than 1e-9 is flagged.
 Exit status: 0 when everything agrees but for the documented difference below, 1 on any
 other difference, 2 on a usage problem (no official scorer, unreadable predictions file).
 
-The one documented difference: graphmem.bench.metric.recall scores an empty context 0
+The one documented difference: graphmem.bench.locomo.metric.recall scores an empty context 0
 first, even for a question without evidence (a memory that returned nothing found
 nothing), where the official recall awards 1 to a question without evidence whatever
 the context. A question with an empty context and no evidence, scored 1 officially and
@@ -33,7 +33,7 @@ Adaptations, none of which touch the official file:
 * The official recall reads ``context[0]`` (to tell session ids from dialogue ids),
   so a question whose arm returned nothing would crash it. For an empty context the
   placeholder ``['D0:0']``, which matches no evidence, is passed instead: recall 0 for
-  a question with evidence, which is what graphmem.bench.metric.recall defines for an
+  a question with evidence, which is what graphmem.bench.locomo.metric.recall defines for an
   empty context (without evidence the official code awards 1 whatever the context:
   the documented difference above).
 * An adversarial question without ``answer`` is given ``answer: ""`` (the official
@@ -54,8 +54,8 @@ import sys
 import types
 from pathlib import Path
 
-from graphmem.bench import metric
-from graphmem.bench import stats
+from graphmem.bench.locomo import metric
+from graphmem.bench.locomo import stats
 from graphmem.errors import GraphmemError
 
 TOLERANCE = 1e-9
@@ -141,7 +141,7 @@ def _fmt(value: float | None) -> str:
 def documented(q: stats.QA, arm: str, official: float, ours: float) -> bool:
     """Is this question's recall the one documented difference, and only it?
 
-    An empty context for a question without evidence: graphmem.bench.metric.recall scores
+    An empty context for a question without evidence: graphmem.bench.locomo.metric.recall scores
     it 0 (nothing returned, nothing found), the official recall 1 (no evidence, whatever
     the context). Only that exact pair is the documented case; any other value there is a
     real disagreement and must still be flagged.
@@ -282,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{len(preds.arms)} arm(s); {excused} recall(s) differ by the documented difference "
               "only (empty context, no evidence: listed above)")
         return 0
-    print("DIFFERENCES between the official scorer and graphmem.bench.metric (flagged above)")
+    print("DIFFERENCES between the official scorer and graphmem.bench.locomo.metric (flagged above)")
     return 1
 
 

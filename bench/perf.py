@@ -33,8 +33,8 @@ def child_run(args: list[str]) -> tuple[float, float]:
 
 def stages(data: str | None, arms: str) -> dict[str, float]:
     """CPU seconds per stage, run in this process (imports excluded)."""
-    from graphmem.arms.registry import parse_arms
-    from graphmem.bench import run as b
+    from graphmem.bench.arms.registry import parse_arms
+    from graphmem.bench.locomo import run as b
     from graphmem.data import locomo
     from graphmem.answer.reader import ReaderSettings
 
@@ -61,7 +61,7 @@ def main() -> None:
         cpu, wall = min(runs)
         print(f"{arms:<28}{cpu:8.2f}{wall:8.2f}")
     t = time.process_time()
-    for name in ("graphmem.bench.run", "graphmem.bench.metric"):  # imports, timed once
+    for name in ("graphmem.bench.locomo.run", "graphmem.bench.locomo.metric"):  # imports, timed once
         importlib.import_module(name)
 
     print(f"\nimports (numpy, scipy, scikit-learn, graphmem): {time.process_time() - t:.2f} s CPU")

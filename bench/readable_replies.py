@@ -8,7 +8,7 @@ All 5,882 turns go into one shipped :class:`graphmem.memory.api.Memory`, as
 memory's own reader (:mod:`graphmem.answer.readable`, ``MemoryOptions.reader="readable"``) and
 by the bench's reader (:mod:`graphmem.answer.reader`, ``reader="extractive"``, what ``ask`` replied
 before), on the same store, so the search, the confidence and the floor are the same and only the
-reply differs. Each reply is graded by the official metric (``graphmem.bench.metric.grade``: an
+reply differs. Each reply is graded by the official metric (``graphmem.bench.locomo.metric.grade``: an
 adversarial question scores 1 for an abstention).
 
 Printed per LoCoMo category: n; each reader's F1 and share of abstentions; how many of the readable
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scipy.stats import binomtest  # noqa: E402
 
 from memory_locomo import DEFAULT_DATA, NAMES, _memory  # noqa: E402
-from graphmem.bench.metric import grade  # noqa: E402
+from graphmem.bench.locomo.metric import grade  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
 from graphmem.domain import Answer, Turn  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402

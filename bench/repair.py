@@ -12,7 +12,7 @@ from pathlib import Path
 
 from graphmem import Memory
 from graphmem.errors import GraphmemError
-from graphmem.store.sqlite_repair import readable
+from graphmem.store.sqlite.repair import readable
 
 PAGE = 16384
 

@@ -35,11 +35,11 @@ from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graphmem.bench import run as bench  # noqa: E402
+from graphmem.bench.locomo import run as bench  # noqa: E402
 from graphmem.data import locomo  # noqa: E402
-from graphmem.arms import path  # noqa: E402
-from graphmem.arms import registry  # noqa: E402
-from graphmem.arms.base import turn_text  # noqa: E402
+from graphmem.bench.arms import path  # noqa: E402
+from graphmem.bench.arms import registry  # noqa: E402
+from graphmem.bench.arms.base import turn_text  # noqa: E402
 from graphmem.claims.hops import named  # noqa: E402
 from graphmem.data.locomo import ADVERSARIAL  # noqa: E402
 from graphmem.answer.reader import ReaderSettings  # noqa: E402

@@ -19,7 +19,7 @@ from graphmem import Memory
 from graphmem.answer.sure import coverage
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import Query
-from graphmem.longmemeval.load import load, locate
+from graphmem.bench.longmemeval.load import load, locate
 
 
 def main() -> None:

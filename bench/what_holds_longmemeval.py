@@ -27,9 +27,9 @@ from __future__ import annotations
 import argparse
 
 from graphmem import Memory
-from graphmem.longmemeval.baseline import BM25
-from graphmem.longmemeval.load import load, locate
-from graphmem.longmemeval.metrics import tokens
+from graphmem.bench.longmemeval.baseline import BM25
+from graphmem.bench.longmemeval.load import load, locate
+from graphmem.bench.longmemeval.metrics import tokens
 
 
 def holds(text: str, gold: str) -> bool:

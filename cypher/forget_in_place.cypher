@@ -1,5 +1,5 @@
 // Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
-// Forgetting some turns of a conversation in place (graphmem.store.neo4j_forget), after the kept
+// Forgetting some turns of a conversation in place (graphmem.store.neo4j.forget), after the kept
 // turns whose search fields changed were written again (index_turns.cypher) and before the claims
 // of the kept turns whose claims changed are (write_claims.cypher): the forgotten turns give back
 // the document frequencies they counted in, and a term no turn holds any more goes (`lost`: the

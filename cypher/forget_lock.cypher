@@ -1,5 +1,5 @@
 // Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
-// Forgetting's first statement (graphmem.store.neo4j_write): each conversation that loses turns,
+// Forgetting's first statement (graphmem.store.neo4j.write): each conversation that loses turns,
 // locked (sorted, so writers queue in one order, as memory_lock.cypher), with how many turns it
 // holds, how many of them go, and whether it is written again whole: its graph is a load's (the
 // assertions the graph derived, people in the mirror's order) or its claims were refused. The lock

@@ -1,5 +1,5 @@
 // Its values travel in one map, `$p`, for one plan whatever their sizes (why: search_parts.cypher).
-// Forgetting (graphmem.store.neo4j): the conversations that lose turns are taken out whole, then the
+// Forgetting (graphmem.store.neo4j.store): the conversations that lose turns are taken out whole, then the
 // turns they keep are written again, so everything read from the forgotten turns goes and the rest
 // reads as it would had they never been written. Here: each turn gives back the document frequencies
 // it counted in; the conversations' turns, sessions, assertions and people go; the forgotten turns'

@@ -11,7 +11,7 @@
 // the lock (a turn held with the same content is skipped; with other content, refused).
 // `sessions`: each conversation's sessions as [index, day], so a new turn joins the sitting of its day.
 // `epoch`: set when the conversation is made and at each forgetting (forget_in_place.cypher,
-// forget_turns.cypher), so a writer knows whether its reading of it still holds (graphmem.store.neo4j_write).
+// forget_turns.cypher), so a writer knows whether its reading of it still holds (graphmem.store.neo4j.write).
 UNWIND $p.conversations AS row
 MERGE (c:Conversation {id: row.id})
   ON CREATE SET c.indexed = 0, c.length = 0.0, c.speakers = [], c.lspeakers = [], c.askers = 0, c.user = row.user,

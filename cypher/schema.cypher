@@ -23,7 +23,7 @@ CREATE INDEX turn_owner IF NOT EXISTS FOR (t:Turn) ON (t.owner);
 // search fields; the full-text index holds those fields, pre-stemmed (whitespace analyser), and is
 // searchable at commit. A database of one Term per stem (every user's counts together: graphmem
 // before issue #47) loses that constraint and index here, and its Terms are counted again per user
-// (term_owners.cypher, graphmem.neo4j.client.Client.ensure_schema).
+// (term_owners.cypher, graphmem.store.neo4j.client.Client.ensure_schema).
 DROP CONSTRAINT term_stem IF EXISTS;
 DROP INDEX term_vdf IF EXISTS;
 CREATE CONSTRAINT term_owner_stem IF NOT EXISTS FOR (x:Term) REQUIRE (x.owner, x.stem) IS UNIQUE;

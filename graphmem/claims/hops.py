@@ -1,7 +1,7 @@
 """One hop in a conversation's graph: person -> assertion -> person, whatever holds the graph.
 
 The path arm walks these hops and the stores answer them: the networkx mirror here
-(:class:`MemoryNeighbourhood`), Cypher against Neo4j in :mod:`graphmem.neo4j.hops`. Both
+(:class:`MemoryNeighbourhood`), Cypher against Neo4j in :mod:`graphmem.bench.arms.hops`. Both
 return the same :class:`Edge` rows, so the arm ranks identically over either; the
 primitives live below both the arms and the stores so that neither imports the other.
 """

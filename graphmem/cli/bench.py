@@ -15,17 +15,17 @@ from collections.abc import Callable
 
 import click
 
-from graphmem.bench import plot as pictures  # (matplotlib itself only when a plot is drawn)
+from graphmem.bench.locomo import plot as pictures  # (matplotlib itself only when a plot is drawn)
 from graphmem.cli.common import confidence_options, friendly, meaning_floor_setting, neo4j_options, neo4j_settings
 from graphmem.data import locomo
-from graphmem.neo4j import client as gn  # the connection only: the driver is imported when one is made
+from graphmem.store.neo4j import client as gn  # the connection only: the driver is imported when one is made
 
 # What the benchmarks need but --help should not wait for (numpy, scipy and scikit-learn through
 # text.terms, networkx through the claims) is imported in the command that needs it. These names
 # are for type hints only.
 if TYPE_CHECKING:
     from graphmem.answer.reader import ReaderSettings
-    from graphmem.bench.run import Prepared
+    from graphmem.bench.locomo.run import Prepared
 
 __all__ = ["COMMANDS"]
 
@@ -51,7 +51,7 @@ def model_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _model_reader(url: str | None, name: str | None, parallel: int, cache: Path | None, env: str) -> Any:
     """A model reader when the option was given (alone: the URL in ``env``), else None."""
-    from graphmem.bench.model_arms import KEY_ENV, make_reader  # the model client only when a model is asked for
+    from graphmem.bench.locomo.model_arms import KEY_ENV, make_reader  # the model client only when a model is asked for
 
     return None if url is None else make_reader(url or os.environ.get(env, ""), name, parallel, cache,
                                                 os.environ.get(KEY_ENV), env)
@@ -97,10 +97,10 @@ def bench(data: Path | None, arms: str, k: int, floor: float | None, span: int, 
     """Run the LoCoMo benchmark and print the table."""
     # only this command needs the bench (scikit-learn, nltk, networkx): imported here to keep --help fast
     from graphmem.answer.reader import ReaderSettings
-    from graphmem.arms.registry import parse_arms  # likewise
-    from graphmem.bench import report  # likewise
-    from graphmem.bench import run as b  # likewise
-    from graphmem.bench import sample as sampling  # likewise
+    from graphmem.bench.arms.registry import parse_arms  # likewise
+    from graphmem.bench.locomo import report  # likewise
+    from graphmem.bench.locomo import run as b  # likewise
+    from graphmem.bench.locomo import sample as sampling  # likewise
 
     timer = b.Timer()  # its clock starts here: a launcher's own time is not counted
     if floor is None:
@@ -130,7 +130,7 @@ def bench(data: Path | None, arms: str, k: int, floor: float | None, span: int, 
     answers = b.answer(prep, found, settings, confidence)
     run = None
     if reader is not None:
-        from graphmem.bench.model_arms import add_model_arms  # the model client (urllib, threads) only with --model
+        from graphmem.bench.locomo.model_arms import add_model_arms  # the model client (urllib, threads) only with --model
 
         run = add_model_arms(prep, answers, floor, reader)
     names = prep.arms
@@ -173,8 +173,8 @@ def bench(data: Path | None, arms: str, k: int, floor: float | None, span: int, 
 def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: ReaderSettings, plot: Path | None,
            confidence: str, quiet: bool = True) -> None:
     # the bench's modules, imported where bench needs them (see bench)
-    from graphmem.bench import report
-    from graphmem.bench import sweep as sw  # likewise
+    from graphmem.bench.locomo import report
+    from graphmem.bench.locomo import sweep as sw  # likewise
 
     result = sw.run(prep, setting, k, floor, settings, confidence, quiet)
     click.echo(report.settings_line(k, floor, settings) + f"  sweep={setting}")
@@ -205,15 +205,15 @@ def _sweep(prep: Prepared, setting: str, k: int, floor: float, settings: ReaderS
 def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, judge_name: str | None,
           judge_arms: str | None, judge_parallel: int, model_cache: Path | None) -> None:
     """What the table cannot show, read back off a predictions file written by bench --out."""
-    from graphmem.bench import stats as st  # only this command reads predictions back (numpy, scikit-learn): keeps --help fast
-    from graphmem.bench import closed  # likewise
+    from graphmem.bench.locomo import stats as st  # only this command reads predictions back (numpy, scikit-learn): keeps --help fast
+    from graphmem.bench.locomo import closed  # likewise
 
     preds = st.load_predictions(file)
     reader = _model_reader(judge_url, judge_name, judge_parallel, model_cache, "GRAPHMEM_JUDGE_URL")
     judged: dict[str, Any] = {}
     section = ""
     if reader is not None:
-        from graphmem.bench import judge as jg  # the judge's client (urllib, threads) only with --judge
+        from graphmem.bench.locomo import judge as jg  # the judge's client (urllib, threads) only with --judge
 
         result = jg.judge(preds, jg.judged_arms(preds, judge_arms), reader)
         judged, section = jg.as_json(result), jg.render(result)
@@ -237,14 +237,14 @@ def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, j
 def bench6(data: Path | None, lang: str, k: int, dense: bool, backend: str, **neo4j: str | None) -> None:
     """bench6: 100 questions asked in Chinese and in English of 137 LoCoMo turns; hit@1, hit@k, MRR."""
     # only this command needs bench6 (and through it the memory): imported here to keep --help fast
-    from graphmem.bench6.adapter import Adapter
-    from graphmem.bench6.files import resolve_dir  # likewise
-    from graphmem.bench6.report import main_report  # likewise
+    from graphmem.bench.bench6.adapter import Adapter
+    from graphmem.bench.bench6.files import resolve_dir  # likewise
+    from graphmem.bench.bench6.report import main_report  # likewise
 
     if backend == "memory":
         click.echo(main_report(resolve_dir(data), lang, k, adapter=Adapter(dense=True) if dense else None))
         return
-    from graphmem.bench6.database import database_report  # likewise
+    from graphmem.bench.bench6.database import database_report  # likewise
 
     click.echo(database_report(resolve_dir(data), lang, k, dense, **neo4j_settings(neo4j)))
 
@@ -276,11 +276,11 @@ def longmemeval(data: Path | None, variant: str, as_json: bool, out: Path | None
                 judge_url: str | None, judge_name: str | None, confidence: str, meaning_floor: float | None,
                 quiet: bool) -> None:
     """LongMemEval: a fresh memory per question's haystack, retrieval beside BM25, answers, by question type."""
-    from graphmem.longmemeval.baseline import need_bm25s  # the research side: only for this command
+    from graphmem.bench.longmemeval.baseline import need_bm25s  # the research side: only for this command
 
     need_bm25s()  # before anything is read: its absence is one line at once, not after the memory's work
-    from graphmem.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
-    from graphmem.longmemeval.run import Settings  # likewise
+    from graphmem.bench.longmemeval.command import longmemeval as lme  # the memory and bm25s: only for this command
+    from graphmem.bench.longmemeval.run import Settings  # likewise
     if judge_url is not None and model_url is None:
         raise click.ClickException("--judge grades the model's replies: give --model too")
     reader = _model_reader(model_url, model_name, model_parallel, model_cache, "GRAPHMEM_MODEL_URL")

@@ -12,7 +12,7 @@ import click
 
 from graphmem.cli.common import counted, friendly, neo4j_options, neo4j_settings
 from graphmem.data.dialogue import dialogue, turn_file
-from graphmem.neo4j import client as gn
+from graphmem.store.neo4j import client as gn
 
 __all__ = ["COMMANDS"]
 
@@ -36,9 +36,9 @@ def load(data: Path | None, conversations: str | None, batch: int, replace: bool
     Every turn is written through the memory's Neo4j store, so Memory(backend="neo4j") searches it
     and a program may add turns to a loaded conversation."""
     # the load reads claims (networkx) and the store's modules: imported here to keep --help fast
-    from graphmem.neo4j import load as gl
+    from graphmem.store.neo4j import checks as gl
     from graphmem.search.dense import passages  # likewise
-    from graphmem.store.neo4j_load import load_conversations  # likewise
+    from graphmem.store.neo4j.load import load_conversations  # likewise
 
     if dense:
         from graphmem.index.live_dense import need_dense  # before anything is written: the embedding is an extra

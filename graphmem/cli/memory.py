@@ -297,7 +297,7 @@ def repair(saved: Path, new: Path) -> None:
     Every turn whose row reads back as it was written (its checksum agrees) goes into NEW, read
     afresh; what cannot be read is named. The damaged file is only read."""
     from graphmem.memory.api import Memory  # the memory (scikit-learn) only for this command
-    from graphmem.store.sqlite_repair import readable  # likewise
+    from graphmem.store.sqlite.repair import readable  # likewise
 
     if new.exists():
         raise click.ClickException(f"{new}: exists already; give repair a new file to salvage into")

@@ -1,7 +1,7 @@
 """The memory's live index: each ingested turn searchable at once, at a cost set by the turn.
 
 Why not rebuild: an index built over every turn at once (the research side's
-:class:`graphmem.research.bulk.BulkIndex`) reads every turn again whenever one is added, so feeding a
+:class:`graphmem.bench.research.bulk.BulkIndex`) reads every turn again whenever one is added, so feeding a
 conversation turn by turn costs O(N^2), and its search scores every turn. Here a new turn is read once, its terms go into postings whose statistics update in
 place, and only what the turn can change is read again:
 
@@ -96,7 +96,7 @@ class LiveIndex(LiveSearch):
         """Index records as a saved memory read them: nothing is read again, and the postings
         and document frequencies are built at once from the saved stems (the same counts a
         record-by-record build gives, in arrays rather than one term at a time), or taken as the
-        memory kept them on closing (``kept``: :mod:`graphmem.store.snapshot`)."""
+        memory kept them on closing (``kept``: :mod:`graphmem.store.sqlite.snapshot`)."""
         if len(self.records):
             raise ValueError("restore fills an empty index")
         if not len(records) == len(readings.said) == len(readings.terms) == len(readings.replied) == len(readings.types):

@@ -6,7 +6,7 @@ field changed. The defaults are what ships: ``Memory()`` is ``Memory(options=Mem
 The settings are explicit parameters rather than module constants so that a variant is
 built, not patched in, and two memories with different settings can live side by side.
 Experiments that replace a step with other code (another ranker, a rerank) are the research
-memory's (:mod:`graphmem.research.strategies`), never fields here.
+memory's (:mod:`graphmem.bench.research.strategies`), never fields here.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ HELD = 4096
 LAYOUT = 1
 """How the postings are laid out and what their arithmetic leaves in them (their arrays, the
 float32 rule, how a batch's columns are summed): a saved memory's snapshot of another layout is
-not read (:mod:`graphmem.store.snapshot`). Raise it with any change to what :meth:`Postings.arrays`
+not read (:mod:`graphmem.store.sqlite.snapshot`). Raise it with any change to what :meth:`Postings.arrays`
 would give for the same turns."""
 
 DOC = np.int32
@@ -122,7 +122,7 @@ class Postings:
     def arrays(self) -> tuple[list[str], dict[str, np.ndarray], float]:
         """Everything the postings hold, flat: the terms in number order, their arrays end to end
         (each term's waiting list moved into its arrays first) and the lengths' total. What a saved
-        memory keeps on closing (:mod:`graphmem.store.snapshot`), so reopening rebuilds nothing."""
+        memory keeps on closing (:mod:`graphmem.store.sqlite.snapshot`), so reopening rebuilds nothing."""
         for j, tail in enumerate(self._tail):
             if tail:
                 self._flush(j)

@@ -1,7 +1,7 @@
 """What the live index reads of a turn, kept so that nothing is read twice.
 
 Why its own module: a saved memory stores exactly these readings and restores an index from
-them (:mod:`graphmem.store.sqlite`), so they are the contract between the index and its file,
+them (:mod:`graphmem.store.sqlite.store`), so they are the contract between the index and its file,
 not a detail of either.
 """
 

@@ -53,8 +53,8 @@ except ImportError as exc:  # the extra is missing: one line saying how to add i
     raise GraphmemError(f"graphmem.integrations.langgraph needs langgraph: {install('langgraph')}") from exc
 from graphmem.integrations.langgraph_side import Row, Side, joined
 from graphmem.integrations.turns import ranked
-from graphmem.store.ram import RamStore
-from graphmem.store.sqlite import FileStore
+from graphmem.store.ram.store import RamStore
+from graphmem.store.sqlite.store import FileStore
 
 __all__ = ["GraphmemStore"]
 

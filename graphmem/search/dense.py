@@ -24,7 +24,7 @@ threads multiply the CPU of one-query encodes on a busy machine (docs/bench6.md,
 behind the code").
 
 :func:`fuse` is the proposed way to combine it with the lexical cosine: min-max
-normalise each score row, then a weighted sum (measurements in ``graphmem.bench6.report``'s
+normalise each score row, then a weighted sum (measurements in ``graphmem.bench.bench6.report``'s
 output and the project notes).
 """
 

@@ -9,7 +9,7 @@ turns, in one transaction, so it reads them in the ingest (:meth:`MemoryClaims.a
 embedded memory keeps its new turns waiting (:meth:`MemoryClaims.defer`) and reads them the
 first time that conversation's claims are asked for, since no search or answer reads claims:
 reading them is most of what an ingest would cost (docs/memory.md, "Claims, turn by turn"). A
-saved memory (:mod:`graphmem.store.sqlite`, a :class:`ClaimsStore`) keeps in its file the claims read and
+saved memory (:mod:`graphmem.store.sqlite.store`, a :class:`ClaimsStore`) keeps in its file the claims read and
 which turns still wait (with the moment each was ingested), and writes a conversation's claims
 there when it reads them; a reopened one restores a conversation's claims from there, without
 reading it again, the first time that conversation is asked for.
@@ -49,7 +49,7 @@ class ClaimsChange:
 
 
 class ClaimsStore(Protocol):
-    """Where a saved memory keeps its claims (:class:`graphmem.store.sqlite.MemoryFile`)."""
+    """Where a saved memory keeps its claims (:class:`graphmem.store.sqlite.store.MemoryFile`)."""
 
     def conversation(self, conversation: str) -> tuple[Waiting, Mapping[str, tuple[Claim, ...]], Waiting]:
         """The conversation's turns whose claims were read, in ingest order, each one's claims by

@@ -14,9 +14,9 @@ from typing import Any
 from graphmem.errors import MisuseError
 from graphmem.index.options import MemoryOptions
 from graphmem.store.base import Store
-from graphmem.store.neo4j import Neo4jStore
-from graphmem.store.ram import RamStore
-from graphmem.store.sqlite import FileStore
+from graphmem.store.neo4j.store import Neo4jStore
+from graphmem.store.ram.store import RamStore
+from graphmem.store.sqlite.store import FileStore
 
 __all__ = ["BACKENDS", "open_store"]
 

@@ -26,7 +26,7 @@ def _wipe() -> None:
     if not (IN_CI or os.environ.get("GRAPHMEM_NEO4J_WIPE") == "1"):
         pytest.skip("the Neo4j conformance case empties the database: set GRAPHMEM_NEO4J_WIPE=1 (CI=true does)")
     from graphmem.errors import Neo4jUnavailable
-    from graphmem.neo4j.client import connect
+    from graphmem.store.neo4j.client import connect
 
     try:
         client = connect()

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from graphmem.answer.model import SHAPE, tidy, when
-from graphmem.answer.model_cache import AnswerCache
-from graphmem.answer.model_client import ModelClient, ModelReader, ModelSettings
+from graphmem.bench.model.reader import SHAPE, tidy, when
+from graphmem.bench.model.cache import AnswerCache
+from graphmem.bench.model.client import ModelClient, ModelReader, ModelSettings
 from graphmem.answer.reader import ABSTAIN
-from graphmem.bench.sample import stratified
+from graphmem.bench.locomo.sample import stratified
 from graphmem.cli import main
 from graphmem.errors import ModelUnavailable
 from tests.model.conftest import REPO, served

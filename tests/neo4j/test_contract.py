@@ -1,5 +1,5 @@
 """The store contract on Neo4j, below the memory: :func:`tests.unit.store.test_contract.exercise`'s calls
-on a :class:`graphmem.store.neo4j.Neo4jStore`, in a user's part of the database (so the data other tests
+on a :class:`graphmem.store.neo4j.store.Neo4jStore`, in a user's part of the database (so the data other tests
 keep there is never searched), and the load's own write apart from ``add``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import inspect
 import pytest
 
 from graphmem.store.base import Store
-from graphmem.store.neo4j import Neo4jStore
+from graphmem.store.neo4j.store import Neo4jStore
 from tests.neo4j.test_neo4j import emptied
 from tests.unit.store.test_contract import exercise
 

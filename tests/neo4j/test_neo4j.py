@@ -20,13 +20,13 @@ import pytest
 
 from tests.conftest import need
 
-from graphmem.neo4j import queries
-from graphmem.neo4j.client import DEFAULT_PASSWORD, Client, Neo4jSettings, connect
-from graphmem.neo4j.hops import CypherNeighbourhood, path_backend
-from graphmem.neo4j.load import delete
-from graphmem.store.neo4j_load import load_conversations
-from graphmem.neo4j.plan import BLIND_PREFIX
-from graphmem.neo4j.queries import browser_file, browser_queries, query, query_names, statements
+from graphmem.store.neo4j import queries
+from graphmem.store.neo4j.client import DEFAULT_PASSWORD, Client, Neo4jSettings, connect
+from graphmem.bench.arms.hops import CypherNeighbourhood, path_backend
+from graphmem.store.neo4j.checks import delete
+from graphmem.store.neo4j.load import load_conversations
+from graphmem.store.neo4j.plan import BLIND_PREFIX
+from graphmem.store.neo4j.queries import browser_file, browser_queries, query, query_names, statements
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
 SMALL = ("conv-26", "conv-30")
@@ -63,8 +63,8 @@ def client():
 @pytest.fixture(scope="module")
 def contexts(dataset):
     """The small conversations as the bench builds them (vocabulary, reading, mirror)."""
-    from graphmem.bench import run as bench
-    from graphmem.arms.base import Context
+    from graphmem.bench.locomo import run as bench
+    from graphmem.bench.arms.base import Context
 
     out = []
     for conv in dataset.conversations:
@@ -113,8 +113,8 @@ def handmade(sample_id: str = 'hand"made\'{$x}`', twist: str = "") -> object:
 
 
 def handmade_context(conv):
-    from graphmem.bench import run as bench
-    from graphmem.arms.base import Context
+    from graphmem.bench.locomo import run as bench
+    from graphmem.bench.arms.base import Context
 
     ctx = Context.of(conv)
     bench.read_and_build(ctx)
@@ -246,9 +246,10 @@ def test_names_and_texts_read_back_verbatim(client, weird):
 
 
 def _sources() -> list[Path]:
-    """The modules that run Cypher: graphmem.neo4j's, the Neo4j store's, bench6's run in it."""
+    """The modules that run Cypher: the Neo4j store's folder, the path arm's hops, bench6's run in it."""
     here = Path(queries.__file__).parent
-    return sorted([*here.glob("*.py"), *here.parent.glob("store/neo4j*.py"), here.parent / "bench6" / "database.py"])
+    bench = here.parents[1] / "bench"
+    return sorted([*here.glob("*.py"), bench / "arms" / "hops.py", bench / "bench6" / "database.py"])
 
 
 def _asked_names() -> set[str]:
@@ -430,7 +431,7 @@ ARMS = [(1, True), (2, True), (3, False)]
 
 
 def _parity(ctx, client):
-    from graphmem.arms.path import PathArm
+    from graphmem.bench.arms.path import PathArm
 
     ctx.extra.pop("neo4j_neighbourhood", None)
     backend = path_backend(ctx, client)
@@ -468,7 +469,7 @@ def test_neighbourhood_rows_are_the_mirrors(client, loaded, contexts):
 
 
 def test_blind_path_runs_against_an_empty_scope_and_falls_silent(client, loaded, contexts):
-    from graphmem.arms.path import PathArm
+    from graphmem.bench.arms.path import PathArm
 
     for ctx in contexts:
         hood = path_backend(ctx, client, blind=True)

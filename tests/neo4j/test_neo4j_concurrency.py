@@ -21,9 +21,9 @@ import pytest
 from graphmem import Memory
 from graphmem.data.records import validate
 from graphmem.index.options import MemoryOptions
-from graphmem.neo4j.client import Transaction
-from graphmem.neo4j.queries import query
-from graphmem.store.neo4j_write import Writer
+from graphmem.store.neo4j.client import Transaction
+from graphmem.store.neo4j.queries import query
+from graphmem.store.neo4j.write import Writer
 from graphmem.store.users import owner
 
 from tests.conftest import REPO
@@ -134,7 +134,7 @@ def _until_blocked(client, seconds: float = 10.0) -> None:
 
 SCHEMA = r"""
 from graphmem.errors import GraphmemError
-from graphmem.neo4j.client import connect
+from graphmem.store.neo4j.client import connect
 try:
     with connect() as client:
         client.ensure_schema()

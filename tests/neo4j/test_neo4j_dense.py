@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from graphmem import Memory
 from graphmem.cli import main
 from graphmem.errors import DataError
-from graphmem.neo4j.load import delete
+from graphmem.store.neo4j.checks import delete
 from graphmem.search import dense
 
 from tests.conftest import need, need_meaning, shared_or_need
@@ -82,7 +82,7 @@ def test_bench6_through_the_database_searches_its_own_partition_and_forgets_it()
     """A database holding other turns (one of them in a conversation of the pool's name, many sharing its
     words) neither refuses the run nor reaches its ranking's results: every id a question gets back is the
     pool's, and the run leaves the database as it found it."""
-    from graphmem.bench6.database import DatabaseAdapter
+    from graphmem.bench.bench6.database import DatabaseAdapter
 
     client = server_or_skip()
     data = shared_or_need("bench6", "GRAPHMEM_BENCH6", inside="pool.jsonl")

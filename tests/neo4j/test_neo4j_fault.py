@@ -20,19 +20,19 @@ from tests.conftest import REPO, need
 from tests.neo4j.server import local_server
 
 from graphmem.claims.build import mirror
-from graphmem.neo4j.client import connect
-from graphmem.neo4j.load import require_loaded
-from graphmem.store.neo4j_load import load_conversations
-from graphmem.neo4j.plan import plan
+from graphmem.store.neo4j.client import connect
+from graphmem.store.neo4j.checks import require_loaded
+from graphmem.store.neo4j.load import load_conversations
+from graphmem.store.neo4j.plan import plan
 from graphmem.errors import GraphmemError, Neo4jUnavailable
 
 LOADER = r"""
 import sys
 from graphmem.claims.build import mirror
 from graphmem.data import locomo
-from graphmem.neo4j.client import connect
-from graphmem.store.neo4j_load import load_conversations
-from graphmem.neo4j.plan import plan
+from graphmem.store.neo4j.client import connect
+from graphmem.store.neo4j.load import load_conversations
+from graphmem.store.neo4j.plan import plan
 from graphmem.errors import GraphmemError
 
 dataset = locomo.load_file(sys.argv[1])

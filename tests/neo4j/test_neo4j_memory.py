@@ -11,9 +11,9 @@ import pytest
 
 from graphmem import Memory
 from graphmem.index.query import Query
-from graphmem.store.neo4j import Neo4jStore
+from graphmem.store.neo4j.store import Neo4jStore
 from graphmem.index.options import MemoryOptions
-from graphmem.neo4j.load import delete
+from graphmem.store.neo4j.checks import delete
 from graphmem.store.users import owner, scoped
 from graphmem.errors import DataError, Neo4jUnavailable
 from graphmem.answer.reader import ABSTAIN
@@ -111,11 +111,11 @@ def test_start_up_reads_nothing_in_bulk(clean):
 
 
 def test_a_program_goes_on_with_a_loaded_conversation_keeping_its_captions_and_sessions(clean, dataset):
-    from graphmem.neo4j.load import delete as drop
-    from graphmem.neo4j.load import require_loaded
-    from graphmem.neo4j.plan import plan
+    from graphmem.store.neo4j.checks import delete as drop
+    from graphmem.store.neo4j.checks import require_loaded
+    from graphmem.store.neo4j.plan import plan
     from graphmem.claims.build import mirror
-    from graphmem.store.neo4j_load import load_conversations
+    from graphmem.store.neo4j.load import load_conversations
 
     conv = next(c for c in dataset.conversations if c.id == "conv-26")
     try:
@@ -182,7 +182,7 @@ def test_concurrent_writers_into_one_conversation_lose_nothing(clean, writers):
 KILLED = r"""
 import sys, time
 from graphmem import Memory
-from graphmem.neo4j import client as nc
+from graphmem.store.neo4j import client as nc
 conv = sys.argv[1]
 mem = Memory(backend="neo4j")
 run = nc.Transaction.run
@@ -388,7 +388,7 @@ def test_a_database_of_terms_shared_by_users_is_counted_again_per_user(clean):
 
 def _count_again(client) -> int:
     """term_owners.cypher, with the schema step's bound (it reads every turn of the database)."""
-    from graphmem.neo4j.client import STARTUP_WAIT, Transaction
+    from graphmem.store.neo4j.client import STARTUP_WAIT, Transaction
 
     rows = client.execute(lambda tx: Transaction(tx, client).run("term_owners", p={}), True, "counting again", STARTUP_WAIT)
     return rows[0]["old"]

@@ -13,8 +13,8 @@ import pytest
 
 from graphmem import Memory
 from graphmem.errors import DataError
-from graphmem.neo4j.load import delete
-from graphmem.store.neo4j_search import CANDIDATES
+from graphmem.store.neo4j.checks import delete
+from graphmem.store.neo4j.search import CANDIDATES
 
 from tests.neo4j.test_neo4j import server_or_skip
 

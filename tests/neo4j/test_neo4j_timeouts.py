@@ -16,7 +16,7 @@ import pytest
 
 from graphmem import Memory
 from graphmem.errors import GraphmemError, Neo4jUnavailable
-from graphmem.neo4j.client import (DEFAULT_TIMEOUT, ENV_TIMEOUT, SERVER_SHARE, STARTUP_WAIT, Client, Neo4jSettings,
+from graphmem.store.neo4j.client import (DEFAULT_TIMEOUT, ENV_TIMEOUT, SERVER_SHARE, STARTUP_WAIT, Client, Neo4jSettings,
                                    connect)
 
 from tests.neo4j.server import Proxy, local_server

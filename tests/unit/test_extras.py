@@ -57,7 +57,7 @@ def test_the_readme_and_the_scripts_install_extras_from_the_checkout():
 
 def test_a_missing_extra_says_both_forms(monkeypatch):
     from graphmem.index import live_dense
-    from graphmem.longmemeval import baseline
+    from graphmem.bench.longmemeval import baseline
 
     monkeypatch.setattr(live_dense.embedding, "available", lambda: False)
     with pytest.raises(GraphmemError, match=re.escape(install("dense"))):

@@ -15,21 +15,31 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "graphmem"
 
-LAYERS = ["errors", "domain", "progress", "text", "data", "claims", "answer", "search", "index", "arms", "neo4j", "store",
-          "memory", "server", "research", "bench", "bench6", "longmemeval", "cli", "integrations"]
+LAYERS = ["errors", "domain", "progress", "text", "data", "claims", "answer", "search", "index", "store", "memory",
+          "server", "bench.research", "bench.arms", "bench.model", "bench.locomo", "bench.bench6", "bench.longmemeval",
+          "bench", "cli", "integrations"]
 """Bottom to top. A module may import its own package and any package listed before it, except
-that the pairs in ``SIDE_BY_SIDE`` are peers that never import each other."""
+that packages of one rank are peers that never import each other. A layer is a top-level package of
+``graphmem``, and under the benchmarks' umbrella (``graphmem.bench``) each benchmark's own package."""
 
-RANK = {"errors": 0, "domain": 0, "progress": 0, "text": 1, "data": 2, "claims": 3, "answer": 4, "search": 4, "index": 5, "arms": 5,
-        "neo4j": 5, "store": 6, "memory": 7, "server": 8, "research": 9, "bench": 9, "bench6": 10, "longmemeval": 10,
-        "cli": 11, "integrations": 12, "__init__": 12}
+RANK = {"errors": 0, "domain": 0, "progress": 0, "text": 1, "data": 2, "claims": 3, "answer": 4, "search": 4, "index": 5,
+        "store": 6, "memory": 7, "server": 8, "bench.research": 9, "bench.arms": 9, "bench.model": 9,
+        "bench.locomo": 10, "bench.bench6": 11, "bench.longmemeval": 11, "bench": 12, "cli": 13, "integrations": 14,
+        "__init__": 14}
 
-PRODUCT = ("errors", "domain", "progress", "text", "data", "claims", "answer", "search", "index", "neo4j", "store", "memory",
+PRODUCT = ("errors", "domain", "progress", "text", "data", "claims", "answer", "search", "index", "store", "memory",
            "server", "cli.common", "cli.memory", "cli.load", "cli.serve")
 """The product path: the memory, its stores, the memory's commands. None of it may import the
 research side (``RESEARCH``): the benchmarks pass their settings in, never the reverse."""
 
-RESEARCH = ("arms", "bench", "bench6", "longmemeval", "research", "cli.bench")
+RESEARCH = ("bench", "cli.bench")
+"""Everything that measures: the one umbrella ``graphmem.bench`` (the research memory, the arms, the
+chat model, LoCoMo, bench6, LongMemEval) and the commands that run it."""
+
+BACKENDS = {"ram": (), "sqlite": ("sqlite3",), "neo4j": ("neo4j",)}
+"""Each store backend is one folder, ``graphmem.store.<backend>``; the driver a backend alone uses
+is imported nowhere else (SQLite also keeps the embedding cache and LangGraph's side table, so only
+the Neo4j driver is held to its folder)."""
 
 INTEGRATIONS = ("integrations",)
 """graphmem inside agent frameworks (LangChain, LangGraph): optional extras, imported only by the
@@ -48,8 +58,8 @@ LAZY = {
     ("graphmem.cli.load", "graphmem"): "the load (the claim reader, networkx, the store) only for this command",
     ("graphmem.cli.serve", "graphmem"): "the server (the MCP SDK, an optional extra) and the memory only for this "
                                         "command: a missing extra is one line, and `graphmem --help` stays fast",
-    ("graphmem.bench6.adapter", "graphmem"): "Adapter.load times the memory's import as bench6's loading",
-    ("graphmem.bench6.database", "graphmem"): "as the adapter's: the memory's import is bench6's loading; and the "
+    ("graphmem.bench.bench6.adapter", "graphmem"): "Adapter.load times the memory's import as bench6's loading",
+    ("graphmem.bench.bench6.database", "graphmem"): "as the adapter's: the memory's import is bench6's loading; and the "
                                               "loader's delete pulls in networkx, needed only when the run ends",
     ("graphmem.text.terms", "nltk"): "nltk.stem.porter runs under placeholder packages: a plain import runs nltk's "
                                      "__init__ (1.4 s of CPU)",
@@ -76,7 +86,10 @@ def _modules() -> dict[str, Path]:
 
 
 def _layer(module: str) -> str:
+    """A module's layer: its top-level package, or under ``graphmem.bench`` its benchmark's package."""
     parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "bench":
+        return f"bench.{parts[2]}"
     return parts[1] if len(parts) > 1 else "__init__"
 
 
@@ -191,4 +204,46 @@ def test_the_wheel_lists_every_package():
 
 @pytest.mark.parametrize("layer", [layer for layer in LAYERS if layer not in ("errors", "domain", "progress")])
 def test_every_layer_is_a_package(layer):
-    assert (PACKAGE / layer / "__init__.py").is_file()
+    assert (PACKAGE / layer.replace(".", "/") / "__init__.py").is_file()
+
+
+def _backend(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[1] == "store" and parts[2] in BACKENDS else None
+
+
+def test_each_backend_is_one_folder():
+    """A store module is shared (the contract, the claims, the users, the opening) or it is one
+    backend's, in that backend's folder: no ``store/neo4j_*.py`` beside the contract."""
+    stray = [str(path.relative_to(PACKAGE)) for path in (PACKAGE / "store").glob("*.py")
+             if any(path.stem.startswith(b) for b in BACKENDS) or path.stem == "snapshot"]
+    assert not stray, f"backend modules outside their folder: {stray}"
+
+
+def test_backends_stand_apart():
+    """The shared modules import no backend, and no backend another, but the file store, which is
+    the RAM store kept in a file; only ``store.open`` chooses among them."""
+    known = _modules()
+    crossing = []
+    for name, tree in _parsed().items():
+        if not name.startswith("graphmem.store.") or name == "graphmem.store.open":
+            continue
+        mine = _backend(name)
+        for target in _graphmem_imports(tree, name, known):
+            theirs = _backend(target)
+            if theirs and theirs != mine and (mine, theirs) != ("sqlite", "ram"):
+                crossing.append(f"{name} -> {target}")
+    assert not crossing, "store modules reaching into another backend:\n" + "\n".join(sorted(crossing))
+
+
+def test_a_backend_driver_is_imported_in_its_folder_only():
+    bad = []
+    for name, tree in _parsed().items():
+        for node in ast.walk(tree):
+            tops = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                    else [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else [])
+            for top in (t.split(".")[0] for t in tops):
+                owner = next((b for b, drivers in BACKENDS.items() if top in drivers), None)
+                if owner == "neo4j" and _backend(name) != owner:
+                    bad.append(f"{name} imports {top}")
+    assert not bad, "a backend's driver imported outside its folder:\n" + "\n".join(bad)

@@ -69,8 +69,8 @@ def test_ingest_on_a_terminal_draws_the_bar_unless_quiet(tmp_path, monkeypatch, 
 
 
 def test_the_loads_bars_go_through_the_same_helper(monkeypatch):
-    """graphmem load draws its bars (reading claims, writing) through graphmem.neo4j.load.bar."""
-    from graphmem.neo4j.load import bar
+    """graphmem load draws its bars (reading claims, writing) through graphmem.store.neo4j.checks.bar."""
+    from graphmem.store.neo4j.checks import bar
 
     monkeypatch.setattr(progress, "shown", lambda quiet=False, stream=None: not quiet)
     with bar(5, True, "writing") as drawn:

@@ -8,9 +8,9 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.answer.model import SHAPE, closed_prompt, evidence_prompt, tidy, when
-from graphmem.answer.model_cache import AnswerCache, Cached, cache_key
-from graphmem.answer.model_client import chat_url
+from graphmem.bench.model.reader import SHAPE, closed_prompt, evidence_prompt, tidy, when
+from graphmem.bench.model.cache import AnswerCache, Cached, cache_key
+from graphmem.bench.model.client import chat_url
 from graphmem.answer.reader import ABSTAIN
 from graphmem.errors import DataError, ModelUnavailable
 

@@ -10,8 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from graphmem.answer.model_cache import AnswerCache
-from graphmem.answer.model_client import ModelClient, ModelReader, ModelSettings
+from graphmem.bench.model.cache import AnswerCache
+from graphmem.bench.model.client import ModelClient, ModelReader, ModelSettings
 from graphmem.errors import ModelUnavailable
 
 

@@ -8,11 +8,11 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from graphmem.arms.base import Context
-from graphmem.arms.path import PathArm
-from graphmem.arms.registry import parse_arms
-from graphmem.arms.scope import subject
-from graphmem.bench import run as b
+from graphmem.bench.arms.base import Context
+from graphmem.bench.arms.path import PathArm
+from graphmem.bench.arms.registry import parse_arms
+from graphmem.bench.arms.scope import subject
+from graphmem.bench.locomo import run as b
 from graphmem.claims.records import pieces as pieces_of
 from graphmem.cli import main
 from graphmem.data.locomo import Dataset, load_file

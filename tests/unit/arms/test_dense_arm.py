@@ -2,7 +2,7 @@
 
 import pytest
 
-from graphmem.bench import run as b
+from graphmem.bench.locomo import run as b
 from graphmem.search import dense
 from graphmem.data import locomo
 
@@ -53,7 +53,7 @@ def test_the_memorys_embedding_score_shares_in_the_turn_replied_to():
     from graphmem.domain import Turn
     from graphmem.index.options import MemoryOptions
     from graphmem.index.query import CONTEXT_WEIGHT
-    from graphmem.research.bulk import BulkIndex
+    from graphmem.bench.research.bulk import BulkIndex
 
     records = [Turn(id=i, speaker=s, text=t, date=None, conversation="c", number=n)
                for i, s, t, n in [("a1", "Ann", "I just made coconut milk ice cream!", 1),

@@ -8,9 +8,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from graphmem.answer.model_client import Tally
-from graphmem.bench import closed, judge, stats
-from graphmem.bench.metric import ABSTAIN
+from graphmem.bench.model.client import Tally
+from graphmem.bench.locomo import closed, judge, stats
+from graphmem.bench.locomo.metric import ABSTAIN
 from graphmem.cli import main
 from graphmem.errors import GraphmemError
 from tests.unit.bench.test_stats import q, write

@@ -1,4 +1,4 @@
-"""graphmem.bench.metric against the official LoCoMo scorer: every golden row, then each branch by hand."""
+"""graphmem.bench.locomo.metric against the official LoCoMo scorer: every golden row, then each branch by hand."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import shared, shared_or_need
 
-from graphmem.bench import metric
+from graphmem.bench.locomo import metric
 from graphmem.errors import GraphmemError
 
 GOLDEN = shared("metric-golden.jsonl")

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from graphmem.bench.model_columns import CLOSED, model_columns
-from graphmem.bench.sample import allocate, describe, stratified
+from graphmem.bench.locomo.model_columns import CLOSED, model_columns
+from graphmem.bench.locomo.sample import allocate, describe, stratified
 from graphmem.cli import main
 from graphmem.errors import GraphmemError
 

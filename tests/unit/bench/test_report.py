@@ -1,5 +1,5 @@
 """The bench's tables keep every column name apart from the one before it, however long the arm
-names run (``graph+edge``, ``path+set+model``): graphmem/bench/report.py."""
+names run (``graph+edge``, ``path+set+model``): graphmem/bench/locomo/report.py."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from graphmem.bench.report import render_reach, render_table
-from graphmem.bench.run import ROWS, Cell
+from graphmem.bench.locomo.report import render_reach, render_table
+from graphmem.bench.locomo.run import ROWS, Cell
 
 ARMS = ["graph", "graph+edge", "oracle", "vector"]
 LONG = ["graph", "graph+edge+set+model+x", "g", "scoped+set+model"]

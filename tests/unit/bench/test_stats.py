@@ -1,4 +1,4 @@
-"""graphmem.bench.stats on tiny hand-made predictions files."""
+"""graphmem.bench.locomo.stats on tiny hand-made predictions files."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from itertools import product
 import numpy as np
 import pytest
 
-from graphmem.bench import metric
-from graphmem.bench import stats
+from graphmem.bench.locomo import metric
+from graphmem.bench.locomo import stats
 from graphmem.errors import DataError, GraphmemError
 
 RIGHT, WRONG = "Paris", "Tokyo"  # replies to a category 4 question whose answer is "Paris"

@@ -5,8 +5,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from graphmem.bench import run as b
-from graphmem.bench import sweep as sw
+from graphmem.bench.locomo import run as b
+from graphmem.bench.locomo import sweep as sw
 from graphmem.cli import main
 from graphmem.answer.reader import ReaderSettings
 

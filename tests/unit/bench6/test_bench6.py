@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import shared_or_need
 
-from graphmem.bench6 import adapter, files, report, run, scoring
+from graphmem.bench.bench6 import adapter, files, report, run, scoring
 from graphmem.text import zh as lingo
 from graphmem.errors import DataError, GraphmemError, install
 
@@ -277,7 +277,7 @@ def test_adapter_answers_chinese_queries():
 
 
 def test_adapter_passes_the_ranking_on_to_the_research_memory():
-    from graphmem.research.store import BulkStore
+    from graphmem.bench.research.store import BulkStore
 
     ad = adapter.Adapter(ranking="tfidf")
     assert "tfidf" in ad.name
@@ -288,7 +288,7 @@ def test_adapter_passes_the_ranking_on_to_the_research_memory():
 def test_bm25_scores_by_hand():
     import math
 
-    from graphmem.research.ranker import Ranker
+    from graphmem.bench.research.ranker import Ranker
 
     texts = ["Ann: pottery bowl", "Bob: hiking dog dog", "Cy: album", "Dee: puppy hiking"]
     r = Ranker(texts)
@@ -304,7 +304,7 @@ def test_bm25_scores_by_hand():
 
 def test_bm25_irregular_forms_are_one_query_word():
     from graphmem.index.query import variants
-    from graphmem.research.ranker import Ranker
+    from graphmem.bench.research.ranker import Ranker
 
     assert variants("drawing")[0] == "draw" and "drew" in variants("drawing")
     r = Ranker(["Ann: Yeah, I drew it.", "Bob: nice weather"])
@@ -315,7 +315,7 @@ def test_bm25_irregular_forms_are_one_query_word():
 def test_bm25_a_date_the_query_names_is_a_query_term():
     from datetime import datetime
 
-    from graphmem.research.ranker import Ranker
+    from graphmem.bench.research.ranker import Ranker
 
     r = Ranker(["Ann: a new project", "Ann: a new project"], [datetime(2023, 2, 1), datetime(2023, 4, 9)])
     same = r.scores("What project was Ann working on?")
@@ -329,7 +329,7 @@ def test_bm25_a_date_the_query_names_is_a_query_term():
 def test_bm25_context_is_a_weaker_second_field():
     import math
 
-    from graphmem.research.ranker import Ranker
+    from graphmem.bench.research.ranker import Ranker
 
     texts = ["Ann: coconut ice cream", "Ann: rich and creamy", "Bob: hiking"]
     r = Ranker(texts, contexts=["", "coconut ice cream", ""], context_weight=0.5)
@@ -345,7 +345,7 @@ def test_bm25_context_is_a_weaker_second_field():
 
 
 def test_bm25_a_when_question_matches_turns_that_say_when():
-    from graphmem.research.ranker import Ranker
+    from graphmem.bench.research.ranker import Ranker
     from graphmem.text.dates import says_when
 
     texts = ["Ann: I adopted a dog, my first dog ever.", "Ann: I adopted a dog yesterday!", "Bob: nice weather"]

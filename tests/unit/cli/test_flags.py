@@ -35,7 +35,7 @@ def test_user_is_the_partition_wherever_it_is(command):
 def test_a_refused_neo4j_login_names_the_neo4j_flags():
     from neo4j import exceptions as nx
 
-    from graphmem.neo4j.client import Neo4jSettings, translate
+    from graphmem.store.neo4j.client import Neo4jSettings, translate
 
     line = str(translate(nx.AuthError("no"), Neo4jSettings(uri="bolt://127.0.0.1:1", password="pw")))
     assert line.endswith("set NEO4J_USER and NEO4J_PASSWORD (or --neo4j-user and --neo4j-password)") and "pw" not in line

@@ -96,7 +96,7 @@ def test_a_huge_line_is_read(tmp_path):
 
 def test_whole_json_files_keep_the_same_limits(tmp_path):
     from graphmem.data.locomo import load_file
-    from graphmem.longmemeval.load import load
+    from graphmem.bench.longmemeval.load import load
 
     deep = _file(tmp_path, "[" * 100_000 + "]" * 100_000, "deep.json")
     with pytest.raises(DataError, match=r"deep\.json: nested 100000 deep"):

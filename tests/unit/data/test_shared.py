@@ -92,8 +92,8 @@ def test_the_commands_find_the_shared_copy_without_data(tree):
 
 
 def test_bench6_and_longmemeval_find_theirs_beside_a_directory_above(tree):
-    from graphmem.bench6.files import resolve_dir
-    from graphmem.longmemeval.load import locate
+    from graphmem.bench.bench6.files import resolve_dir
+    from graphmem.bench.longmemeval.load import locate
 
     bench6 = tree / "bench6"
     bench6.mkdir()

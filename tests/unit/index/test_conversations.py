@@ -10,8 +10,8 @@ from graphmem.index.query import Query
 from graphmem import Memory
 from graphmem.errors import DataError
 from graphmem.index.conversations import best_conversations, conversation_scores
-from graphmem.research.store import research_memory
-from graphmem.research.strategies import Strategies
+from graphmem.bench.research.store import research_memory
+from graphmem.bench.research.strategies import Strategies
 from graphmem.index.options import MemoryOptions
 
 # s2 holds the single best turn (1.825); s1 three lesser ones (1.296, 1.205, 0.627: 1.846 summed)

@@ -9,7 +9,7 @@ import numpy as np
 from graphmem.index.arrays import Weights
 from graphmem.index.postings import Postings, top_k
 from graphmem.index.query import B, K1
-from graphmem.research.ranker import Ranker
+from graphmem.bench.research.ranker import Ranker
 from graphmem.text.terms import analyse
 
 WORDS = "dog cat hiking alps paint painting painted lake park music guitar drew drawing city beach".split()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graphmem.research.store import research_memory
-from graphmem.research.strategies import Strategies
+from graphmem.bench.research.store import research_memory
+from graphmem.bench.research.strategies import Strategies
 from graphmem.answer.reader import ReaderSettings
 from graphmem.domain import Turn
 from graphmem.memory.api import Memory

@@ -86,7 +86,7 @@ def test_without_the_extra_it_stops_at_once_with_the_pip_command(tiny, monkeypat
     """Before, the missing bm25s was met after every question's memory had been built (a minute of work)."""
     import importlib.util
 
-    from graphmem.longmemeval import command
+    from graphmem.bench.longmemeval import command
 
     found = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "bm25s" else found(name, *a))

@@ -9,7 +9,7 @@ import pytest
 
 from graphmem.data.records import parse_date
 from graphmem.errors import DataError
-from graphmem.longmemeval.load import load, locate
+from graphmem.bench.longmemeval.load import load, locate
 from graphmem.memory.api import Memory
 from tests.unit.longmemeval.conftest import tiny_rows
 

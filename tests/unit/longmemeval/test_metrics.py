@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from graphmem.longmemeval.metrics import ndcg, recall_all, recall_any, scores, sessions_of, token_f1
+from graphmem.bench.longmemeval.metrics import ndcg, recall_all, recall_any, scores, sessions_of, token_f1
 
 
 RANKING = ["x", "e1", "y", "e2", "z"]

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from graphmem.answer.reader import ABSTAIN
 from graphmem.cli import main
 from graphmem.errors import GraphmemError
-from graphmem.longmemeval import model
-from graphmem.longmemeval.report import _cell, _of, _types
-from graphmem.longmemeval.run import Result
+from graphmem.bench.longmemeval import model
+from graphmem.bench.longmemeval.report import _cell, _of, _types
+from graphmem.bench.longmemeval.run import Result
 
 
 def _results() -> list[Result]:
@@ -45,6 +45,6 @@ def test_judge_without_a_model_is_one_line(tiny):
         result = CliRunner().invoke(main, ["longmemeval", "--data", str(tiny), *judge], env={"GRAPHMEM_JUDGE_URL": ""})
         assert result.exit_code == 1 and "Traceback" not in result.output
         assert result.output.strip() == "Error: --judge grades the model's replies: give --model too", result.output
-    from graphmem.longmemeval.command import longmemeval
+    from graphmem.bench.longmemeval.command import longmemeval
     with pytest.raises(GraphmemError, match="give --model too"):  # the API refuses it too
         longmemeval(tiny, judge=object())

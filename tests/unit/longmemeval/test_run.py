@@ -3,8 +3,8 @@ several matching turns before one with a single better turn), BM25 over turns by
 
 from __future__ import annotations
 
-from graphmem.longmemeval.load import question
-from graphmem.longmemeval.run import Settings, run_question
+from graphmem.bench.longmemeval.load import question
+from graphmem.bench.longmemeval.run import Settings, run_question
 from graphmem.index.options import MemoryOptions
 
 from tests.unit.longmemeval.conftest import session

@@ -320,7 +320,7 @@ def test_fewer_than_k_of_the_named_persons_turns_are_followed_by_every_other_tur
 def test_a_new_file_has_large_pages_and_an_old_file_keeps_its_own(tmp_path):
     import sqlite3
 
-    from graphmem.store.sqlite import PAGE_SIZE
+    from graphmem.store.sqlite.store import PAGE_SIZE
 
     def pages(path) -> int:
         db = sqlite3.connect(path)

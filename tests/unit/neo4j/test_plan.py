@@ -1,4 +1,4 @@
-"""What a load plans and reports (graphmem/neo4j/plan.py, load.py ``Counts``): the people of a
+"""What a load plans and reports (graphmem/store/neo4j/plan.py, load.py ``Counts``): the people of a
 conversation are its speakers and the humans they name, not every name; a dialogue file of three
 speakers plans as one of two does."""
 
@@ -8,8 +8,8 @@ import json
 
 from graphmem.claims.build import mirror
 from graphmem.data.dialogue import dialogue, turn_file
-from graphmem.neo4j.load import Counts
-from graphmem.neo4j.plan import plan
+from graphmem.store.neo4j.checks import Counts
+from graphmem.store.neo4j.plan import plan
 
 TURNS = [
     {"id": "c1", "speaker": "Nate", "text": "I made coconut milk ice cream for the party.", "conversation": "friends"},

@@ -1,4 +1,4 @@
-"""Which conversations a load writes (graphmem/neo4j/load.py ``select``): a list that names none is
+"""Which conversations a load writes (graphmem/store/neo4j/checks.py ``select``): a list that names none is
 refused in one line, before any server is asked, rather than loading nothing and exiting 0."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from graphmem.cli import main
 from graphmem.data.dialogue import dialogue, turn_file
 from graphmem.errors import DataError
-from graphmem.neo4j.load import select
+from graphmem.store.neo4j.checks import select
 
 TURNS = "\n".join([
     '{"id": "a1", "speaker": "Ann", "text": "hi", "conversation": "c1"}',

@@ -11,8 +11,8 @@ import pytest
 
 from graphmem import Memory
 from graphmem.index.options import MemoryOptions
-from graphmem.research.store import research_memory
-from graphmem.research.strategies import Strategies
+from graphmem.bench.research.store import research_memory
+from graphmem.bench.research.strategies import Strategies
 from tests.conftest import shared_or_need
 
 
@@ -79,7 +79,7 @@ def test_confidence_and_replies_match_the_bulk_vocabulary(dataset):
 def test_the_dense_side_embeds_each_batch_once_and_scores_as_the_bulk_index():
     import json
 
-    from graphmem import bench6
+    from graphmem.bench import bench6
     from graphmem.search import dense
 
     bench6_dir = shared_or_need("bench6", "GRAPHMEM_BENCH6", inside="pool.jsonl")

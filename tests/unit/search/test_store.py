@@ -3,7 +3,7 @@
 import numpy as np
 from scipy import sparse
 
-from graphmem.search.store import ALL, Filter, Store
+from graphmem.bench.arms.vectors import ALL, Filter, Store
 
 
 def _store():

@@ -16,7 +16,7 @@ from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
 from graphmem.data.dialogue import conversations
 from graphmem.errors import DataError
-from graphmem.store.sqlite import SCHEMA_VERSION
+from graphmem.store.sqlite.store import SCHEMA_VERSION
 
 
 def _records(conv) -> list[dict]:

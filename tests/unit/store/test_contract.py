@@ -17,10 +17,10 @@ from graphmem.data.metadata import where_argument
 from graphmem.data.records import validate
 from graphmem.domain import Claim, Turn
 from graphmem.index.query import Query
-from graphmem.research.store import BulkStore
+from graphmem.bench.research.store import BulkStore
 from graphmem.store.base import Store
-from graphmem.store.ram import RamStore
-from graphmem.store.sqlite import FileStore
+from graphmem.store.ram.store import RamStore
+from graphmem.store.sqlite.store import FileStore
 from graphmem.store.users import scoped, scoped_turn
 
 RECORDS = [

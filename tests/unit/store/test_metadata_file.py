@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from graphmem import Memory
-from graphmem.store.sqlite import SCHEMA_VERSION
+from graphmem.store.sqlite.store import SCHEMA_VERSION
 
 RECORDS = [
     {"id": "a", "speaker": "Ann", "text": "I adopted a dog called Rex.", "date": "2023-05-08", "user": "u1"},

@@ -8,13 +8,13 @@ import pytest
 
 from graphmem.domain import Turn
 from graphmem.errors import DataError
-from graphmem.store.neo4j_rows import family_token, index_row, month_token, said_token, sentence_rows
-from graphmem.store.neo4j_search import _frequencies
+from graphmem.store.neo4j.rows import family_token, index_row, month_token, said_token, sentence_rows
+from graphmem.store.neo4j.search import _frequencies
 from graphmem.store.users import owner
 from graphmem.index.live import LiveIndex
 from graphmem.index.options import MemoryOptions
 from graphmem.index.query import family_sets, variants
-from graphmem.neo4j.queries import query
+from graphmem.store.neo4j.queries import query
 
 
 def _index(*texts: tuple[str, str]) -> LiveIndex:

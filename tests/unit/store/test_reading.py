@@ -9,7 +9,7 @@ import pytest
 
 from graphmem import Memory
 from graphmem.errors import DataError
-from graphmem.store.sqlite import READING_VERSION
+from graphmem.store.sqlite.store import READING_VERSION
 
 
 def test_a_file_read_by_the_old_word_rules_is_refused(tmp_path):

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from graphmem import Memory
 from graphmem.cli import main
 from graphmem.errors import GraphmemError
-from graphmem.store.sqlite_repair import readable
+from graphmem.store.sqlite.repair import readable
 
 TURNS = [{"id": f"t{i}", "speaker": "Ann" if i % 2 else "Bob", "conversation": f"c{i % 3}",
           "text": f"Turn {i}: we talked about kayaks, the lake number {i} and a dog called Rex. " * 3,

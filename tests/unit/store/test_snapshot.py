@@ -1,4 +1,4 @@
-"""A saved memory keeps its postings when it closes (graphmem.store.snapshot) and reopens from
+"""A saved memory keeps its postings when it closes (graphmem.store.sqlite.snapshot) and reopens from
 them only while they are the file's as it stands: what it then holds must be what a rebuild
 from the turns holds, bit for bit; a stale, partial or foreign snapshot is never read."""
 
@@ -191,7 +191,7 @@ def test_a_snapshot_made_under_other_settings_is_not_read(tmp_path):
 
 
 def test_a_snapshot_that_cannot_be_written_is_a_warning_and_loses_nothing(dataset, tmp_path, monkeypatch):
-    from graphmem.store import snapshot
+    from graphmem.store.sqlite import snapshot
 
     def broken(index, generation):
         raise MemoryError("no room for the snapshot")

@@ -9,7 +9,7 @@ import pytest
 from graphmem import Memory
 from graphmem.errors import StoreUnavailable
 from graphmem.index.live import LiveIndex
-from graphmem.store.sqlite_file import MemoryFile
+from graphmem.store.sqlite.file import MemoryFile
 
 RECORDS = [
     {"id": "a", "speaker": "Ann", "text": "I adopted a dog called Rex.", "date": "2023-05-08"},

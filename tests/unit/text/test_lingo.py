@@ -244,7 +244,7 @@ def test_encoder_cache_encodes_each_text_once(tmp_path):
 
 
 def test_structured_query_one_group_per_chinese_word_filtered_by_the_memory(tiny):
-    from graphmem.research.ranker import Ranker
+    from graphmem.bench.research.ranker import Ranker
 
     r = Ranker(["Ann: I love music and pottery.", "Bob: The art show was loud."])
     # 陶艺 "ceramic art" -> art (ceramic is in no turn); 音乐 "music"; 纯 "pure simple
@@ -256,7 +256,7 @@ def test_structured_query_one_group_per_chinese_word_filtered_by_the_memory(tiny
 
 
 def test_structured_query_weighs_a_word_with_many_glosses_as_one_word(tiny):
-    from graphmem.research.ranker import Ranker
+    from graphmem.bench.research.ranker import Ranker
 
     # 乐 matches t1 by two glosses; a flat bag would count it twice and beat the turn
     # that matches the query's two different words once each
