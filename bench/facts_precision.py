@@ -1,6 +1,6 @@
 """How many of the memory's facts about LoCoMo's people would a reader accept? (issue #46: at least 0.9)
 
-    python bench/facts_precision.py [--data PATH] [--labels FILE] [--seed 0] [--n 200] [--unlabelled FILE] [--show N]
+    python bench/facts_precision.py [--data PATH] [--labels FILE] [--seed 0] [--n 200] [--unlabelled FILE] [--show N] [--all]
 
 All LoCoMo turns go into one ``Memory`` (ids ``conversation/turn``, as bench/memory_locomo.py puts
 them); every speaker's facts (``mem.facts(name)``, public API only) are collected, and a seeded sample
@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--unlabelled", type=Path, default=None, help="write the unlabelled sampled facts here")
     ap.add_argument("--show", type=int, default=10, help="unlabelled (and refused) facts to print")
+    ap.add_argument("--all", action="store_true", help="also the precision over every labelled fact present")
     a = ap.parse_args(argv)
     try:
         known = labels(a.labels)
@@ -102,6 +103,10 @@ def main(argv: list[str] | None = None) -> None:
           f"unlabelled {len(missing)}")
     if judged:
         print(f"precision (a reader accepts the fact): {ok}/{len(judged)} = {ok / len(judged):.3f}")
+    if a.all:  # beyond the sample: every fact present that a label covers (labels written for earlier samples too)
+        every = [known[key(r)]["ok"] for r in everything if key(r) in known]
+        print(f"every labelled fact present: {sum(every)}/{len(every)} = {sum(every) / max(len(every), 1):.3f} "
+              f"({len(everything) - len(every)} of {len(everything)} not labelled)")
     refused = [(r, lab) for r, lab in judged if not lab["ok"]]
     why = Counter(lab.get("why", "") for _, lab in refused)
     for reason, count in why.most_common():

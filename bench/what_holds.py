@@ -1,11 +1,12 @@
 """What holds now (issue #46): is the memory right about the present, about a past date, and about the
 earlier value, when a person's facts change, said as people say it?
 
-    python bench/what_holds.py [--split dev|test|both|dev_ask] [--store ram|file|neo4j] [--show N] [--json] [--data DIR]
+    python bench/what_holds.py [--split dev|test|both|dev_ask] [--store ram|file|neo4j] [--show N] [--show-facts N] [--json] [--data DIR]
 
-Each scenario of ``bench/data/what_holds/{dev,test}*.jsonl`` (a split is every file whose name starts
-with it: ``dev`` is ``dev.jsonl`` and ``dev_ask.jsonl``; ``--split dev_ask`` scores that file alone; one
-to three speakers, notes, user/assistant chats: docs/what_holds.md) goes into a fresh ``Memory`` (RAM; one SQLite file in a temporary folder; or
+Each scenario of ``bench/data/what_holds/{dev,test}*.jsonl`` (a split is every file whose name starts with
+it: ``dev`` is ``dev.jsonl``, ``dev_ask.jsonl``, ``dev_facts.jsonl``; ``--split dev_ask`` scores that file
+alone; with more than one file, each file's figures are printed too; one to three speakers, notes,
+user/assistant chats: docs/what_holds.md) goes into a fresh ``Memory`` (RAM; one SQLite file in a temporary folder; or
 the Neo4j of ``NEO4J_URI``, each scenario under its own ``user``, forgotten afterwards). Each question is
 asked with ``ask(question, asked_on=...)`` and judged by :mod:`holds_score`'s matcher:
 
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from holds_score import ATTRIBUTES, SHAPES, Result, load_split, score  # noqa: E402
+from holds_score import ATTRIBUTES, SHAPES, Result, load, load_split, score  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "what_holds"
 COLUMNS = ("n", "q", "now", "as_of", "earlier", "stale", "abst", "facts")
@@ -101,24 +102,44 @@ def misses(rows: list[tuple[Any, list[Result], list[bool]]], n: int) -> None:
               f"want {q['answers']}, stale {q['stale']}")
 
 
-def run(split: str, store: str, show: int, as_json: bool, folder: str, data: Path = DATA) -> dict[str, Any]:
+def missed_facts(rows: list[tuple[Any, list[Result], list[bool]]], n: int, make: Callable[[], Any]) -> None:
+    """Up to ``n`` facts checks missed, each with the person's facts as of its day (read again, RAM)."""
+    shown = [(s, f) for s, _, ok in rows for f, good in zip(s.facts, ok) if not good][:n]
+    for s, f in shown:
+        mem = make()
+        mem.ingest(s.turns)
+        got = [f"{x.attribute}={x.value!r} ({x.predicate} {x.object})" for x in mem.facts(f["person"], as_of=f["as_of"])]
+        print(f"  {s.id} [{f['person']} {f['as_of']}] holds {f['holds']} ended {f['ended']}\n      facts: {got}")
+
+
+def run(split: str, store: str, show: int, as_json: bool, folder: str, data: Path = DATA,
+        show_facts: int = 0) -> dict[str, Any]:
     """Score one split and print its table (unless ``as_json``); returns its figures."""
-    scenarios = load_split(data, split)
+    files = sorted(data.glob(f"{split}*.jsonl"))
+    if not files:
+        raise ValueError(f"{data}: no {split}*.jsonl")
+    load_split(data, split)  # every file checked whole, and an id repeated across files refused
+    scenarios = [(f.stem, s) for f in files for s in load(f)]
     make = maker(store, folder)
-    rows = []
-    for s in scenarios:
+    rows, stem = [], {}
+    for name, s in scenarios:
         user = f"what-holds-{split}-{s.id}" if store == "neo4j" else None
         rows.append((s, *score(make, s, user)))
+        stem[id(s)] = name
     groups: dict[str, dict[str, dict[str, Any]]] = {"attribute": {}, "shape": {}}
     for key, names in (("attribute", ATTRIBUTES), ("shape", SHAPES)):
         for name in names:
             members = [r for r in rows if getattr(r[0], key) == name]
             if members:
                 groups[key][name] = tally(members)
+    if len(files) > 1:  # each file's own figures too: a set written later, on wordings no rule was tuned on
+        groups["file"] = {f.stem: tally([r for r in rows if stem[id(r[0])] == f.stem]) for f in files}
     total = tally(rows)
     if not as_json:
         table(split, groups, total)
         misses(rows, show)
+        if show_facts:
+            missed_facts(rows, show_facts, make)
     return {"split": split, "store": store, "overall": total, **groups}
 
 
@@ -127,6 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--split", default="both", help="dev, test, both, or a file name's start (dev_ask)")
     ap.add_argument("--store", choices=("ram", "file", "neo4j"), default="ram")
     ap.add_argument("--show", type=int, default=0, help="missed questions to print per split")
+    ap.add_argument("--show-facts", type=int, default=0, help="missed facts checks to print per split")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ap.add_argument("--data", type=Path, default=DATA, help="the folder of dev*.jsonl and test*.jsonl")
     a = ap.parse_args(argv)
@@ -134,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     from graphmem.errors import GraphmemError
     try:
         with tempfile.TemporaryDirectory() as folder:
-            out = [run(s, a.store, a.show, a.json, folder, a.data) for s in splits]
+            out = [run(s, a.store, a.show, a.json, folder, a.data, a.show_facts) for s in splits]
     except (ValueError, OSError, GraphmemError) as e:
         sys.exit(f"what_holds: {e}")
     if a.json:

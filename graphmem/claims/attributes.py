@@ -22,9 +22,10 @@ import re
 from dataclasses import dataclass, replace
 
 from graphmem.claims.clauses import Clause, clauses, trim
+from graphmem.claims.quality import POINTING, PRONOUNS, TALK, plain, small_talk
 from graphmem.domain import Claim
 from graphmem.text.things import (
-    ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, singular, uk,
+    ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, VEHICLES, singular, uk,
 )
 
 __all__ = ["MANY", "Said", "plain", "said_of", "small_talk"]
@@ -65,18 +66,10 @@ _COUNT = re.compile(r"^(?:(?:now|just|only|about|around|over|nearly|almost)\s+)?
                     r"([a-z][a-z-]+)", re.I)
 _FREQ = re.compile(r"\b((?:once|twice|three times|four times|five times|\d+\s+times|\w+\s+times)\s+(?:a|per|each|every)"
                    r"\s+(?:day|week|month|year|fortnight)|every\s+(?:other\s+)?(?:day|week|morning|evening|night|month"
-                   r"|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|daily|weekly|monthly|nightly)\b",
+                   r"|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|daily|weekly|monthly|nightly"
+                   r"|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends))\b",
                    re.I)
-_SMALL_TALK = re.compile(
-    r"^(?:so\s+|really\s+|very\s+|super\s+|too\s+)*(?:good|great|nice|lovely|glad|happy|awesome|fun|cool|amazing)"
-    r"\s+(?:to\s+(?:see|hear|meet|talk|chat|catch|have)|seeing|hearing|talking|chatting)\b"
-    r"|^(?:thanks|thank\s+you|hi|hey|hello|bye|goodbye|good\s+(?:morning|night|evening|luck)|congrat|sorry)\b"
-    r"|\byou\b[\s!.]*$|^(?:big|great|good|exciting|some|amazing)\s+news$|^news$"
-    r"|^(?:so|really|very|super|totally|pretty|too|such)?\s*(?:a\s+)?(?:excited|thrilled|happy|glad|sad|sorry|grateful"
-    r"|thankful|great|good|fine|okay|ok|well|awesome|amazing|cool|fun|lucky|stoked|pumped|bummed|blessed|proud"
-    r"|tired|busy|crazy|wild|nuts|sure|right|true|it|that|this|here|there|back|same|on it|much|so much|lot|a lot)$", re.I)
-_VEHICLE_WORDS = frozenset("car cars suv truck van minivan pickup motorbike motorcycle scooter jeep hatchback sedan "
-                           "convertible camper campervan rv motorbike moped".split())
+_VEHICLE_WORDS = VEHICLES
 _CAR_MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo "
                        "jeep chevy chevrolet prius civic corolla mini fiat peugeot renault porsche lexus skoda seat "
                        "citroen jaguar dodge ram cadillac buick lincoln rivian polestar leaf model vespa triumph harley yamaha ducati "
@@ -85,65 +78,25 @@ _ENDED_PET = frozenset({"die", "pass", "run", "lose", "put", "rehome", "give"})
 _FOOD = re.compile(r"^(?:eat(?:ing)?\s+|drink(?:ing)?\s+)?([a-z][a-z -]*)$", re.I)
 
 
-def small_talk(clause: Clause) -> bool:
-    """A clause that says nothing of anyone: a greeting, thanks, a reaction ("Good to see you",
-    "Big news", "so excited"), or what "be" leaves of one."""
-    obj = clause.object.strip(" !.?,")
-    if clause.predicate in ("be", "sound", "look", "seem", "feel") and (not obj or _SMALL_TALK.search(obj)):
-        return True
-    return clause.predicate in ("thank", "congratulate", "miss", "love") and obj.lower().startswith("you")
-
-
-_FEELING = re.compile(r"^(?:so\s+|really\s+|very\s+|super\s+|totally\s+|pretty\s+|a\s+bit\s+|kinda\s+|just\s+)*"
-                      r"(?:excited|thrilled|glad|happy|sad|sorry|grateful|thankful|proud|keen|stoked|pumped|nervous"
-                      r"|worried|scared|inspired|motivated|impressed|amazed|lucky|blessed|tired|exhausted|relieved"
-                      r"|curious|eager|ready|determined|down|here|there|in|on|up|feeling|not\s+sure|sure|afraid|off|hopeful|stuck"
-                      r"|over\s+the\s+moon|filled|crazy|as\s+well|a\s+mix|so\s+glad"
-                      r"|looking\s+forward|hoping|trying|able|going|gonna|about|like|just|still|also|always)\b", re.I)
-_TALK = frozenset("""think guess bet hope wish know mean agree appreciate love like feel want need wonder remember forget
-    imagine believe say tell let try see look hear sound seem make keep take give get go find check wait thank
-    matter manage help do can last""".split())
-_POINTING = frozenset("it them one ones her him this that these those there here something someone more".split())
-_FILLER = frozenset("""together through up away out off on in hard well usual as a an the ton lot lots people fun blast
-    positive busy again too all so really still just""".split())
-_GOOD_TIME = re.compile(r"^(?:a|an|such\s+a|the\s+best|so\s+much|tons\s+of|lots\s+of)?\s*(?:great|good|fun|blast|wonderful"
-                        r"|amazing|awesome|lovely|nice|fantastic|super\s+fun|really\s+\w+|incredible)?\s*"
-                        r"(?:time|blast|fun|day|weekend|night|feeling)\b(?!\s+(?:at|in|on|with|playing|doing|\w+ing))", re.I)
-_DANGLING = frozenset("the a an in of to with my our for on at by from and or but that this last".split())
-_DEICTIC = re.compile(r"^(?:it|that|this|them|these|those|you|your|me|so|to|too|what|how|why|there|here|one|some|any"
-                      r"|more|much|many|all|something|anything|everything|nothing|a\s+lot|lots)\b", re.I)
-
-
-def plain(clause: Clause) -> bool:
-    """May a clause no attribute rule reads be an open-ended fact? Only a plain statement of the
-    person's own: its subject the person, said as such ("I", "we", a name: not "It really mattered",
-    not "Take a look"), not a passing feeling ("so excited to ...", "here for you"), not a verb of
-    talk or of reaction ("think", "hope", "love to", "give it a go"), and an object that names
-    something rather than pointing at it ("it", "that", "you") or addressing the listener."""
-    obj = clause.object
-    if not clause.person or not obj or _DEICTIC.match(obj) or re.search(r"\byou(?:r|'re|'ll)?\b", obj, re.I):
-        return False
-    words = obj.lower().split()
-    if words[-1] in _DANGLING or re.match(r"^(?:chatted|talked|spoke|met)\b", obj):
-        return False  # "met the", "haven't talked in a", "since we last chatted": a fragment
-    if words[-1] in _POINTING or re.search(r"\b(?:this|these|those|that)\s+(?!is\b|was\b)\w+", obj, re.I) \
-            or re.search(r"\b(?:him|her|them|his|their|its|they|she|he)\b", obj, re.I):
-        return False  # "working on it", "these values", "visited her old house": what it points at is elsewhere
-    if all(w in _FILLER for w in words) or clause.predicate == "have" and _GOOD_TIME.match(obj):
-        return False  # "pull together", "work hard", "have a blast", "have a great time"
-    if clause.predicate == "be":
-        return not _FEELING.match(obj) and len(obj.split()) >= 2 and not obj[:1].isupper()
-    return clause.predicate not in _TALK
-
-
-def said_of(c: Claim) -> tuple[Said, ...]:
-    """Every statement the claim's clauses make (small talk none; an unread clause ``other:<verb>``)."""
+def said_of(c: Claim, before: Claim | None = None) -> tuple[Said, ...]:
+    """Every statement the claim's clauses make (small talk none; an unread clause ``other:<verb>``).
+    ``before``: the claim read just before it; when both are of one sentence, an "it" or "that" as
+    the subject names the thing that claim began with ("Watched Past Lives and it's my new favourite")."""
     if c.predicate == "call" and c.topic and re.fullmatch(r"[A-Z][\w'’-]*", c.object):
+        if c.topic.lower() in ("him", "her", "it") and before is not None and before.turn_id == c.turn_id and (
+                animal := next((w for w in re.findall(r"[a-z]+", before.object.lower()) if w in ANIMAL_WORDS), None)):
+            named = Clause("", "have", False, f"a {singular(animal)} {c.object}")  # "Got a rabbit! Named him Pickles."
+            return (Said("pet", c.object.lower(), named),)
         return _naming(c)
     out: list[Said] = []
     for clause in clauses(c):
         if small_talk(clause):
             continue
+        if clause.topic.lower() in ("it", "that") and before is not None and before.sentence == c.sentence and (
+                m := re.match(r"^(?:the\s+)?([A-Z][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*)*)", before.object)):
+            clause = replace(clause, topic=m.group(1), other=False)
+        if clause.other or clause.topic.lower() in PRONOUNS:
+            continue  # "It's like having ...": about something else
         found = _attributes(clause, c)
         if not found and plain(clause):
             obj = trim(re.split(r",\s", clause.object)[0])  # an open-ended value: its first item, not a list or an aside
@@ -191,17 +144,24 @@ def _attributes(k: Clause, c: Claim) -> list[Said]:
 def _residence(k: Clause, c: Claim) -> list[Said]:
     p, obj, neg = k.predicate, k.object, k.negated
     place = None
-    if p in ("live", "reside", "settle", "stay") or p == "be" and re.match(r"(?:now\s+)?(?:based|living|settled)\s", obj):
+    if p in ("live", "reside", "settle", "stay", "base") or p == "be" and re.match(
+            r"(?:now\s+|still\s+|back\s+)*(?:based|living|settled)\s", obj):
         place = _IN_PLACE.search(obj)
+    elif (m := re.match(rf"^(?i:now\s+|still\s+)?(?i:living|based)\s+(?:in|near)\s+{_PLACE}", k.topic)) and not k.person:
+        return [Said("residence", _value(m.group(1)), k, neg)]  # "Living in Osaka is expensive"
+    elif p in ("rent", "buy", "share", "own", "find") and re.search(r"\b(?:place|flat|apartment|house|room|condo|studio|home)\s+"
+                                                                  r"(?:in|near)\s+[A-Z]", obj):
+        place = _IN_PLACE.search(obj)  # "rent a little place in Austin"
     elif p in ("move", "relocate"):
         place = _TO_PLACE.search(obj) or (None if re.search(r"\bfrom\b", obj) else _IN_PLACE.search(obj))
-    elif p == "be" and not k.topic and re.match(rf"^(?:now\s+|still\s+|back\s+)?in\s+{_PLACE}(?:$|,|\s+(?:now|for\s+(?:good|\w+\s+"
+    elif p == "be" and not k.topic and not k.under and re.match(rf"^(?:now\s+|still\s+|back\s+)?in\s+{_PLACE}(?:$|,|\s+(?:now|for\s+(?:good|\w+\s+"
                                                 r"(?:years?|months?))))", k.said or obj) and not re.search(
             r"\b(?:for\s+(?:a|the|my|our)\s+(?:conference|trip|holiday|vacation|week|weekend|visit|wedding|work)"
             r"|visiting|on\s+holiday|on\s+vacation|on\s+business)\b", k.said or obj, re.I):
         place = None if re.search(r"\b(?:was|were)\s+in\b", c.sentence, re.I) else _IN_PLACE.search(obj)
         # "I'm in Glasgow now", "I've been in Lisbon for three years"; not "I was in Chicago, it was awesome"
-    elif p == "be" and k.topic[:1].isupper() and re.match(r"^(?:my|our)?\s*(?:new\s+)?home\b", obj, re.I):
+    elif p == "be" and k.topic[:1].isupper() and re.match(r"^(?:my|our)?\s*(?:new\s+)?home\b|^where\s+(?:i|we)\s+"
+                                                          r"(?:live|are\s+based|call\s+home)\b", obj, re.I):
         return [Said("residence", _value(k.topic), k, neg)]  # "Porto is home now"
     elif p == "be" and re.match(r"^(?:my|our)?\s*(?:new\s+)?home$", k.topic, re.I) and (m := _NAME.search(obj)):
         return [Said("residence", _value(m.group(1)), k, neg)]  # "home is Porto now"
@@ -227,28 +187,40 @@ def _work(k: Clause, c: Claim) -> list[Said]:
             out[-1] = Said("employer", _value(org.group(1)), k, ends=True)
         return out
     if p in ("leave", "quit") and (m := re.match(rf"^{_DET}([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)$", obj)):
-        return [Said("employer", _value(m.group(1)), k, ends=True)]
+        return [Said("*", _value(m.group(1)), k, ends=True)]  # "left Google", "left Adelaide": whichever it was
+    if p == "hand" and re.match(r"^in\s+(?:my\s+)?(?:notice|resignation)\b", obj) or p == "resign":
+        org = _ORG.search(re.sub(r"\bfrom\b", "at", obj))
+        return [Said("employer", _value(org.group(1)) if org else "", k, ends=True)]  # "handed in my notice at X"
+    if p == "be" and not k.topic and (m := re.match(r"^(?:\w+\s+)?(?:years?|months?)\s+(?:now\s+)?(?:at|with)\s+(?:the\s+)?"
+                                                    r"([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
+        return [Said("employer", _value(m.group(1)), k, neg)]  # "Three years at the NHS this month"
+    if p in ("get", "be") and (m := re.match(r"^(?:just\s+)?(?:hired|taken\s+on|recruited|headhunted|poached)\s+(?:at|by)\s+"
+                                             r"(?:the\s+|an?\s+[\w-]+\s+(?:called|named)\s+)?([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
+        return [Said("employer", _value(m.group(1)), k, neg)]  # "got hired at Atlassian"
     if p in ("get", "be") and re.match(r"^(?:laid\s+off|fired|let\s+go|made\s+redundant|sacked)\b", obj, re.I):
         org = _ORG.search(re.sub(r"\bfrom\b", "at", obj))
         return [Said("employer", _value(org.group(1)) if org else "", k, ends=True)]
     if p == "be" and not k.topic and (m := re.match(r"^(?:now\s+|still\s+)?at\s+(?:the\s+)?([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)",
                                                     obj)) and not re.match(r"(?:the\s+)?(?:Home|Work)\b", m.group(1)):
         return [Said("employer", _value(m.group(1)), k, k.negated)]  # "Still at Google", "I've been at Hawaiian Airlines"
-    if p == "retire" and k.person:
+    if p == "retire" and k.person or p == "be" and not k.topic and re.match(
+            r"^(?:now\s+|officially\s+|finally\s+|fully\s+|happily\s+)*retired$", obj, re.I):
         return [Said("occupation", "retired", k, neg), Said("employer", "", k, ends=True)]
     job = None
     if re.search(r"(?:'d|\bwould|\bcould|\bshould|\bmight|\bmust|'ll|\bwill)\s+(?:\w+\s+)?(?:be|become)\s+an?\s", c.sentence, re.I):
         return out  # "you'd be a great counselor", "you must be a good salesperson": no one's job
-    if p in ("work", "start", "get", "find", "land", "become", "train", "be", "take", "accept") and (m := _AS.search(obj)):
-        job = _job(m.group(1)) or (m.group(1).lower() if p in ("work", "become") else None)
-    elif p in ("be", "become") and (m := _A_NOUN.match(obj)):
+    if p in ("work", "start", "get", "find", "land", "become", "train", "be", "take", "accept", "retrain", "qualify") and (
+            m := _AS.search(obj)):
+        job = _job(m.group(1)) or (m.group(1).lower() if p in ("work", "become", "retrain", "qualify") else None)
+    elif p in ("be", "become") and (m := _A_NOUN.match(obj)) and not re.search(r"\b(?:is|are|was|were)\b", k.said or obj):
         job = _job(m.group(1))
-    if job:
-        out.append(Said("occupation", job, k, neg))
+    if job:  # each its own words: "work at Shopify as a backend dev" is "as a backend dev" and "at Shopify"
+        out.append(Said("occupation", job, replace(k, object=m.group(0).strip(" ,.")) if m.group(0).lower().startswith("as ")
+                        else k, neg))
     employer = p in ("work", "join", "intern", "teach") or p in ("start", "get", "land", "find", "accept") and re.search(
         r"\b(?:job|position|role|work|working|internship)\b", obj) or (job is not None and p == "be")
     if employer and (org := _ORG.search(obj)) and org.group(1).lower() not in ("home", "i"):
-        out.append(Said("employer", _value(org.group(1)), k, neg))
+        out.append(Said("employer", _value(org.group(1)), replace(k, object=org.group(0)) if job else k, neg))
     elif p == "join" and (m := re.match(rf"^{_DET}([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):
         out.append(Said("employer", _value(m.group(1)), k, neg))
     return out
@@ -260,10 +232,13 @@ def _partner(k: Clause, c: Claim) -> list[Said]:
         m = _NAME.search(obj)
         named = _value(m.group(1)) if m else next((x for x in c.mentions if x), "")
         return [Said("partner", named, k, ends=True)]
-    if p in ("date", "marry") and (m := re.match(r"^([A-Z][a-z'’-]+)", obj)):
+    if p in ("date", "marry", "see") and (m := re.match(r"^(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))?\s*"
+                                                        r"(?:called|named)?\s*([A-Z][a-z'’-]+)", obj)) and (
+            p != "see" or re.search(r"\bseeing\b", c.sentence, re.I)):
         return [Said("partner", _value(m.group(1)), k, neg)]
     named = [x for x in c.mentions if x and x != c.subject]
-    if named and k is not None and (p in ("date", "marry") or p == "be" and re.match(r"^together\b", obj)):
+    if named and k is not None and (p in ("date", "marry") or p == "be" and re.match(r"^together\b", obj)
+                                    or re.search(r"\b(?:years?|months?)\s+together\b|\banniversary\b", obj)):
         return [Said("partner", named[0], k, neg)]  # "Connor and I have been dating for years", "Me and Jo are together"
     if p == "call" and re.match(r"^it\s+(?:off|quits)\b", obj, re.I):
         return [Said("partner", named[0] if named else "", k, ends=True)]  # "Connor and I called it quits"
@@ -296,13 +271,21 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
             keys = [singular(w) for w in words & ANIMAL_WORDS] + [n.lower() for n in name]
             return [Said("pet", keys[-1] if keys else "", k, ends=True)]
     said = k.said or obj
+    if p in ("adopt", "rescue", "foster") and (m := re.match(r"^([A-Z][\w'-]+)\b", said)) and re.search(
+            r"\b(?:" + "|".join(sorted(ANIMAL_WORDS)) + r")\b", said, re.I):
+        return [Said("pet", m.group(1).lower(), k, k.negated)]  # "Adopted Salsa from the shelter, black cat"
+    if p in ("have", "own", "get", "adopt") and (m := _COUNT.match(said)) and singular(m.group(2).lower()) in ANIMAL_WORDS \
+            and (names := re.findall(r"\b[A-Z][\w'-]+", said[m.end():])):
+        kind = singular(m.group(2).lower())  # "two cats, Mochi and Bean": "a cat Mochi", "a cat Bean"
+        return [Said("pet", n.lower(), replace(k, object=f"a {kind} {n}"), k.negated) for n in names]
     first = re.findall(r"[A-Za-z'-]+", said)[:4]
     animal = next((w for w in first if singular(w.lower()) in ANIMAL_WORDS), None)
     if animal is not None and not re.match(r"^(?:to|with|at|for|in|on)\b", said) and not _COUNT.match(said) \
+            and not re.search(r"\byou\b", said, re.I) \
             and not re.search(r"\b(?:stuffed|toy|plush|cuddly|soft)\b", said, re.I):
-        name = re.search(r"\b(?:named|called)\s+([A-Z][\w'-]+)", said)
+        name = re.search(r"\b(?:named|called|calling\s+(?:him|her|it))\s+([A-Z][\w'-]+)", c.object)
         value = (name.group(1) if name else singular(animal.lower())).lower()
-        if p in ("adopt", "get", "have", "rescue", "buy", "welcome", "own", "foster"):
+        if p in ("adopt", "get", "have", "rescue", "buy", "welcome", "own", "foster", "pick", "bring"):
             return [Said("pet", value, k, k.negated)]
         if p in ("lose", "rehome", "sell") or p == "give" and re.search(r"\baway\b", obj) or p == "put" and "down" in obj:
             return [Said("pet", value, k, ends=True)]
@@ -315,6 +298,9 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
     words = set(noun.split())
     carlike = bool(words & (_VEHICLE_WORDS | _CAR_MAKES))
     head = re.split(r"\s+(?:for|to|with|at|in|on|around|every|most|because)\b", noun)[0]
+    if (m := re.match(r"^(?:my|our)\s+(?:new\s+|old\s+|little\s+|trusty\s+)*(.+)$", k.topic, re.I)) and set(
+            m.group(1).lower().split()) & _CAR_MAKES and not k.negated:
+        return [Said("vehicle", m.group(1).lower(), k)]  # "my Ford Focus keeps making a noise": it is theirs
     if p == "get" and noun.startswith("rid of") and carlike:
         return [Said("vehicle", re.sub(r"^rid of\s+(?:the\s+|my\s+)?", "", noun), k, ends=True)]
     if p == "go" and (m := re.match(r"^for\s+(?:an?\s+|the\s+)?(.+)$", head)) and carlike:
@@ -329,10 +315,11 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
         return [Said("vehicle", head, k)]
     if p in ("have", "own") and k.negated and words & _VEHICLE_WORDS:
         return [Said("vehicle", "", k, ends=True)]  # "I don't have a car anymore"
-    if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", noun)):
-        old, new = m.group(1), re.sub(r"^(?:an?|the)\s+", "", m.group(2))
+    if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", k.object, re.I)):
+        old, new = _value(m.group(1)), re.sub(r"^(?:an?|the)\s+", "", m.group(2), flags=re.I)
         if set(f"{old} {new}".split()) & (_VEHICLE_WORDS | _CAR_MAKES):
-            return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new.split(", ")[-1]), k)]
+            new = new.split(", ")[-1]
+            return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new), replace(k, object=f"for a {new}"))]
     if p in ("sell", "total", "crash", "wreck", "scrap", "trade") and carlike:
         return [Said("vehicle", re.sub(r"\s+in$", "", noun), k, ends=True)]
     return []
@@ -340,10 +327,13 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
 
 def _instrument(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object.lower()
+    if (m := re.match(r"^(?:my\s+)?(\w+)\s+(?:practice|lessons?|classes|class|teacher|exam|grade)$", k.topic.lower())) \
+            and m.group(1) in INSTRUMENTS and not k.negated:
+        return [Said("instrument", singular(m.group(1)), k)]  # "Saxophone practice went well"
     if p == "switch" and (m := re.search(r"(?:from\s+(?:the\s+)?(\w+)\s+)?to\s+(?:the\s+)?(\w+)", obj)) \
             and m.group(2) in INSTRUMENTS:
         out = [Said("instrument", singular(m.group(1)), k, ends=True)] if m.group(1) in INSTRUMENTS else []
-        return out + [Said("instrument", singular(m.group(2)), k, alone=True)]
+        return out + [Said("instrument", singular(m.group(2)), replace(k, object=f"to the {m.group(2)}"), alone=True)]
     m = re.match(r"^(?:up\s+|playing\s+)?(?:the\s+|a\s+|my\s+|an\s+)?(?:new\s+|electric\s+|acoustic\s+|bass\s+)?(\w+)", obj)
     if not m or m.group(1) not in INSTRUMENTS:
         return []
@@ -355,11 +345,21 @@ def _instrument(k: Clause, c: Claim) -> list[Said]:
     return []
 
 
+_SWAP = re.compile(r"^(?:over\s+)?from\s+(?:the\s+|my\s+|an?\s+)?(.+?)\s+to\s+(?:the\s+|an?\s+)?(.+)$"
+                   r"|^(?:the\s+|my\s+|an?\s+)?(.+?)\s+(?:in\s+)?(?:for|with)\s+(?:the\s+|an?\s+)?(.+)$", re.I)
+
+
 def _ending(k: Clause, c: Claim) -> list[Said]:
     """An ending that names no attribute ("sold Duman", "got rid of the focus", "gave away my bike"):
-    it ends whatever open value of the person's it names (attribute ``*``)."""
+    it ends whatever open value of the person's it names (attribute ``*``); a swap ("switched from
+    law to medicine", "swapped X for Y", "went from Tesco to Aldi") ends one and gives the other to
+    the attribute the first was of (``&``)."""
+    if k.predicate in ("switch", "change", "go", "move", "swap", "trade", "exchange", "replace", "transfer") and (
+            m := _SWAP.match(k.object)) and (m.group(1) or k.predicate in ("swap", "trade", "exchange", "replace")):
+        old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return [Said("*", _value(old), k, ends=True), Said("&", _value(new), replace(k, object=new))]
     m = re.match(r"^(?:rid\s+of\s+)?(?:the|my|our|a|an)?\s*([\w' -]+?)(?:\s+(?:to|for|with|at|because)\b.*)?$", k.object)
-    if m and (k.predicate == "sell" or k.predicate == "get" and k.object.lower().startswith("rid of")
+    if m and (k.predicate in ("sell", "drop", "stop", "rehome", "rehom") or k.predicate == "get" and k.object.lower().startswith("rid of")
               or k.predicate == "give" and re.search(r"\baway\b", k.object)):
         return [Said("*", _value(re.sub(r"\s+away$", "", m.group(1))), k, ends=True)]
     return []
@@ -368,13 +368,30 @@ def _ending(k: Clause, c: Claim) -> list[Said]:
 def _study(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object
     subject = None
+    if (m := re.match(r"^my\s+([a-z][\w -]*?)\s+(?:course|degree|major|classes|lectures|modules?|dissertation|thesis)$",
+                      k.topic, re.I)) and not k.negated:
+        return [Said("study", _value(m.group(1)), k)]  # "My architecture course has me pulling all-nighters"
+    if re.search(r"\bno\s+more\s+(?:studying|studies|school|uni|classes|lectures|exams)\b", k.said or obj, re.I) or re.search(
+            r"\bno\s+more\s+studying\b", c.sentence, re.I) and "studying" in obj:
+        return [Said("study", "", k, ends=True)]  # "No more studying for me"
     if p == "study" and not re.match(r"^(?:for|with|hard|a lot|all|at|together|late|abroad)\b", obj) and (
             m := re.match(r"^(?:in\s+)?([a-z][\w -]*?)(?:\s+(?:at|in)\s+.*)?$", obj)):
         subject = m.group(1)
-    elif p == "major" and (m := re.match(r"^in\s+([\w -]+?)(?:\s+at\s+.*)?$", obj)):
+    elif p in ("major", "majore") and (m := re.match(r"^in\s+([\w -]+?)(?:\s+at\s+.*)?$", obj)):
         subject = m.group(1)
     elif p in ("switch", "change") and (m := re.search(r"\bmajor\s+(?:from\s+[\w -]+?\s+)?to\s+([\w -]+)$", obj)):
         subject = m.group(1)
+    elif p in ("switch", "change", "move", "transfer") and (m := re.match(
+            r"^(?:over\s+)?to\s+(?:an?\s+|the\s+)?([\w -]+?)\s+(?:degree|course|major|programme|program)\b", obj, re.I)):
+        subject = m.group(1)  # "switched to a biology degree"
+    elif p == "drop" and (m := re.match(r"^out\s+of\s+(?:my\s+|the\s+)?([\w -]+?)(?:\s+(?:degree|course|at\s+.*))?$", obj)):
+        return [Said("study", _value(m.group(1)), k, ends=True)]  # "dropped out of architecture"
+    elif p == "do" and (m := re.match(r"^(?:an?\s+)?([\w -]*?(?:bootcamp|apprenticeship|course|degree))$", obj, re.I)):
+        subject = m.group(1)  # "I'm doing a coding bootcamp now"
+    elif re.search(r"\b(?:my|a)\s+(?:degree|masters?|master's|phd|bachelor's|diploma)\s+in\b", obj, re.I) and (
+            m := re.search(r"\b(?:degree|masters?|master's|phd|bachelor's|diploma)\s+in\s+([\w -]+?)(?:\s+at\s+.*)?$",
+                           obj, re.I)) and not k.negated and p not in TALK - {"do", "start"}:
+        subject = m.group(1)  # "Enrolled on a master's in urban planning", "writing up my PhD in marine biology"
     elif p in ("be", "do", "start", "begin", "pursue") and (
             m := re.search(r"\b(?:degree|masters?|master's|phd|bachelor's|course|diploma)\s+in\s+([\w -]+?)(?:\s+at\s+.*)?$",
                            obj, re.I)):
@@ -383,7 +400,14 @@ def _study(k: Clause, c: Claim) -> list[Said]:
 
 
 def _diet(k: Clause, c: Claim) -> list[Said]:
-    p, obj = k.predicate, k.object.lower()
+    p, obj = k.predicate, re.sub(r"\b(gluten|dairy|lactose|sugar|meat|nut)\s+free\b", r"\1-free", k.object.lower())
+    if p == "give" and (m := re.match(r"^up\s+(?:on\s+)?(?:the\s+)?([\w-]+)(?:\s+diet)?$", obj)) and m.group(1) in DIETS:
+        return [Said("diet", m.group(1), k, ends=True)]  # "Gave up on keto"
+    if p in ("do", "try", "start") and (m := re.match(r"^((?:intermittent\s+)?fasting|[\w-]+\s+diet|(?:the\s+)?"
+                                                       r"(?:5:2|16:8|whole30|atkins|mediterranean)(?:\s+diet)?)$", obj)):
+        return [Said("diet", m.group(1), k, k.negated)]  # "Doing intermittent fasting instead"
+    if p == "be" and (m := re.match(r"^([\w-]+)\s+(?:week|day|month)\s+\w+$", obj)) and m.group(1) in DIETS:
+        return [Said("diet", m.group(1), k)]  # "Keto week two"
     m = re.match(r"^(?:now\s+|fully\s+|strictly\s+|a\s+)?([\w-]+)(?:\s+diet)?$", obj) or \
         re.match(r"^on\s+an?\s+([\w-]+)\s+diet$", obj)
     if p in ("be", "go", "turn", "become", "stay") and m and m.group(1) in DIETS:
@@ -400,8 +424,8 @@ def _diet(k: Clause, c: Claim) -> list[Said]:
 
 def _language(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object.lower()
-    if p == "speak" or p == "be" and re.match(r"^(?:fluent|native)\b", obj):
-        found = [w for w in re.findall(r"[a-z]+", obj) if w in LANGUAGES]
+    if p == "speak" or p == "be" and re.match(r"^(?:fluent|native|conversational|bilingual)\b", obj):
+        found = [w for w in re.findall(r"[a-z]+", (k.said or obj).lower()) if w in LANGUAGES]
         return [Said("language", w, k, k.negated) for w in found]
     return []
 
@@ -409,9 +433,9 @@ def _language(k: Clause, c: Claim) -> list[Said]:
 def _favourite(k: Clause, c: Claim) -> list[Said]:
     if k.predicate != "be":
         return []
-    if (m := _FAVOURITE.search(k.topic)) and k.object:
+    if (m := _FAVOURITE.search(k.topic)) and k.object and re.match(r"^(?:(?:one|some)\s+of\s+)?(?:my|our)\b", k.topic, re.I):
         return [Said(f"favourite:{_thing(m.group(1))}", _value(k.object), k, k.negated)]
-    if k.topic and k.topic.lower() not in _POINTING | {"it", "that's", "it's"} and (m := re.match(r"^(?:my|our)\s+(?:all-time\s+)?(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
+    if k.topic and k.topic.lower() not in POINTING | {"it", "that's", "it's"} and (m := re.match(r"^(?:my|our)\s+(?:new\s+|all-time\s+|absolute\s+)*(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
                                   re.I)):
         return [Said(f"favourite:{_thing(m.group(1))}", _value(k.topic), k, k.negated)]
     return []
@@ -424,11 +448,18 @@ def _thing(text: str) -> str:
 
 
 def _count(k: Clause, c: Claim) -> list[Said]:
+    if k.predicate in ("be", "cut", "go", "drop", "up") and (m := re.match(
+            r"^(?:on|at|down\s+to|up\s+to|to)\s+(?:about\s+|around\s+|just\s+|only\s+)?(\S+)\s+([a-z]+)\s+(?:a|per)\s+"
+            r"(?:day|week|month)\b", k.said or k.object, re.I)) and (m.group(1).isdigit() or m.group(1).lower() in NUMBERS):
+        figure = NUMBERS.get(m.group(1).lower(), m.group(1))  # "I'm on five coffees a day", "cut down to one a day"
+        return [Said(f"count:{_thing(m.group(2))}", figure, k, k.negated)]
     if k.predicate not in ("have", "own", "get", "be", "hit", "reach"):
         return []
     obj = re.sub(r"^(?:at|up\s+to)\s+", "", k.object) if k.predicate in ("be", "hit", "reach") else k.object
     m = _COUNT.match(obj)
-    if not m or m.group(2).lower() in ("of", "times", "more", "days", "weeks", "months", "years", "minutes", "hours"):
+    if not m or m.group(2).lower() in ("of", "times", "more", "days", "weeks", "months", "years", "minutes", "hours", "from",
+                                       "in", "for", "on", "at", "to", "with", "example", "thing", "day", "time", "way", "or",
+                                       "and", "so", "than"):
         return []
     figure = NUMBERS.get(m.group(1).lower(), m.group(1).replace(",", ""))
     return [Said(f"count:{_thing(m.group(2))}", figure, k, k.negated)]
@@ -437,9 +468,20 @@ def _count(k: Clause, c: Claim) -> list[Said]:
 def _frequency(k: Clause, c: Claim) -> list[Said]:
     said = k.said or k.object
     m = _FREQ.search(said)
-    if not m or k.predicate in _TALK - {"go", "get", "have", "make", "take", "do"} or k.predicate == "be" and not k.topic:
+    if k.topic and not re.match(r"^(?:my|our)\b|.*\b(?:i|we)$", k.topic, re.I):
+        return []  # "Fox Hollow is a great trail to hike on weekends": of the trail
+    if not m or k.predicate in TALK - {"go", "get", "have", "make", "take", "do"} or k.predicate == "be" and not k.topic \
+            and not re.match(r"^[A-Za-z]+\s*$", said[:m.start()]):  # "Gym three times a week" says it, "I'm busy daily" not
         return []
     before = said[:m.start()].strip()
-    words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("to", "the", "a", "an", "my", "at", "in")]
+    if re.search(r"\b(?:it|them|him|her|this|that|these|those|one)\b", before, re.I) and not (
+            k.predicate in ("up", "increase", "bump", "cut", "drop", "reduce", "raise", "push")
+            and re.match(r"^(?:it|that)\s+(?:up\s+|down\s+)?to$", before, re.I)) or not before and k.predicate in (
+            "go", "do", "get", "have", "make", "take", "be"):
+        return []  # "losing it every week", "we go a few times a week": of what is said elsewhere
+    words = [w for w in re.findall(r"[a-z]+", before.lower()) if w not in ("to", "the", "a", "an", "my", "at", "in", "often",
+                                                                           "usually", "only", "or", "just", "about")]
+    if not words and k.predicate in ("go", "do", "get", "have", "make", "take", "be"):
+        return []  # "we don't go often, twice a year": of what is said elsewhere
     thing = _thing(words[-1]) if words else k.predicate
     return [Said(f"frequency:{thing}", m.group(1).lower(), k, k.negated)]

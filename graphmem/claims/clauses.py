@@ -38,12 +38,25 @@ class Clause:
     person: bool = True
     """Is its subject the person, said as such ("I", "we", their name), rather than dropped ("Take a
     look"), a pronoun of something else ("It really mattered", "They're beautiful") or a noun phrase?"""
+    under: bool = False
+    """Is it a clause under another ("since I was a kid", "when I face challenges")? Its attribute may be
+    true ("since I moved to Porto"), but it is no statement to be read alone."""
+    other: bool = False
+    we: bool = False
+    """Is its subject "we" (the person and others: "We have a strong bond", "We all have our paths")?"""
+    """Is its subject said as someone or something else ("It's like having ...", "Being a role model
+    is ..."), or is it a clause under another ("since I was a kid")? Then it says nothing of the person."""
 
 
 _CUT = re.compile(
     r"\s*[;:]\s*|\s+[-–—]+\s+|,\s*(?:and\s+|but\s+|so\s+)?(?=(?:now\s+|then\s+)?(?:i|we|i'm|we're|i've|my|our)\b)"
     r"|,?\s+(?:and|but|so|because|since)\s+(?:now\s+|then\s+|also\s+|finally\s+)?(?=(?:i|we|my|our)\b)"
-    r"|,\s*so\s+(?=[A-Z])", re.I)
+    r"|,\s*so\s+(?=[A-Z])"
+    r"|,\s+(?=(?:leaving|quitting|calling|naming|living|working|moving|switching|starting|eating|doing)\b)"
+    r"|,?\s+(?:and|but)\s+(?=(?:the|a|an|this|that|its|his|her|their|[A-Z]\w*)(?:\s+[\w'-]+){0,4}\s+(?:is|are|was|were)\b)"
+    r"|\s+(?=(?:i'm|i've|we're|we've)\s)"
+    r"|,\s+(?=[\w'.-]+(?:\s+[\w'.-]+){0,2}\s+(?:is|are)\s+(?:now\s+)?(?:my|our)\b)",
+    re.I)
 _AND_VERB = re.compile(r"(?:\s+(?:and|but)|,)\s+(?:then\s+|now\s+|also\s+|finally\s+)?(?=(\w+)\b)", re.I)
 _PAST_IRREGULAR = frozenset(w for w, base in IRREGULAR.items() if w != base and w.isalpha() and not w.endswith("ing")
                             and w not in BE and w not in HAVE and w not in ("does", "goes"))
@@ -53,29 +66,44 @@ _TIME_TAIL = re.compile(
     r"|today|yesterday|tonight|at\s+the\s+moment|for\s+good|for\s+now|finally|already|full[- ]time|part[- ]time"
     r"|(?:last|this|next|every|that)\s+(?:week|weekend|month|year|spring|summer|fall|autumn|winter|semester|season"
     r"|morning|evening|night|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"|(?:a|an|one|two|three|four|five|six|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
+    r"|(?:(?:about|around|over|almost|nearly|roughly|like)\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+"
+    r"|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
     r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
     r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
+    r"|before|ever\s+since|since\s+then|ever|more\s+than\s+ever|later|soon|lol|haha|lmao|(?:ya|you)\s+know|after\s+all"
+    r"|over\s+the\s+(?:summer|winter|weekend|holidays|break)|(?:for|in)\s+(?:ages|years|a\s+while)"
+    r"|(?:a|one|two|three|four|a\s+few|several|\d+)\s+(?:days|weeks|weekends|months|years)|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
+    r"|(?:from|starting|as\s+of)\s+(?:today|tomorrow|now|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
     r"|(?:since|in|on|from|until|back\s+in)\s+(?:\d{4}|january|february|march|april|may|june|july|august|september"
     r"|october|november|december)\b.*"
     r"|for\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|several|many|a\s+few|\d+)\s+"
     r"(?:days?|weeks?|months?|years?)"
     r"|(?:a\s+)?(?:few|couple\s+of)\s+(?:days|weeks|months|years)\s+ago)[\s.,!]*$", re.I)
 _TRAIL_CLAUSE = re.compile(r"(?:,\s*|\s+)(?:which|who|because|since|so\s+that|but|although|though|when|while|where"
-                           r"|and\s+it|and\s+it's|and\s+that|and\s+(?:i|we)\b).*$", re.I)
+                           r"|(?:after|before|until)\s+(?:i|we)\b"
+                           r"|and\s+(?:honestly\s+|now\s+|so\s+|yet\s+|really\s+)?(?:it|it's|that|i|we|i'm)\b).*$", re.I)
 
 
 _ASIDE = re.compile(r",\s+(?!(?:and|or)\b)(?!(?:an?|the)\s+[A-Z])(?=[a-z]).*$")
 """A comma and what follows it in lower case: an aside ("now, very happy"), not an apposition ("a Triumph")."""
 
 
+_TIME_INSIDE = re.compile(r"\s+(?:the\s+other\s+day|(?:last|next|this)\s+(?:night|week|weekend|month|year|summer|spring|fall"
+                          r"|autumn|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|tomorrow)\s+\w.*$"
+                          r"|\s+for\s+the\s+(?:last|past)\s+.*$|,\s+[A-Z][\w'-]*\s+(?:is|was|are|were)\b.*$", re.I)
+"""A time word inside an object, with what follows it ("a classic movie the other day that was awesome")."""
+_AND_TAIL = re.compile(r"\s+and\s+(?:[a-z]+ing|wow|oh|even|had|got|made|put|was|were|it|have)\b.*$", re.I)
+"""A second verb after "and" that starts another clause ("streamed a game and wow", "positive and looking ahead")."""
+
+
 def trim(obj: str) -> str:
     """The object with what says when taken off its end ("to Berlin last month" -> "to Berlin"),
-    and any trailing clause ("..., which I love"); punctuation off both ends."""
+    and any trailing clause ("..., which I love", "and hoping it helps"); punctuation off both ends."""
     out = _TRAIL_CLAUSE.sub("", obj.strip())
+    out = _AND_TAIL.sub("", _TIME_INSIDE.sub("", out))
     out = _ASIDE.sub("", out)
     while True:
-        cut = _TIME_TAIL.sub("", out).strip(" ,.!;:-–—\"'…")
+        cut = _TIME_TAIL.sub("", " " + out).strip(" ,.!;:-–—\"'…")  # (an object of a time word alone is empty)
         if cut == out:
             return cut
         out = cut
@@ -84,7 +112,11 @@ def trim(obj: str) -> str:
 def clauses(c: Claim) -> list[Clause]:
     """The clauses a claim holds, its own first (see the module docstring)."""
     pieces = _pieces(c.object)
-    out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0], not c.topic and _said_by(c))]
+    under, other, we = _under(c)
+    out = [Clause(c.topic, c.predicate, c.negated, trim(pieces[0]), pieces[0], not c.topic and _said_by(c),
+                  under, not c.topic and other, we)]
+    if re.match(r"^(?:so|and|but|then)\s+(?:i|we)\b", pieces[0], re.I) and (read := _read(pieces[0])) is not None:
+        out.append(read)  # "The lease ended so we went for a Skoda": the clause after "so" is the person's
     for piece in pieces[1:]:
         read = _read(piece)
         if read is not None:
@@ -113,6 +145,29 @@ def _said_by(c: Claim) -> bool:
     return bool(_SUBJECTS.search(before) or re.search(rf"\b{re.escape(c.subject)}\b", before, re.I))
 
 
+_UNDER = re.compile(r"\b(?:since|when|whenever|while|because|as|though|although|until|till|before|after|once|where)\s+"
+                    r"(?:i|we)(?:'m|'ve|'re|'d|’m|’ve|’re)?\s+(?:[\w'’]+\s+){0,2}$", re.I)
+"""A clause under another ("since I was ...", "when I face ...")."""
+_IF = re.compile(r"\b(?:if|unless|whether)\s+(?:i|we)\s+(?:[\w']+\s+){0,2}$|^\s*(?:having|being)\s+$"
+                 r"|\bif\s+(?:i|we)\s+(?:could|can|had|were)\b", re.I)
+"""A clause that is a guess ("if I had ..."), or a gerund said as the subject ("Being a role model is ...")."""
+
+
+def _under(c: Claim) -> tuple[bool, bool, bool]:
+    """Is the claim's clause under another, is it said of something else, is its subject "we" (see
+    :class:`Clause`)?"""
+    at = c.sentence.find(c.object) if c.object else -1
+    if at < 0:
+        return False, False, False
+    before = c.sentence[:at]
+    said = c.sentence[at:at + len(c.object)]
+    last = _BOUND.split(before)[-1]
+    return (bool(_UNDER.search(before)),
+            bool(_OTHERS.search(last) or _MODAL.search(last) or _IF.search(before) or _IF.search(said)
+                 or re.search(r"\bwe\s+all\b|\bgoing\s+to\b|^\s*\w+ing\b.*\b(?:is|are|was)\s*$", last, re.I)),
+            bool(re.search(r"\bwe(?:'ve|'re|'d|’ve|’re)?\b", last, re.I) and not re.search(r"\bi\b", last, re.I)))
+
+
 def _pieces(obj: str) -> list[str]:
     """The object cut at each coordinated clause: a new subject, or "and" before a past-tense verb."""
     parts = [p for p in _CUT.split(obj) if p and p.strip()]
@@ -137,11 +192,16 @@ def _read(piece: str) -> Clause | None:
     while i < n and low[i] in ("now", "then", "also", "finally", "so", "and", "but", "just", "recently"):
         i += 1
     topic, person = "", False
+    if i < n and low[i] in ("it", "it's", "they", "they're", "he", "she", "this", "that", "that's", "there"):
+        return None  # a clause about something else
     if i < n and low[i] in SPEAKER_PRON:
         i, person = i + 1, not _MODAL.search(" ".join(low[i + 1:i + 4]))
     elif i < n and low[i] in SPEAKER_POSS:
         end = np_end(low, i + 1, n)
         topic, i = piece[starts[i]:starts[end - 1] + len(toks[end - 1])] if end > i else "", end
+    elif (j := next((j for j in range(i + 1, min(i + 7, n)) if low[j] in ("is", "are")), 0)) and not any(
+            w in SPEAKER_PRON or w in MODAL for w in low[i:j]):  # "green is my favourite colour now"
+        topic, i = piece[starts[i]:starts[j - 1] + len(toks[j - 1])], j
     elif i < n and toks[i][:1].isupper() and low[i] not in MODAL:
         j = i
         while j < n and toks[j][:1].isupper():

@@ -61,7 +61,7 @@ class Told(Sequence[Claim]):
     @classmethod
     def of(cls, claims: Iterable[Claim]) -> Told:
         got = tuple(claims)
-        return cls(got, tuple(map(said_of, got)))
+        return cls(got, tuple(said_of(c, got[i - 1] if i else None) for i, c in enumerate(got)))
 
     @classmethod
     def joined(cls, parts: Iterable[Told]) -> Told:
@@ -93,10 +93,17 @@ def _same(held: str, said: str) -> bool:
     return bool(a and b) and (a <= b or b <= a)
 
 
+def _restriction(value: str) -> bool:
+    """A diet value that adds to the others rather than replacing them ("no gluten", "dairy-free")."""
+    return value.startswith("no ") or value.endswith("-free")
+
+
 def _ends(s: Said, f: Fact, many: bool) -> bool:
     """Does the statement ``s`` (not an ending) end the open fact ``f`` of its attribute?"""
     if f.negated != s.negated:
         return _same(f.value, s.value)  # a negation ends what it denies; a later affirmation the denial
+    if s.attribute == "diet" and (_restriction(s.value) or _restriction(f.value or "")):
+        return False  # dairy-free on top of gluten-free; going vegan ends being vegetarian
     return (not many or s.alone) and not s.negated and f.value != s.value
 
 
@@ -116,6 +123,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
     at = sorted((i for i, c in enumerate(told.claims) if c.subject == about), key=lambda i: told.claims[i].date)
     facts: list[Fact] = []
     open_: dict[str, list[int]] = {}
+    latest: dict[str, str] = {}
+    swapped: list[str] = []  # each kind ("frequency", "count") -> its attribute said last
 
     def end(j: int, c: Claim) -> None:
         facts[j] = replace(facts[j], valid_to=c.date, ended_by=c.turn_id)
@@ -124,13 +133,24 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
         c = told.claims[i]
         for s in told.said[i]:
             a = s.attribute
+            kind, _, thing = a.partition(":")
+            if thing in ("it", "that", "them", "this") and (last := latest.get(kind)):
+                a, s = last, replace(s, attribute=last)  # "Upped it to five times a week": the frequency said before
+            latest[kind] = a
             if a == "*":  # an ending of no attribute: whatever open value it names
+                swapped = []
                 for b, held in open_.items():
-                    gone = [j for j in held if not facts[j].negated and s.value and _same(facts[j].value, s.value)]
+                    gone = [j for j in held if not facts[j].negated and s.value and (
+                        _same(facts[j].value, s.value) or _same(b.partition(":")[2], s.value))]  # "Dropped pottery"
                     for j in gone:
                         end(j, c)
                     open_[b] = [j for j in held if j not in gone]
+                    swapped += [b] if gone else []
                 continue
+            if a == "&":  # the new value of a swap: of the attribute the value swapped out was of
+                if not swapped:
+                    continue
+                a, s = swapped[0], replace(s, attribute=swapped[0], alone=True)
             many = a in MANY or a.startswith("other:")
             held = open_.setdefault(a, [])
             if s.ends:
@@ -146,6 +166,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
                 k = s.clause  # (a value the same turn gave already is said once: "moved to Porto, Porto is home")
                 open_[a].append(len(facts))
                 shown = k.object if a.startswith("other:") else _shown(k.object, s.value)
+                if a.startswith("favourite:") and k.topic and re.search(r"\bfavou?rite\b", k.topic, re.I):
+                    shown = f"{k.topic.lower()}: {k.object}"  # "My favorite recipe is Chicken Pot Pie"
                 facts.append(Fact(c.subject, k.predicate, shown, s.negated, c.turn_id, c.date,
                                   c.date, None, c.sentence, a, s.value))
     return facts

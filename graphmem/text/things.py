@@ -10,9 +10,10 @@ missing from a list leaves the statement an open-ended ``other:<predicate>`` fac
 from __future__ import annotations
 
 from graphmem.text.lexicon import ANIMALS, wordset
+from graphmem.text.wordnet_things import MUSICAL_INSTRUMENTS, PET_ANIMALS, ROAD_VEHICLES
 
 __all__ = ["ANIMAL_WORDS", "DIETS", "FREQUENCY_WORDS", "INSTRUMENTS", "LANGUAGES", "NUMBERS", "OCCUPATIONS",
-           "PARTNER_NOUNS", "uk", "singular"]
+           "PARTNER_NOUNS", "VEHICLES", "uk", "singular"]
 
 OCCUPATIONS = wordset("""
     teacher nurse doctor engineer lawyer attorney accountant designer developer programmer writer author artist
@@ -31,6 +32,10 @@ OCCUPATIONS = wordset("""
     composer conductor programmer coder tester administrator ceo cto founder owner sommelier
     optometrist radiographer radiologist physiotherapist physio dietitian nutritionist pediatrician
     paediatrician cardiologist neurologist anesthetist anaesthetist postman postwoman courier
+    solicitor barrister auditor bookkeeper underwriter actuary surveyor planner recruiter dev devops
+    sysadmin marketer copywriter strategist adviser advisor specialist roofer bricklayer plasterer
+    locksmith glazier florist fishmonger croupier porter concierge housekeeper lifeguard zookeeper
+    groomer trucker chauffeur machinist operator foreman labourer laborer handyman optician
     """)
 """Nouns of a job ("a nurse", "a data analyst", "a social worker"): the head word decides."""
 
@@ -40,7 +45,9 @@ INSTRUMENTS = wordset("""
     piano violin viola cello double bass guitar ukulele banjo mandolin harp flute clarinet oboe bassoon
     saxophone sax trumpet trombone tuba horn drums drum keyboard keyboards synth harmonica accordion
     bagpipes organ recorder xylophone marimba tabla sitar bouzouki lute piccolo cornet euphonium
-    """)
+    """) | MUSICAL_INSTRUMENTS
+"""Instruments by name: a few the attribute rules name, and what WordNet files under a musical instrument
+(:mod:`graphmem.text.wordnet_things`: "oud", "cajon", "glockenspiel")."""
 
 LANGUAGES = wordset("""
     english french spanish german italian portuguese dutch swedish norwegian danish finnish icelandic
@@ -58,7 +65,15 @@ DIETS = wordset("""
 ANIMAL_WORDS = ANIMALS | wordset("""
     guinea chinchilla gerbil mouse mice rat cockatiel budgie canary goldfish axolotl iguana chameleon
     hedgehog alpaca goat chicken chickens duck hen ducks tarantula frog
-    """)
+    """) | PET_ANIMALS
+"""Animals kept as pets: the lexicon's, and the dogs, cats, parrots, rodents, lizards, snakes, turtles and
+horses WordNet names ("retriever", "labrador", "cockatiel")."""
+
+VEHICLES = wordset("""
+    car cars suv truck van minivan pickup motorbike motorcycle scooter jeep hatchback sedan convertible camper
+    campervan rv moped
+    """) | ROAD_VEHICLES
+"""Nouns of a vehicle one drives or rides ("a hatchback", "a moped"), with WordNet's road vehicles."""
 
 NUMBERS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "

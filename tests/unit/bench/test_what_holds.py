@@ -169,7 +169,7 @@ def test_the_development_set_is_whole():
                 assert q["asked_on"] < last, s.id
 
 
-@pytest.mark.parametrize("split, least", [("dev", 70), ("test", 30)])
+@pytest.mark.parametrize("split, least", [("dev", 70), ("dev_facts", 20), ("test", 30)])
 def test_every_value_was_said(split, least):
     """Each question has a right value said by the day it is asked, each stale value is said in the
     scenario, each facts value by that person: a scenario no memory could answer is a typo. For the
@@ -210,3 +210,12 @@ def test_the_table_prints_every_figure(tmp_path, capsys):
     wh.main(["--split", "dev", "--data", str(tmp_path), "--show", "1"])
     out = capsys.readouterr().out
     assert "dev: 1 scenarios, 1 questions" in out and "residence" in out and "leaks: 0 of 0" in out
+
+
+def test_every_dev_file_is_read_and_each_gets_its_row(tmp_path, capsys):
+    (tmp_path / "dev.jsonl").write_text(json.dumps(scenario()) + "\n")
+    (tmp_path / "dev_more.jsonl").write_text(json.dumps(scenario(id="s2")) + "\n")
+    wh.main(["--split", "dev", "--data", str(tmp_path), "--show-facts", "2"])
+    out = capsys.readouterr().out
+    assert "dev: 2 scenarios, 2 questions" in out
+    assert "\ndev    " in out and "\ndev_more " in out

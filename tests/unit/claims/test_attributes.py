@@ -51,6 +51,11 @@ def _of(holds: set[tuple[str, str]], attribute: str) -> set[str]:
     ("I have two cats.", "We now have three cats.", "count:cat", "2", "3"),
     ("I go to the gym twice a week.", "These days I go to the gym every day.", "frequency:gym", "twice a week",
      "every day"),
+    ("I'm studying law.", "I switched from law to medicine.", "study", "law", "medicine"),
+    ("I'm pescatarian.", "Gave up on fish, I'm vegan now.", "diet", "pescatarian", "vegan"),
+    ("I live in Leeds.", "We packed up and headed south. Bristol is where we live now.", "residence", "leeds", "bristol"),
+    ("Gym three times a week.", "Upped it to five times a week.", "frequency:gym", "three times a week",
+     "five times a week"),
 ])
 def test_a_later_value_said_in_other_words_ends_the_earlier(before, after, attribute, old, new):
     assert old in _of(_holds(before), attribute)
@@ -122,7 +127,7 @@ def test_each_fact_names_its_turn_and_clause():
                  "date": "2023-01-01"}])
     facts = {f.attribute: f for f in mem.facts("Ann")}
     assert facts["residence"].turn_id == facts["favourite:colour"].turn_id == "n1"
-    assert facts["residence"].object == "in Paris" and facts["favourite:colour"].object == "blue"
+    assert facts["residence"].object == "in Paris" and facts["favourite:colour"].object == "my favourite colour: blue"
 
 
 def test_small_talk_is_told_from_a_statement():
@@ -141,6 +146,9 @@ def test_an_unread_clause_keeps_its_predicate():
     "It really mattered.", "They're beautiful!", "Take a look at the photo.", "I'll keep you updated.",
     "We can plan a kayaking trip together.", "I'm working on it.", "I visited her old house.", "I had a great time.",
     "I'm so excited to explore the nature!", "I think so too.", "Let me know what you think.",
+    "Since I was 17 or so.", "When I face challenges on the court, I try to reflect.", "It's like having a dose of positivity every day.",
+    "We have a strong bond.", "I'm staying positive and looking ahead.", "We had a good laugh!",
+    "I haven't talked to him in a few days.", "I'm gonna stay in Galway.", "Being a role model is so fulfilling.",
 ])
 def test_what_a_reader_would_not_take_for_a_fact_gives_none(text):
     """Not the person's plain statement: another subject, an imperative, a plan, a pointing object, a
@@ -151,6 +159,8 @@ def test_what_a_reader_would_not_take_for_a_fact_gives_none(text):
 @pytest.mark.parametrize("text, attribute", [
     ("I started a blog on car mods.", "other:start"), ("I volunteer at the homeless shelter.", "other:volunteer"),
     ("We roasted marshmallows around the campfire.", "other:roast"),
+    ("I have a golden retriever called Biscuit.", "pet"), ("Saxophone practice went well.", "instrument"),
+    ("My architecture course has me pulling all-nighters.", "study"), ("I rent a little place in Austin.", "residence"),
 ])
 def test_a_plain_statement_of_ones_own_is_an_open_ended_fact(text, attribute):
     assert attribute in {a for a, _ in _holds(text)}
@@ -172,3 +182,20 @@ def test_facts_from_a_user_who_asks_as_they_tell():
     said = _holds("my favourite colour is blue, can you suggest a palette for my bedroom?",
                   "honestly I've gone off blue. green is my favourite colour now. redo the palette?", speaker="user")
     assert _of(said, "favourite:colour") == {"green"}
+
+
+def test_a_swap_gives_the_new_value_the_attribute_the_old_was_of_and_its_own_words():
+    mem = Memory()
+    mem.ingest([{"id": "t1", "speaker": "Jo", "text": "I drive a Ford Fiesta.", "date": "2023-01-01"},
+                {"id": "t2", "speaker": "Jo", "text": "I swapped the Fiesta for a VW Transporter.", "date": "2023-02-01"}])
+    now = [(f.attribute, f.value, f.object) for f in mem.facts("Jo")]
+    assert now == [("vehicle", "vw transporter", "for a VW Transporter")], now
+
+
+def test_pets_named_in_a_list_each_hold_and_end_alone():
+    held = _holds("We have two cats, Mochi and Bean.", "Our cat Mochi died last week.")
+    assert _of(held, "pet") == {"bean"}
+
+
+def test_a_clause_under_another_gives_only_the_main_clause():
+    assert _holds("I've been into dancing since I was a kid.") == {("other:be", "into dancing")}
