@@ -33,7 +33,8 @@ from graphmem.data import locomo  # noqa: E402
 from graphmem.data.shared import find  # noqa: E402
 from graphmem.bench.longmemeval import load as loader  # noqa: E402
 from graphmem.bench.longmemeval.run import evidence_turns  # noqa: E402
-from graphmem.memory import calibrated  # noqa: E402
+from graphmem.memory import calibrated, sense  # noqa: E402
+from graphmem.search import static  # noqa: E402
 from graphmem.memory.calibrated import TURNS  # noqa: E402
 from graphmem.memory.api import Memory  # noqa: E402
 
@@ -44,8 +45,8 @@ ADVERSARIAL = 5
 
 def _key(path: Path, limit: int | None) -> str:
     """The cache's name for one data file read by this code: a change of the signals is a new file."""
-    read = (calibrated.features, calibrated._states, calibrated._by, calibrated._lead)
-    code = "".join(inspect.getsource(f) for f in read) + repr(calibrated.FEATURES)
+    read = (calibrated.features, calibrated._states, calibrated._by, calibrated._lead, sense.meaning, static.Engine)
+    code = "".join(inspect.getsource(f) for f in read) + repr(calibrated.FEATURES) + repr((sense.available(), static.SIF))
     h = hashlib.sha256((code + str(path.resolve()) + str(path.stat().st_mtime)).encode())
     return f"{h.hexdigest()[:12]}-{limit or 'all'}"
 

