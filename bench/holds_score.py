@@ -141,6 +141,24 @@ def load(path: Path) -> list[Scenario]:
     return out
 
 
+def load_split(folder: Path, split: str) -> list[Scenario]:
+    """Every scenario of a split: each ``<split>*.jsonl`` of ``folder`` (``dev``: ``dev.jsonl`` and any
+    other development file, ``dev_ask.jsonl``...), in name order; an id repeated across files, or no
+    file, raises ``ValueError`` naming it."""
+    paths = sorted(folder.glob(f"{split}*.jsonl"))
+    if not paths:
+        raise ValueError(f"{folder}: no {split}*.jsonl")
+    out: list[Scenario] = []
+    seen: dict[str, Path] = {}
+    for path in paths:
+        for s in load(path):
+            if s.id in seen:
+                raise ValueError(f"{path}: scenario id {s.id!r} repeats one of {seen[s.id].name}")
+            seen[s.id] = path
+            out.append(s)
+    return out
+
+
 @dataclass
 class Result:
     """One question's outcome: right (a right value and no stale one), stale (a stale value and no right

@@ -1,11 +1,12 @@
 """What holds now (issue #46): is the memory right about the present, about a past date, and about the
 earlier value, when a person's facts change, said as people say it?
 
-    python bench/what_holds.py [--split dev|test|both] [--store ram|file|neo4j] [--show N] [--show-facts N] [--json] [--data DIR]
+    python bench/what_holds.py [--split dev|test|both|dev_ask] [--store ram|file|neo4j] [--show N] [--show-facts N] [--json] [--data DIR]
 
-Each scenario of ``bench/data/what_holds/{dev,test}*.jsonl`` (every file of the split; with more than one,
-each file's figures are printed too) (one to three speakers, notes, user/assistant
-chats: docs/what_holds.md) goes into a fresh ``Memory`` (RAM; one SQLite file in a temporary folder; or
+Each scenario of ``bench/data/what_holds/{dev,test}*.jsonl`` (a split is every file whose name starts with
+it: ``dev`` is ``dev.jsonl``, ``dev_ask.jsonl``, ``dev_facts.jsonl``; ``--split dev_ask`` scores that file
+alone; with more than one file, each file's figures are printed too; one to three speakers, notes,
+user/assistant chats: docs/what_holds.md) goes into a fresh ``Memory`` (RAM; one SQLite file in a temporary folder; or
 the Neo4j of ``NEO4J_URI``, each scenario under its own ``user``, forgotten afterwards). Each question is
 asked with ``ask(question, asked_on=...)`` and judged by :mod:`holds_score`'s matcher:
 
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from holds_score import ATTRIBUTES, SHAPES, Result, load, score  # noqa: E402
+from holds_score import ATTRIBUTES, SHAPES, Result, load, load_split, score  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "what_holds"
 COLUMNS = ("n", "q", "now", "as_of", "earlier", "stale", "abst", "facts")
@@ -117,6 +118,7 @@ def run(split: str, store: str, show: int, as_json: bool, folder: str, data: Pat
     files = sorted(data.glob(f"{split}*.jsonl"))
     if not files:
         raise ValueError(f"{data}: no {split}*.jsonl")
+    load_split(data, split)  # every file checked whole, and an id repeated across files refused
     scenarios = [(f.stem, s) for f in files for s in load(f)]
     make = maker(store, folder)
     rows, stem = [], {}
@@ -143,12 +145,12 @@ def run(split: str, store: str, show: int, as_json: bool, folder: str, data: Pat
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("dev", "test", "both"), default="both")
+    ap.add_argument("--split", default="both", help="dev, test, both, or a file name's start (dev_ask)")
     ap.add_argument("--store", choices=("ram", "file", "neo4j"), default="ram")
     ap.add_argument("--show", type=int, default=0, help="missed questions to print per split")
     ap.add_argument("--show-facts", type=int, default=0, help="missed facts checks to print per split")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    ap.add_argument("--data", type=Path, default=DATA, help="the folder of dev.jsonl and test.jsonl")
+    ap.add_argument("--data", type=Path, default=DATA, help="the folder of dev*.jsonl and test*.jsonl")
     a = ap.parse_args(argv)
     splits = ("dev", "test") if a.split == "both" else (a.split,)
     from graphmem.errors import GraphmemError

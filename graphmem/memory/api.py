@@ -46,7 +46,7 @@ from graphmem.errors import DataError, MisuseError
 from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query, said_until
 from graphmem.index.shape import is_assistant, reader_settings
-from graphmem.memory.asked import FACT_CONFIDENCE, answered
+from graphmem.memory.asked import FACT_CONFIDENCE, answered, selected
 from graphmem.memory.arguments import (Forgotten, When, conversation_of as _conversation, count as _count, listed as _listed,
                                        moment as _moment, name as _name, user_of as _user)
 from graphmem.memory.updates import Rules, Updates, prefer_current
@@ -449,7 +449,7 @@ class Memory:
             reads = rules.reads(q.english)
             found = _scored(self._store.search(q, max(n, reads), conversation, user, filtered), scores)
             asked = Updates(q.english, q.asked_on, q.kind, lambda: self._store.weights(q, found[:reads], user),
-                            lambda p: self._store.claims_about(p, user), self._held(filtered, user))
+                            lambda p: selected(self._store, p, user, None, filtered), self._held(filtered, user))
             order, stands = prefer_current(found, asked, rules)
             replaced.update(stands)
             return order[:n]

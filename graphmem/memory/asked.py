@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 
 from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
@@ -44,11 +44,13 @@ from graphmem.data.metadata import Where, matches
 from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
+from graphmem.memory.said import CHANGE, LISTS, SAID_CONFIDENCE, asks_said, from_turns
 from graphmem.store.base import Store
 from graphmem.text.spelling import american
+from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS
 from graphmem.text.terms import content, stem, words
 
-__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "from_facts", "hint", "value_of"]
+__all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "as_of_named", "from_facts", "hint", "people_asked", "selected", "value_of"]
 
 MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once: asked now, every value held is the reply."""
@@ -103,6 +105,10 @@ _EVENT = re.compile(r"\s*(?:when|why|how (?!many\b|much\b|often\b|frequently\b)|
                     r"|.*\b(?:would|could|might|potentially|likely|if|want|wants|wanted|plan|plans|planning|hope"
                     r"|hopes|decided|dream|dreams|goal|goals|pursue|persue)\b", re.I)
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
+_BEFORE = re.compile(r"\bbefore (?:the |a |an |his |her |my |their |switching to |moving to |joining |getting )?"
+                     r"(?!(?:i|he|she|they|we|you|it|that|this|then|now|\w+ing)\b)([a-z][\w-]*(?: [a-z][\w-]*)?)\W*$", re.I)
+"""A later value named after "before" at the question's end ("before medicine", "before the Tacoma",
+"before switching to Stripe"); not a clause ("before I moved") nor an act ("before moving")."""
 _NOT_NAMES = frozenset("what where who whom whose which when why how is are was were does do did has have had can "
                        "could would should will i my me the a an in on at for of to and or now currently "
                        "january february march april may june july august september october november december "
@@ -125,6 +131,8 @@ class Asked:
     """Whether the earlier value asked is the first one ("initially", "originally", "first")."""
     several: bool = True
     """Whether it asks for every value held ("What pets...", "Which languages..."), not one ("What pet...")."""
+    before: str = ""
+    """The later value the question names ("What did Aditi study before medicine?": ``medicine``), or ""."""
 
 
 HINTS = {
@@ -186,10 +194,21 @@ thing is what it asks ("What pets...", "Which instrument...") or it asks what th
 drives; "What technique is Audrey using to discipline her dogs?" names dogs and asks a technique."""
 
 
+_OWNED = re.compile(r"^\W*(?:what|which|who)(?:'s| is| was| are| were) (?:the names? of )?(?:\w+'s|my|your|his|her"
+                    r"|their|our|the user's) (?:first |previous |old |new |current |other |latest |last )?([a-z]+)"
+                    r"(?: (?:called|named|now|currently|these days|before|then|originally|initially|at first|"
+                    r"in [\w ]+))*\W*$")
+"""A question asking what a person's thing is: "What is the name of Hamid's dog?", "What were Mei's
+cats called?", "What was Oliver's first pet?", "What is Tariq's car now?"."""
+
+
 def _asks_thing(q: str, attribute: str) -> bool:
     """Whether a question naming a thing of ``attribute`` asks for it (always, for other attributes)."""
     verb = _THING_VERB.get(attribute)
     if verb is None:
+        return True
+    owned = _OWNED.match(q.lower())
+    if owned and any(rx.search(owned.group(1)) for name, rx in _ATTRIBUTE_RE if name == attribute):
         return True
     head = _HEAD.match(q.lower())
     if head:
@@ -213,8 +232,11 @@ def asked(question: str) -> Asked | None:
         return None  # "Where did Ann take Rex?" names a pet but asks a place
     names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))
     earlier = bool(_EARLIER.search(q)) and not _NOW.search(q)
-    several = not _ONE.search(q)
-    return Asked(attribute, names, bool(_ASKER.search(q)), earlier, earlier and bool(_FIRST.search(q)), several)
+    owned = _OWNED.match(q.lower())
+    several = not _ONE.search(q) and not (owned and not owned.group(1).endswith("s"))
+    before = _BEFORE.search(q)
+    return Asked(attribute, names, bool(_ASKER.search(q)), earlier, earlier and bool(_FIRST.search(q)), several,
+                 before.group(1).lower() if earlier and before else "")
 
 
 def asker(found: Sequence[Turn], speakers: Iterable[str] = ()) -> str | None:
@@ -249,8 +271,37 @@ def attribute_of(f: Fact) -> tuple[str, str] | None:
     return f.attribute, f.value or f.object
 
 
+_THINGS = INSTRUMENTS | OCCUPATIONS | ANIMAL_WORDS | DIETS | LANGUAGES
+
+
+def _whole(obj: str, value: str) -> str:
+    """``value`` widened to the name of a thing it is part of in the fact's object: the words of things
+    next to it ("double" in "the double bass" is "double bass", "guitar" in "the bass guitar instead" "bass
+    guitar"), one space apart; a name (capitalised) as it is; ``value`` when the object lacks it."""
+    at = obj.lower().find(value.lower())
+    if not value or at < 0 or value[:1].isupper() or obj[at:at + 1].isupper():
+        return value
+    tokens = [m for m in re.finditer(r"[\w'-]+", obj)]
+    inside = [i for i, m in enumerate(tokens) if m.end() > at and m.start() < at + len(value)]
+    if not inside:
+        return value
+    first, last = inside[0], inside[-1]
+
+    def joins(i: int, j: int) -> bool:  # token j may join the run next to token i: one space apart, a content word
+        gap = obj[min(tokens[i].end(), tokens[j].end()):max(tokens[i].start(), tokens[j].start())]
+        word = tokens[j].group(0).lower()
+        return gap == " " and word in _THINGS and tokens[i].group(0).lower() in _THINGS
+    while first > 0 and joins(first, first - 1):
+        first -= 1
+    while last + 1 < len(tokens) and joins(last, last + 1):
+        last += 1
+    return obj[min(tokens[first].start(), at):max(tokens[last].end(), at + len(value))]
+
+
 def value_of(f: Fact, value: str) -> str:
-    """The value as the turn wrote it (its case), where the sentence holds it; else as given."""
+    """The value as the turn wrote it (its case), widened to the name it is part of (:func:`_whole`),
+    where the sentence holds it; else as given."""
+    value = _whole(f.object, value)
     for text in (f.sentence, f.object):
         at = text.lower().find(value.lower())
         if value and at >= 0:
@@ -273,6 +324,13 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
         if a.first and (ended or len({v.lower() for _, v in mine}) > 1):  # the first of values that changed
             f, v = min(mine, key=lambda p: p[0].valid_from)
             return [f], value_of(f, v)
+        if a.first and len(mine) == 1 and not CHANGE.search(mine[0][0].sentence):  # the one value known, first
+            f, v = mine[0]
+            return [f], value_of(f, v)
+        if not ended and a.before:  # "before medicine": the latest value said that is not the one named
+            if not any(_stems(a.before) & _stems(value_of(f, v)) for f, v in mine):  # not read: it came later
+                f, v = max(mine, key=lambda p: p[0].valid_from)
+                return [f], value_of(f, v)
         if not ended:
             return None
         f, v = max(ended, key=lambda p: (p[0].valid_to, p[0].valid_from))
@@ -291,6 +349,17 @@ def answer_of(facts: Sequence[Fact], a: Asked, moment: datetime | None) -> tuple
     return list(seen.values()), " and ".join(values)
 
 
+def people_asked(a: Asked, found: Sequence[Turn], speakers: Sequence[str] = (),
+                 search: Callable[[str], Sequence[Turn]] | None = None) -> list[str]:
+    """Whom a question asks about, in the order tried: the names it holds, then for "I", "my", "the
+    user" the asker (:func:`asker` of the turns found, the conversation's speakers, else of a search of
+    the attribute's words), else the speaker chat logs call ``user``."""
+    who = asker(found, speakers) if a.asker else None
+    if a.asker and who is None and search is not None:
+        who = asker(search(hint(a.attribute)))
+    return list(dict.fromkeys(list(a.names) + ([who] if who else ["user"] if a.asker else [])))
+
+
 def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
                claims_about: Callable[[str], Sequence[Claim]], speakers: Sequence[str] = (),
                search: Callable[[str], Sequence[Turn]] | None = None) -> tuple[list[Fact], str] | None:
@@ -302,11 +371,7 @@ def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
     a = asked(question)
     if a is None:
         return None
-    who = asker(found, speakers) if a.asker else None
-    if a.asker and who is None and search is not None:
-        who = asker(search(hint(a.attribute)))
-    people = list(a.names) + ([who] if who else ["user"] if a.asker else [])  # chat logs call the asker "user"
-    for person in dict.fromkeys(people):
+    for person in people_asked(a, found, speakers, search):
         claims = [c for c in claims_about(person) if c.subject == person and (moment is None or c.date <= moment)]
         got = answer_of(facts_of(claims, person, None, history=True), a, moment) if claims else None
         if got is not None:
@@ -314,23 +379,53 @@ def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
     return None
 
 
+SAID_DEPTH = 20
+"""How many turns a search of an attribute's words reads for the person's sayings of a value."""
+
 FACT_CONFIDENCE = 0.9
 """The confidence of a reply read off a fact that holds (measure ``fact``): the question's attribute and
 person both met a fact of the memory's, a match of meaning rather than of words, so it stands above the
 default floor; below 1, as the rules that read facts and questions miss (docs/what_holds.md)."""
 
 
+def selected(store: Store, person: str, user: str | None, scope: str | None = None,
+             where: Where | None = None) -> Sequence[Claim]:
+    """The claims about ``person`` (a key) read from the turns a question may use: of the conversation
+    asked (``scope``) and selected by ``where`` (a turn's metadata). Why: a fact is read from its turn,
+    so a turn the caller filtered out must neither answer nor end a fact that answers."""
+    claims = store.claims_about(person, user)
+    if (scope is None and not where) or not claims:
+        return claims
+    held = store.held({c.turn_id for c in claims}, user)
+    return [c for c in claims if (t := held.get(c.turn_id)) is not None
+            and (scope is None or t.conversation == scope) and (not where or matches(t.metadata, where))]
+
+
+def as_of_named(question: str, moment: datetime | None) -> datetime | None:
+    """The moment a question about a state asks of: the end of the period it names ("Where was Priya
+    living in August 2022?": what held by the end of August 2022) when that comes before ``moment``
+    (the day asked), else ``moment``. Why: a state asked "in" a past month is what held then, not now."""
+    named = Query.parse(question, moment).dates
+    if not named:
+        return moment
+    until = datetime.combine(max(end for _, end in named), time.max)
+    return until if moment is None or until < moment else moment
+
+
 def answered(store: Store, question: str, found: list[Turn], k: int, scope: str | None, user: str | None,
              moment: datetime | None, where: Where | None) -> tuple[Answer, list[Turn]] | None:
     """``ask``'s answer from what holds (:func:`from_facts`) and the turns found, the facts' turns first
     (each value's, for several; brought in when the search missed them), read from ``store`` under the
-    memory's lock; None when no fact answers, or a fact's turn is not of the conversation asked
-    (``scope``) or not one ``where`` selects: then the turns found are read."""
+    memory's lock, from the claims of the turns asked only (:func:`selected`); None when no fact
+    answers: then the turns found are read."""
     speakers = store.speakers(scope, user) if scope is not None else []
-    got = from_facts(question, found, moment, lambda p: store.claims_about(p, user), speakers,
-                     lambda words: [t for t, _ in store.search(Query.parse(words, moment), k, scope, user, where)])
+    moment = as_of_named(question, moment)
+
+    def search(words: str, n: int = k) -> list[Turn]:
+        return [t for t, _ in store.search(Query.parse(words, moment), n, scope, user, where)]
+    got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers, search)
     if got is None:
-        return None
+        return _said(question, found, k, speakers, moment, search)
     facts, reply = got
     ids = list(dict.fromkeys(f.turn_id for f in facts))
     held = store.held(ids, user)
@@ -341,3 +436,19 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     found = first + [t for t in found if t.id not in {f.id for f in first}]
     cited = found[:max(k, len(first))]  # every value's turn, though k is fewer
     return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found
+
+
+def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], moment: datetime | None,
+          search: Callable[..., list[Turn]]) -> tuple[Answer, list[Turn]] | None:
+    """``ask``'s answer from a value of the attribute asked read off the person's own turns
+    (:mod:`graphmem.memory.said`), when no fact answers: its turn cited first; None when none names one."""
+    a = asked(question)
+    if a is None or a.attribute not in LISTS or not asks_said(a.attribute, question):
+        return None
+    got = from_turns(a.attribute, people_asked(a, found, speakers, search), lambda w: search(w, SAID_DEPTH),
+                     found, moment, a.earlier, a.first)
+    if got is None:
+        return None
+    turn, reply = unscoped_turn(got[0]), got[1]
+    found = [turn] + [t for t in found if t.id != turn.id]
+    return Answer(reply, tuple(t.id for t in found[:k]), SAID_CONFIDENCE, "said", turn.text, turn.id), found

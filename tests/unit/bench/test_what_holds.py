@@ -174,7 +174,7 @@ def test_every_value_was_said(split, least):
     """Each question has a right value said by the day it is asked, each stale value is said in the
     scenario, each facts value by that person: a scenario no memory could answer is a typo. For the
     held-out split only that, and its size: its contents are for scoring, not for reading."""
-    scenarios = hs.load(REPO / "bench" / "data" / "what_holds" / f"{split}.jsonl")
+    scenarios = hs.load_split(REPO / "bench" / "data" / "what_holds", split)  # dev: dev.jsonl and dev_ask.jsonl
     assert len(scenarios) >= least
     for s in scenarios:
         for q in s.questions:
@@ -191,6 +191,18 @@ def test_a_wrong_file_stops_with_one_line_naming_it(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         wh.main(["--split", "dev", "--data", str(tmp_path)])
     assert "dev.jsonl:2 (s1): unknown attribute" in str(stop.value.code)
+
+
+def test_a_split_reads_every_file_of_its_name_and_refuses_an_id_twice(tmp_path):
+    (tmp_path / "dev.jsonl").write_text(json.dumps(scenario()) + "\n")
+    (tmp_path / "dev_more.jsonl").write_text(json.dumps(scenario(id="s2")) + "\n")
+    assert [s.id for s in hs.load_split(tmp_path, "dev")] == ["s1", "s2"]
+    assert [s.id for s in hs.load_split(tmp_path, "dev_more")] == ["s2"]
+    (tmp_path / "dev_again.jsonl").write_text(json.dumps(scenario()) + "\n")
+    with pytest.raises(ValueError, match="dev_again.jsonl: scenario id 's1' repeats one of dev.jsonl"):
+        hs.load_split(tmp_path, "dev")
+    with pytest.raises(ValueError, match="no test\\*.jsonl"):
+        hs.load_split(tmp_path, "test")
 
 
 def test_the_table_prints_every_figure(tmp_path, capsys):

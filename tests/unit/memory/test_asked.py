@@ -4,14 +4,14 @@ spellings (graphmem.memory.asked, and the as-of filter of every store's search).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import pytest
 
 from graphmem import Memory
 from graphmem.domain import Fact
-from graphmem.memory.asked import Asked, answer_of, asked
+from graphmem.memory.asked import Asked, answer_of, asked, value_of
 from graphmem.text.spelling import american
 from graphmem.text.terms import analyse
 
@@ -147,10 +147,34 @@ def test_several_pets_held_are_one_reply_unless_one_is_asked():
     assert answer_of(history, asked("What pet does Ann have now?"), None)[1] == "a cat"  # the latest
 
 
-def test_the_first_value_is_one_of_values_that_changed():
+def test_the_first_value_is_the_first_said_unless_its_sentence_tells_a_change():
     first = asked("What car did Ann drive at first?")
-    assert answer_of([_fact("vehicle", "a Tesla", 5)], first, None) is None  # one value: nothing changed
+    assert answer_of([_fact("vehicle", "a Tesla", 5)], first, None)[1] == "a Tesla"  # the one value known
+    changed = replace(_fact("vehicle", "a Tesla", 5), sentence="I traded the old one in, I drive a Tesla now.")
+    assert answer_of([changed], first, None) is None  # it replaced a value never read
     assert answer_of([_fact("vehicle", "a Civic", 1), _fact("vehicle", "a Tesla", 5)], first, None)[1] == "a Civic"
+
+
+def test_the_earlier_value_before_a_later_one_named():
+    law = _fact("study", "law", 1)
+    assert asked("What did Aditi study before medicine?").before == "medicine"
+    assert answer_of([law], asked("What did Ann study before medicine?"), None)[1] == "law"  # medicine never read
+    assert answer_of([law], asked("What did Ann study before law?"), None) is None  # law is the one named
+    assert asked("What city did the user live in before moving?").before == ""  # an act, not a value
+    assert asked("Where did Ann live before she moved?").before == ""  # a clause
+
+
+@pytest.mark.parametrize("question, attribute, several", [
+    ("What is the name of Hamid's dog?", "pet", False),
+    ("What were Mei's cats called in June 2022?", "pet", True),
+    ("What was Oliver's first pet?", "pet", False),
+    ("What is Tariq's car now?", "vehicle", False),
+    ("What was my guitar called?", "instrument", False),
+])
+def test_a_question_asking_what_a_persons_thing_is_asks_the_thing(question, attribute, several):
+    a = asked(question)
+    assert (a.attribute, a.several) == (attribute, several)
+    assert asked("What did Melanie's dog do?") is None and asked("What technique is Audrey using on her dogs?") is None
 
 
 def test_a_favourite_in_either_spelling_meets_the_other():
@@ -226,3 +250,23 @@ def test_a_reply_of_several_values_cites_each_values_turn_whatever_k():
     assert answer.measure == "fact", answer
     named = [i for i, name in (("a", "Rex"), ("c", "Tom")) if name in answer.reply]
     assert len(named) == 2 and set(named) <= set(answer.cited), answer
+
+
+def test_a_state_asked_in_a_past_month_is_what_held_then():
+    mem = Memory()
+    mem.ingest([{"id": "p1", "speaker": "Priya", "text": "I live in Austin now.", "date": "2022-05-11"},
+                {"id": "p2", "speaker": "Sam", "text": "Austin is hot in summer.", "date": "2022-05-11"},
+                {"id": "p3", "speaker": "Priya", "text": "I moved to Portland last week.", "date": "2022-12-03"}])
+    assert mem.ask("Where does Priya live?", asked_on="2023-02-01").reply == "Portland"
+    then = mem.ask("Where did Priya live in August 2022?", asked_on="2023-02-01")
+    assert (then.reply, then.measure, then.source) == ("Austin", "fact", "p1")
+    assert mem.ask("Where did Priya live in December 2022?", asked_on="2023-02-01").reply == "Portland"
+
+
+def test_a_value_is_the_whole_name_of_the_thing():
+    bass = replace(_fact("instrument", "double", 2), object="learn the double bass", sentence="I'm learning the double bass now.")
+    guitar = replace(_fact("instrument", "guitar", 3), object="take up the bass guitar instead",
+                     sentence="Took up the bass guitar instead.")
+    ravi = replace(_fact("partner", "Ravi", 4), object="see someone called Ravi", sentence="I'm seeing someone called Ravi.")
+    assert [value_of(f, f.value) for f in (bass, guitar, ravi)] == ["double bass", "bass guitar", "Ravi"]
+    assert answer_of([guitar], asked("What did Ann play before the bass?"), None) is None  # the bass is the value named

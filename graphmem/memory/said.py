@@ -1,0 +1,186 @@
+"""A value of an asked attribute read off a person's own turns, when no fact of theirs holds one.
+
+Why: facts (:mod:`graphmem.claims.facts`) are read from claims, and a turn the claim reader gives no
+claim for gives no fact: a fragment ("Saxophone practice went well, the neighbours even clapped."), a
+clause it does not read ("Three years at the NHS as a nurse this month"). Asked "What instrument did
+Marcus play in August 2022?", ``ask`` then reads a phrase of the turns found, most often about something
+else, or abstains. For the attributes whose values a closed word list names
+(:mod:`graphmem.text.things`: a job, an instrument, a diet, a language), the person's turns said by the
+moment asked that name one are read in the order said:
+
+- a turn's value is the last such word it names that it does not end ("Sold my sax... Took up the bass
+  guitar instead": the bass guitar; "from law to medicine": medicine); a word after "no", "not",
+  "quit", "gave up", "sold", "left", "stopped", "from" (within three words) or before "anymore" is ended;
+- now: the value of the latest turn that names one, unless a later turn ended it (then none);
+- the earlier value: the value before the latest that differs from it; the first: the first said.
+
+It is read only when no fact answers, so it never overrides one; its confidence is a setting
+(:data:`SAID_CONFIDENCE`), below a fact's, as the word lists are all it knows of meaning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from functools import lru_cache
+
+from graphmem.claims.people import fold
+from graphmem.domain import Turn
+from graphmem.text.terms import stem
+from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, singular
+
+__all__ = ["CHANGE", "FORMS", "LISTS", "asks_said", "SAID_CONFIDENCE", "from_turns", "query_of", "reply_of", "said_value"]
+
+LISTS = {"occupation": OCCUPATIONS, "instrument": INSTRUMENTS, "diet": DIETS, "language": LANGUAGES}
+"""The attributes whose values a closed list of words names, and the list."""
+
+SAID_CONFIDENCE = 0.6
+"""The confidence of a reply read off a person's turn by a word list (measure ``said``): a setting, above
+the default floor (the person and a value of the attribute asked were both found) and below a fact's."""
+
+_TOKEN = re.compile(r"[a-z][a-z'-]*")
+_ENDS = frozenset("no not never quit quitting left leave leaving sold selling stopped stop stopping from ex "
+                  "gave give giving ditched dropped former formerly than".split())
+"""Words that end the value named just after them ("gave up on keto", "from law to medicine"), or say
+it is not held ("easier than keto")."""
+_ENDS_AFTER = frozenset("anymore".split())
+CHANGE = re.compile(r"\b(?:now|moved|relocated|switched|swapped|traded|changed|new|joined|became|become|started"
+                    r"|instead|anymore|no longer|these days|since|finally|replaced|upgraded|took up|gave up)\b", re.I)
+"""A sentence telling a change ("We've relocated to Marseille", "I drive a Mazda now"): the value it says
+replaced an earlier one, so it is no first value, even when the earlier was never read."""
+
+
+@lru_cache(maxsize=8)
+def _stems(words: frozenset[str]) -> dict[str, str]:
+    """Each listed word by its stem: an ending is heard in another form of the word ("no more drumming")."""
+    return {stem(w): w for w in words}
+
+
+_WHEN = r"(?: now| currently| these days| nowadays| before| previously| then| at first| originally| initially| in [\w ]+)?"
+FORMS = {
+    "occupation": re.compile(r"^(?:what|which) (?:job|occupation|profession|career|line of work)"
+                             r"(?: (?:did|does|do|is|was|has|had|are|were)\b|\W*$)"
+                             r"|^(?:what|which)(?:'s| is| was| are| were) (?:\w+['’]s|my|his|her|their|your|the user['’]s)"
+                             r" (?:current |previous |first |old |new |main )?(?:job|occupation|profession|career"
+                             r"|line of work)" + _WHEN + r"\W*$|\bdo(?:es)? for (?:a living|work)\b|\bwork(?:s|ed|ing)? as\b"
+                             r"|^what (?:does|do|did|is|was) \w+(?: \w+)? do(?:ing)?" + _WHEN + r"\W*$", re.I),
+    "instrument": re.compile(r"^(?:what|which) (?:musical )?instruments?\b"
+                             r"|^what (?:does|do|did|is|was) \w+(?: \w+)? play(?:ing)?" + _WHEN + r"\W*$", re.I),
+    "diet": re.compile(r"^(?:what|which) (?:kind of |type of |sort of )?diet\b"
+                       r"|^(?:is|was|are|am) \w+(?: \w+)? (?:still |now )?(?:a )?(?:vegetarian|vegan|pescatarian)\b", re.I),
+    "language": re.compile(r"^(?:what|which) languages?\b", re.I),
+}
+"""The questions a value said answers: those asking the attribute of the person itself ("What is Omar's
+job?", "What does Omar do for a living?", "Which instrument does Leo play?", "What diet is Rashid on?"),
+not any question with its word ("What made John leave his IT job?")."""
+_OWNED = re.compile(r"\b[A-Za-z]+['’]s ([a-z]+)")
+_OWN_NOUNS = frozenset("job occupation profession career line work diet instrument instruments language languages "
+                       "favourite favorite main current previous first old new".split())
+
+
+def asks_said(attribute: str, question: str) -> bool:
+    """Whether ``question`` asks the person's own ``attribute`` in a form a value said answers (:data:`FORMS`),
+    not a thing of theirs ("What type of diet do Joanna's turtles have?")."""
+    form = FORMS.get(attribute)
+    q = " ".join(question.split())
+    if form is None or not form.search(q):
+        return False
+    return all(m.group(1).lower() in _OWN_NOUNS for m in _OWNED.finditer(q))
+
+
+def query_of(attribute: str, name: str) -> str:
+    """The words a search for the turns naming a value of ``attribute`` looks for (the person's name first)."""
+    return f"{name} " + " ".join(sorted(LISTS[attribute]))
+
+
+_CLAUSE = re.compile(r"[,.;:!?]+|\s(?:but|and|so|because)\s", re.I)
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll im ive we we're we've".split())  # a subject, not "our band"
+
+
+def _values(text: str, words: frozenset[str]) -> tuple[str | None, set[str]]:
+    """A turn's value and the values it ends: the last listed word it names and does not end, of a
+    clause said in the first person when one names such a word ("I play the flute, our band needs a
+    sax!": the flute), else of any clause (a fragment: "Saxophone practice went well")."""
+    mine: str | None = None
+    value: str | None = None
+    ended: set[str] = set()
+    for clause in _CLAUSE.split(text.lower()):
+        tokens = _TOKEN.findall(clause)
+        own = any(t in _FIRST_PERSON for t in tokens)
+        for i, t in enumerate(tokens):
+            w = singular(t) if singular(t) in words else t
+            ends = any(x in _ENDS for x in tokens[max(0, i - 3):i]) or any(x in _ENDS_AFTER for x in tokens[i + 1:i + 5])
+            if w not in words:
+                if ends and stem(t) in _stems(words):  # "no more drumming" ends the drums
+                    ended.add(_stems(words)[stem(t)])
+            elif ends:
+                ended.add(w)
+            else:
+                value = w
+                mine = w if own else mine
+    value = mine or value
+    return value, ended - ({value} if value else set())
+
+
+def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datetime | None, earlier: bool,
+               first: bool) -> tuple[Turn, str] | None:
+    """The turn and value of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
+    rules), as of ``moment``; None when no turn of theirs names one, or the one named had ended."""
+    words = LISTS.get(attribute)
+    if words is None:
+        return None
+    mine = sorted({t.id: t for t in turns if fold(t.speaker) == person and t.date is not None
+                   and (moment is None or t.date <= moment)}.values(), key=lambda t: t.date)
+    said: list[tuple[Turn, str]] = []
+    current: tuple[Turn, str] | None = None
+    for t in mine:
+        value, ended = _values(t.text, words)
+        if current is not None and stem(current[1]) in {stem(e) for e in ended}:
+            current = None
+        if value is not None:
+            current = (t, value)
+            said.append(current)
+    if first:  # the first of values that changed, or the one value said unless its sentence tells a change
+        return said[0] if said and (len({v for _, v in said}) > 1 or not CHANGE.search(said[0][0].text)) else None
+    if earlier:
+        if not said:
+            return None
+        latest = said[-1][1]
+        return next((p for p in reversed(said) if p[1] != latest), None)
+    return current
+
+
+def _whole(text: str, value: str, words: frozenset[str]) -> str:
+    """The value as written in ``text``, with the listed words next to it ("double bass", "bass guitar")."""
+    tokens = list(re.finditer(r"[A-Za-z][A-Za-z'-]*", text))
+    at = next((i for i in range(len(tokens) - 1, -1, -1)
+               if value in (tokens[i].group(0).lower(), singular(tokens[i].group(0).lower()))), None)
+    if at is None:
+        return value
+    first = last = at
+    while first > 0 and tokens[first - 1].group(0).lower() in words and text[tokens[first - 1].end():tokens[first].start()] == " ":
+        first -= 1
+    while last + 1 < len(tokens) and tokens[last + 1].group(0).lower() in words \
+            and text[tokens[last].end():tokens[last + 1].start()] == " ":
+        last += 1
+    return text[tokens[first].start():tokens[last].end()]
+
+
+def reply_of(attribute: str, turn: Turn, value: str) -> str:
+    """The reply for a value read off ``turn``: as the turn wrote it, with the words of the thing around it."""
+    return _whole(turn.text, value, LISTS[attribute])
+
+
+def from_turns(attribute: str, people: Sequence[str], search: Callable[[str], Sequence[Turn]],
+               found: Sequence[Turn], moment: datetime | None, earlier: bool, first: bool) -> tuple[Turn, str] | None:
+    """For the first of ``people`` whose turns name a value of ``attribute``: the turn and the reply
+    (:func:`said_value`), from the turns found and those a search of the list's words finds."""
+    if attribute not in LISTS:
+        return None
+    for person in people:
+        turns = list(found) + list(search(query_of(attribute, person)))
+        got = said_value(attribute, person, turns, moment, earlier, first)
+        if got is not None:
+            return got[0], reply_of(attribute, got[0], got[1])
+    return None

@@ -1,0 +1,58 @@
+"""A value of an asked attribute read off a person's own turns when no fact holds one (graphmem.memory.said)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from graphmem import Memory
+from graphmem.domain import Turn
+from graphmem.memory.said import said_value
+
+
+def _turn(i: int, speaker: str, text: str, month: int) -> Turn:
+    return Turn(f"t{i}", speaker, text, datetime(2022, month, 1))
+
+
+SAX = [_turn(1, "Marcus", "Saxophone practice went well, the neighbours even clapped.", 4),
+       _turn(2, "Ayesha", "I play the flute, our band needs a sax!", 4),
+       _turn(3, "Marcus", "Sold my sax, my lungs aren't up to it anymore. Took up the bass guitar instead.", 12)]
+
+
+def test_the_latest_value_said_holds_and_an_ended_one_does_not():
+    assert said_value("instrument", "marcus", SAX, None, False, False)[1] == "guitar"
+    assert said_value("instrument", "marcus", SAX, datetime(2022, 8, 1), False, False)[1] == "saxophone"
+    assert said_value("instrument", "marcus", SAX, None, True, False)[1] == "saxophone"  # the earlier value
+    assert said_value("instrument", "ayesha", SAX, None, False, False)[1] == "flute"  # "needs a sax" is hers too
+    quit_ = [_turn(1, "Nils", "I drum in a punk band.", 5), _turn(2, "Nils", "I've hung up the sticks, no more drumming.", 9)]
+    assert said_value("instrument", "nils", quit_, datetime(2022, 6, 1), False, False)[1] == "drum"
+    assert said_value("instrument", "nils", quit_, None, False, False) is None  # ended, nothing said since
+
+
+def test_a_comparison_or_another_persons_turn_is_no_value_of_theirs():
+    diet = [_turn(1, "Rashid", "Keto week two: I'd sell my soul for a croissant.", 1),
+            _turn(2, "Nia", "I'm pescatarian and even I feel your pain.", 1),
+            _turn(3, "Nia", "Fasting's easier than keto I reckon.", 6)]
+    assert said_value("diet", "nia", diet, None, False, False)[1] == "pescatarian"
+    assert said_value("diet", "rashid", diet, None, False, True)[1] == "keto"  # the one value said is the first
+    assert said_value("residence", "rashid", diet, None, False, False) is None  # no word list for a place
+
+
+def test_ask_reads_a_value_off_the_turns_when_no_fact_holds_one():
+    mem = Memory()
+    sax = [_turn(1, "Marcus", "Two hours of saxophone tonight, the neighbours even clapped.", 4)] + SAX[1:]
+    mem.ingest([{"id": t.id, "speaker": t.speaker, "text": t.text, "date": t.date.date().isoformat()} for t in sax])
+    then = mem.ask("What instrument did Marcus play in August 2022?", asked_on="2023-01-01")
+    assert (then.reply, then.measure, then.source) == ("saxophone", "said", "t1")  # the claims read no fact of t1
+    assert mem.ask("What instrument does Marcus play?", asked_on="2023-01-01").reply == "bass guitar"
+
+
+def test_a_value_said_answers_only_a_question_asking_the_attribute_itself():
+    from graphmem.memory.said import asks_said
+    for q in ("What is Omar's job?", "What does Omar do for a living?", "What was the user's profession in June 2023?",
+              "What career did I have before?", "What does Amara do now?"):
+        assert asks_said("occupation", q), q
+    for q in ("What made John leave his IT job?", "What happened to John's job in August 2023?",
+              "What career milestone did John achieve recently?"):
+        assert not asks_said("occupation", q), q
+    assert asks_said("instrument", "Which instrument does Leo play?") and asks_said("diet", "What diet is Rashid on?")
+    assert not asks_said("diet", "What type of diet do Joanna's turtles have?")
