@@ -449,6 +449,6 @@ def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], mom
                      found, moment, a.earlier, a.first)
     if got is None:
         return None
-    turn, reply = unscoped_turn(got[0]), got[1]
+    turn, reply = got  # the store gives turns under the caller's names
     found = [turn] + [t for t in found if t.id != turn.id]
     return Answer(reply, tuple(t.id for t in found[:k]), SAID_CONFIDENCE, "said", turn.text, turn.id), found

@@ -131,7 +131,7 @@ def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datet
     if words is None:
         return None
     mine = sorted({t.id: t for t in turns if fold(t.speaker) == person and t.date is not None
-                   and (moment is None or t.date <= moment)}.values(), key=lambda t: t.date)
+                   and (moment is None or t.date <= moment)}.values(), key=lambda t: t.date or datetime.min)  # dated, above
     said: list[tuple[Turn, str]] = []
     current: tuple[Turn, str] | None = None
     for t in mine:

@@ -197,7 +197,7 @@ def _stating_first(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: 
     stating = [t for t in list(head) + [t for t in deeper if t not in head]
                if (t.speaker, t.user) == me and _said_by(t, u.moment) and states(kind, t.text)
                and covered(t.text) >= rules.value_floor
-               and (head[0].id not in replaced or t.date >= head[0].date)]  # what it replaced stays below it
+               and (head[0].id not in replaced or _not_before(t.date, head[0].date))]  # what it replaced stays below it
     if not stating:
         return head
     return stating + [t for t in head if t not in stating]
@@ -261,3 +261,9 @@ def _by_kind(turns: list[Turn], u: Updates, replaced: dict[str, list[Turn]]) -> 
         order.insert(order.index(stale), holder)
         replaced.setdefault(holder.id, []).append(stale)
     return order
+
+
+def _not_before(when: datetime | None, other: datetime | None) -> bool:
+    """Whether a turn said ``when`` comes no earlier than one said ``other``; an undated side does not
+    order, so it does not hold a stating turn back."""
+    return when is None or other is None or when >= other
