@@ -13,6 +13,7 @@ on real data would pass while measuring nothing.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 from pathlib import Path
@@ -20,6 +21,19 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module a Python file imports, and each ``module.name`` it imports from one, read off its
+    syntax tree (nothing is run): for the tests that check which code may import which."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    return found
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 

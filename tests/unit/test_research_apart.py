@@ -5,24 +5,15 @@ depend on the benchmark's code. The product's ranking is held to :mod:`graphmem.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from tests.conftest import imports_of
 
 TESTS = Path(__file__).resolve().parents[1]
 RESEARCH = ("graphmem.bench.research",)
 RESEARCH_TESTS = {"research", "bench", "bench6", "longmemeval", "arms"}
 """The research memory (the bulk index and its strategies), and the folders of tests/unit that test the research side."""
 
-
-def _imports(path: Path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names)
-    return found
 
 
 def _product_tests() -> list[Path]:
@@ -34,6 +25,6 @@ def _product_tests() -> list[Path]:
 def test_no_product_test_imports_the_research_side():
     tests = _product_tests()
     assert any(p.name == "test_postings.py" for p in tests)
-    wrong = {str(p.relative_to(TESTS)): sorted(m for m in _imports(p) if m.startswith(RESEARCH))
+    wrong = {str(p.relative_to(TESTS)): sorted(m for m in imports_of(p) if m.startswith(RESEARCH))
              for p in tests}
     assert not {p: m for p, m in wrong.items() if m}

@@ -5,29 +5,18 @@ load removes turns only by forgetting them (no Cypher of its own that deletes tu
 
 from __future__ import annotations
 
-import ast
 import re
-from pathlib import Path
 
-from tests.conftest import REPO
+from tests.conftest import REPO, imports_of
 
 from graphmem.store.neo4j import queries
 
 STORE = REPO / "graphmem" / "store"
 
 
-def _imports(path: Path) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
-
 
 def test_the_store_imports_neither_click_nor_the_locomo_reader():
-    found = {str(p.relative_to(REPO)): sorted(n for n in _imports(p) if n == "click" or n.startswith("click.")
+    found = {str(p.relative_to(REPO)): sorted(n for n in imports_of(p) if n == "click" or n.startswith("click.")
                                              or n == "graphmem.data.locomo")
              for p in STORE.rglob("*.py")}
     assert {p: n for p, n in found.items() if n} == {}
@@ -39,7 +28,7 @@ def test_the_command_chooses_and_draws_and_the_store_loads():
 
     assert callable(command.select) and callable(command.bar)
     assert "conversations" in Neo4jStore.load.__code__.co_varnames[:Neo4jStore.load.__code__.co_argcount]
-    assert "graphmem.store.neo4j.checks" not in _imports(REPO / "graphmem" / "cli" / "load.py")
+    assert "graphmem.store.neo4j.checks" not in imports_of(REPO / "graphmem" / "cli" / "load.py")
 
 
 def test_one_way_to_remove_turns():
