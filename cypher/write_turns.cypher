@@ -4,7 +4,7 @@
 // are new. A session is a sitting: a dataset's own (LoCoMo's), or one per calendar day. A turn's metadata is
 // kept as one JSON string (`metadata`: a property cannot hold a map; null when it has none) and, for a
 // search's filter, as its tokens (`tags`, graphmem.data.metadata.token), which its `scope` field holds too.
-// Dates travel as ISO 8601 text and are stored as local date-times (graphmem.store.neo4j_rows.iso).
+// Dates travel as ISO 8601 text and are stored as local date-times (graphmem.store.neo4j.rows.iso).
 UNWIND $p.rows AS row
 MATCH (c:Conversation {id: row.conversation})
 MERGE (s:Session {key: row.session_key})
