@@ -20,6 +20,14 @@ def test_the_neo4j_account_is_neo4j_user_and_neo4j_password_on_every_command(com
     assert "--password" not in shown.replace("--neo4j-password", "")
 
 
+@pytest.mark.parametrize("command", NEO4J_COMMANDS + ["update"])
+def test_help_lists_the_memorys_own_options_before_the_neo4j_connection(command):
+    """A fresh reader of ``ask --help`` (the embedded default) meets --data/--memory first, not --uri."""
+    shown = CliRunner().invoke(main, [command, "--help"]).output
+    own = min(shown.index(f"\n  {flag} ") for flag in ("--data", "--memory") if f"\n  {flag} " in shown)
+    assert own < shown.index("\n  --uri ")
+
+
 @pytest.mark.parametrize("command", ["load", "bench", "bench6"])
 def test_user_is_no_neo4j_login_where_a_command_has_no_partition(command):
     result = CliRunner().invoke(main, [command, "--user", "neo4j"])
