@@ -4,6 +4,7 @@ account is ``--neo4j-user`` / ``--neo4j-password`` everywhere; ``ingest`` takes 
 
 import json
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -93,3 +94,10 @@ def test_forget_says_which_ids_matched_nothing_without_naming_another_users_turn
                              "a turn ingested with a user is forgotten with --user)\n")
     done = runner.invoke(main, ["forget", "--memory", str(saved), "--id", "a", "--user", "ann"])
     assert done.stdout == f"1 turn forgotten; {saved} holds 1\n" and done.stderr == ""
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    """``--help`` is the first thing a new user reads: an option shown with only its type explains nothing."""
+    bare = [(name, p.opts[0]) for name, cmd in main.commands.items() for p in cmd.params
+            if isinstance(p, click.Option) and not p.help]
+    assert bare == []
