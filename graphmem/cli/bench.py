@@ -227,8 +227,10 @@ def stats(file: Path, as_json: bool, by_category: bool, judge_url: str | None, j
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="bench6 folder (default: $GRAPHMEM_BENCH6, else bench6/ in the shared data: $GRAPHMEM_SHARED, "
                    "shared/data beside the checkout or above).")
-@click.option("--lang", type=click.Choice(["zh", "en", "both"]), default="both", show_default=True)
-@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--lang", type=click.Choice(["zh", "en", "both"]), default="both", show_default=True,
+              help="Which queries to ask: the Chinese, the English, or both.")
+@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Turns each query returns (hit@k, MRR over them).")
 @click.option("--dense", is_flag=True, help="Fuse the optional multilingual embedding (extra 'dense') with lexical scores.")
 @click.option("--backend", type=click.Choice(["memory", "neo4j"]), default="memory", show_default=True,
               help="neo4j: ingest the pool into the database, search there, delete the pool after.")

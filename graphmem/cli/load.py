@@ -30,7 +30,7 @@ __all__ = ["COMMANDS", "bar", "select"]
 
 @click.command()
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="LoCoMo JSON, or a JSON Lines file of turns {id, speaker, text, date?, conversation?, turn?} "
+              help="LoCoMo JSON, or a JSON Lines file of turns {id, speaker, text, date?, conversation?, turn?, metadata?} "
                    "(default: $GRAPHMEM_LOCOMO, else the shared copy: $GRAPHMEM_SHARED, shared/data beside the "
                    "checkout or above; else the cached LoCoMo download).")
 @click.option("--conversations", default=None, help="Comma list of conversation ids to load (default: all), e.g. conv-26,conv-30.")

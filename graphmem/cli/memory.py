@@ -65,11 +65,11 @@ def _where(pairs: Sequence[str]) -> dict[str, list[Any]] | None:
 
 
 def with_memory_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--data/--backend/--memory/--conversation/-k/--asked-on/--user and the Neo4j connection
-    options (its account --neo4j-user), for search and ask."""
+    """--data/--backend/--memory/--conversation/-k/--asked-on/--user/--where, for search and ask. The Neo4j
+    connection options are the command's own last decorator, so --help lists them last, as on every command."""
     for option in reversed(memory_options):
         fn = option(fn)
-    return neo4j_options(fn)
+    return fn
 
 
 def _memory(data: Path | None, backend: str, floor: float, neo4j: dict[str, Any], saved: Path | None = None,
@@ -120,6 +120,7 @@ def _source(answer: Answer, found: Sequence[Turn]) -> str | None:
 @click.command()
 @click.argument("query")
 @with_memory_options
+@neo4j_options
 @friendly
 def search(query: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
            asked_on: str | None, user: str | None, where: tuple[str, ...], **neo4j: str | None) -> None:
@@ -135,6 +136,7 @@ def search(query: str, data: Path | None, backend: str, saved: Path | None, conv
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
               help="Below this confidence reply 'No information available'.")
 @confidence_options
+@neo4j_options
 @friendly
 def ask(question: str, data: Path | None, backend: str, saved: Path | None, conversation: str | None, k: int,
         asked_on: str | None, user: str | None, where: tuple[str, ...], floor: float, confidence: str,

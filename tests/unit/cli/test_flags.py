@@ -4,6 +4,7 @@ account is ``--neo4j-user`` / ``--neo4j-password`` everywhere; ``ingest`` takes 
 
 import json
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -18,6 +19,14 @@ def test_the_neo4j_account_is_neo4j_user_and_neo4j_password_on_every_command(com
     shown = CliRunner().invoke(main, [command, "--help"]).output
     assert "--neo4j-user" in shown and "--neo4j-password" in shown
     assert "--password" not in shown.replace("--neo4j-password", "")
+
+
+@pytest.mark.parametrize("command", NEO4J_COMMANDS + ["update"])
+def test_help_lists_the_memorys_own_options_before_the_neo4j_connection(command):
+    """A fresh reader of ``ask --help`` (the embedded default) meets --data/--memory first, not --uri."""
+    shown = CliRunner().invoke(main, [command, "--help"]).output
+    own = min(shown.index(f"\n  {flag} ") for flag in ("--data", "--memory") if f"\n  {flag} " in shown)
+    assert own < shown.index("\n  --uri ")
 
 
 @pytest.mark.parametrize("command", ["load", "bench", "bench6"])
@@ -85,3 +94,10 @@ def test_forget_says_which_ids_matched_nothing_without_naming_another_users_turn
                              "a turn ingested with a user is forgotten with --user)\n")
     done = runner.invoke(main, ["forget", "--memory", str(saved), "--id", "a", "--user", "ann"])
     assert done.stdout == f"1 turn forgotten; {saved} holds 1\n" and done.stderr == ""
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    """``--help`` is the first thing a new user reads: an option shown with only its type explains nothing."""
+    bare = [(name, p.opts[0]) for name, cmd in main.commands.items() for p in cmd.params
+            if isinstance(p, click.Option) and not p.help]
+    assert bare == []
