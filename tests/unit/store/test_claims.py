@@ -278,29 +278,36 @@ def test_a_file_of_version_6_reads_the_claims_it_kept_none_of(tmp_path):
     db.close()
 
 
-def test_a_file_of_version_7_reads_the_claims_of_one_speaker_it_kept_none_of(tmp_path):
-    """Version 7 kept no claims of a conversation of one speaker (notes), and marked its turns read:
-    opened now, they wait again and are read when asked for; a two-speaker conversation is left read."""
+def _notes_file_of_old_version(path, version: str, metadata: dict | None = None):
+    """A memory file with a conversation of one speaker (notes) and one of two, written now and then set back
+    to ``version``, which kept no claims of the notes: their claims are deleted, the turns left read. Returns the
+    claims a fresh reading gives the notes and the chat, to compare with what the old file reads."""
     import sqlite3
 
-    path = tmp_path / "m.db"
-    notes = [{"id": "n1", "speaker": "Ann", "text": "I moved to Porto last week.", "date": "2023-05-08",
-              "conversation": "notes"}]
+    note = {"id": "n1", "speaker": "Ann", "text": "I moved to Porto last week.", "date": "2023-05-08",
+            "conversation": "notes"}
     with Memory(path=path) as mem:
-        mem.ingest(notes + [{**r, "conversation": "chat"} for r in TRIO[:2]])
+        mem.ingest([{**note, "metadata": metadata} if metadata else note]
+                   + [{**r, "conversation": "chat"} for r in TRIO[:2]])
         want, chat = mem.claims("notes"), mem.claims("chat")
     assert [c.predicate for c in want] == ["move"]
     db = sqlite3.connect(path)
-    db.execute("DELETE FROM claims WHERE id = 'n1'")  # as version 7 left it: read, no claims
-    db.execute("ALTER TABLE turns DROP COLUMN metadata")  # kept from version 8 on
-    db.execute("UPDATE meta SET value = '7' WHERE key = 'version'")
+    db.execute("DELETE FROM claims WHERE id = 'n1'")  # as the old version left it: read, no claims
+    if version < "8":
+        db.execute("ALTER TABLE turns DROP COLUMN metadata")  # kept from version 8 on
+    db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (version,))
     db.commit()
     db.close()
+    return want, chat
+
+
+def test_a_file_of_version_7_reads_the_claims_of_one_speaker_it_kept_none_of(tmp_path):
+    """Version 7 kept no claims of a conversation of one speaker (notes), and marked its turns read:
+    opened now, they wait again and are read when asked for; a two-speaker conversation is left read."""
+    path = tmp_path / "m.db"
+    want, chat = _notes_file_of_old_version(path, "7")
     with Memory(path=path) as mem:
         assert mem.claims("notes") == want and mem.claims("chat") == chat
-    db = sqlite3.connect(path)
-    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (SCHEMA_VERSION,)
-    db.close()
 
 
 def test_a_reading_stopped_part_way_loses_no_waiting_turn(monkeypatch):
@@ -409,17 +416,7 @@ def test_a_file_of_version_8_keeps_its_metadata_and_reads_the_claims_of_one_spea
     import sqlite3
 
     path = tmp_path / "m.db"
-    notes = [{"id": "n1", "speaker": "Ann", "text": "I moved to Porto last week.", "date": "2023-05-08",
-              "conversation": "notes", "metadata": {"source": "sms"}}]
-    with Memory(path=path) as mem:
-        mem.ingest(notes + [{**r, "conversation": "chat"} for r in TRIO[:2]])
-        want, chat = mem.claims("notes"), mem.claims("chat")
-    assert [c.predicate for c in want] == ["move"]
-    db = sqlite3.connect(path)
-    db.execute("DELETE FROM claims WHERE id = 'n1'")  # as version 8 left it: read, no claims
-    db.execute("UPDATE meta SET value = '8' WHERE key = 'version'")
-    db.commit()
-    db.close()
+    want, chat = _notes_file_of_old_version(path, "8", {"source": "sms"})
     with Memory(path=path) as mem:
         assert mem.claims("notes") == want and mem.claims("chat") == chat
         assert dict(mem.get("n1").metadata) == {"source": "sms"}
