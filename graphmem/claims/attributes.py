@@ -22,13 +22,13 @@ import re
 from dataclasses import dataclass, replace
 
 from graphmem.claims.clauses import Clause, clauses, trim
-from graphmem.claims.quality import POINTING, PRONOUNS, TALK, plain, small_talk
+from graphmem.claims.quality import POINTING, PRONOUNS, TALK, plain, small_talk, works
 from graphmem.domain import Claim
 from graphmem.text.things import (
     ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, VEHICLES, singular, uk,
 )
 
-__all__ = ["MANY", "Said", "plain", "said_of", "small_talk"]
+__all__ = ["MANY", "Said", "plain", "said_of", "small_talk", "thing"]
 
 MANY = frozenset({"pet", "instrument", "language"})
 """The attributes that hold many values at once (and every ``other:*``): a new value adds to them."""
@@ -248,7 +248,7 @@ def _partner(k: Clause, c: Claim) -> list[Said]:
     if p == "see" and (m := re.match(r"^(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady))?\s*(?:called|named)?\s*"
                                      r"([A-Z][a-z'’-]+)", obj)) and re.search(r"\bseeing\b", c.sentence, re.I):
         return [Said("partner", _value(m.group(1)), k, neg)]
-    if p == "be" and (m := re.match(r"^with\s+([A-Z][a-z'’-]+)$", obj)) and (neg or re.search(
+    if p == "be" and (m := re.match(r"^with\s+([A-Z][a-z'’-]+)$", obj)) and not works(c.sentence) and (neg or re.search(
             r"\b(?:now|these days|together)\b", k.said)):
         return [Said("partner", _value(m.group(1)), k, neg)]  # "I'm with Harriet now", "no longer with Tom"
     if p in ("start", "begin", "be") and (m := re.match(r"^(?:now\s+)?(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man"
@@ -435,14 +435,14 @@ def _favourite(k: Clause, c: Claim) -> list[Said]:
     if k.predicate != "be":
         return []
     if (m := _FAVOURITE.search(k.topic)) and k.object and re.match(r"^(?:(?:one|some)\s+of\s+)?(?:my|our)\b", k.topic, re.I):
-        return [Said(f"favourite:{_thing(m.group(1))}", _value(k.object), k, k.negated)]
+        return [Said(f"favourite:{thing(m.group(1))}", _value(k.object), k, k.negated)]
     if k.topic and k.topic.lower() not in POINTING | {"it", "that's", "it's"} and (m := re.match(r"^(?:my|our)\s+(?:new\s+|all-time\s+|absolute\s+)*(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
                                   re.I)):
-        return [Said(f"favourite:{_thing(m.group(1))}", _value(k.topic), k, k.negated)]
+        return [Said(f"favourite:{thing(m.group(1))}", _value(k.topic), k, k.negated)]
     return []
 
 
-def _thing(text: str) -> str:
+def thing(text: str) -> str:
     """The thing a favourite, a count or a frequency is of: its last word, singular, UK spelling."""
     words = text.lower().split()
     return uk(singular(words[-1])) if words else ""
@@ -453,7 +453,7 @@ def _count(k: Clause, c: Claim) -> list[Said]:
             r"^(?:on|at|down\s+to|up\s+to|to)\s+(?:about\s+|around\s+|just\s+|only\s+)?(\S+)\s+([a-z]+)\s+(?:a|per)\s+"
             r"(?:day|week|month)\b", k.said or k.object, re.I)) and (m.group(1).isdigit() or m.group(1).lower() in NUMBERS):
         figure = NUMBERS.get(m.group(1).lower(), m.group(1))  # "I'm on five coffees a day", "cut down to one a day"
-        return [Said(f"count:{_thing(m.group(2))}", figure, k, k.negated)]
+        return [Said(f"count:{thing(m.group(2))}", figure, k, k.negated)]
     if k.predicate not in ("have", "own", "get", "be", "hit", "reach"):
         return []
     obj = re.sub(r"^(?:at|up\s+to)\s+", "", k.object) if k.predicate in ("be", "hit", "reach") else k.object
@@ -463,7 +463,7 @@ def _count(k: Clause, c: Claim) -> list[Said]:
                                        "and", "so", "than"):
         return []
     figure = NUMBERS.get(m.group(1).lower(), m.group(1).replace(",", ""))
-    return [Said(f"count:{_thing(m.group(2))}", figure, k, k.negated)]
+    return [Said(f"count:{thing(m.group(2))}", figure, k, k.negated)]
 
 
 def _frequency(k: Clause, c: Claim) -> list[Said]:
@@ -484,5 +484,5 @@ def _frequency(k: Clause, c: Claim) -> list[Said]:
                                                                            "usually", "only", "or", "just", "about")]
     if not words and k.predicate in ("go", "do", "get", "have", "make", "take", "be"):
         return []  # "we don't go often, twice a year": of what is said elsewhere
-    thing = _thing(words[-1]) if words else k.predicate
-    return [Said(f"frequency:{thing}", m.group(1).lower(), k, k.negated)]
+    of = thing(words[-1]) if words else k.predicate
+    return [Said(f"frequency:{of}", m.group(1).lower(), k, k.negated)]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from graphmem.claims.attributes import MANY, Said, said_of
+from graphmem.claims.values import sentence_said
 from graphmem.domain import Claim, Fact
 from graphmem.text.things import OCCUPATIONS, singular
 
@@ -61,7 +62,7 @@ class Told(Sequence[Claim]):
     @classmethod
     def of(cls, claims: Iterable[Claim]) -> Told:
         got = tuple(claims)
-        return cls(got, tuple(said_of(c, got[i - 1] if i else None) for i, c in enumerate(got)))
+        return cls(got, tuple(_read(c, got[i - 1] if i else None) for i, c in enumerate(got)))
 
     @classmethod
     def joined(cls, parts: Iterable[Told]) -> Told:
@@ -78,6 +79,15 @@ class Told(Sequence[Claim]):
 
     def __iter__(self) -> Iterator[Claim]:
         return iter(self.claims)
+
+
+def _read(c: Claim, before: Claim | None) -> tuple[Said, ...]:
+    """A claim's statements: its clauses' (:func:`said_of`), and, for the first claim of a sentence, what
+    the sentence says by the meaning of its values (:func:`graphmem.claims.values.sentence_said`)."""
+    said = said_of(c, before)
+    if before is not None and before.turn_id == c.turn_id and before.sentence == c.sentence:
+        return said
+    return said + tuple(sentence_said(c))
 
 
 def _told(claims: Iterable[Claim], about: str) -> Told:

@@ -14,7 +14,7 @@ import re
 
 from graphmem.claims.clauses import Clause
 
-__all__ = ["POINTING", "PRONOUNS", "TALK", "plain", "small_talk"]
+__all__ = ["ORG_CUES", "POINTING", "PRONOUNS", "TALK", "plain", "small_talk", "works"]
 
 _SMALL_TALK = re.compile(
     r"^(?:so\s+|really\s+|very\s+|super\s+|too\s+)*(?:good|great|nice|lovely|glad|happy|awesome|fun|cool|amazing)"
@@ -101,3 +101,14 @@ def plain(clause: Clause) -> bool:
         content = [w for w in words if w not in ("a", "an", "the", "so", "or")]
         return not _FEELING.match(obj) and len(content) >= 2 and not obj[:1].isupper() and not obj[:1].isdigit()
     return clause.predicate not in TALK
+
+
+ORG_CUES = re.compile(r"\b(?:start(?:ed|ing|s)?\s+(?:on|at|in|monday|tuesday|wednesday|thursday|friday|next|last|this)"
+                      r"|first\s+day|job|role|team|office|boss|hired|contract|offer|company|colleagues|onboarding"
+                      r"|manager|salary|payroll|position)\b", re.I)
+"""Words of work in a sentence: "I'm with Stripe now, started Monday" names an employer, not a partner."""
+
+
+def works(sentence: str) -> bool:
+    """Does the sentence speak of work (an employer is meant by "with X", not a partner)?"""
+    return bool(ORG_CUES.search(sentence))
