@@ -318,8 +318,8 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
         return [Said("vehicle", "", k, ends=True)]  # "I don't have a car anymore"
     if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", k.object, re.I)):
         old, new = _value(m.group(1)), re.sub(r"^(?:an?|the)\s+", "", m.group(2), flags=re.I)
-        if set(f"{old} {new}".split()) & (_VEHICLE_WORDS | _CAR_MAKES):
-            new = new.split(", ")[-1]
+        if set(f"{old} {new}".lower().split()) & (_VEHICLE_WORDS | _CAR_MAKES):
+            new, old = new.split(", ")[-1], "" if old in ("it", "her", "him", "that") else old  # "Traded it in for a Kia"
             return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new), replace(k, object=f"for a {new}"))]
     if p in ("sell", "total", "crash", "wreck", "scrap", "trade") and carlike:
         return [Said("vehicle", re.sub(r"\s+in$", "", noun), k, ends=True)]

@@ -225,15 +225,22 @@ _THEN_ASKED = re.compile(r",\s+(?=(?:can|could|would|will)\s+you\b|what\b|how\b|
                          r"|should\s+i\b|is\s+there\b)", re.I)
 
 
-def asked(sentence: str) -> list[tuple[str, bool]]:
+_CHAT_ASKED = re.compile(r"(?:,|\s+[-–—]+)\s+(?=(?:(?:so|and|but)\s+)?(?:(?:can|could|would|will)\s+you\b|what\b|what's\b|how\b"
+                         r"|any\b|which\b|where\b|who\b|when\b|do\s+you\b|should\s+i\b|is\s+there\b|are\s+there\b|ideas\b"
+                         r"|tips\b|thoughts\b|suggestions\b|advice\b|recommend|help\b|please\b|is\s+it\b|does\b))", re.I)
+
+
+def asked(sentence: str, chat: bool = False) -> list[tuple[str, bool]]:
     """A sentence and whether it asks, the statements a chat question glues before it told apart
     (each a statement of its own: a question asserts nothing, the statement before it does). None of
-    LoCoMo's questions is written so: its sentences are read as before."""
+    LoCoMo's questions is written so: its sentences are read as before. ``chat``: said by a chat's
+    user (the speaker ``user``), who glues a question to a statement whatever its case ("I'm based in
+    Toronto and looking for hikes, ideas?", "We moved to Austin - what's the best time to run?")."""
     if not sentence.rstrip(_QMARK_TAIL).endswith("?"):
         return [(sentence, False)]
     parts = _STOP_LOWER.split(sentence)
     last = parts.pop()
-    if sentence[:1].islower() and len(said := _THEN_ASKED.split(last, maxsplit=1)) == 2:
+    if (chat or sentence[:1].islower()) and len(said := (_CHAT_ASKED if chat else _THEN_ASKED).split(last, maxsplit=1)) == 2:
         parts.append(said[0])
         last = said[1]
     return [*((p, False) for p in parts), (last, True)]

@@ -143,7 +143,8 @@ def _extract(conv: Conversation, captions: bool, you_mentions: bool) -> Reading:
 
 def parse(turn: Turn) -> Sentences:
     """The turn's sentences, tokenised: what every later reading of the turn starts from."""
-    split = [(part, question, *tokens(part)) for s in sentences(turn.text) for part, question in asked(s)]
+    chat = turn.speaker.strip().lower() == "user"  # a chat's user glues questions to statements (clauses.asked)
+    split = [(part, question, *tokens(part)) for s in sentences(turn.text) for part, question in asked(s, chat)]
     return [(s, toks, low, starts, question) for s, question, toks, low, starts in split if toks]
 
 
@@ -446,8 +447,10 @@ def _object(
     """The clause's (predicate, object): the rest of the clause as written, trimmed of
     punctuation and vocatives. None when the clause asserts nothing of its own."""
     if predicate is None:  # a fragment: the speaker's remark, with the copula elided
-        if low[start] in PREP or low[start] in SUBORD:
-            return None  # "For me", "When I was young": no assertion of its own
+        if (low[start] in PREP or low[start] in SUBORD) and not (
+                low[start] in ("at", "in", "with") and start and low[start - 1] in ("still", "now", "currently")
+                and start + 1 < b and toks[start + 1][:1].isupper()):
+            return None  # "For me", "When I was young": no assertion of its own ("Still at Google" is one)
         predicate, obj_start = "be", start
     while obj_start < b and (drop[obj_start] or low[obj_start] in PUNCT):
         obj_start += 1

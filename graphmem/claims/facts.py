@@ -62,7 +62,7 @@ class Told(Sequence[Claim]):
     @classmethod
     def of(cls, claims: Iterable[Claim]) -> Told:
         got = tuple(claims)
-        return cls(got, tuple(_read(c, got[i - 1] if i else None) for i, c in enumerate(got)))
+        return cls(got, _read(got))
 
     @classmethod
     def joined(cls, parts: Iterable[Told]) -> Told:
@@ -81,13 +81,20 @@ class Told(Sequence[Claim]):
         return iter(self.claims)
 
 
-def _read(c: Claim, before: Claim | None) -> tuple[Said, ...]:
-    """A claim's statements: its clauses' (:func:`said_of`), and, for the first claim of a sentence, what
-    the sentence says by the meaning of its values (:func:`graphmem.claims.values.sentence_said`)."""
-    said = said_of(c, before)
-    if before is not None and before.turn_id == c.turn_id and before.sentence == c.sentence:
-        return said
-    return said + tuple(sentence_said(c))
+def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
+    """Each claim's statements: its clauses' (:func:`said_of`), and, with the first claim of a sentence,
+    what the sentence says by the meaning of its values (:func:`graphmem.claims.values.sentence_said`)
+    of an attribute none of the sentence's clauses gave a statement of (those read the verb: they win)."""
+    said = [said_of(c, claims[i - 1] if i else None) for i, c in enumerate(claims)]
+    first = 0
+    for i, c in enumerate(claims):
+        if i + 1 < len(claims) and claims[i + 1].turn_id == c.turn_id and claims[i + 1].sentence == c.sentence:
+            continue
+        read = {s.attribute for x in said[first:i + 1] for s in x}
+        extra = tuple(s for s in sentence_said(claims[first]) if s.attribute not in read)
+        said[first] += extra
+        first = i + 1
+    return tuple(said)
 
 
 def _told(claims: Iterable[Claim], about: str) -> Told:
