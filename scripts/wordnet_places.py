@@ -26,12 +26,10 @@ NOT_PLACES = frozenset("""Acre Bale Bam Bath Bend Buffalo Butte Canton Champaign
     Davenport Dominion Flagstaff Flint Garland Gent Hippo Hull Ilium Independence Jersey Lander Limerick Macon
     Male Medina Meridian Mesa Midland Mobile Moron Natal Nice Para Perm Phoenix Providence Pueblo Reading
     Riverside Sodom Split Sucre Superior Tabasco Tamale Tanga Troy Tyre Varna Waterloo Wheeling Georgia
-    Victoria Florence Eugene Regina Jackson Lincoln Madison Orlando Austin Sydney Chad Jordan Israel
-    Paris Kent Hope Union Orange Salem Columbia Lagos Marion Homer Chester Warren Lowell Clinton Franklin
-    Hamilton Wilmington Washington Victoria""".split())
-# (Kept although a first name too where a person says they live there: "Austin" and "Sydney" are left
-# out above only because "Austin said..." opens many sentences; the attribute rules read a place after
-# "in", "to", "from" without this list.)
+    Victoria Eugene Regina Jackson Lincoln Madison Chad Jordan Kent Hope Union Orange Salem Columbia Marion
+    Homer Chester Warren Lowell Clinton Franklin Hamilton Wilmington Washington""".split())
+# (Kept although a first name too: "Paris", "Austin", "Sydney", "Florence", "Phoenix": the rules read a place
+# after "in", "to", "for", "now", never a name opening a sentence.)
 
 
 def places() -> list[str]:

@@ -266,7 +266,7 @@ def _pet(k: Clause, c: Claim) -> list[Said]:
     p, obj, topic = k.predicate, k.object, k.topic
     words = {w.lower() for w in re.findall(r"[\w'-]+", topic)}
     if words & ANIMAL_WORDS or (topic[:1].isupper() and p in _ENDED_PET and not words & PARTNER_NOUNS):
-        if p in ("die", "pass", "run") and (p != "run" or obj.lower().startswith("away")) and (p != "pass" or
+        if p in ("die", "di", "pass", "run") and (p != "run" or obj.lower().startswith("away")) and (p != "pass" or
                                                                                                 obj.lower().startswith("away")):
             name = [w for w in re.findall(r"[A-Z][\w'-]+", topic) if w.lower() not in ("our", "my")]
             keys = [singular(w) for w in words & ANIMAL_WORDS] + [n.lower() for n in name]

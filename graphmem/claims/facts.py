@@ -92,6 +92,9 @@ def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
             continue
         read = {s.attribute for x in said[first:i + 1] for s in x}
         extra = tuple(s for s in sentence_said(claims[first]) if s.attribute not in read)
+        if extra:  # the sentence read by its values: its open-ended readings ("quit Deloitte to join KPMG") say no more
+            for j in range(first, i + 1):
+                said[j] = tuple(s for s in said[j] if not s.attribute.startswith("other:"))
         said[first] += extra
         first = i + 1
     return tuple(said)
@@ -99,6 +102,22 @@ def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
 
 def _told(claims: Iterable[Claim], about: str) -> Told:
     return claims if isinstance(claims, Told) else Told.of(c for c in claims if c.subject == about)
+
+
+_NAMED = ("employer", "partner", "residence")
+"""The one-valued attributes whose values are names: "And now Bosch!" is the next of the last of them said."""
+
+
+_ONE = frozenset({"residence", "employer", "occupation", "study", "vehicle", "diet", "partner"})
+_BEFORE = re.compile(r"\s*\b(?:from|out\s+of|instead\s+of|rather\s+than|after\s+(?:[\w-]+\s+){0,3}(?:at|in|with))\s+[^,;]*?"
+                     r"(?=\s+(?:to|into|and)\b|$)|\s+(?:now|these\s+days)$", re.I)
+
+
+def _before_dropped(text: str) -> str:
+    """A value's words without the value it replaced: "from Paris to Berlin" is "to Berlin", "medicine
+    now instead of law" is "medicine", "at Spotify after four years at Apple" is "at Spotify"."""
+    out = _BEFORE.sub("", _BEFORE.sub("", text)).strip()
+    return re.sub(r"^and\s+", "", out) or text
 
 
 def _same(held: str, said: str) -> bool:
@@ -142,6 +161,7 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
     open_: dict[str, list[int]] = {}
     latest: dict[str, str] = {}
     swapped: list[str] = []  # each kind ("frequency", "count") -> its attribute said last
+    named: str | None = None  # the last attribute of a named value ("employer", "partner") given one
 
     def end(j: int, c: Claim) -> None:
         facts[j] = replace(facts[j], valid_to=c.date, ended_by=c.turn_id)
@@ -164,6 +184,12 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
                     open_[b] = [j for j in held if j not in gone]
                     swapped += [b] if gone else []
                 continue
+            if a == "^":  # "And now Bosch!": of the attribute the person last named a value of
+                if named is None:
+                    continue
+                a, s = named, replace(s, attribute=named)
+            if a in _NAMED and not s.ends:
+                named = a
             if a == "&":  # the new value of a swap: of the attribute the value swapped out was of
                 if not swapped:
                     continue
@@ -182,11 +208,14 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
             if not s.ends and not any(facts[j].turn_id == c.turn_id and facts[j].value == s.value for j in held):
                 k = s.clause  # (a value the same turn gave already is said once: "moved to Porto, Porto is home")
                 open_[a].append(len(facts))
-                shown = k.object if a.startswith("other:") else _shown(k.object, s.value)
+                one = a in _ONE or a.startswith("favourite:")  # (a value replacing another may name it: "from Paris to Berlin")
+                shown = k.object if a.startswith("other:") else _shown(_before_dropped(k.object), _before_dropped(s.value)) \
+                    if one else _shown(k.object, s.value)
                 if a.startswith("favourite:") and k.topic and re.search(r"\bfavou?rite\b", k.topic, re.I):
                     shown = f"{k.topic.lower()}: {k.object}"  # "My favorite recipe is Chicken Pot Pie"
+                value = _before_dropped(s.value) if one else s.value
                 facts.append(Fact(c.subject, k.predicate, shown, s.negated, c.turn_id, c.date,
-                                  c.date, None, c.sentence, a, s.value))
+                                  c.date, None, c.sentence, a, value))
     return facts
 
 

@@ -40,6 +40,14 @@ _OTHERS = re.compile(r"\b(?:you|your|yours|he|she|his|him|her|they|their|them|my
                      r"|aunt|uncle|nan|gran|grandma|grandad|flatmate|roommate|neighbou?r)'?s?)\b", re.I)
 _NOT = re.compile(r"\b(?:not|no\s+longer|never|n't|anymore|any\s+more|used\s+to|would|could|might|if|maybe|hope|wish"
                   r"|want|plan|planning|thinking|considering)\b", re.I)
+_REASON = re.compile(r"\bfor\s+(?:my|our)\s+\w+(?:'s|’s)\s+(?:new\s+)?(?:job|work|career|studies|course|health|family)\b", re.I)
+"""A reason that names someone else ("relocated to Brighton for my partner's job"): the move is still the speaker's."""
+_DWELLING = re.compile(
+    r"\b(?i:(?:my|our|home\s+(?:these\s+days\s+|now\s+)?is)\s+(?:an?\s+)?(?:(?:new|own|tiny|little|small|first|rented|shared)\s+)*"
+    r"(?:flat|apartment|place|house|home|cottage|condo|studio|bedsit|room)\s+(?:here\s+)?in)\s+(" + _NAME + r")"
+    r"|\b(?i:(?:life|neighbou?rs|address|commute|landlord|local\s+\w+|new\s+life|postcode|zip\s+code|rent|renting|unpacked|settled)"
+    r"\s+(?:(?:here|is|now)\s+)*(?:in|from\s+(?:my|our)\s+\w+\s+\w+\s+in)\s+(?:the\s+)?)(" + _NAME + r")")
+"""Where a person lives, said by what they have there: "our flat in Paris", "life in Berlin", "renting in Hackney"."""
 _TRIP = re.compile(r"\b(?:trip|holiday|vacation|weekend|conference|visit|visiting|wedding|festival|honeymoon|break"
                    r"|for\s+(?:a|the|two|three|a\s+few)\s+(?:days?|nights?|weeks?))\b", re.I)
 _STAY = re.compile(r"\b(?:keys?|landlord|lease|boxes|packing|packed|movers?|removal|contract|job|post|role|position"
@@ -81,13 +89,14 @@ def sentence_said(c: Claim) -> list[Said]:
     docstring): read once a sentence, for a claim about the speaker themselves."""
     if c.subject != c.speaker and c.speaker:
         return []
-    out: list[Said] = []
     sentence = c.sentence
+    out: list[Said] = _whole(sentence)
     for piece in _PIECES.split(sentence):
         piece = piece.strip(" .!?\"'")
-        if not piece or not _mine(piece):
+        if not piece or not _mine(_REASON.sub("", piece)):
             continue
-        for rule in (_residence, _employer, _job, _swap, _gone, _study, _diet, _pet, _top, _count):
+        for rule in (_residence, _employer, _job, _swap, _gone, _bought, _study, _diet, _pet, _partner, _playing, _top, _count,
+                     _next):
             got = rule(piece, sentence)
             if got:
                 out += got
@@ -98,6 +107,24 @@ def sentence_said(c: Claim) -> list[Said]:
 def _residence(piece: str, sentence: str) -> list[Said]:
     if _NOT.search(piece):
         return []
+    if (m := re.match(rf"^(?i:i'm|i\s+am|we're|we\s+are)\s+(?i:now\s+|still\s+|currently\s+|living\s+|based\s+|settled\s+)*in\s+"
+                      rf"({_NAME})", piece)) and _place(m.group(1)) and not _TRIP.search(piece):
+        return [_said("residence", m.group(1), f"live in {m.group(1)}")]  # "I'm in Glasgow and it rains constantly"
+    if m := _DWELLING.search(piece):
+        name = m.group(1) or m.group(2)
+        if m.group(1) or _place(name):
+            return [_said("residence", name, f"live in {name}")]  # "Our flat in Paris is tiny", "life in Berlin"
+    if (m := re.match(rf"^(?i:i've\s+|we've\s+)?(?i:been|lived)\s+in\s+({_NAME})\s+(?:for\s+)?(?:\w+|\d+)\s+(?:years?|months?)", piece)) \
+            and _place(m.group(1)):
+        return [_said("residence", m.group(1), f"live in {m.group(1)}")]  # "Been in Toronto three years now"
+    if (m := re.search(rf"\b(?i:left|leaving|swapped|traded)\s+({_NAME})\s+for\s+({_NAME})", piece)) and _place(m.group(2)):
+        return [_said("residence", m.group(1), f"left {m.group(1)}", ends=True),
+                _said("residence", m.group(2), f"live in {m.group(2)}")]  # "Left London for Lisbon in March"
+    if (m := re.match(rf"^({_NAME})\s+here\s+(?:i|we)\s+come$", piece)) and _place(m.group(1)):
+        return [_said("residence", m.group(1), f"move to {m.group(1)}")]  # "Phoenix here I come"
+    if (m := re.search(r"\b(?:live|living|lives|based|moved\s+to|moving\s+to|relocated\s+to)\s+(?:in\s+)?([a-z][a-z]+(?:\s+[a-z]+)?)\b",
+                       piece)) and (name := m.group(1).title()) in PLACES:
+        return [_said("residence", name, f"live in {name}")]  # a chat in lower case: "i live in manchester"
     if m := re.search(rf"\b(?:here|back)\s+in\s+(?:the\s+)?({_NAME})", piece):
         return [_said("residence", m.group(1), f"live in {m.group(1)}")] if _place(m.group(1)) else []
     if (m := re.search(rf"\b(?:the|my|our)\s+({_NAME})\s+(?:flat|apartment|place|house|home|room|studio|condo)\b", piece)) \
@@ -111,7 +138,7 @@ def _residence(piece: str, sentence: str) -> list[Said]:
     if (m := re.search(rf"\b(?:signed\s+(?:the|a)\s+lease|got\s+the\s+keys|put\s+down\s+roots|settled)\b.*?\b(?:in|on|for)\s+"
                        rf"(?:a\s+[\w-]+\s+in\s+)?({_NAME})", piece, re.I)) and _place(m.group(1)):
         return [_said("residence", m.group(1), f"live in {m.group(1)}")]
-    if (m := re.fullmatch(rf"(?:and\s+|so\s+)?(?:now|then)\s+({_NAME})|({_NAME})\s+now|(?:still\s+)?in\s+({_NAME})(?:\s+now)?",
+    if (m := re.fullmatch(rf"(?i:and\s+|so\s+)?(?i:now|then)\s+({_NAME})|({_NAME})\s+now|(?i:still\s+)?in\s+({_NAME})(?:\s+now)?",
                           piece)) and _place(name := next(g for g in m.groups() if g)):
         return [_said("residence", name, f"live in {name}")]  # "And now Gdansk", "Still in Leeds"
     return []
@@ -125,12 +152,17 @@ def _employer(piece: str, sentence: str) -> list[Said]:
     if (m := re.match(rf"^(?:my\s+)?(first|last|final)\s+(?:day|shift|week)\s+(?:at|with)\s+(?:the\s+)?({_NAME})", piece, re.I)) \
             and _org(m.group(2)):
         return [_said("employer", m.group(2), f"work at {m.group(2)}", ends=m.group(1).lower() != "first")]
-    if (m := re.match(rf"^(?:(?:another|a|my|the)\s+)?(?:shift|payday|night\s+shift|early\s+shift)\s+at\s+(?:the\s+)?({_NAME})",
+    if (m := re.match(rf"^(?:(?:another|a|my|the)\s+)?(?:shift|payday|night\s+shift|early\s+shift|(?:mon|tues|wednes|thurs|fri)day"
+                      rf"|week|day)\s+at\s+(?:the\s+)?({_NAME})",
                       piece, re.I)) and _org(m.group(1)):
         return [_said("employer", m.group(1), f"work at {m.group(1)}")]  # "Shift at Tesco 6 till 2"
     if (m := re.search(rf"\b(?:took|take|taking|accepted|accept|accepting|got|landed|signed|said\s+yes\s+to)\s+"
                        rf"(?:the|their|an?)\s+({_NAME})\s+(?:offer|job|role|position|contract|gig)\b", piece)) and _org(m.group(1)):
         return [_said("employer", m.group(1), f"work at {m.group(1)}")]  # "I took the Monzo offer"
+    if (m := re.search(rf"\b(?i:quit|left|leaving|leave)\s+({_NAME})\s+(?i:to|and)\s+(?i:join|start\s+at|go\s+to|move\s+to|work\s+for)\s+"
+                       rf"({_NAME})", piece)) and _org(m.group(1)) and _org(m.group(2)):
+        return [_said("employer", m.group(1), f"left {m.group(1)}", ends=True),
+                _said("employer", m.group(2), f"work at {m.group(2)}")]  # "I quit Deloitte to join KPMG"
     if (m := re.search(rf"\b(?:start(?:ing|ed|s)?|begin(?:ning|s)?|began)\s+at\s+(?:the\s+)?({_NAME})", piece)) \
             and _org(m.group(1)) and not re.match(r"\d", m.group(1)):
         return [_said("employer", m.group(1), f"work at {m.group(1)}")]  # "Starting at Stripe on Monday"
@@ -155,6 +187,9 @@ def _job(piece: str, sentence: str) -> list[Said]:
                           piece, re.I)) and re.search(r"\b(?:now|at\s+last|officially|as\s+of|from\s+today|qualified|newly)\b",
                                                      piece, re.I) and m.group(1).split()[-1].lower() in OCCUPATIONS:
         return [_said("occupation", m.group(1), f"be {m.group(1)}")]  # "Head chef now"
+    if (m := re.search(rf"\b(?:shifts?|years?|months?|job|work|working|day|days)\s+as\s+an?\s+({_JOB_HEAD})$", piece, re.I)) \
+            and m.group(1).split()[-1].lower() in OCCUPATIONS:
+        return [_said("occupation", m.group(1), f"work as {m.group(1)}")]  # "Twelve-hour shifts as a paramedic"
     if m := re.match(r"^(?:so\s+|well\s+)?that's\s+me\s+(retired|(?:an?\s+)?[a-z]+(?:\s+[a-z]+)?)\b", piece, re.I):
         value = re.sub(r"^an?\s+", "", m.group(1).lower())
         if value == "retired" or value.split()[-1] in OCCUPATIONS:
@@ -178,7 +213,7 @@ def _kind(value: str) -> str | None:
     for attribute, listed in _TYPED:
         if words and words[-1] in listed:
             return attribute
-    if value.lower() in SUBJECTS:
+    if _subject(value):
         return "study"
     if _place(value.strip()):
         return "residence"
@@ -196,6 +231,13 @@ def _swap(piece: str, sentence: str) -> list[Said]:
             return []
         gone = "" if old.lower() in ("it", "her", "him", "that", "mine") else old
         return [_said(kind, gone, f"had {old}", ends=True), _said(kind, new, f"got {new}", alone=True)]
+    if m := re.search(r"\b(?:switched|changed|moved|went|transferred|swapped)\s+(?:over\s+)?(?:(?:my|our)\s+(?:course|major|degree|subject)\s+)?"
+                      r"from\s+(?:the\s+|my\s+|an?\s+)?([a-z][\w -]*?)"
+                      r"\s+to\s+(?:the\s+|an?\s+)?([a-z][\w -]*)$", piece, re.I):
+        kind = _kind(m.group(2)) or _kind(m.group(1))
+        if kind is not None and kind != "residence":
+            return [_said(kind, m.group(1), f"had {m.group(1)}", ends=True),
+                    _said(kind, m.group(2), f"do {m.group(2)}", alone=True)]  # "I switched from law to medicine"
     if m := re.search(r"\b(?:doing|studying|reading|taking|playing|driving|on)\s+(?:the\s+|an?\s+)?([a-z][\w -]*?)\s+(?:now\s+)?"
                       r"instead\s+of\s+(?:the\s+|an?\s+)?([a-z][\w -]*)$", piece, re.I):
         kind = _kind(m.group(1)) or _kind(m.group(2))
@@ -209,6 +251,15 @@ def _swap(piece: str, sentence: str) -> list[Said]:
     return []
 
 
+def _bought(piece: str, sentence: str) -> list[Said]:
+    """"picked up a second-hand Mazda 3", "bought a Skoda": a vehicle by its make or its noun."""
+    if (m := re.search(r"\b(?:picked\s+up|bought|collected|leased|took\s+delivery\s+of|got)\s+(?:an?|the|my|our)\s+"
+                       r"(?:(?:new|used|second-hand|secondhand|shiny|electric|little|old|hybrid|red|blue|black|white|silver)\s+)*"
+                       r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", piece)) and _kind(m.group(1)) == "vehicle" and not _NOT.search(piece):
+        return [_said("vehicle", m.group(1), f"drive a {m.group(1)}")]
+    return []
+
+
 def _gone(piece: str, sentence: str) -> list[Said]:
     """"said goodbye to Biscuit", "the Transit's gone": whatever value of the person's it names ends."""
     if m := re.search(r"\b(?:said|say|saying)\s+(?:goodbye|good-bye|farewell)\s+to\s+(?:the\s+|my\s+|our\s+|old\s+)*"
@@ -217,11 +268,52 @@ def _gone(piece: str, sentence: str) -> list[Said]:
     if m := re.match(r"^(?:and\s+)?(?:the\s+|my\s+|our\s+|old\s+)*([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)(?:'s|’s|\s+is|\s+has)\s+"
                      r"(?:gone|sold|history|been\s+sold)$", piece):
         return [_said("*", m.group(1), f"{m.group(1)} gone", ends=True)]
+    if m := re.match(r"^(?:rip|r\.i\.p\.?|rest\s+in\s+peace)\s+(?:little\s+|sweet\s+|old\s+)?([A-Za-z][\w'-]*)", piece, re.I):
+        return [_said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "RIP nibbles"
+    if m := re.match(r"^(?:sad\s+news\s+)?(?:our\s+|my\s+)?(?!(?i:i|we|you|he|she|they|it)\b)([A-Za-z][\w'-]*)\s+(?:has\s+|sadly\s+|just\s+)*(?:passed\s+away|died"
+                     r"|was\s+put\s+down|ran\s+away|went\s+missing)\b", piece, re.I):
+        return [_said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "gordon passed away": if one of theirs
     return []
 
 
+_MORE_SUBJECTS = frozenset("""nursing midwifery law medicine business accounting marketing music art design graphic design
+    dentistry pharmacy computing plumbing carpentry journalism film photography fashion english french spanish german
+    italian chinese japanese history maths math physics chemistry biology economics politics philosophy psychology
+    sociology geography drama nutrition teaching engineering architecture finance veterinary science""".split())
+_ADJ_SUBJECT = {"medical": "medicine", "nursing": "nursing", "law": "law", "dental": "dentistry", "vet": "veterinary science",
+                "veterinary": "veterinary science", "business": "business", "art": "art", "music": "music",
+                "engineering": "engineering", "architecture": "architecture", "drama": "drama", "film": "film"}
+_STUDY_NOUN = r"(?:degree|course|major|student|school|exams?|classes|lectures|modules?|programme|program|dissertation|thesis|finals" \
+              r"|semester|coursework|a-levels?|gcses?|diploma)"
+
+
+def _subject(words: str) -> str | None:
+    """A subject of study a phrase names ("history", "computer science", "medical": medicine), or None."""
+    low = words.lower().strip()
+    if low in SUBJECTS or low in _MORE_SUBJECTS:
+        return low
+    return _ADJ_SUBJECT.get(low)
+
+
 def _study(piece: str, sentence: str) -> list[Said]:
-    if m := re.search(r"\b(?:dropped|quit|dropping)\s+(?:out\s+of\s+)?(?:my\s+|the\s+)?([a-z][a-z ]*?)(?:\s+(?:degree|course|"
+    if (m := re.search(r"\b(?:now\s+)?(?:on|doing|started|starting|enrolled\s+on|enrolled\s+in)\s+(?:an?|the|my)\s+([a-z][a-z ]*?)\s+"
+                       r"(?:course|degree|programme|program|apprenticeship|diploma|masters?|ba|bsc|msc)\b", piece, re.I)) \
+            and not _NOT.search(piece) and m.group(1).lower() in SUBJECTS:
+        return [_said("study", m.group(1), f"study {m.group(1)}")]  # "now on a midwifery course instead"
+    if not _NOT.search(piece):
+        for m in re.finditer(rf"\b([A-Za-z]+(?:\s+[a-z]+)?)\s+{_STUDY_NOUN}\b", piece):
+            if re.search(r"\b(?:from|about|your|his|her|their)\s+(?:(?:an?|the|some|this|that|these)\s+)?(?:\w+\s+)?$",
+                         piece[:m.start()], re.I):
+                continue  # "supporting musicians from a music program": not the speaker's studies
+            for words in (m.group(1), m.group(1).split()[-1]):
+                if (subject := _subject(words)) and words.lower() not in ("my", "the", "a", "first", "second", "final"):
+                    return [_said("study", subject, f"study {subject}")]  # "my law degree", "a 2nd year medical student"
+        if (m := re.search(r"\b(?:apprenticeship|course|degree|diploma|training|qualification|phd|masters?)\s+in\s+([a-z][a-z ]*?)"
+                           r"(?:\s+at\b.*)?$", piece, re.I)) or (m := re.search(
+                r"\b(?:to\s+study|(?:i'm|i\s+am)\s+reading)\s+([A-Za-z][a-z]*(?:\s+[a-z]+)?)", piece, re.I)):
+            if subject := _subject(m.group(1)) or _subject(m.group(1).split()[-1]):
+                return [_said("study", subject, f"study {subject}")]  # "an apprenticeship in plumbing", "to study design"
+    if m := re.search(r"\b(?:dropped|quit|dropping|left|leaving|gave\s+up|giving\s+up)\s+(?:out\s+of\s+)?(?:my\s+|the\s+)?([a-z][a-z ]*?)(?:\s+(?:degree|course|"
                       r"module|major))?$", piece, re.I):
         if m.group(1).lower() in SUBJECTS:
             return [_said("study", m.group(1), f"dropped {m.group(1)}", ends=True)]
@@ -254,7 +346,18 @@ def _pet(piece: str, sentence: str) -> list[Said]:
 
 
 def _top(piece: str, sentence: str) -> list[Said]:
-    """"Fontaines D.C. have taken the top spot": the favourite said before has a new value."""
+    """"Fontaines D.C. have taken the top spot": the favourite said before has a new value; "fav food has
+    always been ramen", "pho has overtaken ramen as my favourite food", "Spirited Away is still my favourite film"."""
+    fav = r"(?:fav|fave|favourite|favorite)"
+    if m := re.match(rf"^(?i:my\s+)?(?i:all-time\s+)?(?i:{fav})\s+([a-z]+)\s+(?:has\s+always\s+been|has\s+been|is|was|will\s+always\s+be"
+                     r"|is\s+still|is\s+now)\s+(.+)$", piece):
+        return [_said(f"favourite:{thing(m.group(1))}", m.group(2), f"favourite {m.group(1)}: {m.group(2)}")]
+    if m := re.match(rf"^(\S+(?:\s+\S+){{0,3}}?)\s+(?:has|have|'s)\s+(?:now\s+|officially\s+)?(?:overtaken|replaced|beaten|dethroned)"
+                     rf"\s+[\w' -]+?\s+as\s+(?:my|our)\s+(?:new\s+)?(?i:{fav})\s+([a-z]+)", piece):
+        return [_said(f"favourite:{thing(m.group(2))}", m.group(1), f"favourite {m.group(2)}: {m.group(1)}")]
+    if m := re.match(rf"^({_NAME})\s+(?:is|are)\s+(?:still\s+|now\s+|officially\s+)?(?:my|our)\s+(?:new\s+|all-time\s+)?(?i:{fav})\s+"
+                     r"([a-z]+)$", piece):
+        return [_said(f"favourite:{thing(m.group(2))}", m.group(1), f"favourite {m.group(2)}: {m.group(1)}")]
     if m := re.match(rf"^({_NAME})\s+(?:has|have|'s|’s)\s+(?:now\s+)?(?:taken|claimed|grabbed|stolen)\s+(?:over\s+)?(?:the\s+)?"
                      r"(?:top\s+spot|number\s+one\s+spot|crown|top\s+of\s+the\s+list)", piece):
         return [_said("favourite:it", m.group(1), f"favourite: {m.group(1)}")]
@@ -268,4 +371,55 @@ def _count(piece: str, sentence: str) -> list[Said]:
                      r"(?:\w+\s+)??([a-z]+)$", re.sub(r"\s+now$", "", piece), re.I):
         figure = NUMBERS.get(m.group(1).lower(), m.group(1))
         return [_said(f"count:{thing(m.group(2))}", figure, f"have {m.group(1)} {m.group(2)}")]
+    return []
+
+
+def _whole(sentence: str) -> list[Said]:
+    """Values said across a comma: "We adopted a kitten too, her name is Pepper", "bought me an electric
+    van, a Vivaro-e"."""
+    out = []
+    if (m := re.search(r"\b(?:an?|the|our|my)\s+(?:new\s+|little\s+|rescue\s+)*([a-z]+)\b[^.!?]*?,\s+(?:her|his|its)\s+name"
+                       r"\s+is\s+([A-Z][\w'-]+)", sentence)) and singular(m.group(1)) in ANIMAL_WORDS:
+        out.append(_said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))
+    if (m := re.search(r"\b(?:bought|got|picked\s+up|leased|bought\s+me|got\s+me|gave\s+me)\s+(?:an?|the)\s+(?:new\s+|electric\s+"
+                       r"|used\s+|little\s+|second-hand\s+|secondhand\s+|hybrid\s+)*([a-z]+),\s+(?:an?\s+|the\s+)?"
+                       r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", sentence)) and m.group(1) in VEHICLES and not _OTHERS.search(
+            sentence[:m.start()]):
+        out.append(_said("vehicle", m.group(2), f"drive a {m.group(2)}"))
+    if m := re.search(r"\bmet\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\b[^.!?]*?\b(?:her|his|their)\s+"
+                      r"name(?:'s|’s|\s+is)\s+([A-Z][\w'-]+)", sentence):
+        out.append(_said("partner", m.group(1), f"be with {m.group(1)}"))  # "Met someone - her name's Imani"
+    return out
+
+
+def _partner(piece: str, sentence: str) -> list[Said]:
+    """"Ten years married to Sabine today", "Third date with Anja tonight", "engaged to Rui"."""
+    if _NOT.search(piece):
+        return []
+    if m := re.search(r"\b(?:married|engaged)\s+to\s+([A-Z][a-z'’-]+)|\b(?:dates?|anniversary(?:\s+\w+)?)\s+with\s+"
+                      r"([A-Z][a-z'’-]+)", piece):
+        name = m.group(1) or m.group(2)
+        return [_said("partner", name, f"be with {name}")]
+    if re.fullmatch(r"(?i:we're|we\s+are|we've|we\s+have)\s+(?:officially\s+|finally\s+)?(?:done|over|finished|split\s+up"
+                    r"|broken\s+up|separated)", piece):
+        return [Said("partner", "", Clause("", "break", False, "up"), ends=True)]  # "We're done."
+    return []
+
+
+def _playing(piece: str, sentence: str) -> list[Said]:
+    """"I drum in a punk band" (an instrument said as a verb); "no more drumming", "stopped drumming": it ends."""
+    if (m := re.match(r"^(?:i|we)\s+(?:still\s+|also\s+)?(drum|fiddle)\b", piece, re.I)) and not _NOT.search(piece):
+        return [_said("instrument", m.group(1), f"play the {m.group(1)}")]
+    if m := re.search(r"\b(?:no\s+more|stopped|quit|gave\s+up|giving\s+up|done\s+with)\s+([a-z]+?)(?:m?ing)\b", piece, re.I):
+        stem = m.group(1).lower()
+        if stem in INSTRUMENTS or stem + "e" in INSTRUMENTS:
+            return [_said("*", stem, f"stopped {stem}", ends=True)]
+    return []
+
+
+def _next(piece: str, sentence: str) -> list[Said]:
+    """"And now Bosch!": a name that is no place, after "now", is the next value of whatever the person's
+    last named value was of (an employer, a partner): attribute ``^`` (:func:`graphmem.claims.facts.timeline`)."""
+    if (m := re.fullmatch(rf"(?i:and\s+|but\s+)?(?i:now|these\s+days)\s+({_NAME})", piece)) and _org(m.group(1)):
+        return [_said("^", m.group(1), f"be with {m.group(1)}")]
     return []

@@ -22,85 +22,86 @@ PLACES = frozenset(w.strip() for w in """
     | Ariana | Arizona | Arkansas | Arlington | Armenia | Arnhem | Asahikawa | Asheville | Ashkhabad | Ashur |
     Asian Russia | Asian country | Asian nation | Asmara | Asmera | Aspadana | Aspinwall | Assam | Assouan |
     Assuan | Assur | Astana | Astrakhan | Asuncion | Asur | Aswan | Athens | Athinai | Atlanta | Atlantic City
-    | Auckland | Augusta | Austerlitz | Australia | Australian capital | Australian state | Austria | Austrian
-    capital | Avignon | Ayr | Az Zarqa | Azerbaijan | Azerbaijani Republic | Azerbajdzhan | Azerbajdzhan
-    Republic | Babylon | Badger State | Bagdad | Baghdad | Bahama Islands | Bahamas | Bahia Blanca | Bahrain |
-    Bahrein | Bairiki | Bakersfield | Baku | Balkan country | Balkan nation | Balkan state | Balkans |
-    Baltimore | Bamako | Bandung | Banff | Bangalore | Bangkok | Bangla Desh | Bangladesh | Bangor | Bangui |
-    Banjul | Barbados | Barcelona | Bari | Barranquilla | Barstow | Bartlesville | Basel | Basia | Basilicata
-    | Basle | Basra | Basseterre | Basutoland | Batna | Baton Rouge | Battle Born State | Bavaria | Bay State
-    | Bayonne | Bayrut | Bayt Lahm | Bean Town | Beantown | Beaumont | Beaver State | Beckley | Beehive State
-    | Beijing | Beira | Beirut | Belarus | Belem | Belgian Congo | Belgian capital | Belgique | Belgium |
-    Belgrade | Belize | Bellingham | Belo Horizonte | Belorussia | Bemidji | Benghazi | Benin | Bennington |
-    Beograd | Bergen | Berkeley | Berlin | Bern | Berne | Bethlehem | Bethlehem Ephrathah | Bethlehem-Judah |
-    Beverly Hills | Bharat | Bhutan | Bida | Bihar | Billings | Biloxi | Binghamton | Birmingham | Bishkek |
-    Biskek | Bismarck | Bissau | Blackpool | Blacksburg | Blantyre | Blida | Blighty | Bloemfontein |
-    Bloomington | Bluegrass State | Bogota | Boise | Bolivia | Bologna | Bolzano | Bombay | Bonn | Bordeaux |
-    Bosna i Hercegovina | Bosnia | Bosnia and Herzegovina | Bosnia-Herzegovina | Boston | Botswana | Boulder |
-    Bowling Green | Bozeman | Braga | Brasil | Brasilia | Brasov | Bratislava | Brattleboro | Braunschweig |
-    Brazil | Brazilian capital | Brazzaville | Bremen | Bremerhaven | Brescia | Breslau | Brest | Bridgeport |
-    Brighton | Brindisi | Brisbane | Bristol | Britain | British Columbia | British Guiana | British Honduras
-    | British capital | Brno | Bromberg | Bronx | Brooklyn | Brownsville | Bruges | Brummagem | Brunei | Brunn
-    | Brunswick | Brusa | Brussels | Bruxelles | Bryan | Bucharest | Bucharesti | Buckeye State | Bucuresti |
-    Budapest | Buenos Aires | Buganda | Bujumbura | Bulawayo | Bulgaria | Bulgarian capital | Burkina Faso |
-    Burlington | Burma | Bursa | Burundi | Bydgoszcz | Byelarus | Byelorussia | Byzantium | Cadiz | Cairo |
-    Calabria | Calais | Calcutta | Calgary | Cali | California | Caloocan | Cambodia | Cambodian capital |
-    Cambridge | Camden | Camellia State | Cameroon | Cameroun | Campania | Campeche | Canada | Canadian
-    capital | Canadian province | Canberra | Cancun | Cannes | Canterbury | Cape Colony | Cape Girardeau |
-    Cape Province | Cape Town | Cape Verde | Cape of Good Hope | Cape of Good Hope Province | Caracas |
-    Carbondale | Carlsbad | Carson City | Cartagena | Carthage | Casablanca | Casper | Castries | Cathay |
-    Cebu | Cebu City | Cedar Rapids | Centennial State | Central Africa | Central African Republic | Central
-    American country | Central American nation | Ceylon | Chablis | Chalcedon | Changan | Chapel Hill |
-    Charleroi | Charleston | Charlottetown | Chartres | Chattanooga | Chelyabinsk | Chemnitz | Chemulpo |
-    Chennai | Cherbourg | Cherepovets | Chernobyl | Cheyenne | Chicago | Chihuahua | Chile | China | Chisinau
-    | Chittagong | Chongqing | Christchurch | Christiania | Chula Vista | Chungking | Churchill | Cidade de
-    Praia | Cincinnati | Citta del Vaticano | City of Bridges | City of Brotherly Love | City of Light | City
-    of Westminster | City of the Angels | Ciudad Bolivar | Ciudad Juarez | Ciudad Trujillo | Ciudad Victoria |
-    Ciudad de Mexico | Clarksburg | Cleveland | Cnossos | Cnossus | Co-operative Republic of Guyana | Coahuila
-    | Cologne | Colombia | Colombo | Colorado | Colorado Springs | Colossae | Columbus | Commonwealth of
-    Australia | Commonwealth of Dominica | Commonwealth of Puerto Rico | Commonwealth of the Bahamas |
-    Communist China | Comoros | Conakry | Concepcion | Congo | Connecticut | Constantina | Constantine |
-    Constantinople | Constitution State | Cooperstown | Copenhagen | Cordoba | Cordova | Corinth | Cornhusker
-    State | Corpus Christi | Costa Rica | Cotonou | Council Bluffs | Coventry | Coyote State | Cracow |
-    Cremona | Croatia | Cuba | Cuban capital | Culiacan | Cumana | Curitiba | Cusco | Cuzco | Cyprus | Czech
-    Republic | Czech capital | Czestochowa | Dacca | Dahomey | Dairen | Dakar | Dalian | Dallas | Damascus |
-    Danish capital | Danmark | Danzig | Dar es Salaam | Darwin | Daugavpils | Dawson | Dayton | Daytona Beach
-    | Decatur | Del Rio | Delaware | Delhi | Delphi | Democratic Republic of Sao Tome and Principe |
-    Democratic Republic of the Congo | Democratic Socialist Republic of Sri Lanka | Democratic and Popular
-    Republic of Algeria | Den Haag | Denmark | Denver | Des Moines | Detroit | Deutschland | Dhahran | Dhaka |
-    Diamond State | Dijon | Dimash | Djakarta | Djanet | Djibouti | Dneprodzerzhinsk | Dnipropetrovsk |
-    Dobrich | Dodge City | Dodoma | Doha | Dominica | Dominican Republic | Donetsk | Donetske | Dortmund |
-    Douala | Dover | Dresden | Dubai | Dublin | Dubrovnik | Dubuque | Duluth | Dunkerque | Dunkirk | Durango |
-    Durazzo | Durban | Durham | Durres | Dusanbe | Dushanbe | Dusseldorf | Dutch East Indies | Dutch Guiana |
-    Dutch capital | Dyushambe | East Germany | East Pakistan | East Saint Louis | East Timor | Eau Claire |
-    Ecuador | Edirne | Edmonton | Edo | Eelam | Egypt | Egyptian capital | Ehadhamen | Eindhoven | Eire | El
-    Aaium | El Beda | El Giza | El Iskandriyah | El Paso | El Qahira | El Salvador | El-Aksur | Elisabethville
-    | Ellas | Elmont | Emilia-Romagna | Empire State | Empire State of the South | England | Enid | Entebbe |
-    Ephesus | Equality State | Equatorial Guinea | Erie | Eritrea | Erivan | Esfahan | Espana | Espoo | Essen
-    | Eternal City | Ethiopia | Etruria | Eureka | European country | European nation | Evansville | Everglade
-    State | Evergreen State | Faisalabad | Fargo | Farmington | Fayetteville | Federal Democratic Republic of
-    Ethiopia | Federal Islamic Republic of the Comoros | Federal Republic of Germany | Federal Republic of
-    Nigeria | Federal Republic of Yugoslavia | Federated States of Micronesia | Federation of Saint Kitts and
-    Nevis | Federative Republic of Brazil | Feliz Lusitania | Fengtien | Ferrara | Fes | Fez | Fiji | Finland
-    | Finnish capital | Firenze | First State | Flanders | Florida | Forbidden City | Fort Lauderdale | Fort
-    Myers | Fort Smith | Fort Wayne | Fort Worth | Fort-Lamy | France | Frankfort | Frankfurt | Frankfurt on
-    the Main | Frederick | Fredericksburg | Fredericton | Free State | Freetown | French Congo | French Guinea
-    | French Republic | French Sudan | French capital | Fresno | Friendly Islands | Friesland | Friuli-Venezia
-    Giulia | Frunze | Fukuoka | Funafuti | Gabon | Gabonese Republic | Gaborone | Gabun | Gadsden | Gafsa |
-    Gainesville | Gallup | Galveston | Galway | Gambia | Gand | Gansu | Gansu province | Garden State | Gary |
-    Gateway to the West | Gdansk | Gem State | Geneva | Geneve | Genf | Genoa | Genova | Georgetown | German
-    Democratic Republic | German capital | Germany | Gettysburg | Ghana | Ghent | Giza | Gizeh | Glasgow |
-    Gloucester | Goa | Goeteborg | Gold Coast | Golden State | Goldsboro | Goma | Gomel | Gomorrah | Gomorrha
-    | Gopher State | Gorki | Gorkiy | Gorky | Goteborg | Gothenburg | Governador Valadares | Gran Santiago |
-    Granada | Grand Canyon State | Grand Duchy of Luxembourg | Grand Island | Grand Rapids | Granite State |
-    Graz | Great Britain | Great Falls | Great Lakes State | Greater London | Greater New York | Greece |
-    Greek capital | Green Bay | Green Mountain State | Greensboro | Greenville | Greenwich | Grenada |
-    Grenoble | Grozny | Groznyy | Guadalajara | Guangdong | Guangdong province | Guangzhou | Guantanamo |
-    Guatemala | Guatemala City | Guayaquil | Guine-Bissau | Guinea | Guinea-Bissau | Gujarat | Gujerat | Gulu
-    | Guyana | Hagerstown | Haifa | Haiphong | Haiti | Haitian capital | Halab | Halicarnassus | Halifax |
-    Halle | Halle-an-der-Saale | Hamburg | Hamelin | Hameln | Hangchow | Hangzhou | Hannibal | Hannover |
-    Hanoi | Hanover | Harare | Hargeisa | Harpers Ferry | Harrisburg | Hartford | Hashemite Kingdom of Jordan
-    | Hastings | Hattiesburg | Havana | Hawaii | Hawaiian capital | Hawkeye State | Hayastan | Hays | Heart of
+    | Auckland | Augusta | Austerlitz | Austin | Australia | Australian capital | Australian state | Austria |
+    Austrian capital | Avignon | Ayr | Az Zarqa | Azerbaijan | Azerbaijani Republic | Azerbajdzhan |
+    Azerbajdzhan Republic | Babylon | Badger State | Bagdad | Baghdad | Bahama Islands | Bahamas | Bahia
+    Blanca | Bahrain | Bahrein | Bairiki | Bakersfield | Baku | Balkan country | Balkan nation | Balkan state
+    | Balkans | Baltimore | Bamako | Bandung | Banff | Bangalore | Bangkok | Bangla Desh | Bangladesh | Bangor
+    | Bangui | Banjul | Barbados | Barcelona | Bari | Barranquilla | Barstow | Bartlesville | Basel | Basia |
+    Basilicata | Basle | Basra | Basseterre | Basutoland | Batna | Baton Rouge | Battle Born State | Bavaria |
+    Bay State | Bayonne | Bayrut | Bayt Lahm | Bean Town | Beantown | Beaumont | Beaver State | Beckley |
+    Beehive State | Beijing | Beira | Beirut | Belarus | Belem | Belgian Congo | Belgian capital | Belgique |
+    Belgium | Belgrade | Belize | Bellingham | Belo Horizonte | Belorussia | Bemidji | Benghazi | Benin |
+    Bennington | Beograd | Bergen | Berkeley | Berlin | Bern | Berne | Bethlehem | Bethlehem Ephrathah |
+    Bethlehem-Judah | Beverly Hills | Bharat | Bhutan | Bida | Bihar | Billings | Biloxi | Binghamton |
+    Birmingham | Bishkek | Biskek | Bismarck | Bissau | Blackpool | Blacksburg | Blantyre | Blida | Blighty |
+    Bloemfontein | Bloomington | Bluegrass State | Bogota | Boise | Bolivia | Bologna | Bolzano | Bombay |
+    Bonn | Bordeaux | Bosna i Hercegovina | Bosnia | Bosnia and Herzegovina | Bosnia-Herzegovina | Boston |
+    Botswana | Boulder | Bowling Green | Bozeman | Braga | Brasil | Brasilia | Brasov | Bratislava |
+    Brattleboro | Braunschweig | Brazil | Brazilian capital | Brazzaville | Bremen | Bremerhaven | Brescia |
+    Breslau | Brest | Bridgeport | Brighton | Brindisi | Brisbane | Bristol | Britain | British Columbia |
+    British Guiana | British Honduras | British capital | Brno | Bromberg | Bronx | Brooklyn | Brownsville |
+    Bruges | Brummagem | Brunei | Brunn | Brunswick | Brusa | Brussels | Bruxelles | Bryan | Bucharest |
+    Bucharesti | Buckeye State | Bucuresti | Budapest | Buenos Aires | Buganda | Bujumbura | Bulawayo |
+    Bulgaria | Bulgarian capital | Burkina Faso | Burlington | Burma | Bursa | Burundi | Bydgoszcz | Byelarus
+    | Byelorussia | Byzantium | Cadiz | Cairo | Calabria | Calais | Calcutta | Calgary | Cali | California |
+    Caloocan | Cambodia | Cambodian capital | Cambridge | Camden | Camellia State | Cameroon | Cameroun |
+    Campania | Campeche | Canada | Canadian capital | Canadian province | Canberra | Cancun | Cannes |
+    Canterbury | Cape Colony | Cape Girardeau | Cape Province | Cape Town | Cape Verde | Cape of Good Hope |
+    Cape of Good Hope Province | Caracas | Carbondale | Carlsbad | Carson City | Cartagena | Carthage |
+    Casablanca | Casper | Castries | Cathay | Cebu | Cebu City | Cedar Rapids | Centennial State | Central
+    Africa | Central African Republic | Central American country | Central American nation | Ceylon | Chablis
+    | Chalcedon | Changan | Chapel Hill | Charleroi | Charleston | Charlottetown | Chartres | Chattanooga |
+    Chelyabinsk | Chemnitz | Chemulpo | Chennai | Cherbourg | Cherepovets | Chernobyl | Cheyenne | Chicago |
+    Chihuahua | Chile | China | Chisinau | Chittagong | Chongqing | Christchurch | Christiania | Chula Vista |
+    Chungking | Churchill | Cidade de Praia | Cincinnati | Citta del Vaticano | City of Bridges | City of
+    Brotherly Love | City of Light | City of Westminster | City of the Angels | Ciudad Bolivar | Ciudad Juarez
+    | Ciudad Trujillo | Ciudad Victoria | Ciudad de Mexico | Clarksburg | Cleveland | Cnossos | Cnossus |
+    Co-operative Republic of Guyana | Coahuila | Cologne | Colombia | Colombo | Colorado | Colorado Springs |
+    Colossae | Columbus | Commonwealth of Australia | Commonwealth of Dominica | Commonwealth of Puerto Rico |
+    Commonwealth of the Bahamas | Communist China | Comoros | Conakry | Concepcion | Congo | Connecticut |
+    Constantina | Constantine | Constantinople | Constitution State | Cooperstown | Copenhagen | Cordoba |
+    Cordova | Corinth | Cornhusker State | Corpus Christi | Costa Rica | Cotonou | Council Bluffs | Coventry |
+    Coyote State | Cracow | Cremona | Croatia | Cuba | Cuban capital | Culiacan | Cumana | Curitiba | Cusco |
+    Cuzco | Cyprus | Czech Republic | Czech capital | Czestochowa | Dacca | Dahomey | Dairen | Dakar | Dalian
+    | Dallas | Damascus | Danish capital | Danmark | Danzig | Dar es Salaam | Darwin | Daugavpils | Dawson |
+    Dayton | Daytona Beach | Decatur | Del Rio | Delaware | Delhi | Delphi | Democratic Republic of Sao Tome
+    and Principe | Democratic Republic of the Congo | Democratic Socialist Republic of Sri Lanka | Democratic
+    and Popular Republic of Algeria | Den Haag | Denmark | Denver | Des Moines | Detroit | Deutschland |
+    Dhahran | Dhaka | Diamond State | Dijon | Dimash | Djakarta | Djanet | Djibouti | Dneprodzerzhinsk |
+    Dnipropetrovsk | Dobrich | Dodge City | Dodoma | Doha | Dominica | Dominican Republic | Donetsk | Donetske
+    | Dortmund | Douala | Dover | Dresden | Dubai | Dublin | Dubrovnik | Dubuque | Duluth | Dunkerque |
+    Dunkirk | Durango | Durazzo | Durban | Durham | Durres | Dusanbe | Dushanbe | Dusseldorf | Dutch East
+    Indies | Dutch Guiana | Dutch capital | Dyushambe | East Germany | East Pakistan | East Saint Louis | East
+    Timor | Eau Claire | Ecuador | Edirne | Edmonton | Edo | Eelam | Egypt | Egyptian capital | Ehadhamen |
+    Eindhoven | Eire | El Aaium | El Beda | El Giza | El Iskandriyah | El Paso | El Qahira | El Salvador |
+    El-Aksur | Elisabethville | Ellas | Elmont | Emilia-Romagna | Empire State | Empire State of the South |
+    England | Enid | Entebbe | Ephesus | Equality State | Equatorial Guinea | Erie | Eritrea | Erivan |
+    Esfahan | Espana | Espoo | Essen | Eternal City | Ethiopia | Etruria | Eureka | European country |
+    European nation | Evansville | Everglade State | Evergreen State | Faisalabad | Fargo | Farmington |
+    Fayetteville | Federal Democratic Republic of Ethiopia | Federal Islamic Republic of the Comoros | Federal
+    Republic of Germany | Federal Republic of Nigeria | Federal Republic of Yugoslavia | Federated States of
+    Micronesia | Federation of Saint Kitts and Nevis | Federative Republic of Brazil | Feliz Lusitania |
+    Fengtien | Ferrara | Fes | Fez | Fiji | Finland | Finnish capital | Firenze | First State | Flanders |
+    Florence | Florida | Forbidden City | Fort Lauderdale | Fort Myers | Fort Smith | Fort Wayne | Fort Worth
+    | Fort-Lamy | France | Frankfort | Frankfurt | Frankfurt on the Main | Frederick | Fredericksburg |
+    Fredericton | Free State | Freetown | French Congo | French Guinea | French Republic | French Sudan |
+    French capital | Fresno | Friendly Islands | Friesland | Friuli-Venezia Giulia | Frunze | Fukuoka |
+    Funafuti | Gabon | Gabonese Republic | Gaborone | Gabun | Gadsden | Gafsa | Gainesville | Gallup |
+    Galveston | Galway | Gambia | Gand | Gansu | Gansu province | Garden State | Gary | Gateway to the West |
+    Gdansk | Gem State | Geneva | Geneve | Genf | Genoa | Genova | Georgetown | German Democratic Republic |
+    German capital | Germany | Gettysburg | Ghana | Ghent | Giza | Gizeh | Glasgow | Gloucester | Goa |
+    Goeteborg | Gold Coast | Golden State | Goldsboro | Goma | Gomel | Gomorrah | Gomorrha | Gopher State |
+    Gorki | Gorkiy | Gorky | Goteborg | Gothenburg | Governador Valadares | Gran Santiago | Granada | Grand
+    Canyon State | Grand Duchy of Luxembourg | Grand Island | Grand Rapids | Granite State | Graz | Great
+    Britain | Great Falls | Great Lakes State | Greater London | Greater New York | Greece | Greek capital |
+    Green Bay | Green Mountain State | Greensboro | Greenville | Greenwich | Grenada | Grenoble | Grozny |
+    Groznyy | Guadalajara | Guangdong | Guangdong province | Guangzhou | Guantanamo | Guatemala | Guatemala
+    City | Guayaquil | Guine-Bissau | Guinea | Guinea-Bissau | Gujarat | Gujerat | Gulu | Guyana | Hagerstown
+    | Haifa | Haiphong | Haiti | Haitian capital | Halab | Halicarnassus | Halifax | Halle |
+    Halle-an-der-Saale | Hamburg | Hamelin | Hameln | Hangchow | Hangzhou | Hannibal | Hannover | Hanoi |
+    Hanover | Harare | Hargeisa | Harpers Ferry | Harrisburg | Hartford | Hashemite Kingdom of Jordan |
+    Hastings | Hattiesburg | Havana | Hawaii | Hawaiian capital | Hawkeye State | Hayastan | Hays | Heart of
     Dixie | Hebei | Hebei province | Hefa | Helena | Hellenic Republic | Helsingfors | Helsinki | Herat |
     Herculaneum | Hermosillo | Heroica Puebla de Zaragoza | Hershey | Hibbing | Hilo | Hippo Regius |
     Hiroshima | Ho Chi Minh City | Hobart | Hodeida | Hohenlinden | Hohenzollern empire | Hohhot | Holland |
@@ -111,8 +112,8 @@ PLACES = frozenset(w.strip() for w in """
     Independent State of Samoa | India | Indian capital | Indiana | Indianapolis | Indonesia | Indonesian
     Borneo | Inner Mongolia | Innsbruck | Interlaken | Iowa | Irak | Iran | Iranian capital | Iraq | Ireland |
     Irish Republic | Irish capital | Isfahan | Islamabad | Islamic Republic of Iran | Islamic Republic of
-    Mauritania | Islamic Republic of Pakistan | Islamic State of Afghanistan | Istanbul | Italia | Italian
-    Republic | Italian capital | Italian region | Italy | Ithaca | Ivory Coast | Izmir | Jabalpur |
+    Mauritania | Islamic Republic of Pakistan | Islamic State of Afghanistan | Israel | Istanbul | Italia |
+    Italian Republic | Italian capital | Italian region | Italy | Ithaca | Ivory Coast | Izmir | Jabalpur |
     Jacksonville | Jaffa | Jakarta | Jalalabad | Jamaica | Jamaican capital | Japan | Japanese capital |
     Jeddah | Jefferson City | Jerevan | Jerez | Jerez de la Frontera | Jersey City | Jerusalem | Jidda |
     Jiddah | Jinja | Joao Pessoa | Johannesburg | Johnson City | Jonesboro | Joppa | Juarez | Jubbulpore |
@@ -129,16 +130,16 @@ PLACES = frozenset(w.strip() for w in """
     Kolkata | Koln | Kolonia | Konakri | Korinthos | Kosovo | Kovna | Kovno | Koweit | Krakau | Krakow | Krung
     Thep | Kuala Lumpur | Kuangchou | Kulun | Kumasi | Kursk | Kuwait | Kuwait City | Kwangchow | Kwangju |
     Kwangtung | Kyoto | Kyrgyz Republic | Kyrgyzstan | Kyyiv | La Crosse | La Paz | La Spezia | Lafayette |
-    Lahore | Lancaster | Lanchou | Lanchow | Land of Enchantment | Land of Lincoln | Land of Opportunity |
-    Lansing | Lanzhou | Laos | Laotian capital | Laramie | Laredo | Las Cruces | Las Vegas | Lassa | Last
-    Frontier | Latakia | Latium | Lausanne | Lawrence | Lawton | Lazio | Le Havre | Lebanese Republic |
-    Lebanon | Leeds | Leicester | Leiden | Leipzig | Leningrad | Lentia | Leon | Leopoldville | Lesotho |
-    Lewiston | Lexington | Leyden | Lhasa | Liberia | Liberian capital | Libreville | Libya | Liechtenstein |
-    Liege | Liepaja | Liguria | Lille | Lilongwe | Lima | Limeira | Linz | Lisboa | Lisbon | Little Rhody |
-    Little Rock | Liverpool | Ljubljana | Lobito | Lodz | Logrono | Lombardia | Lombardy | Lome | London |
-    Lone-Star State | Long Beach | Los Alamos | Los Angeles | Louisiana | Louisville | Lower Saxony | Loyang |
-    Luanda | Lubavitch | Lubbock | Lubeck | Lublin | Lubumbashi | Lucania | Lucknow | Lufkin | Luik |
-    Luluabourg | Lund | Luoyang | Lusaka | Lushun | Luxembourg | Luxembourg City | Luxembourg-Ville |
+    Lagos | Lahore | Lancaster | Lanchou | Lanchow | Land of Enchantment | Land of Lincoln | Land of
+    Opportunity | Lansing | Lanzhou | Laos | Laotian capital | Laramie | Laredo | Las Cruces | Las Vegas |
+    Lassa | Last Frontier | Latakia | Latium | Lausanne | Lawrence | Lawton | Lazio | Le Havre | Lebanese
+    Republic | Lebanon | Leeds | Leicester | Leiden | Leipzig | Leningrad | Lentia | Leon | Leopoldville |
+    Lesotho | Lewiston | Lexington | Leyden | Lhasa | Liberia | Liberian capital | Libreville | Libya |
+    Liechtenstein | Liege | Liepaja | Liguria | Lille | Lilongwe | Lima | Limeira | Linz | Lisboa | Lisbon |
+    Little Rhody | Little Rock | Liverpool | Ljubljana | Lobito | Lodz | Logrono | Lombardia | Lombardy | Lome
+    | London | Lone-Star State | Long Beach | Los Alamos | Los Angeles | Louisiana | Louisville | Lower Saxony
+    | Loyang | Luanda | Lubavitch | Lubbock | Lubeck | Lublin | Lubumbashi | Lucania | Lucknow | Lufkin | Luik
+    | Luluabourg | Lund | Luoyang | Lusaka | Lushun | Luxembourg | Luxembourg City | Luxembourg-Ville |
     Luxemburg | Luxor | Lyallpur | Lynchburg | Lyon | Lyons | Maarianhamina | Macedonia | Madagascar | Madras
     | Madrid | Magnolia State | Magyarorszag | Maiduguri | Main Street | Maine | Malabo | Malaga | Malagasy
     Republic | Malawi | Malaya | Malaysia | Maldives | Mali | Malmo | Malta | Managua | Manama | Manchester |
@@ -171,109 +172,110 @@ PLACES = frozenset(w.strip() for w in """
     Oaxaca | Oaxaca de Juarez | Ocean State | Odesa | Odessa | Oesterreich | Ogden | Ohio | Oklahoma |
     Oklahoma City | Old Colony | Old Delhi | Old Dominion | Old Dominion State | Old Line State | Old North
     State | Olympia | Omaha | Oman | Omdurman | Omiya | Omsk | Ontario | Oporto | Oran | Orange Free State |
-    Oregon | Orissa | Orizaba | Orleans | Orono | Orumiyeh | Osaka | Osasco | Oslo | Ostrava | Ottawa |
-    Ottumwa | Oujda | Outer Mongolia | Oviedo | Owensboro | Oxford | Padova | Padua | Paducah | Pakistan |
-    Palau | Palermo | Palm Beach | Palmetto State | Palo Alto | Panama | Panama City | Panamanian capital |
-    Papeete | Papua New Guinea | Paraguay | Paramaribo | Parkersburg | Pasadena | Patavium | Paterson | Patrai
-    | Patras | Peace Garden State | Peach State | Peiping | Peking | Pelican State | Pennsylvania | Pensacola
-    | Peoria | Pergamum | Pernambuco | Persepolis | Persia | Perth | Peru | Peshawar | Peterburg | Petersburg
-    | Petrograd | Philadelphia | Philippi | Philippines | Philippopolis | Phnom Penh | Piedmont | Piemonte |
-    Pierre | Pilsen | Pine Bluff | Pine Tree State | Pinsk | Pisa | Pittsburgh | Pittsburgh of the South |
-    Pittsfield | Plano | Plataea | Plovdiv | Plymouth | Plzen | Pnom Penh | Pocatello | Poland | Polska |
-    Pompeii | Pompey | Poplar Bluff | Port Arthur | Port Louis | Port Moresby | Port Sudan | Port Vila | Port
-    of Spain | Port-au-Prince | Port-of-Spain | Portland | Porto | Porto Novo | Porto Rico | Portsmouth |
-    Portugal | Portuguese Guinea | Portuguese Republic | Potomac | Potsdam | Pozsony | Prag | Prague | Praha |
-    Praia | Prairie State | Prescott | Pressburg | Pretoria | Prince Edward Island | Princeton | Principality
-    of Andorra | Principality of Liechtenstein | Principality of Monaco | Provo | Puebla | Puebla de Zaragoza
-    | Puerto Rico | Puglia | Punta Arenas | Pusan | Putrajaya | Pyongyang | Qandahar | Qatar | Quebec | Quebec
-    City | Queen City | Queens | Queensland | Quezon City | Quintana Roo | Quito | Qum | Rabat | Racine |
-    Ragusa | Raleigh | Rangoon | Rapid City | Rasht | Rawalpindi | Recife | Red China | Redding | Reggane |
-    Reich | Reims | Reno | Republic of Albania | Republic of Angola | Republic of Armenia | Republic of
-    Austria | Republic of Belarus | Republic of Benin | Republic of Bolivia | Republic of Bosnia and
-    Herzegovina | Republic of Botswana | Republic of Bulgaria | Republic of Burundi | Republic of Cameroon |
-    Republic of Cape Verde | Republic of Chad | Republic of Chile | Republic of Colombia | Republic of Costa
-    Rica | Republic of Croatia | Republic of Cuba | Republic of Cyprus | Republic of Djibouti | Republic of
-    Ecuador | Republic of El Salvador | Republic of Equatorial Guinea | Republic of Fiji | Republic of Finland
-    | Republic of Ghana | Republic of Guatemala | Republic of Guinea | Republic of Guinea-Bissau | Republic of
-    Haiti | Republic of Honduras | Republic of Hungary | Republic of Iceland | Republic of India | Republic of
-    Indonesia | Republic of Iraq | Republic of Ireland | Republic of Kazakhstan | Republic of Kenya | Republic
-    of Kiribati | Republic of Korea | Republic of Liberia | Republic of Madagascar | Republic of Malawi |
-    Republic of Maldives | Republic of Mali | Republic of Malta | Republic of Mauritius | Republic of Moldova
-    | Republic of Mozambique | Republic of Namibia | Republic of Nauru | Republic of Nicaragua | Republic of
-    Niger | Republic of Palau | Republic of Panama | Republic of Paraguay | Republic of Peru | Republic of
-    Poland | Republic of San Marino | Republic of Senegal | Republic of Seychelles | Republic of Sierra Leone
-    | Republic of Singapore | Republic of Slovenia | Republic of South Africa | Republic of Suriname |
-    Republic of Tajikistan | Republic of The Gambia | Republic of Trinidad and Tobago | Republic of Tunisia |
-    Republic of Turkey | Republic of Uganda | Republic of Uzbekistan | Republic of Vanuatu | Republic of
-    Venezuela | Republic of Yemen | Republic of Zambia | Republic of Zimbabwe | Republic of the Congo |
-    Republic of the Marshall Islands | Republic of the Philippines | Republic of the Sudan | Resht | Reykjavik
-    | Rheims | Rhode Island | Rhodesia | Richmond | Riga | Rio | Rio de Janeiro | Riyadh | Roanoke | Rochester
-    | Rock Island | Rock Springs | Rockford | Roma | Romania | Rome | Rosario | Roseau | Rostock | Rostov |
-    Rostov na Donu | Rostov on Don | Roswell | Rotterdam | Roumania | Ruanda | Rumania | Rus | Russia |
-    Russian Federation | Russian Soviet Federated Socialist Republic | Russian capital | Rutland | Rwanda |
-    Rwandese Republic | Sacramento | Safaqis | Sagebrush State | Saginaw | Saida | Saigon | Saint Augustine |
-    Saint Christopher-Nevis | Saint Cloud | Saint John | Saint Joseph | Saint Kitts and Nevis | Saint Louis |
-    Saint Lucia | Saint Paul | Saint Petersburg | Saint Vincent and the Grenadines | Sakartvelo | Sakkara |
-    Salina | Salisbury | Salonica | Salonika | Salt Lake City | Salvador | Salvadoran capital | Salzburg |
-    Samarang | Samarcand | Samaria | Samarkand | Samoa | Samoa i Sisifo | San Angelo | San Antonio | San
-    Bernardino | San Diego | San Francisco | San Jose | San Juan | San Luis Potosi | San Marino | San Mateo |
-    San Pablo | San Pedro Sula | San Salvador | San Sebastian | Sana | Sanaa | Santa Ana | Santa Barbara |
-    Santa Clara | Santa Cruz | Santa Fe | Santa Maria de Belem | Santa Maria del Tule | Santiago | Santiago de
-    Chile | Santiago de Cuba | Santiago de los Caballeros | Santo Domingo | Santos | Sao Bernardo do Campo |
-    Sao Goncalo | Sao Joao de Meriti | Sao Jose dos Campos | Sao Louis | Sao Paulo | Sao Thome e Principe |
-    Sao Tome | Sao Tome and Principe | Sao Tome e Principe | Sapporo | Saqqara | Saqqarah | Saragossa |
-    Sarajevo | Sarasota | Saratoga Springs | Saratov | Sardegna | Sardinia | Sardis | Saskatchewan | Saskatoon
-    | Saudi Arabia | Sault Sainte Marie | Savannah | Sayda | Scandinavian country | Scandinavian nation |
-    Schenectady | Schweiz | Scotland | Scranton | Seattle | Sebastopol | Second Reich | Sedalia | Selma |
-    Semarang | Senegal | Seoul | Serbia and Montenegro | Serdica | Setubal | Sevastopol | Sevilla | Seville |
-    Seychelles | Seyhan | Sfax | Shanghai | Sheffield | Shenyang | Sherman | Shiraz | Show Me State |
-    Shreveport | Siam | Sian | Sichuan | Sicilia | Sicily | Sidon | Sierra Leone | Silver City | Silver State
-    | Singan | Singapore | Sinkiang | Sion | Sioux City | Sioux Falls | Siracusa | Sitka | Sitsang | Skagway |
-    Skopje | Skoplje | Slovak Republic | Slovakia | Slovenia | Slovenija | Smolensk | Smyrna | Socialist
-    Republic of Vietnam | Sofia | Soledad | Solingen | Solomon Islands | Somalia | Sooner State | Soudan |
-    Sousse | South Africa | South American country | South American nation | South Australia | South Bend |
-    South Carolina | South Dakota | South Korea | South Vietnam | South West Africa | Southern Rhodesia |
-    Soviet Russia | Soviet Socialist Republic | Soviet Union | Soweto | Spain | Spanish Guinea | Spanish
-    capital | Sparta | Spokane | Springfield | Sri Lanka | Stabroek | Stagira | Stagirus | Stalinabad |
-    Stalingrad | Stalino | Stamboul | Stambul | State of Bahrain | State of Eritrea | State of Israel | State
-    of Katar | State of Kuwait | State of Qatar | State of the Vatican City | Staten Island | Stavanger |
-    Stockholm | Strasbourg | Strassburg | Stratford-on-Avon | Stratford-upon-Avon | Stuttgart | Sudan |
-    Sudbury | Suez | Suisse | Sultanate of Oman | Sun Valley | Sunderland | Sunflower State | Sunshine State |
-    Suomi | Sur | Surinam | Suriname | Susa | Susah | Suva | Sverige | Svizzera | Swansea | Swaziland | Sweden
-    | Swiss Confederation | Switzerland | Syracuse | Syria | Syrian Arab Republic | Szechuan | Szechwan |
-    Szechwan province | Tabora | Tabriz | Tabuk | Tacoma | Tadjik | Tadzhik | Tadzhikistan | Taegu | Taichung
-    | Taif | Taipeh | Taipei | Taiyuan | Tajik | Tajikistan | Talien | Tallahassee | Tallin | Tallinn | Tamil
-    Eelam | Tamil Nadu | Tammerfors | Tampa | Tampere | Tampico | Tangier | Tangiers | Tangshan | Tanzania |
-    Taos | Tar Heel State | Tara | Tarabulus | Tarabulus Al-Gharb | Tarabulus Ash-Sham | Tarawa | Tartu |
-    Tashkent | Taskent | Tasmania | Tbilisi | Tchad | Tegu | Tegucigalpa | Teheran | Tehran | Tel Aviv | Tel
-    Aviv-Jaffa | Tel Aviv-Yalo | Temuco | Tennessee | Tepic | Texarkana | Texas | Thailand | The Gambia | The
-    Hague | The Holy See | The Netherlands | Thebes | Thessalonica | Thessaloniki | Thibet | Third Reich |
-    Thorshavn | Thule | Thunder Bay | Tianjin | Tibet | Tibur | Tientsin | Tiflis | Tijuana | Timbuktu |
-    Timgad | Timimoun | Tirana | Tirol | Tivoli | Togo | Togolese Republic | Tokio | Tokyo | Tolbukhin |
-    Toledo | Tonga | Topeka | Torino | Toronto | Torreon | Toscana | Toulon | Toulouse | Tours | Toyohashi |
-    Toyonaki | Toyota | Trablous | Transvaal | Traverse City | Treasure State | Trent | Trentino-Alto Adige |
-    Trento | Trenton | Trinidad and Tobago | Tripoli | Trondheim | Tsaritsyn | Tucson | Tulsa | Tunis |
-    Tunisia | Tupelo | Turin | Turkey | Turkish capital | Turkmen | Turkmenia | Turkmenistan | Turkomen |
-    Tuscaloosa | Tuscany | Tuskegee | Tuvalu | Tuxtla Gutierrez | Twin Falls | Tyler | Tyrol | Ufa | Uganda |
-    Ukraine | Ukrayina | Ulaanbaatar | Ulan Bator | Umbria | Union of Burma | Union of Serbia and Montenegro |
-    Union of Soviet Socialist Republics | United Arab Emirates | United Arab Republic | United Kingdom |
-    United Kingdom of Great Britain and Northern Ireland | United Mexican States | United Republic of Tanzania
-    | United States | United States of America | Upper Volta | Uppsala | Upsala | Ur | Urbana | Urga | Urmia |
-    Uruguay | Uskub | Usumbura | Utah | Utica | Utrecht | Uttar Pradesh | Uzbek | Uzbekistan | Vaduz |
-    Valdosta | Valencia | Valenciennes | Valetta | Valletta | Valparaiso | Vancouver | Vanuatu | Vatican City
-    | Venetia | Veneto | Venezia | Venezia-Euganea | Venezuela | Venice | Veracruz | Vermont | Verona |
-    Versailles | Viborg | Vicente Lopez | Vichy | Vicksburg | Victoria de Durango | Vidalia | Vienna | Vienne
-    | Vientiane | Viet Nam | Vietnam | Vila | Villa Hermosa | Villahermosa | Vilna | Vilnius | Vilno | Vina
-    del Mar | Virginia | Virginia Beach | Vladivostok | Volgograd | Volunteer State | Waco | Wagga Wagga |
-    Wagram | Walla Walla | Warsaw | Warszawa | Waterbury | Waterford | Watertown | Wausau | Weimar |
-    Wellington | West Bengal | West Germany | West Pakistan | West Palm Beach | West Virginia | Western
-    Australia | Western Samoa | Westminster | White Russia | Whitehorse | Wichita | Wichita Falls | Wiesbaden
-    | Williamstown | Wilno | Winchester | Windhoek | Windsor | Windy City | Winnipeg | Winston-Salem |
-    Wisconsin | Wolverine State | Worcester | Wroclaw | Wuerzburg | Wuhan | Wurzburg | Wyoming | Xian |
-    Xinjiang | Xinjiang Uighur Autonomous Region | Xizang | Yafo | Yakima | Yalta | Yaltopya | Yamoussukro |
-    Yangon | Yaounde | Yeddo | Yedo | Yekaterinoslav | Yellowknife | Yemen | Yerevan | Yerwa-Maiduguri |
-    Yisrael | Yokohama | Youngstown | Yucatan | Yugoslavia | Yuma | Yunnan | Yunnan province | Zabrze | Zagreb
-    | Zaire | Zambia | Zaragoza | Zaria | Zarqa | Zimbabwe | Zion | Zomba | Zurich
+    Oregon | Orissa | Orizaba | Orlando | Orleans | Orono | Orumiyeh | Osaka | Osasco | Oslo | Ostrava |
+    Ottawa | Ottumwa | Oujda | Outer Mongolia | Oviedo | Owensboro | Oxford | Padova | Padua | Paducah |
+    Pakistan | Palau | Palermo | Palm Beach | Palmetto State | Palo Alto | Panama | Panama City | Panamanian
+    capital | Papeete | Papua New Guinea | Paraguay | Paramaribo | Paris | Parkersburg | Pasadena | Patavium |
+    Paterson | Patrai | Patras | Peace Garden State | Peach State | Peiping | Peking | Pelican State |
+    Pennsylvania | Pensacola | Peoria | Pergamum | Pernambuco | Persepolis | Persia | Perth | Peru | Peshawar
+    | Peterburg | Petersburg | Petrograd | Philadelphia | Philippi | Philippines | Philippopolis | Phnom Penh
+    | Piedmont | Piemonte | Pierre | Pilsen | Pine Bluff | Pine Tree State | Pinsk | Pisa | Pittsburgh |
+    Pittsburgh of the South | Pittsfield | Plano | Plataea | Plovdiv | Plymouth | Plzen | Pnom Penh |
+    Pocatello | Poland | Polska | Pompeii | Pompey | Poplar Bluff | Port Arthur | Port Louis | Port Moresby |
+    Port Sudan | Port Vila | Port of Spain | Port-au-Prince | Port-of-Spain | Portland | Porto | Porto Novo |
+    Porto Rico | Portsmouth | Portugal | Portuguese Guinea | Portuguese Republic | Potomac | Potsdam | Pozsony
+    | Prag | Prague | Praha | Praia | Prairie State | Prescott | Pressburg | Pretoria | Prince Edward Island |
+    Princeton | Principality of Andorra | Principality of Liechtenstein | Principality of Monaco | Provo |
+    Puebla | Puebla de Zaragoza | Puerto Rico | Puglia | Punta Arenas | Pusan | Putrajaya | Pyongyang |
+    Qandahar | Qatar | Quebec | Quebec City | Queen City | Queens | Queensland | Quezon City | Quintana Roo |
+    Quito | Qum | Rabat | Racine | Ragusa | Raleigh | Rangoon | Rapid City | Rasht | Rawalpindi | Recife | Red
+    China | Redding | Reggane | Reich | Reims | Reno | Republic of Albania | Republic of Angola | Republic of
+    Armenia | Republic of Austria | Republic of Belarus | Republic of Benin | Republic of Bolivia | Republic
+    of Bosnia and Herzegovina | Republic of Botswana | Republic of Bulgaria | Republic of Burundi | Republic
+    of Cameroon | Republic of Cape Verde | Republic of Chad | Republic of Chile | Republic of Colombia |
+    Republic of Costa Rica | Republic of Croatia | Republic of Cuba | Republic of Cyprus | Republic of
+    Djibouti | Republic of Ecuador | Republic of El Salvador | Republic of Equatorial Guinea | Republic of
+    Fiji | Republic of Finland | Republic of Ghana | Republic of Guatemala | Republic of Guinea | Republic of
+    Guinea-Bissau | Republic of Haiti | Republic of Honduras | Republic of Hungary | Republic of Iceland |
+    Republic of India | Republic of Indonesia | Republic of Iraq | Republic of Ireland | Republic of
+    Kazakhstan | Republic of Kenya | Republic of Kiribati | Republic of Korea | Republic of Liberia | Republic
+    of Madagascar | Republic of Malawi | Republic of Maldives | Republic of Mali | Republic of Malta |
+    Republic of Mauritius | Republic of Moldova | Republic of Mozambique | Republic of Namibia | Republic of
+    Nauru | Republic of Nicaragua | Republic of Niger | Republic of Palau | Republic of Panama | Republic of
+    Paraguay | Republic of Peru | Republic of Poland | Republic of San Marino | Republic of Senegal | Republic
+    of Seychelles | Republic of Sierra Leone | Republic of Singapore | Republic of Slovenia | Republic of
+    South Africa | Republic of Suriname | Republic of Tajikistan | Republic of The Gambia | Republic of
+    Trinidad and Tobago | Republic of Tunisia | Republic of Turkey | Republic of Uganda | Republic of
+    Uzbekistan | Republic of Vanuatu | Republic of Venezuela | Republic of Yemen | Republic of Zambia |
+    Republic of Zimbabwe | Republic of the Congo | Republic of the Marshall Islands | Republic of the
+    Philippines | Republic of the Sudan | Resht | Reykjavik | Rheims | Rhode Island | Rhodesia | Richmond |
+    Riga | Rio | Rio de Janeiro | Riyadh | Roanoke | Rochester | Rock Island | Rock Springs | Rockford | Roma
+    | Romania | Rome | Rosario | Roseau | Rostock | Rostov | Rostov na Donu | Rostov on Don | Roswell |
+    Rotterdam | Roumania | Ruanda | Rumania | Rus | Russia | Russian Federation | Russian Soviet Federated
+    Socialist Republic | Russian capital | Rutland | Rwanda | Rwandese Republic | Sacramento | Safaqis |
+    Sagebrush State | Saginaw | Saida | Saigon | Saint Augustine | Saint Christopher-Nevis | Saint Cloud |
+    Saint John | Saint Joseph | Saint Kitts and Nevis | Saint Louis | Saint Lucia | Saint Paul | Saint
+    Petersburg | Saint Vincent and the Grenadines | Sakartvelo | Sakkara | Salina | Salisbury | Salonica |
+    Salonika | Salt Lake City | Salvador | Salvadoran capital | Salzburg | Samarang | Samarcand | Samaria |
+    Samarkand | Samoa | Samoa i Sisifo | San Angelo | San Antonio | San Bernardino | San Diego | San Francisco
+    | San Jose | San Juan | San Luis Potosi | San Marino | San Mateo | San Pablo | San Pedro Sula | San
+    Salvador | San Sebastian | Sana | Sanaa | Santa Ana | Santa Barbara | Santa Clara | Santa Cruz | Santa Fe
+    | Santa Maria de Belem | Santa Maria del Tule | Santiago | Santiago de Chile | Santiago de Cuba | Santiago
+    de los Caballeros | Santo Domingo | Santos | Sao Bernardo do Campo | Sao Goncalo | Sao Joao de Meriti |
+    Sao Jose dos Campos | Sao Louis | Sao Paulo | Sao Thome e Principe | Sao Tome | Sao Tome and Principe |
+    Sao Tome e Principe | Sapporo | Saqqara | Saqqarah | Saragossa | Sarajevo | Sarasota | Saratoga Springs |
+    Saratov | Sardegna | Sardinia | Sardis | Saskatchewan | Saskatoon | Saudi Arabia | Sault Sainte Marie |
+    Savannah | Sayda | Scandinavian country | Scandinavian nation | Schenectady | Schweiz | Scotland |
+    Scranton | Seattle | Sebastopol | Second Reich | Sedalia | Selma | Semarang | Senegal | Seoul | Serbia and
+    Montenegro | Serdica | Setubal | Sevastopol | Sevilla | Seville | Seychelles | Seyhan | Sfax | Shanghai |
+    Sheffield | Shenyang | Sherman | Shiraz | Show Me State | Shreveport | Siam | Sian | Sichuan | Sicilia |
+    Sicily | Sidon | Sierra Leone | Silver City | Silver State | Singan | Singapore | Sinkiang | Sion | Sioux
+    City | Sioux Falls | Siracusa | Sitka | Sitsang | Skagway | Skopje | Skoplje | Slovak Republic | Slovakia
+    | Slovenia | Slovenija | Smolensk | Smyrna | Socialist Republic of Vietnam | Sofia | Soledad | Solingen |
+    Solomon Islands | Somalia | Sooner State | Soudan | Sousse | South Africa | South American country | South
+    American nation | South Australia | South Bend | South Carolina | South Dakota | South Korea | South
+    Vietnam | South West Africa | Southern Rhodesia | Soviet Russia | Soviet Socialist Republic | Soviet Union
+    | Soweto | Spain | Spanish Guinea | Spanish capital | Sparta | Spokane | Springfield | Sri Lanka |
+    Stabroek | Stagira | Stagirus | Stalinabad | Stalingrad | Stalino | Stamboul | Stambul | State of Bahrain
+    | State of Eritrea | State of Israel | State of Katar | State of Kuwait | State of Qatar | State of the
+    Vatican City | Staten Island | Stavanger | Stockholm | Strasbourg | Strassburg | Stratford-on-Avon |
+    Stratford-upon-Avon | Stuttgart | Sudan | Sudbury | Suez | Suisse | Sultanate of Oman | Sun Valley |
+    Sunderland | Sunflower State | Sunshine State | Suomi | Sur | Surinam | Suriname | Susa | Susah | Suva |
+    Sverige | Svizzera | Swansea | Swaziland | Sweden | Swiss Confederation | Switzerland | Sydney | Syracuse
+    | Syria | Syrian Arab Republic | Szechuan | Szechwan | Szechwan province | Tabora | Tabriz | Tabuk |
+    Tacoma | Tadjik | Tadzhik | Tadzhikistan | Taegu | Taichung | Taif | Taipeh | Taipei | Taiyuan | Tajik |
+    Tajikistan | Talien | Tallahassee | Tallin | Tallinn | Tamil Eelam | Tamil Nadu | Tammerfors | Tampa |
+    Tampere | Tampico | Tangier | Tangiers | Tangshan | Tanzania | Taos | Tar Heel State | Tara | Tarabulus |
+    Tarabulus Al-Gharb | Tarabulus Ash-Sham | Tarawa | Tartu | Tashkent | Taskent | Tasmania | Tbilisi | Tchad
+    | Tegu | Tegucigalpa | Teheran | Tehran | Tel Aviv | Tel Aviv-Jaffa | Tel Aviv-Yalo | Temuco | Tennessee |
+    Tepic | Texarkana | Texas | Thailand | The Gambia | The Hague | The Holy See | The Netherlands | Thebes |
+    Thessalonica | Thessaloniki | Thibet | Third Reich | Thorshavn | Thule | Thunder Bay | Tianjin | Tibet |
+    Tibur | Tientsin | Tiflis | Tijuana | Timbuktu | Timgad | Timimoun | Tirana | Tirol | Tivoli | Togo |
+    Togolese Republic | Tokio | Tokyo | Tolbukhin | Toledo | Tonga | Topeka | Torino | Toronto | Torreon |
+    Toscana | Toulon | Toulouse | Tours | Toyohashi | Toyonaki | Toyota | Trablous | Transvaal | Traverse City
+    | Treasure State | Trent | Trentino-Alto Adige | Trento | Trenton | Trinidad and Tobago | Tripoli |
+    Trondheim | Tsaritsyn | Tucson | Tulsa | Tunis | Tunisia | Tupelo | Turin | Turkey | Turkish capital |
+    Turkmen | Turkmenia | Turkmenistan | Turkomen | Tuscaloosa | Tuscany | Tuskegee | Tuvalu | Tuxtla
+    Gutierrez | Twin Falls | Tyler | Tyrol | Ufa | Uganda | Ukraine | Ukrayina | Ulaanbaatar | Ulan Bator |
+    Umbria | Union of Burma | Union of Serbia and Montenegro | Union of Soviet Socialist Republics | United
+    Arab Emirates | United Arab Republic | United Kingdom | United Kingdom of Great Britain and Northern
+    Ireland | United Mexican States | United Republic of Tanzania | United States | United States of America |
+    Upper Volta | Uppsala | Upsala | Ur | Urbana | Urga | Urmia | Uruguay | Uskub | Usumbura | Utah | Utica |
+    Utrecht | Uttar Pradesh | Uzbek | Uzbekistan | Vaduz | Valdosta | Valencia | Valenciennes | Valetta |
+    Valletta | Valparaiso | Vancouver | Vanuatu | Vatican City | Venetia | Veneto | Venezia | Venezia-Euganea
+    | Venezuela | Venice | Veracruz | Vermont | Verona | Versailles | Viborg | Vicente Lopez | Vichy |
+    Vicksburg | Victoria de Durango | Vidalia | Vienna | Vienne | Vientiane | Viet Nam | Vietnam | Vila |
+    Villa Hermosa | Villahermosa | Vilna | Vilnius | Vilno | Vina del Mar | Virginia | Virginia Beach |
+    Vladivostok | Volgograd | Volunteer State | Waco | Wagga Wagga | Wagram | Walla Walla | Warsaw | Warszawa
+    | Waterbury | Waterford | Watertown | Wausau | Weimar | Wellington | West Bengal | West Germany | West
+    Pakistan | West Palm Beach | West Virginia | Western Australia | Western Samoa | Westminster | White
+    Russia | Whitehorse | Wichita | Wichita Falls | Wiesbaden | Williamstown | Wilno | Winchester | Windhoek |
+    Windsor | Windy City | Winnipeg | Winston-Salem | Wisconsin | Wolverine State | Worcester | Wroclaw |
+    Wuerzburg | Wuhan | Wurzburg | Wyoming | Xian | Xinjiang | Xinjiang Uighur Autonomous Region | Xizang |
+    Yafo | Yakima | Yalta | Yaltopya | Yamoussukro | Yangon | Yaounde | Yeddo | Yedo | Yekaterinoslav |
+    Yellowknife | Yemen | Yerevan | Yerwa-Maiduguri | Yisrael | Yokohama | Youngstown | Yucatan | Yugoslavia |
+    Yuma | Yunnan | Yunnan province | Zabrze | Zagreb | Zaire | Zambia | Zaragoza | Zaria | Zarqa | Zimbabwe |
+    Zion | Zomba | Zurich
 """.split("|"))
 
 SUBJECTS = frozenset(w.strip() for w in """
