@@ -159,6 +159,19 @@ def _employer(piece: str, sentence: str) -> list[Said]:
     if (m := re.search(rf"\b(?:took|take|taking|accepted|accept|accepting|got|landed|signed|said\s+yes\s+to)\s+"
                        rf"(?:the|their|an?)\s+({_NAME})\s+(?:offer|job|role|position|contract|gig)\b", piece)) and _org(m.group(1)):
         return [_said("employer", m.group(1), f"work at {m.group(1)}")]  # "I took the Monzo offer"
+    if (m := re.search(rf"\b(?i:my)\s+(?:new\s+|current\s+)?(?i:employer|company|firm|workplace)\s+(?:is|'s)\s+(?:now\s+)?(?:the\s+)?({_NAME})",
+                       piece)) and _org(m.group(1)):
+        return [_said("employer", m.group(1), f"work at {m.group(1)}")]  # "My new employer is the NHS"
+    if (m := re.search(rf"\b(?i:signed|got|accepted|took|start(?:ed|ing)?)\s+(?:my|the|a|an|their)\s+(?:new\s+)?(?i:contract|offer|job|role"
+                       rf"|position|internship|placement)\s+(?:with|at)\s+(?:the\s+)?({_NAME})", piece)) and _org(m.group(1)):
+        return [_said("employer", m.group(1), f"work at {m.group(1)}")]  # "Signed my contract with Google today!"
+    if (m := re.search(rf"\b(?i:leaving|left|quit|quitting)\s+({_NAME})\b.*?\bfor\s+(?:an?\s+|the\s+)?(?:new\s+)?(?i:role|job|position"
+                       rf"|post)\s+(?:at|with)\s+(?:the\s+)?({_NAME})", piece)) and _org(m.group(1)) and _org(m.group(2)):
+        return [_said("employer", m.group(1), f"left {m.group(1)}", ends=True),
+                _said("employer", m.group(2), f"work at {m.group(2)}")]  # "Leaving Amazon next month for a role at Shopify"
+    if (m := re.match(rf"^(?i:i've\s+)?(?i:been)\s+(?:with|at)\s+(?:the\s+)?({_NAME})\s+(?:for|since)\b", piece)) and _org(m.group(1)) \
+            and (m.group(1).isupper() or works(sentence)):
+        return [_said("employer", m.group(1), f"work at {m.group(1)}")]  # "Been with IKEA for six years"
     if (m := re.search(rf"\b(?i:quit|left|leaving|leave)\s+({_NAME})\s+(?i:to|and)\s+(?i:join|start\s+at|go\s+to|move\s+to|work\s+for)\s+"
                        rf"({_NAME})", piece)) and _org(m.group(1)) and _org(m.group(2)):
         return [_said("employer", m.group(1), f"left {m.group(1)}", ends=True),
@@ -190,6 +203,16 @@ def _job(piece: str, sentence: str) -> list[Said]:
     if (m := re.search(rf"\b(?:shifts?|years?|months?|job|work|working|day|days)\s+as\s+an?\s+({_JOB_HEAD})$", piece, re.I)) \
             and m.group(1).split()[-1].lower() in OCCUPATIONS:
         return [_said("occupation", m.group(1), f"work as {m.group(1)}")]  # "Twelve-hour shifts as a paramedic"
+    if m := re.search(r"\b(?i:i've\s+been|i'm|i\s+am|been|still)\s+(nursing|teaching|lecturing|tutoring|farming|bartending|freelancing"
+                      r"|nannying|waitressing|waitering)\s+(?:for\s+\w+\s+(?:years?|months?)|full[- ]time|part[- ]time|at\b|in\b|now\b|since\b)",
+                      piece):
+        job = _GERUND_JOB[m.group(1).lower()]
+        return [_said("occupation", job, f"work as a {job}")]  # "I've been nursing for ten years"
+    if re.search(r"\b(?i:i|we)\s+(?:still\s+|now\s+)?(?:teach|lecture)\b.*\bat\s+(?:a|the|my)\s+[\w ]*(?:school|college|university|academy)\b",
+                 piece):
+        return [_said("occupation", "teacher", "work as a teacher")]  # "I teach year 6 at a primary school"
+    if m := re.search(r"\b(?i:promoted|moved\s+up|stepped\s+up)\s+to\s+(?:be\s+)?(?:an?\s+|the\s+)?([a-z][a-z -]{2,40}?)$", piece):
+        return [_said("occupation", m.group(1), f"work as {m.group(1)}")]  # "I got promoted to head of sales"
     if m := re.match(r"^(?:so\s+|well\s+)?that's\s+me\s+(retired|(?:an?\s+)?[a-z]+(?:\s+[a-z]+)?)\b", piece, re.I):
         value = re.sub(r"^an?\s+", "", m.group(1).lower())
         if value == "retired" or value.split()[-1] in OCCUPATIONS:
@@ -199,6 +222,9 @@ def _job(piece: str, sentence: str) -> list[Said]:
     return []
 
 
+_GERUND_JOB = {"nursing": "nurse", "teaching": "teacher", "lecturing": "lecturer", "tutoring": "tutor", "farming": "farmer",
+               "bartending": "bartender", "freelancing": "freelancer", "nannying": "nanny", "waitressing": "waitress",
+               "waitering": "waiter"}
 _TYPED = (("vehicle", VEHICLES), ("instrument", INSTRUMENTS), ("diet", DIETS))
 _MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo jeep "
                    "chevy chevrolet fiat peugeot renault porsche lexus skoda citroen rivian polestar vespa".split())
@@ -253,7 +279,17 @@ def _swap(piece: str, sentence: str) -> list[Said]:
 
 def _bought(piece: str, sentence: str) -> list[Said]:
     """"picked up a second-hand Mazda 3", "bought a Skoda": a vehicle by its make or its noun."""
-    if (m := re.search(r"\b(?:picked\s+up|bought|collected|leased|took\s+delivery\s+of|got)\s+(?:an?|the|my|our)\s+"
+    if (m := re.search(r"\b(?i:my|our)\s+(?:new\s+|current\s+)?(?:ride|car|wheels|motor|vehicle|bike)\s+(?:is|'s)\s+(?:now\s+)?(?:an?\s+|the\s+)?"
+                       r"(.+)$", piece)) and not _NOT.search(piece) and (_kind(m.group(1)) == "vehicle" or m.group(1)[:1].isupper()):
+        return [_said("vehicle", m.group(1), f"drive a {m.group(1)}")]  # "My new ride is a Honda Civic"
+    if (m := re.search(r"\b(?:commute|ride|get\s+around|go\s+everywhere)\s+on\s+(?:my|our|an?)\s+(?:\w+\s+)?([A-Za-z][\w-]*)$", piece)) \
+            and _kind(m.group(1)) == "vehicle":
+        return [_said("vehicle", m.group(1), f"ride a {m.group(1)}")]  # "I commute on my Vespa"
+    if (m := re.search(r"\b(?:bought|got|picked\s+up|leased|renting|rented|hired)\s+(?:myself\s+|me\s+|us\s+)?(?:an?|the)\s+"
+                       r"(?:(?:new|used|second-hand|secondhand|electric|little|old)\s+)*([a-z][a-z-]*)\b", piece)) \
+            and (m.group(1) in VEHICLES or m.group(1) in ("e-bike", "ebike", "campervan")) and not _NOT.search(piece):
+        return [_said("vehicle", m.group(1), f"have a {m.group(1)}")]  # "Bought myself an e-bike"
+    if (m := re.search(r"\b(?:picked\s+up|bought|collected|leased|took\s+delivery\s+of|got|renting|rented|hired)\s+(?:an?|the|my|our)\s+"
                        r"(?:(?:new|used|second-hand|secondhand|shiny|electric|little|old|hybrid|red|blue|black|white|silver)\s+)*"
                        r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", piece)) and _kind(m.group(1)) == "vehicle" and not _NOT.search(piece):
         return [_said("vehicle", m.group(1), f"drive a {m.group(1)}")]
@@ -268,6 +304,8 @@ def _gone(piece: str, sentence: str) -> list[Said]:
     if m := re.match(r"^(?:and\s+)?(?:the\s+|my\s+|our\s+|old\s+)*([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)(?:'s|’s|\s+is|\s+has)\s+"
                      r"(?:gone|sold|history|been\s+sold)$", piece):
         return [_said("*", m.group(1), f"{m.group(1)} gone", ends=True)]
+    if m := re.search(r"\b(?i:we|i)\s+(?:just\s+|sadly\s+)?(?i:lost|buried)\s+(?:our\s+|my\s+)?(?:[a-z]+\s+)?([A-Z][\w'-]+)", piece):
+        return [_said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "We lost Rufus last week": if one of theirs
     if m := re.match(r"^(?:rip|r\.i\.p\.?|rest\s+in\s+peace)\s+(?:little\s+|sweet\s+|old\s+)?([A-Za-z][\w'-]*)", piece, re.I):
         return [_said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "RIP nibbles"
     if m := re.match(r"^(?:sad\s+news\s+)?(?:our\s+|my\s+)?(?!(?i:i|we|you|he|she|they|it)\b)([A-Za-z][\w'-]*)\s+(?:has\s+|sadly\s+|just\s+)*(?:passed\s+away|died"
@@ -321,15 +359,21 @@ def _study(piece: str, sentence: str) -> list[Said]:
 
 
 def _diet(piece: str, sentence: str) -> list[Said]:
-    """"pescatarian it is", "so pescatarian I guess", "pescatarian from today", "Vegan for a year now"."""
-    low = piece.lower()
+    """"pescatarian it is", "so pescatarian I guess", "pescatarian from today", "Vegan for a year now"; "cut out
+    meat", "back to eating meat"."""
+    low = piece.lower().replace("plant based", "plant-based")
+    if m := re.search(r"\b(?:cut\s+out|given\s+up|gave\s+up|quit|stopped\s+eating|ditched)\s+(meat|red\s+meat|dairy|gluten|sugar|fish"
+                      r"|pork|alcohol|booze|caffeine|eggs)\b", low):
+        return [_said("diet", "no " + m.group(1), f"eat no {m.group(1)}")]  # "I've cut out meat completely"
+    if m := re.search(r"\b(?:back\s+to\s+eating|eating\s+(?=\w+\s+again)|started\s+eating)\s+(meat|fish|dairy|eggs|chicken)\b", low):
+        return [_said("diet", f"eats {m.group(1)}", f"eat {m.group(1)}")]  # "I went back to eating meat"
     if re.search(r"\b(?:not|no\s+longer|never|n't|anymore|used\s+to|restaurant|food|options?|menu|recipes?|friends?|place"
                  r"|cafe|meal|dish|dishes|cheese|version)\b", low):
         return []
-    if m := re.fullmatch(r"(?:so\s+|now\s+|and\s+|officially\s+|fully\s+|back\s+to\s+being\s+)*([a-z-]+)(?:\s+(?:it\s+is|i\s+guess"
+    if m := re.fullmatch(r"(?:so\s+|now\s+|and\s+|officially\s+|fully\s+|back\s+to\s+being\s+|(?:i'm|i\s+am|i've\s+been|been)\s+)*([a-z-]+)(?:\s+(?:it\s+is|i\s+guess"
                          r"|i\s+suppose|now|from\s+today|from\s+now\s+on|these\s+days|for\s+(?:a|one|two|three|\w+)\s+\w+"
                          r"(?:\s+now)?|again|officially))*", low):
-        if m.group(1) in DIETS:
+        if m.group(1) in DIETS or m.group(1) == "plant-based":
             return [_said("diet", m.group(1), f"be {m.group(1)}")]
     return []
 
@@ -386,6 +430,12 @@ def _whole(sentence: str) -> list[Said]:
                        r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", sentence)) and m.group(1) in VEHICLES and not _OTHERS.search(
             sentence[:m.start()]):
         out.append(_said("vehicle", m.group(2), f"drive a {m.group(2)}"))
+    if (m := re.search(r"\b(?:our|my)\s+(?:new\s+|little\s+|rescue\s+|baby\s+)*([a-z]+),\s+([A-Z][\w'-]+)", sentence)) \
+            and singular(m.group(1)) in ANIMAL_WORDS:
+        out.append(_said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))  # "our new kitten, Miso!"
+    if (m := re.search(r"\bmy\s+([a-z]+)\s+([a-z]{3,})\s+(?:keeps|is|has|was|won't|doesn't|loves|hates|just|got|needs)\b", sentence)) \
+            and singular(m.group(1)) == m.group(1) in ANIMAL_WORDS and sentence[:1].islower():
+        out.append(_said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))  # a chat: "my cat pickle keeps..."
     if m := re.search(r"\bmet\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\b[^.!?]*?\b(?:her|his|their)\s+"
                       r"name(?:'s|’s|\s+is)\s+([A-Z][\w'-]+)", sentence):
         out.append(_said("partner", m.group(1), f"be with {m.group(1)}"))  # "Met someone - her name's Imani"
@@ -400,6 +450,13 @@ def _partner(piece: str, sentence: str) -> list[Said]:
                       r"([A-Z][a-z'’-]+)", piece):
         name = m.group(1) or m.group(2)
         return [_said("partner", name, f"be with {name}")]
+    if m := re.match(r"^([A-Z][a-z'’-]+)\s+(?:finally\s+|just\s+)?(?:proposed|popped\s+the\s+question)\b", piece):
+        return [_said("partner", m.group(1), f"be engaged to {m.group(1)}")]  # "Tom proposed last night"
+    if m := re.match(r"^(?i:me\s+and|i\s+and)\s+([A-Z][a-z'’-]+)\s+(?:are|have|were)\s+(?:officially\s+)?(?:over|done|finished|split"
+                     r"|broken\s+up|separated)", piece):
+        return [_said("partner", m.group(1), f"broke up with {m.group(1)}", ends=True)]  # "Me and Dan are over"
+    if re.match(r"^(?i:i'm|i\s+am|i've\s+been|been)\s+(?:officially\s+|now\s+|happily\s+)?single\b", piece):
+        return [Said("partner", "", Clause("", "be", False, "single"), ends=True)]  # "I've been single since the divorce"
     if re.fullmatch(r"(?i:we're|we\s+are|we've|we\s+have)\s+(?:officially\s+|finally\s+)?(?:done|over|finished|split\s+up"
                     r"|broken\s+up|separated)", piece):
         return [Said("partner", "", Clause("", "break", False, "up"), ends=True)]  # "We're done."
