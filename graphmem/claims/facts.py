@@ -81,17 +81,27 @@ class Told(Sequence[Claim]):
         return iter(self.claims)
 
 
+_ASSISTANTS = frozenset({"assistant", "ai", "bot", "chatbot", "model", "system"})
+"""The names chat logs give the machine's side (as :data:`graphmem.index.shape.ASSISTANT_ROLES`, which claims may not import)."""
+
+
+def _suggested(c: Claim) -> bool:
+    """Said by an assistant of the user ("You might enjoy living in Boulder", "Since you drive a Prius"):
+    a suggestion or a guess, never a fact of the user's."""
+    return c.speaker.strip().lower() in _ASSISTANTS and c.subject != c.speaker
+
+
 def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
     """Each claim's statements: its clauses' (:func:`said_of`), and, with the first claim of a sentence,
     what the sentence says by the meaning of its values (:func:`graphmem.claims.values.sentence_said`)
     of an attribute none of the sentence's clauses gave a statement of (those read the verb: they win)."""
-    said = [said_of(c, claims[i - 1] if i else None) for i, c in enumerate(claims)]
+    said = [() if _suggested(c) else said_of(c, claims[i - 1] if i else None) for i, c in enumerate(claims)]
     first = 0
     for i, c in enumerate(claims):
         if i + 1 < len(claims) and claims[i + 1].turn_id == c.turn_id and claims[i + 1].sentence == c.sentence:
             continue
         read = {s.attribute for x in said[first:i + 1] for s in x}
-        extra = tuple(s for s in sentence_said(claims[first]) if s.attribute not in read)
+        extra = () if _suggested(claims[first]) else tuple(s for s in sentence_said(claims[first]) if s.attribute not in read)
         if extra:  # the sentence read by its values: its open-ended readings ("quit Deloitte to join KPMG") say no more
             for j in range(first, i + 1):
                 said[j] = tuple(s for s in said[j] if not s.attribute.startswith("other:"))

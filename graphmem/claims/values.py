@@ -34,7 +34,7 @@ from graphmem.text.wordnet_places import PLACES, SUBJECTS
 __all__ = ["sentence_said"]
 
 _NAME = r"[A-Z][\w&'’.-]*(?:\s+(?:of\s+|de\s+|and\s+|&\s+)?[A-Z0-9][\w&'’.-]*)*"
-_PIECES = re.compile(r"\s*[;:,]\s*|\s+[-–—]+\s+|\s+(?:and|but|so)\s+(?:then\s+)?(?=i\b|i'|we\b|now\b)|\.\s+", re.I)
+_PIECES = re.compile(r"\s*[;:,]\s*|\s+[-–—]+\s+|\s+(?:and|but|so)\s+(?:then\s+)?(?=i\b|i'|we\b|now\b)|(?<!(?-i:[A-Z]))\.\s+", re.I)
 _OTHERS = re.compile(r"\b(?:you|your|yours|he|she|his|him|her|they|their|them|my\s+(?:mum|mom|dad|sister|brother|son"
                      r"|daughter|friend|wife|husband|partner|boyfriend|girlfriend|boss|colleague|parents|kids?|cousin"
                      r"|aunt|uncle|nan|gran|grandma|grandad|flatmate|roommate|neighbou?r)'?s?)\b", re.I)

@@ -1,0 +1,82 @@
+"""Facts read by the meaning of the value (graphmem.claims.values), on wordings with no verb the clause
+rules read: one speaker's notes and user/assistant chats, ingested turn by turn, and what holds after."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem import Memory
+from graphmem.claims.clauses import asked
+
+
+def _holds(*texts: str, speaker: str = "Ines") -> set[tuple[str, str]]:
+    """(attribute, value) of what holds once ``speaker`` has said ``texts`` a day apart; a text starting
+    "A:" is an assistant's (then the speaker is ``user``)."""
+    mem = Memory()
+    mem.ingest([{"id": f"t{i}", "speaker": "assistant" if t.startswith("A:") else speaker, "text": t.removeprefix("A:"),
+                 "date": f"2023-03-{i + 1:02d}"} for i, t in enumerate(texts)])
+    return {(f.attribute, f.value) for f in mem.facts(speaker) if not f.negated}
+
+
+def _of(holds: set[tuple[str, str]], attribute: str) -> set[str]:
+    return {v for a, v in holds if a == attribute}
+
+
+@pytest.mark.parametrize("texts, attribute, now", [
+    (("Boxes everywhere in the Bristol flat.", "The terrace here in Leeds is freezing."), "residence", {"leeds"}),
+    (("Our flat in Lyon is tiny.", "Keys go back to the landlord tomorrow, then I'm off to Porto for the new contract."),
+     "residence", {"porto"}),
+    (("Still in Krakow.", "And now Gdansk. Sea air, finally."), "residence", {"gdansk"}),
+    (("Life in Toronto is grand.", "Left Toronto for Vancouver in March."), "residence", {"vancouver"}),
+    (("Still at Siemens.", "And now Bosch! Signed on Monday."), "employer", {"bosch"}),
+    (("Another Monday at Unilever.", "I took the Danone offer, first day was Monday."), "employer", {"danone"}),
+    (("Payday at Barclays.", "My last day at Barclays was today."), "employer", set()),
+    (("I'm a receptionist.", "I took the physiotherapist training offer in the end."), "occupation", {"physiotherapist"}),
+    (("I work as a sous chef.", "Head chef now, still at Marlow's."), "occupation", {"head chef"}),
+    (("My old Golf still starts every morning.", "Traded it in for a Kia EV6 last weekend."), "vehicle", {"kia ev6"}),
+    (("I drive a Fiesta.", "Part-exchanged the Fiesta for a Toyota Yaris today."), "vehicle", {"toyota yaris"}),
+    (("I play the fiddle in a pub session.", "Swapped the fiddle for a cello."), "instrument", {"cello"}),
+    (("Chemistry lectures at 9am should be illegal.", "Dropped chemistry and transferred onto pharmacology."),
+     "study", {"pharmacology"}),
+    (("Law school is kicking my butt.", "I'm doing medicine now instead of law."), "study", {"medicine"}),
+    (("Vegan for a year now.", "Going to eat fish again - pescatarian it is."), "diet", {"pescatarian"}),
+    (("My favourite band is Blur.", "Fontaines D.C. have taken the top spot now."), "favourite:band", {"fontaines d.c"}),
+    (("I've got two grandchildren.", "Another one arrived, so that's three grandchildren now."), "count:grandchildren",
+     {"3"}),
+    (("Our rabbit Biscuit chewed the charger.", "We said goodbye to Biscuit. Now there's a kitten, Pepper."), "pet",
+     {"pepper"}),
+    (("Ten years married to Sabine today.", "Sabine and I are separating.", "Third date with Anja tonight."), "partner",
+     {"anja"}),
+])
+def test_a_value_said_by_its_meaning_starts_or_ends(texts, attribute, now):
+    assert _of(_holds(*texts), attribute) == now
+
+
+def test_with_a_company_and_words_of_work_is_an_employer_not_a_partner():
+    got = _holds("Been at Shopify for four years.", "Big change: I'm with Stripe now, started Monday.")
+    assert _of(got, "employer") == {"stripe"} and not _of(got, "partner")
+
+
+def test_a_chat_users_statement_glued_to_a_question_is_read_and_an_assistants_suggestion_is_not():
+    got = _holds("I'm based in Toronto and looking for weekend hikes nearby, ideas?",
+                 "A:You might enjoy living in Boulder. Since you drive a Prius, try the mountain roads.",
+                 "We moved to Vancouver in the summer - what's the best time of day to run?", speaker="user")
+    assert _of(got, "residence") == {"vancouver"} and not _of(got, "vehicle")
+    assert asked("I'm in Glasgow and it rains constantly - best waterproof jacket?", chat=True)[0] == (
+        "I'm in Glasgow and it rains constantly", False)
+    assert asked("I'm in Glasgow and it rains constantly - best waterproof jacket?")[-1][1]  # not a chat: one question
+
+
+@pytest.mark.parametrize("text", [
+    "I went to a music festival in Boston last weekend, so many cool bands.",
+    "I've been supporting some young musicians from a music program.",
+    "I passed the adoption agency interviews last Friday!",
+    "My sister's flat in Leeds is gorgeous.",
+    "Off to Paris for the weekend, can't wait!",
+    "I'm not vegan anymore.",
+    "Just take a look how happy my dogs are at the park.",
+    "My car is the best and I'm proud of it.",
+])
+def test_no_value_where_the_cue_is_someone_elses_a_trip_or_a_negation(text):
+    got = _holds(text)
+    assert not {a for a, _ in got} & {"residence", "study", "pet", "vehicle", "diet", "partner", "*"}, got
