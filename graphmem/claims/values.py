@@ -23,6 +23,7 @@ value the clause rules gave already is not said twice (:func:`graphmem.claims.fa
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from graphmem.claims.attributes import Said, thing
 from graphmem.claims.clauses import Clause
@@ -54,6 +55,18 @@ _STAY = re.compile(r"\b(?:keys?|landlord|lease|boxes|packing|packed|movers?|remo
                    r"|for\s+good|new\s+(?:place|flat|house|home|apartment))\b", re.I)
 _NOW = r"(?:\s+(?:now|at\s+last|finally|officially|as\s+of\s+\w+|from\s+today|these\s+days))*"
 _JOB_HEAD = r"(?!now\b)[a-z][a-z-]*(?:\s+(?!now\b|at\b|as\b|for\b)[a-z][a-z-]*){0,2}?"
+
+
+_CAPITAL = re.compile(r"(?:^|\s)(?!I\b|I'|I’)[A-Z]")
+_KEYS = OCCUPATIONS | VEHICLES | INSTRUMENTS | DIETS | ANIMAL_WORDS | {w for x in SUBJECTS for w in x.split()} | frozenset("""
+    single over done gone rip lost buried died passed promoted nursing teaching teach lecture plant-based meat fish dairy
+    gluten sugar eggs drumming favourite favorite fav fave top that's makes making degree course major student school
+    exams exam classes class semester apprenticeship flat apartment place house home life neighbours neighbors address
+    commute landlord rent renting unpacked settled lease keys moved moving relocated live living lived based employer
+    company contract offer job role shift payday married engaged date dates anniversary proposed traded swapped exchanged
+    part-exchanged replaced instead switched changed transferred goodbye farewell sold ride wheels law medicine nursing
+    midwifery music art design dentistry pharmacy computing plumbing""".split())
+"""The words a rule here needs one of, when the sentence names nothing with a capital."""
 
 
 def _place(name: str) -> bool:
@@ -90,13 +103,18 @@ def sentence_said(c: Claim) -> list[Said]:
     if c.subject != c.speaker and c.speaker:
         return []
     sentence = c.sentence
+    if not _CAPITAL.search(sentence) and not set(re.findall(r"[a-z][a-z'-]*", sentence.lower())) & _KEYS:
+        return []  # no name and no word of a type or of a cue: nothing to read (about half of a chat's sentences)
     out: list[Said] = _whole(sentence)
     for piece in _PIECES.split(sentence):
         piece = piece.strip(" .!?\"'")
         if not piece or not _mine(_REASON.sub("", piece)):
             continue
-        for rule in (_residence, _employer, _job, _swap, _gone, _bought, _study, _diet, _pet, _partner, _playing, _top, _count,
-                     _next):
+        low = piece.lower()
+        named = bool(_NAMED_IN.search(piece))
+        for rule, gate in _RULES:
+            if not (named if gate is None else any(w in low for w in gate)):
+                continue  # (a rule needs a name or one of its words: most pieces skip most rules)
             got = rule(piece, sentence)
             if got:
                 out += got
@@ -480,3 +498,30 @@ def _next(piece: str, sentence: str) -> list[Said]:
     if (m := re.fullmatch(rf"(?i:and\s+|but\s+)?(?i:now|these\s+days)\s+({_NAME})", piece)) and _org(m.group(1)):
         return [_said("^", m.group(1), f"be with {m.group(1)}")]
     return []
+
+
+_NAMED_IN = re.compile(r"(?!I\b|I'|I’)[A-Z]|\b(?:live|living|based|moved|moving|relocat)")
+_RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], ...] = (
+    (_residence, None), (_employer, None),
+    (_job, ("offer", "job", "role", "position", "post", "place", "apprentice", "now", "last", "officially", "as of",
+            "today", "qualified", "newly", "as a", "as an", "that's me", "ing ", "teach", "lectur", "promoted", "moved up",
+            "stepped up")),
+    (_swap, ("for", "instead", "from", "transfer", "switch", "onto", "into")),
+    (_gone, ("goodbye", "farewell", "gone", "sold", "history", "rip", "r.i.p", "rest in peace", "lost", "buried",
+             "passed away", "died", "put down", "ran away", "missing")),
+    (_bought, ("ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
+               "picked up", "leased", "rent", "hired", "collected", "delivery")),
+    (_study, ("degree", "course", "major", "student", "school", "exam", "class", "lecture", "module", "program", "dissert",
+              "thesis", "finals", "semester", "a-level", "gcse", "diploma", "apprentice", "training", "qualification", "phd",
+              "master", "study", "reading", "dropped", "quit", "left", "leaving", "gave up", "giving up")),
+    (_diet, tuple(DIETS) + ("plant", "meat", "fish", "dairy", "gluten", "sugar", "pork", "alcohol", "booze", "caffeine",
+                            "eggs", "chicken")),
+    (_pet, ("called", "named", "there's")),
+    (_partner, ("married", "engaged", "date", "anniversary", "proposed", "popped", "over", "done", "finished", "split",
+                "broken", "separated", "single")),
+    (_playing, ("drum", "fiddle", "ing")),
+    (_top, ("top", "crown", "fav", "overtaken", "replaced", "beaten", "dethroned")),
+    (_count, ("that's", "that is", "makes", "making")),
+    (_next, ("now", "these days")),
+)
+"""Each rule in the order tried (the first that reads a piece wins), with the words it needs one of (None: a name)."""
