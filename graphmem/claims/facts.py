@@ -23,7 +23,7 @@ from datetime import datetime
 from graphmem.claims.attributes import MANY, Said, said_of
 from graphmem.claims.values import sentence_said
 from graphmem.domain import Claim, Fact
-from graphmem.text.things import OCCUPATIONS, singular
+from graphmem.text.things import ANIMAL_WORDS, OCCUPATIONS, singular
 
 __all__ = ["KINDS", "OCCUPATIONS", "Kind", "Told", "asked_kinds", "facts_of", "holding", "kind_of", "superseded",
            "timeline"]
@@ -100,8 +100,14 @@ def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
     for i, c in enumerate(claims):
         if i + 1 < len(claims) and claims[i + 1].turn_id == c.turn_id and claims[i + 1].sentence == c.sentence:
             continue
-        read = {s.attribute for x in said[first:i + 1] for s in x}
-        extra = () if _suggested(claims[first]) else tuple(s for s in sentence_said(claims[first]) if s.attribute not in read)
+        read = {s.attribute for x in said[first:i + 1] for s in x if not s.ends}  # (an ending alone leaves the start to them)
+        read_values = {(s.attribute, s.value) for x in said[first:i + 1] for s in x}
+        extra = () if _suggested(claims[first]) else tuple(
+            s for s in sentence_said(claims[first]) if s.attribute not in read
+            or s.attribute in MANY and not s.ends and (s.attribute, s.value) not in read_values)  # a pet's name beside its kind
+        if any(s.attribute == "pet" for s in extra):  # "adopted a dog, her name is Juno": Juno, not "dog"
+            for j in range(first, i + 1):
+                said[j] = tuple(s for s in said[j] if not (s.attribute == "pet" and singular(s.value) in ANIMAL_WORDS))
         if extra:  # the sentence read by its values: its open-ended readings ("quit Deloitte to join KPMG") say no more
             for j in range(first, i + 1):
                 said[j] = tuple(s for s in said[j] if not s.attribute.startswith("other:"))

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 
 from graphmem.claims.attributes import Said, thing
-from graphmem.claims.clauses import Clause
+from graphmem.claims.clauses import Clause, trim
 from graphmem.claims.quality import works
 from graphmem.domain import Claim
 from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, NUMBERS, OCCUPATIONS, VEHICLES, singular
@@ -65,7 +65,8 @@ _KEYS = OCCUPATIONS | VEHICLES | INSTRUMENTS | DIETS | ANIMAL_WORDS | {w for x i
     commute landlord rent renting unpacked settled lease keys moved moving relocated live living lived based employer
     company contract offer job role shift payday married engaged date dates anniversary proposed traded swapped exchanged
     part-exchanged replaced instead switched changed transferred goodbye farewell sold ride wheels law medicine nursing
-    midwifery music art design dentistry pharmacy computing plumbing""".split())
+    midwifery music art design dentistry pharmacy computing plumbing""".split()) | frozenset(NUMBERS) | frozenset(
+    str(i) for i in range(100))
 """The words a rule here needs one of, when the sentence names nothing with a capital."""
 
 
@@ -93,8 +94,9 @@ def _lower(v: str) -> str:
 
 def _said(attribute: str, value: str, text: str, **kw: bool) -> Said:
     """A statement of ``value``, shown as the clause ``text`` (its first word the verb: "work at Bosch")."""
-    verb, _, obj = text.strip(" .,!?").partition(" ")
-    return Said(attribute, _lower(value), Clause("", verb, False, obj), **kw)
+    verb, _, obj = trim(text.strip(" .,!?")).partition(" ")
+    value = _lower(trim(value))
+    return Said(attribute, singular(value) if attribute == "instrument" else value, Clause("", verb, False, obj), **kw)
 
 
 def sentence_said(c: Claim) -> list[Said]:
@@ -103,7 +105,7 @@ def sentence_said(c: Claim) -> list[Said]:
     if c.subject != c.speaker and c.speaker:
         return []
     sentence = c.sentence
-    if not _CAPITAL.search(sentence) and not set(re.findall(r"[a-z][a-z'-]*", sentence.lower())) & _KEYS:
+    if not _CAPITAL.search(sentence) and not set(re.findall(r"[a-z][a-z'-]*|\d+", sentence.lower())) & _KEYS:
         return []  # no name and no word of a type or of a cue: nothing to read (about half of a chat's sentences)
     out: list[Said] = _whole(sentence)
     for piece in _PIECES.split(sentence):
@@ -140,8 +142,9 @@ def _residence(piece: str, sentence: str) -> list[Said]:
                 _said("residence", m.group(2), f"live in {m.group(2)}")]  # "Left London for Lisbon in March"
     if (m := re.match(rf"^({_NAME})\s+here\s+(?:i|we)\s+come$", piece)) and _place(m.group(1)):
         return [_said("residence", m.group(1), f"move to {m.group(1)}")]  # "Phoenix here I come"
-    if (m := re.search(r"\b(?:live|living|lives|based|moved\s+to|moving\s+to|relocated\s+to)\s+(?:in\s+)?([a-z][a-z]+(?:\s+[a-z]+)?)\b",
-                       piece)) and (name := m.group(1).title()) in PLACES:
+    if (m := re.search(r"\b(?:live|living|lives|based|(?:moved|moving|relocated)\s+(?:from\s+[a-z]+(?:\s+[a-z]+)?\s+)?to)\s+(?:in\s+)?"
+                       r"([a-z][a-z]+(?:\s+[a-z]+)?)\b",
+                       piece)) and ((name := m.group(1).title()) in PLACES or (name := name.split()[0]) in PLACES):
         return [_said("residence", name, f"live in {name}")]  # a chat in lower case: "i live in manchester"
     if m := re.search(rf"\b(?:here|back)\s+in\s+(?:the\s+)?({_NAME})", piece):
         return [_said("residence", m.group(1), f"live in {m.group(1)}")] if _place(m.group(1)) else []
@@ -326,6 +329,12 @@ def _gone(piece: str, sentence: str) -> list[Said]:
         return [_said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "We lost Rufus last week": if one of theirs
     if m := re.match(r"^(?:rip|r\.i\.p\.?|rest\s+in\s+peace)\s+(?:little\s+|sweet\s+|old\s+)?([A-Za-z][\w'-]*)", piece, re.I):
         return [_said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "RIP nibbles"
+    if (m := re.search(r"\b(?:our|my)\s+(?:(?:old|little|sweet|beloved|poor)\s+)*([a-z]+)\s+([A-Za-z][\w'-]*)\s+(?:has\s+|sadly\s+|just\s+)*"
+                       r"(?:died|passed\s+away|passed|was\s+put\s+down|ran\s+away|went\s+missing)\b", piece, re.I)) \
+            and singular(m.group(1).lower()) in ANIMAL_WORDS:
+        return [_said("*", m.group(2), f"lost {m.group(2)}", ends=True)]  # "our old cat smokey died last week"
+    if m := re.search(r"\b(?:since|after|now\s+that)\s+([A-Z][\w'-]*)\s+(?:passed|died|passed\s+away)\b", piece):
+        return [_said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "Down to one cat since Bean passed"
     if m := re.match(r"^(?:sad\s+news\s+)?(?:our\s+|my\s+)?(?!(?i:i|we|you|he|she|they|it)\b)([A-Za-z][\w'-]*)\s+(?:has\s+|sadly\s+|just\s+)*(?:passed\s+away|died"
                      r"|was\s+put\s+down|ran\s+away|went\s+missing)\b", piece, re.I):
         return [_said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "gordon passed away": if one of theirs
@@ -429,7 +438,7 @@ def _top(piece: str, sentence: str) -> list[Said]:
 def _count(piece: str, sentence: str) -> list[Said]:
     """"so that's three grandchildren now", "which makes four cats"."""
     nums = "|".join(sorted(NUMBERS, key=len, reverse=True))
-    if m := re.match(rf"^(?:so\s+|and\s+)?(?:that's|that\s+is|that\s+makes|which\s+makes|making\s+it)\s+(\d+|{nums})\s+"
+    if m := re.match(rf"^(?:so\s+|and\s+)?(?:now\s+)?(?:that's|that\s+is|that\s+makes|which\s+makes|making\s+it|it's|it\s+is)\s+(\d+|{nums})\s+"
                      r"(?:\w+\s+)??([a-z]+)$", re.sub(r"\s+now$", "", piece), re.I):
         figure = NUMBERS.get(m.group(1).lower(), m.group(1))
         return [_said(f"count:{thing(m.group(2))}", figure, f"have {m.group(1)} {m.group(2)}")]
@@ -454,6 +463,11 @@ def _whole(sentence: str) -> list[Said]:
     if (m := re.search(r"\bmy\s+([a-z]+)\s+([a-z]{3,})\s+(?:keeps|is|has|was|won't|doesn't|loves|hates|just|got|needs)\b", sentence)) \
             and singular(m.group(1)) == m.group(1) in ANIMAL_WORDS and sentence[:1].islower():
         out.append(_said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))  # a chat: "my cat pickle keeps..."
+    if m := re.search(r"\b(?i:my\s+)?(?:all-time\s+)?(?i:fav|fave|favourite|favorite)\s+([a-z]+)\s+used\s+to\s+be\s+(.+?),?\s+but\s+(?:now\s+)?"
+                      r"(?:it's|it\s+is|its)\s+(?:now\s+)?([^,.!?]+)", sentence):
+        attribute = f"favourite:{thing(m.group(1))}"  # "my fav movie used to be titanic but now it's interstellar"
+        out += [_said(attribute, m.group(2), f"favourite {m.group(1)}: {m.group(2)}"),
+                _said(attribute, m.group(3), f"favourite {m.group(1)}: {m.group(3)}")]
     if m := re.search(r"\bmet\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\b[^.!?]*?\b(?:her|his|their)\s+"
                       r"name(?:'s|’s|\s+is)\s+([A-Z][\w'-]+)", sentence):
         out.append(_said("partner", m.group(1), f"be with {m.group(1)}"))  # "Met someone - her name's Imani"
@@ -473,6 +487,16 @@ def _partner(piece: str, sentence: str) -> list[Said]:
     if m := re.match(r"^(?i:me\s+and|i\s+and)\s+([A-Z][a-z'’-]+)\s+(?:are|have|were)\s+(?:officially\s+)?(?:over|done|finished|split"
                      r"|broken\s+up|separated)", piece):
         return [_said("partner", m.group(1), f"broke up with {m.group(1)}", ends=True)]  # "Me and Dan are over"
+    if m := re.search(r"\b(?i:my)\s+(?:ex\s+)?(?:husband|wife|partner|boyfriend|girlfriend|bf|gf|fianc[eé]e?|ex)\s+(?:([A-Z][a-z'’-]+)\s+)?"
+                      r"(?i:and\s+i|and\s+me)\s+(?:have\s+|had\s+|finally\s+)?(?:split|broke\s+up|separated|divorced|are\s+over"
+                      r"|are\s+done|called\s+it\s+(?:off|quits))", piece):
+        return [_said("partner", m.group(1) or "", f"broke up with {m.group(1) or 'them'}", ends=True)]
+    if m := re.search(r"\b(?:me|i)\s+and\s+my\s+(?:ex\s+)?(?:\w+\s+)?([A-Z][a-z'’-]+)\s+(?:have\s+|had\s+)?(?:split|broke\s+up|separated"
+                      r"|divorced)", piece, re.I):
+        return [_said("partner", m.group(1), f"broke up with {m.group(1)}", ends=True)]  # "me and my ex Jordan broke up"
+    if m := re.search(r"\b(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\s+(?:new\s+|lovely\s+)?"
+                      r"(?:called|named)\s+([A-Z][a-z'’-]+)", piece, re.I):
+        return [_said("partner", m.group(1), f"be with {m.group(1)}")]  # "now seeing someone new called Sam"
     if re.match(r"^(?i:i'm|i\s+am|i've\s+been|been)\s+(?:officially\s+|now\s+|happily\s+)?single\b", piece):
         return [Said("partner", "", Clause("", "be", False, "single"), ends=True)]  # "I've been single since the divorce"
     if re.fullmatch(r"(?i:we're|we\s+are|we've|we\s+have)\s+(?:officially\s+|finally\s+)?(?:done|over|finished|split\s+up"
@@ -518,10 +542,10 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
                             "eggs", "chicken")),
     (_pet, ("called", "named", "there's")),
     (_partner, ("married", "engaged", "date", "anniversary", "proposed", "popped", "over", "done", "finished", "split",
-                "broken", "separated", "single")),
+                "broke", "separated", "single", "divorced", "called", "named")),
     (_playing, ("drum", "fiddle", "ing")),
     (_top, ("top", "crown", "fav", "overtaken", "replaced", "beaten", "dethroned")),
-    (_count, ("that's", "that is", "makes", "making")),
+    (_count, ("that's", "that is", "makes", "making", "it's", "it is")),
     (_next, ("now", "these days")),
 )
 """Each rule in the order tried (the first that reads a piece wins), with the words it needs one of (None: a name)."""
