@@ -1,0 +1,139 @@
+"""Where a person lives and works, and as what, read by the meaning of the value (see :mod:`graphmem.claims.values`):
+"The terrace here in Leeds", "Keys go back to the landlord, then I'm off to Leeds for the new contract", "Still at
+Google", "I took the Monzo offer", "Head chef now", "that's me retired".
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.claims.attributes import Said
+from graphmem.claims.clauses import Clause
+from graphmem.claims.quality import works
+from graphmem.claims.typed import (
+    DWELLING, GERUND_JOB, JOB_HEAD, NAME, NOT, NOW, STAY, TRIP, org, place, said,
+)
+from graphmem.text.things import OCCUPATIONS
+from graphmem.text.wordnet_places import PLACES
+
+__all__ = ["employer", "job", "residence"]
+
+
+def residence(piece: str, sentence: str) -> list[Said]:
+    if NOT.search(piece):
+        return []
+    if (m := re.match(rf"^(?i:i'm|i\s+am|we're|we\s+are)\s+(?i:now\s+|still\s+|currently\s+|living\s+|based\s+|settled\s+)*in\s+"
+                      rf"({NAME})", piece)) and place(m.group(1)) and not TRIP.search(piece):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "I'm in Glasgow and it rains constantly"
+    if m := DWELLING.search(piece):
+        name = m.group(1) or m.group(2)
+        if m.group(1) or place(name):
+            return [said("residence", name, f"live in {name}")]  # "Our flat in Paris is tiny", "life in Berlin"
+    if (m := re.match(rf"^(?i:i've\s+|we've\s+)?(?i:been|lived)\s+in\s+({NAME})\s+(?:for\s+)?(?:\w+|\d+)\s+(?:years?|months?)", piece)) \
+            and place(m.group(1)):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "Been in Toronto three years now"
+    if (m := re.search(rf"\b(?i:left|leaving|swapped|traded)\s+({NAME})\s+for\s+({NAME})", piece)) and place(m.group(2)):
+        return [said("residence", m.group(1), f"left {m.group(1)}", ends=True),
+                said("residence", m.group(2), f"live in {m.group(2)}")]  # "Left London for Lisbon in March"
+    if (m := re.match(rf"^({NAME})\s+here\s+(?:i|we)\s+come$", piece)) and place(m.group(1)):
+        return [said("residence", m.group(1), f"move to {m.group(1)}")]  # "Phoenix here I come"
+    if (m := re.search(r"\b(?:live|living|lives|based|(?:moved|moving|relocated)\s+(?:from\s+[a-z]+(?:\s+[a-z]+)?\s+)?to)\s+(?:in\s+)?"
+                       r"([a-z][a-z]+(?:\s+[a-z]+)?)\b",
+                       piece)) and ((name := m.group(1).title()) in PLACES or (name := name.split()[0]) in PLACES):
+        return [said("residence", name, f"live in {name}")]  # a chat in lower case: "i live in manchester"
+    if m := re.search(rf"\b(?:here|back)\s+in\s+(?:the\s+)?({NAME})", piece):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")] if place(m.group(1)) else []
+    if (m := re.search(rf"\b(?:the|my|our)\s+({NAME})\s+(?:flat|apartment|place|house|home|room|studio|condo)\b", piece)) \
+            and place(m.group(1)):
+        gone = re.search(r"\b(?:keys?\s+back|hand(?:ing|ed)?\s+(?:back|over)|moving\s+out|move\s+out|moved\s+out|leaving"
+                         r"|left|sold|selling|goodbye|last\s+night)\b", piece, re.I)
+        return [said("residence", m.group(1), f"live in {m.group(1)}", ends=bool(gone))]
+    if (m := re.search(rf"\b(?:off|on|up|down|over|out|headed|heading)\s+(?:to|for)\s+({NAME})", piece)) \
+            and place(m.group(1)) and STAY.search(sentence) and not TRIP.search(sentence):
+        return [said("residence", m.group(1), f"move to {m.group(1)}")]  # "then I'm off to Leeds for the new contract"
+    if (m := re.search(rf"\b(?:signed\s+(?:the|a)\s+lease|got\s+the\s+keys|put\s+down\s+roots|settled)\b.*?\b(?:in|on|for)\s+"
+                       rf"(?:a\s+[\w-]+\s+in\s+)?({NAME})", piece, re.I)) and place(m.group(1)):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")]
+    if (m := re.fullmatch(rf"(?i:and\s+|so\s+)?(?i:now|then)\s+({NAME})|({NAME})\s+now|(?i:still\s+)?in\s+({NAME})(?:\s+now)?",
+                          piece)) and place(name := next(g for g in m.groups() if g)):
+        return [said("residence", name, f"live in {name}")]  # "And now Gdansk", "Still in Leeds"
+    return []
+
+
+def employer(piece: str, sentence: str) -> list[Said]:
+    if re.search(r"\b(?:not|no\s+longer|never|would|could|might|if|maybe|hope|wish|want)\b", piece, re.I):
+        return []
+    if (m := re.match(rf"^(?:and\s+)?(?:still|now|currently)\s+(?:at|with)\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Still at Google"
+    if (m := re.match(rf"^(?:my\s+|today\s+)?(first|last|final|day\s+one)\s*(?:day|shift|week)?\s+(?:at|with)\s+(?:the\s+)?({NAME})",
+                      piece, re.I)) \
+            and org(m.group(2)):
+        return [said("employer", m.group(2), f"work at {m.group(2)}", ends=m.group(1).lower() in ("last", "final"))]
+    if (m := re.match(rf"^(?:(?:another|a|my|the)\s+)?(?:shift|payday|night\s+shift|early\s+shift|(?:mon|tues|wednes|thurs|fri)day"
+                      rf"|week|day)\s+at\s+(?:the\s+)?({NAME})",
+                      piece, re.I)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Shift at Tesco 6 till 2"
+    if (m := re.search(rf"\b(?:took|take|taking|accepted|accept|accepting|got|landed|signed|said\s+yes\s+to)\s+"
+                       rf"(?:the|their|an?)\s+({NAME})\s+(?:offer|job|role|position|contract|gig)\b", piece)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "I took the Monzo offer"
+    if (m := re.search(rf"\b(?i:my)\s+(?:new\s+|current\s+)?(?i:employer|company|firm|workplace)\s+(?:is|'s)\s+(?:now\s+)?(?:the\s+)?({NAME})",
+                       piece)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "My new employer is the NHS"
+    if (m := re.search(rf"\b(?i:signed|got|accepted|took|start(?:ed|ing)?)\s+(?:my|the|a|an|their)\s+(?:new\s+)?(?i:contract|offer|job|role"
+                       rf"|position|internship|placement)\s+(?:with|at)\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Signed my contract with Google today!"
+    if (m := re.search(rf"\b(?i:leaving|left|quit|quitting)\s+({NAME})\b.*?\bfor\s+(?:an?\s+|the\s+)?(?:new\s+)?(?i:role|job|position"
+                       rf"|post)\s+(?:at|with)\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)) and org(m.group(2)):
+        return [said("employer", m.group(1), f"left {m.group(1)}", ends=True),
+                said("employer", m.group(2), f"work at {m.group(2)}")]  # "Leaving Amazon next month for a role at Shopify"
+    if (m := re.match(rf"^(?i:i've\s+)?(?i:been)\s+(?:with|at)\s+(?:the\s+)?({NAME})\s+(?:for|since)\b", piece)) and org(m.group(1)) \
+            and (m.group(1).isupper() or works(sentence)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Been with IKEA for six years"
+    if (m := re.search(rf"\b(?i:quit|left|leaving|leave)\s+({NAME})\s+(?i:to|and)\s+(?i:join|start\s+at|go\s+to|move\s+to|work\s+for)\s+"
+                       rf"({NAME})", piece)) and org(m.group(1)) and org(m.group(2)):
+        return [said("employer", m.group(1), f"left {m.group(1)}", ends=True),
+                said("employer", m.group(2), f"work at {m.group(2)}")]  # "I quit Deloitte to join KPMG"
+    if (m := re.search(rf"\b(?:start(?:ing|ed|s)?|begin(?:ning|s)?|began)\s+at\s+(?:the\s+)?({NAME})", piece)) \
+            and org(m.group(1)) and not re.match(r"\d", m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Starting at Stripe on Monday"
+    if (m := re.search(rf"\b(?:i'm|i\s+am|i've\s+been|been)\s+with\s+({NAME})\b", piece, re.I)) and works(sentence) \
+            and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "I'm with Stripe now, started Monday"
+    if (m := re.match(rf"^({NAME})\s+(?:made|promoted)\s+me\s+(?:an?\s+|the\s+)?({JOB_HEAD})$", piece)) and org(m.group(1)) \
+            and m.group(2).split()[-1] in OCCUPATIONS:
+        return [said("employer", m.group(1), f"work at {m.group(1)}"),
+                said("occupation", m.group(2), f"work as {m.group(2)}")]  # "Aldi made me assistant manager"
+    return []
+
+
+def job(piece: str, sentence: str) -> list[Said]:
+    if re.search(r"\b(?:not|no\s+longer|never|would|could|might|if|maybe|hope|wish|want|you)\b", piece, re.I):
+        return []
+    if (m := re.search(rf"\b(?:took|take|taking|accepted|accept|got|landed|said\s+yes\s+to)\s+(?:the|an?)\s+({JOB_HEAD})\s+"
+                       r"(?:training\s+)?(?:offer|job|role|position|post|place|placement|apprenticeship)\b", piece, re.I)) \
+            and m.group(1).split()[-1].lower() in OCCUPATIONS:
+        return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "I took the physiotherapist training offer"
+    if (m := re.fullmatch(rf"(?:(?:i'm|i\s+am|now|a|an|officially|finally|newly|fully|qualified)\s+)*({JOB_HEAD}){NOW}",
+                          piece, re.I)) and re.search(r"\b(?:now|at\s+last|officially|as\s+of|from\s+today|qualified|newly)\b",
+                                                     piece, re.I) and m.group(1).split()[-1].lower() in OCCUPATIONS:
+        return [said("occupation", m.group(1), f"be {m.group(1)}")]  # "Head chef now"
+    if (m := re.search(rf"\b(?:shifts?|years?|months?|job|work|working|day|days)\s+as\s+an?\s+({JOB_HEAD})$", piece, re.I)) \
+            and m.group(1).split()[-1].lower() in OCCUPATIONS:
+        return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "Twelve-hour shifts as a paramedic"
+    if m := re.search(r"\b(?i:i've\s+been|i'm|i\s+am|been|still)\s+(nursing|teaching|lecturing|tutoring|farming|bartending|freelancing"
+                      r"|nannying|waitressing|waitering)\s+(?:for\s+\w+\s+(?:years?|months?)|full[- ]time|part[- ]time|at\b|in\b|now\b|since\b)",
+                      piece):
+        job = GERUND_JOB[m.group(1).lower()]
+        return [said("occupation", job, f"work as a {job}")]  # "I've been nursing for ten years"
+    if re.search(r"\b(?i:i|we)\s+(?:still\s+|now\s+)?(?:teach|lecture)\b.*\bat\s+(?:a|the|my)\s+[\w ]*(?:school|college|university|academy)\b",
+                 piece):
+        return [said("occupation", "teacher", "work as a teacher")]  # "I teach year 6 at a primary school"
+    if m := re.search(r"\b(?i:promoted|moved\s+up|stepped\s+up)\s+to\s+(?:be\s+)?(?:an?\s+|the\s+)?([a-z][a-z -]{2,40}?)$", piece):
+        return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "I got promoted to head of sales"
+    if m := re.match(r"^(?:so\s+|well\s+)?that's\s+me\s+(retired|(?:an?\s+)?[a-z]+(?:\s+[a-z]+)?)\b", piece, re.I):
+        value = re.sub(r"^an?\s+", "", m.group(1).lower())
+        if value == "retired" or value.split()[-1] in OCCUPATIONS:
+            out = [said("occupation", value, f"be {value}")]
+            return out + ([Said("employer", "", Clause("", "retire", False, "retired"), ends=True)] if value == "retired"
+                          else [])
+    return []
