@@ -230,12 +230,19 @@ _CHAT_ASKED = re.compile(r"(?:,|\s+[-–—]+)\s+(?=(?:(?:so|and|but)\s+)?(?:(?:
                          r"|tips\b|thoughts\b|suggestions\b|advice\b|recommend|help\b|please\b|is\s+it\b|does\b))", re.I)
 
 
+_SHORT = {"im": "i'm", "ive": "i've", "id": "i'd", "ill": "i'll", "dont": "don't", "didnt": "didn't", "cant": "can't",
+          "wont": "won't", "isnt": "isn't", "doesnt": "doesn't", "wasnt": "wasn't", "havent": "haven't"}
+_CHAT_SHORT = re.compile(r"\b(?:im|ive|id|dont|didnt|cant|wont|isnt|doesnt|wasnt|havent)\b", re.I)
+
+
 def asked(sentence: str, chat: bool = False) -> list[tuple[str, bool]]:
     """A sentence and whether it asks, the statements a chat question glues before it told apart
     (each a statement of its own: a question asserts nothing, the statement before it does). None of
     LoCoMo's questions is written so: its sentences are read as before. ``chat``: said by a chat's
     user (the speaker ``user``), who glues a question to a statement whatever its case ("I'm based in
     Toronto and looking for hikes, ideas?", "We moved to Austin - what's the best time to run?")."""
+    if chat:  # "im a nurse", "ive moved": the apostrophes a chat leaves out
+        sentence = _CHAT_SHORT.sub(lambda m: _SHORT[m.group(0).lower()], sentence)
     if not sentence.rstrip(_QMARK_TAIL).endswith("?"):
         return [(sentence, False)]
     parts = _STOP_LOWER.split(sentence)
@@ -243,7 +250,7 @@ def asked(sentence: str, chat: bool = False) -> list[tuple[str, bool]]:
     if chat and len(said := re.split(r"\s+[-–—]+\s+(?=[^-–—]*$)", last, maxsplit=1)) == 2:  # "I'm in Glasgow - best jacket?"
         parts.append(said[0])
         last = said[1]
-    elif (chat or sentence[:1].islower()) and len(said := (_CHAT_ASKED if chat else _THEN_ASKED).split(last, maxsplit=1)) == 2:
+    if (chat or sentence[:1].islower()) and len(said := (_CHAT_ASKED if chat else _THEN_ASKED).split(last, maxsplit=1)) == 2:
         parts.append(said[0])
         last = said[1]
     return [*((p, False) for p in parts), (last, True)]

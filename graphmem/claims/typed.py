@@ -18,11 +18,16 @@ __all__ = ["DWELLING", "GERUND_JOB", "JOB_HEAD", "NAME", "NOT", "NOW", "OTHERS",
            "lower", "mine", "org", "place", "said", "subject_of", "type_of"]
 
 NAME = r"[A-Z][\w&'’.-]*(?:\s+(?:of\s+|de\s+|and\s+|&\s+)?[A-Z0-9][\w&'’.-]*)*"
-OTHERS = re.compile(r"\b(?:you|your|yours|he|she|his|him|her|they|their|them|my\s+(?:mum|mom|dad|sister|brother|son"
-                     r"|daughter|friend|wife|husband|partner|boyfriend|girlfriend|boss|colleague|parents|kids?|cousin"
-                     r"|aunt|uncle|nan|gran|grandma|grandad|flatmate|roommate|neighbou?r)'?s?)\b", re.I)
+OTHERS = re.compile(r"\b(?:you|your|yours|he|she|his|him|her|they|their|them)\b|(?:^|\b(?:and|but|so)\s+)(?:my|our)\s+(?:\w+\s+)?"
+                    r"(?:mum|mom|dad|sister|brother|son|daughter|friend|wife|husband|partner|boyfriend|girlfriend|boss|colleague"
+                    r"|parents|kids?|cousin|aunt|uncle|nan|gran|grandma|grandad|flatmate|roommate|neighbou?r)s?\b"
+                    r"|\b(?:my|our)\s+(?:mum|mom|dad|sister|brother|son|daughter|friend|wife|husband|partner|boyfriend|girlfriend|boss"
+                    r"|colleague|parents|kids?|cousin|aunt|uncle|nan|gran|grandma|grandad|flatmate|roommate|neighbou?r)(?:'s|’s|s')",
+                    re.I)
+"""Someone else the piece is about: a pronoun, someone of the speaker's as its subject ("my sister moved to
+Leeds") or owner ("my sister's flat in Leeds"); "with my partner" is still the speaker's."""
 NOT = re.compile(r"\b(?:not|no\s+longer|never|n't|anymore|any\s+more|used\s+to|would|could|might|if|maybe|hope|wish"
-                  r"|want|plan|planning|thinking|considering)\b", re.I)
+                  r"|want|wanted|wanna|plan|planning|thinking|considering|hoping|trying)\b", re.I)
 REASON = re.compile(r"\bfor\s+(?:my|our)\s+\w+(?:'s|’s)\s+(?:new\s+)?(?:job|work|career|studies|course|health|family)\b", re.I)
 """A reason that names someone else ("relocated to Brighton for my partner's job"): the move is still the speaker's."""
 DWELLING = re.compile(

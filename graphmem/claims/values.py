@@ -32,7 +32,7 @@ from graphmem.claims.typed import (
 )
 from graphmem.claims.values_where import employer, job, residence
 from graphmem.domain import Claim
-from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, NUMBERS, OCCUPATIONS, VEHICLES, singular
+from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, VEHICLES, singular
 from graphmem.text.wordnet_places import SUBJECTS
 
 __all__ = ["sentence_said"]
@@ -76,6 +76,23 @@ def sentence_said(c: Claim) -> list[Said]:
                 out += got
                 break
     return out
+
+
+def _switched(piece: str, sentence: str) -> list[Said]:
+    """"Since I switched to a Tesla", "upgraded to a Model Y": a new value of the kind its words name."""
+    if m := re.search(r"\b(?:switched|changed|moved|upgraded|downgraded|converted)\s+(?:over\s+)?to\s+(?:an?\s+|the\s+)?([A-Za-z][\w -]*)$", piece,
+                      re.I):
+        if (kind := type_of(m.group(1))) in ("vehicle", "instrument", "diet"):
+            return [said(kind, m.group(1), f"have {m.group(1)}", alone=True)]
+    if (m := re.search(rf"\b(learning|learn|speak|studying)\s+({NAME})", piece)) and not NOT.search(piece):
+        if m.group(2).lower() in LANGUAGES:
+            verb = "speak" if m.group(1) == "speak" else "learn"
+            return [said("language", m.group(2), f"{verb} {m.group(2)}")]  # "I've been learning Spanish for a year"
+    if (m := re.search(rf"\b(?i:joined|work\s+at|work\s+for|working\s+at|working\s+for|started\s+at)\s+(?:an?\s+)?(?:\w+\s+)?"
+                       rf"(?i:startup|start-up|company|firm|agency|studio|charity|bank|consultancy|shop|restaurant)\s+(?i:called|named)"
+                       rf"\s+({NAME})", piece)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "I joined a startup called Pika"
+    return []
 
 
 def _swap(piece: str, sentence: str) -> list[Said]:
@@ -125,6 +142,16 @@ def _bought(piece: str, sentence: str) -> list[Said]:
                        r"(?:(?:new|used|second-hand|secondhand|shiny|electric|little|old|hybrid|red|blue|black|white|silver)\s+)*"
                        r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", piece)) and type_of(m.group(1)) == "vehicle" and not NOT.search(piece):
         return [said("vehicle", m.group(1), f"drive a {m.group(1)}")]
+    return []
+
+
+def _used(piece: str, sentence: str) -> list[Said]:
+    """"I used to play the violin", "used to drive a Golf": a value held once and no more (its history, not what holds)."""
+    if m := re.search(r"\bused\s+to\s+(?:play|drive|ride|study|be|eat|have|own)\s+(?:the\s+|an?\s+|my\s+)?([A-Za-z][\w -]*?)(?:\s+but\b.*)?$",
+                      piece, re.I):
+        value = m.group(1)
+        if (kind := type_of(value)) in ("vehicle", "instrument", "study", "diet"):
+            return [said(kind, value, f"had {value}"), said(kind, value, f"had {value}", ends=True)]
     return []
 
 
@@ -348,6 +375,9 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
             "today", "qualified", "newly", "as a", "as an", "that's me", "ing ", "teach", "lectur", "promoted", "moved up",
             "stepped up")),
     (_swap, ("for", "instead", "from", "transfer", "switch", "onto", "into")),
+    (_used, ("used to",)),
+    (_switched, ("switch", "changed", "moved", "upgraded", "downgraded", "converted", "learn", "speak", "studying", "called",
+                 "named")),
     (_gone, ("goodbye", "farewell", "gone", "sold", "history", "rip", "r.i.p", "rest in peace", "lost", "buried",
              "passed away", "died", "put down", "ran away", "missing")),
     (_bought, ("ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
