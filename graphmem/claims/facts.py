@@ -104,14 +104,14 @@ def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
         read_values = {(s.attribute, s.value) for x in said[first:i + 1] for s in x}
         extra = () if _suggested(claims[first]) else tuple(
             s for s in sentence_said(claims[first]) if s.attribute not in read
-            or s.attribute in MANY and not s.ends and (s.attribute, s.value) not in read_values)  # a pet's name beside its kind
+            or s.attribute in MANY and (s.attribute, s.value) not in read_values)  # a pet's name beside its kind
         if any(s.attribute == "pet" for s in extra):  # "adopted a dog, her name is Juno": Juno, not "dog"
             for j in range(first, i + 1):
                 said[j] = tuple(s for s in said[j] if not (s.attribute == "pet" and singular(s.value) in ANIMAL_WORDS))
         if extra:  # the sentence read by its values: its open-ended readings ("quit Deloitte to join KPMG") say no more
             for j in range(first, i + 1):
                 said[j] = tuple(s for s in said[j] if not s.attribute.startswith("other:"))
-        said[first] += extra
+        said[i] += extra  # after the clauses' statements: "used to play the violin" ends what a clause started
         first = i + 1
     return tuple(said)
 
