@@ -36,7 +36,7 @@ from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NU
 from graphmem.text.wordnet_places import SUBJECTS
 
 __all__ = ["sentence_said"]
-_PIECES = re.compile(r"\s*[;:,]\s*|\s+[-–—]+\s+|\s+(?:and|but|so)\s+(?:then\s+)?(?=i\b|i'|we\b|now\b)|(?<!(?-i:[A-Z]))\.\s+", re.I)
+_PIECES = re.compile(r"\s*[;:,]\s*|\s+[-–—]+\s+|\s+(?:and|but|so)\s+(?:then\s+)?(?=i\b|i'|we\b|now\b)|(?<!(?-i:[A-Z]))\.\s+|[!?]+\s+", re.I)
 _CAPITAL = re.compile(r"(?:^|\s)(?!I\b|I'|I’)[A-Z]")
 _KEYS = OCCUPATIONS | VEHICLES | INSTRUMENTS | DIETS | ANIMAL_WORDS | {w for x in SUBJECTS for w in x.split()} | frozenset("""
     single over done gone rip lost buried died passed promoted nursing teaching teach lecture plant-based meat fish dairy
@@ -192,6 +192,9 @@ def _study(piece: str, sentence: str) -> list[Said]:
             for words in (m.group(1), m.group(1).split()[-1]):
                 if (subject := subject_of(words)) and words.lower() not in ("my", "the", "a", "first", "second", "final"):
                     return [said("study", subject, f"study {subject}")]  # "my law degree", "a 2nd year medical student"
+        if m := re.search(r"\b(?i:starting|started|doing|enrolled\s+on|enrolled\s+in|studying\s+for|finished)\s+(?:an?|my|the)\s+"
+                          r"(HNC|HND|MBA|PGCE|BTEC|MSc|MA|BA|BSc|PhD|NVQ|GCSEs?|A-levels?|LLB|LLM|MPhil|MRes)\b", piece):
+            return [said("study", m.group(1), f"study for a {m.group(1)}")]  # "starting an HNC in building services"
         if (m := re.search(r"\b(?:apprenticeship|course|degree|diploma|training|qualification|phd|masters?)\s+in\s+([a-z][a-z ]*?)"
                            r"(?:\s+at\b.*)?$", piece, re.I)) or (m := re.search(
                 r"\b(?:to\s+study|(?:i'm|i\s+am)\s+reading)\s+([A-Za-z][a-z]*(?:\s+[a-z]+)?)", piece, re.I)):
@@ -216,8 +219,9 @@ def _diet(piece: str, sentence: str) -> list[Said]:
     if re.search(r"\b(?:not|no\s+longer|never|n't|anymore|used\s+to|restaurant|food|options?|menu|recipes?|friends?|place"
                  r"|cafe|meal|dish|dishes|cheese|version)\b", low):
         return []
-    if m := re.fullmatch(r"(?:so\s+|now\s+|and\s+|officially\s+|fully\s+|back\s+to\s+being\s+|(?:i'm|i\s+am|i've\s+been|been)\s+)*([a-z-]+)(?:\s+(?:it\s+is|i\s+guess"
-                         r"|i\s+suppose|now|from\s+today|from\s+now\s+on|these\s+days|for\s+(?:a|one|two|three|\w+)\s+\w+"
+    if m := re.fullmatch(r"(?:so\s+|now\s+|and\s+|officially\s+|fully\s+|back\s+to\s+being\s+|(?:i'm|i\s+am|i've\s+been|been|i've\s+gone|gone"
+                         r"|going|went|i\s+went|turned|became|i'm\s+going|i've\s+turned|i've\s+become)\s+)*([a-z-]+)(?:\s+(?:it\s+is|i\s+guess"
+                         r"|i\s+suppose|now|from\s+today|from\s+now\s+on|these\s+days|for\s+good|for\s+(?:a|one|two|three|\w+)\s+\w+"
                          r"(?:\s+now)?|again|officially))*", low):
         if m.group(1) in DIETS or m.group(1) == "plant-based":
             return [said("diet", m.group(1), f"be {m.group(1)}")]
@@ -242,7 +246,8 @@ def _top(piece: str, sentence: str) -> list[Said]:
     if m := re.match(rf"^(?i:my\s+)?(?i:all-time\s+)?(?i:{fav})\s+([a-z]+)\s+(?:has\s+always\s+been|has\s+been|is|was|will\s+always\s+be"
                      r"|is\s+still|is\s+now)\s+(.+)$", piece):
         return [said(f"favourite:{thing(m.group(1))}", m.group(2), f"favourite {m.group(1)}: {m.group(2)}")]
-    if m := re.match(rf"^(\S+(?:\s+\S+){{0,3}}?)\s+(?:has|have|'s)\s+(?:now\s+|officially\s+)?(?:overtaken|replaced|beaten|dethroned)"
+    if m := re.match(rf"^(\S+(?:\s+\S+){{0,3}}?)\s+(?:(?:has|have|'s)\s+)?(?:now\s+|officially\s+|just\s+|finally\s+)?(?:overtaken|replaced|beaten"
+                     r"|dethroned)"
                      rf"\s+[\w' -]+?\s+as\s+(?:my|our)\s+(?:new\s+)?(?i:{fav})\s+([a-z]+)", piece):
         return [said(f"favourite:{thing(m.group(2))}", m.group(1), f"favourite {m.group(2)}: {m.group(1)}")]
     if m := re.match(rf"^({NAME})\s+(?:is|are)\s+(?:still\s+|now\s+|officially\s+)?(?:my|our)\s+(?:new\s+|all-time\s+)?(?i:{fav})\s+"
@@ -307,7 +312,7 @@ def _whole(sentence: str) -> list[Said]:
         out.append(said("diet", m.group(1), f"be {m.group(1).lower()}"))  # "Week 3 of keto."
     if m := re.search(r"\bvet(?:'s)?\s+(?:appointment\s+|visit\s+|check(?:-up)?\s+|jabs\s+)?for\s+([A-Z][\w'-]+)", sentence, re.I):
         out.append(said("pet", m.group(1), f"have a pet {m.group(1)}"))  # "Reminder: vet for Biscuit on Tuesday."
-    if m := re.search(r"\bmet\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\b[^.!?]*?\b(?:her|his|their)\s+"
+    if m := re.search(r"\b(?:met|seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\b[^.!?]*?\b(?:her|his|their)\s+"
                       r"name(?:'s|’s|\s+is)\s+([A-Z][\w'-]+)", sentence):
         out.append(said("partner", m.group(1), f"be with {m.group(1)}"))  # "Met someone - her name's Imani"
     return out
@@ -336,6 +341,9 @@ def _partner(piece: str, sentence: str) -> list[Said]:
     if m := re.search(r"\b(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\s+(?:new\s+|lovely\s+)?"
                       r"(?:called|named)\s+([A-Z][a-z'’-]+)", piece, re.I):
         return [said("partner", m.group(1), f"be with {m.group(1)}")]  # "now seeing someone new called Sam"
+    if re.search(r"\b(?:the|my|our)\s+divorce\s+(?:came\s+through|went\s+through|is\s+final|was\s+finali[sz]ed|is\s+done|came\s+thru)", piece,
+                 re.I):
+        return [Said("partner", "", Clause("", "divorce", False, ""), ends=True)]  # "the divorce came through on tuesday"
     if re.match(r"^(?i:i'm|i\s+am|i've\s+been|been)\s+(?:officially\s+|now\s+|happily\s+)?single\b", piece):
         return [Said("partner", "", Clause("", "be", False, "single"), ends=True)]  # "I've been single since the divorce"
     if re.fullmatch(r"(?i:we're|we\s+are|we've|we\s+have)\s+(?:officially\s+|finally\s+)?(?:done|over|finished|split\s+up"
@@ -348,6 +356,13 @@ def _playing(piece: str, sentence: str) -> list[Said]:
     """"I drum in a punk band" (an instrument said as a verb); "no more drumming", "stopped drumming": it ends."""
     if (m := re.match(r"^(?:i|we)\s+(?:still\s+|also\s+)?(drum|fiddle)\b", piece, re.I)) and not NOT.search(piece):
         return [said("instrument", m.group(1), f"play the {m.group(1)}")]
+    if (m := re.search(r"\b(?:ordered|bought|got|picked\s+up|took\s+up|taking\s+up|started|starting|hired|rented)\s+(?:an?|the|my)\s+"
+                       r"(?:(?:new|tenor|alto|bass|electric|acoustic|second-hand|secondhand|cheap|little)\s+)*([a-z]+)\b", piece, re.I)) \
+            and m.group(1).lower() in INSTRUMENTS and not NOT.search(piece):
+        return [said("instrument", m.group(1), f"play the {m.group(1).lower()}")]  # "Ordered a tenor recorder instead"
+    if (m := re.search(r"\b(?:stopping|stopped|quitting|quit|dropping|dropped|giving\s+up|gave\s+up|sold|selling)\s+(?:the\s+|my\s+)?([a-z]+)\b",
+                       piece, re.I)) and m.group(1).lower() in INSTRUMENTS:
+        return [said("*", m.group(1), f"stopped {m.group(1).lower()}", ends=True)]  # "stopping the cello for good"
     if m := re.search(r"\b(?:no\s+more|stopped|quit|gave\s+up|giving\s+up|done\s+with)\s+([a-z]+?)(?:m?ing)\b", piece, re.I):
         stem = m.group(1).lower()
         if stem in INSTRUMENTS or stem + "e" in INSTRUMENTS:
@@ -358,6 +373,11 @@ def _playing(piece: str, sentence: str) -> list[Said]:
 def _next(piece: str, sentence: str) -> list[Said]:
     """"And now Bosch!": a name that is no place, after "now", is the next value of whatever the person's
     last named value was of (an employer, a partner): attribute ``^`` (:func:`graphmem.claims.facts.timeline`)."""
+    if (m := re.fullmatch(rf"({NAME})\s+(?i:on\s+monday|from\s+monday|on\s+the\s+\w+|next\s+week|next\s+month|in\s+\w+)", piece)) \
+            and org(m.group(1)) and re.search(r"\b(?:last\s+day|notice|leaving|left|quit|resigned|offer|start)", sentence, re.I):
+        return [said("^", m.group(1), f"be with {m.group(1)}")]  # "Last day at Arup, cake and a card. Mott MacDonald on Monday."
+    if (m := re.search(r"\b(?:it's|it\s+is)\s+(?:the|a|my)\s+([a-z-]+)\b.*\bnow\b", piece, re.I)) and m.group(1) in VEHICLES:
+        return [said("vehicle", m.group(1), f"ride the {m.group(1)}")]  # "it's the bike and a bus pass now"
     if (m := re.fullmatch(rf"(?i:and\s+|but\s+)?(?i:now|these\s+days)\s+({NAME})", piece)) and org(m.group(1)):
         return [said("^", m.group(1), f"be with {m.group(1)}")]
     return []
@@ -382,17 +402,18 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
              "passed away", "died", "put down", "ran away", "missing")),
     (_bought, ("ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
                "picked up", "leased", "rent", "hired", "collected", "delivery")),
-    (_study, ("degree", "course", "major", "student", "school", "exam", "class", "lecture", "module", "program", "dissert",
+    (_study, ("hnc", "hnd", "mba", "pgce", "btec", "msc", "ba ", "bsc", "nvq", "gcse", "llb", "llm", "mphil", "mres", "degree", "course", "major", "student", "school", "exam", "class", "lecture", "module", "program", "dissert",
               "thesis", "finals", "semester", "a-level", "gcse", "diploma", "apprentice", "training", "qualification", "phd",
               "master", "study", "reading", "dropped", "quit", "left", "leaving", "gave up", "giving up")),
     (_diet, tuple(DIETS) + ("plant", "meat", "fish", "dairy", "gluten", "sugar", "pork", "alcohol", "booze", "caffeine",
                             "eggs", "chicken")),
     (_pet, ("called", "named", "there's")),
     (_partner, ("married", "engaged", "date", "anniversary", "proposed", "popped", "over", "done", "finished", "split",
-                "broke", "separated", "single", "divorced", "called", "named")),
-    (_playing, ("drum", "fiddle", "ing")),
+                "broke", "separated", "single", "divorce", "called", "named")),
+    (_playing, ("drum", "fiddle", "ing", "ordered", "bought", "got", "took", "started", "hired", "rented", "stopp", "quit", "dropp",
+                "gave", "sold")),
     (_top, ("top", "crown", "fav", "overtaken", "replaced", "beaten", "dethroned")),
     (_count, ("that's", "that is", "makes", "making", "it's", "it is")),
-    (_next, ("now", "these days")),
+    (_next, ("now", "these days", "monday", "next", " on ", " in ")),
 )
 """Each rule in the order tried (the first that reads a piece wins), with the words it needs one of (None: a name)."""

@@ -10,9 +10,7 @@ import re
 from graphmem.claims.attributes import Said
 from graphmem.claims.clauses import Clause
 from graphmem.claims.quality import works
-from graphmem.claims.typed import (
-    DWELLING, GERUND_JOB, JOB_HEAD, NAME, NOT, NOW, STAY, TRIP, org, place, said,
-)
+from graphmem.claims.typed import DWELLING, GERUND_JOB, JOB_HEAD, NAME, NOT, NOW, STAY, TRIP, org, place, said
 from graphmem.text.things import OCCUPATIONS
 from graphmem.text.wordnet_places import PLACES
 
@@ -25,6 +23,14 @@ def residence(piece: str, sentence: str) -> list[Said]:
     if (m := re.match(rf"^(?i:i'm|i\s+am|we're|we\s+are)\s+(?i:now\s+|still\s+|currently\s+|living\s+|based\s+|settled\s+)*in\s+"
                       rf"({NAME})", piece)) and place(m.group(1)) and not TRIP.search(piece):
         return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "I'm in Glasgow and it rains constantly"
+    if (m := re.fullmatch(rf"(?i:yep\s+|yes\s+|yeah\s+)?(?i:still|now)\s+({NAME})(?i:\s+now)?", piece)) and place(m.group(1)):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "yep, still Osaka"
+    if (m := re.search(rf"\b(?i:taken|took|got|accepted|landed|start(?:ed|ing)?)\s+(?i:an?|the)\s+(?:new\s+)?(?i:posting|transfer|secondment|job"
+                       rf"|role|position|post)\s+in\s+({NAME})", piece)) and place(m.group(1)) and not NOT.search(piece):
+        return [said("residence", m.group(1), f"move to {m.group(1)}")]  # "I've taken a posting in Singapore"
+    if (m := re.match(rf"^(?i:(?:the\s+)?same|(?:a\s+|the\s+)?new|first\s+night\s+in\s+(?:the|my|our)\s+(?:new\s+)?)\s*(?:[a-z]+\s+)?"
+                      rf"(?i:flat|apartment|place|house|home|cottage|condo|studio|bedsit|room)\s+in\s+({NAME})", piece)) and place(m.group(1)):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "same drafty cottage in Hebden Bridge"
     if m := DWELLING.search(piece):
         name = m.group(1) or m.group(2)
         if m.group(1) or place(name):
@@ -96,6 +102,11 @@ def employer(piece: str, sentence: str) -> list[Said]:
     if (m := re.search(rf"\b(?:start(?:ing|ed|s)?|begin(?:ning|s)?|began)\s+at\s+(?:the\s+)?({NAME})", piece)) \
             and org(m.group(1)) and not re.match(r"\d", m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Starting at Stripe on Monday"
+    if (m := re.search(rf"\b(?i:signed|signing)\s+(?:on\s+)?with\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Signed with Network Rail."
+    if (m := re.search(rf"\b(?i:offer)\s+from\s+(?:the\s+)?({NAME})\s+(?i:came\s+(?:through|thru|in)|accepted|signed)", piece)) \
+            and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "offer from DHL came thru"
     if (m := re.search(rf"\b(?:i'm|i\s+am|i've\s+been|been)\s+with\s+({NAME})\b", piece, re.I)) and works(sentence) \
             and org(m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "I'm with Stripe now, started Monday"
@@ -117,6 +128,9 @@ def job(piece: str, sentence: str) -> list[Said]:
                           piece, re.I)) and re.search(r"\b(?:now|at\s+last|officially|as\s+of|from\s+today|qualified|newly)\b",
                                                      piece, re.I) and m.group(1).split()[-1].lower() in OCCUPATIONS:
         return [said("occupation", m.group(1), f"be {m.group(1)}")]  # "Head chef now"
+    if (m := re.search(rf"\bas\s+an?\s+({JOB_HEAD})\s+(?:this\s+time|now|these\s+days)\b", piece, re.I)) \
+            and m.group(1).split()[-1].lower() in OCCUPATIONS:
+        return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "back doing numbers, but as a tax adviser this time"
     if (m := re.search(rf"\b(?:shifts?|years?|months?|job|work|working|day|days)\s+as\s+an?\s+({JOB_HEAD})$", piece, re.I)) \
             and m.group(1).split()[-1].lower() in OCCUPATIONS:
         return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "Twelve-hour shifts as a paramedic"

@@ -36,6 +36,8 @@ OCCUPATIONS = wordset("""
     sysadmin marketer copywriter strategist adviser advisor specialist roofer bricklayer plasterer
     locksmith glazier florist fishmonger croupier porter concierge housekeeper lifeguard zookeeper
     groomer trucker chauffeur machinist operator foreman labourer laborer handyman optician
+    potter dispatcher ceramicist jeweller jeweler upholsterer joiner electrician tiler decorator seamstress midwife
+    sonographer phlebotomist orthodontist podiatrist chiropractor osteopath hygienist paramedic firefighter copywriter
     """)
 """Nouns of a job ("a nurse", "a data analyst", "a social worker"): the head word decides."""
 
