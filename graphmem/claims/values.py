@@ -259,6 +259,15 @@ def _top(piece: str, sentence: str) -> list[Said]:
     return []
 
 
+def _new_top(piece: str, sentence: str) -> list[Said]:
+    """"the jollof your mum made is my new favourite": the favourite said before (of whatever thing) has a new value."""
+    if m := re.match(r"^(?:the\s+|that\s+)?([\w' -]+?)(?:\s+(?:your|that|which|you|i|we|at|from)\b.*?)?\s+is\s+(?:now\s+)?(?:my|our)\s+"
+                     r"(?:new\s+|absolute\s+)?(?:fav|fave|favourite|favorite)$", piece, re.I):
+        if len(m.group(1).split()) <= 3 and m.group(1).lower() not in ("it", "this", "that", "he", "she", "they"):
+            return [said("favourite:it", m.group(1), f"favourite: {m.group(1)}")]
+    return []
+
+
 def _count(piece: str, sentence: str) -> list[Said]:
     """"so that's three grandchildren now", "which makes four cats"."""
     nums = "|".join(sorted(NUMBERS, key=len, reverse=True))
@@ -413,6 +422,7 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
     (_playing, ("drum", "fiddle", "ing", "ordered", "bought", "got", "took", "started", "hired", "rented", "stopp", "quit", "dropp",
                 "gave", "sold")),
     (_top, ("top", "crown", "fav", "overtaken", "replaced", "beaten", "dethroned")),
+    (_new_top, ("fav",)),
     (_count, ("that's", "that is", "makes", "making", "it's", "it is")),
     (_next, ("now", "these days", "monday", "next", " on ", " in ")),
 )

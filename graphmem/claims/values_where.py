@@ -29,8 +29,12 @@ def residence(piece: str, sentence: str) -> list[Said]:
                        rf"|role|position|post)\s+in\s+({NAME})", piece)) and place(m.group(1)) and not NOT.search(piece):
         return [said("residence", m.group(1), f"move to {m.group(1)}")]  # "I've taken a posting in Singapore"
     if (m := re.match(rf"^(?i:(?:the\s+)?same|(?:a\s+|the\s+)?new|first\s+night\s+in\s+(?:the|my|our)\s+(?:new\s+)?)\s*(?:[a-z]+\s+)?"
-                      rf"(?i:flat|apartment|place|house|home|cottage|condo|studio|bedsit|room)\s+in\s+({NAME})", piece)) and place(m.group(1)):
+                      rf"(?i:flat|apartment|place|house|home|cottage|condo|studio|bedsit|room)\s+in\s+({NAME})", piece)):
         return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "same drafty cottage in Hebden Bridge"
+    if (m := re.search(rf"\b(?i:moving|moved|relocating|relocated)\s+(?i:over\s+|back\s+|down\s+|up\s+)?to\s+({NAME})", piece)) \
+            and not m.group(1).isupper() and not TRIP.search(piece) and (place(m.group(1)) or STAY.search(sentence)
+                                                                     or re.search(r"\b(?:house|flat|home|lease|keys)\b", sentence)):
+        return [said("residence", m.group(1), f"move to {m.group(1)}")]  # "bought a house!!! moving to Bath"
     if m := DWELLING.search(piece):
         name = m.group(1) or m.group(2)
         if m.group(1) or place(name):
@@ -128,6 +132,10 @@ def job(piece: str, sentence: str) -> list[Said]:
                           piece, re.I)) and re.search(r"\b(?:now|at\s+last|officially|as\s+of|from\s+today|qualified|newly)\b",
                                                      piece, re.I) and m.group(1).split()[-1].lower() in OCCUPATIONS:
         return [said("occupation", m.group(1), f"be {m.group(1)}")]  # "Head chef now"
+    if (m := re.search(rf"\b(?:starting|started|start|working|work|now|month|week|year|months|weeks|years)\s+as\s+an?\s+({JOB_HEAD})"
+                       r"(?=\s+(?:done|now|at|in|for|from|on)\b|$)", piece, re.I)) and m.group(1).split()[-1].lower() in OCCUPATIONS \
+            and not NOT.search(piece):
+        return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "starting as a junior copywriter at an agency"
     if (m := re.search(rf"\bas\s+an?\s+({JOB_HEAD})\s+(?:this\s+time|now|these\s+days)\b", piece, re.I)) \
             and m.group(1).split()[-1].lower() in OCCUPATIONS:
         return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "back doing numbers, but as a tax adviser this time"
