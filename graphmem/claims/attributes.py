@@ -167,6 +167,8 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
         return [Said("residence", _value(m.group(1)), k, neg)]  # "home is Porto now"
     elif p == "call" and (m := re.match(rf"^{_PLACE}\s+home\b", obj)):
         return [Said("residence", _value(m.group(1)), k, neg)]
+    if place and place.group(1).isupper() and len(place.group(1)) > 1:
+        return []  # "moved over to KPMG": an organisation, not a place (graphmem.claims.values_where reads it)
     return [Said("residence", _value(place.group(1)), k, neg)] if place else []
 
 
@@ -445,7 +447,12 @@ def _favourite(k: Clause, c: Claim) -> list[Said]:
 def thing(text: str) -> str:
     """The thing a favourite, a count or a frequency is of: its last word, singular, UK spelling."""
     words = text.lower().split()
-    return uk(singular(words[-1])) if words else ""
+    return _DOING.get(words[-1], uk(singular(words[-1]))) if words else ""
+
+
+_DOING = {"running": "run", "swimming": "swim", "cycling": "cycle", "walking": "walk", "jogging": "jog", "climbing": "climb",
+          "hiking": "hike", "rowing": "row", "skating": "skate", "dancing": "dance", "biking": "bike", "lifting": "lift"}
+"""An activity said as what one does ("go running") and as the doing ("run every day") is one thing."""
 
 
 def _count(k: Clause, c: Claim) -> list[Said]:

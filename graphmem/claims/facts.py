@@ -104,7 +104,7 @@ def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
         read_values = {(s.attribute, s.value) for x in said[first:i + 1] for s in x}
         extra = () if _suggested(claims[first]) else tuple(
             s for s in sentence_said(claims[first]) if s.attribute not in read
-            or s.attribute in MANY and (s.attribute, s.value) not in read_values)  # a pet's name beside its kind
+            or (s.attribute in MANY or s.attribute == "diet") and (s.attribute, s.value) not in read_values)  # a pet's name
         if any(s.attribute == "pet" for s in extra):  # "adopted a dog, her name is Juno": Juno, not "dog"
             for j in range(first, i + 1):
                 said[j] = tuple(s for s in said[j] if not (s.attribute == "pet" and singular(s.value) in ANIMAL_WORDS))
@@ -134,6 +134,19 @@ def _before_dropped(text: str) -> str:
     now instead of law" is "medicine", "at Spotify after four years at Apple" is "at Spotify"."""
     out = _BEFORE.sub("", _BEFORE.sub("", text)).strip()
     return re.sub(r"^and\s+", "", out) or text
+
+
+_ALIKE = {"movie": "film", "tv show": "show", "programme": "show", "series": "show", "meal": "food", "dish": "food",
+          "musician": "artist", "singer": "artist", "group": "band", "novel": "book", "sport": "sport", "tune": "song"}
+
+
+def _alike(attribute: str, open_: dict[str, list[int]]) -> list[str]:
+    """The other favourites of the same thing under another word (``favourite:movie`` beside ``favourite:film``)."""
+    kind, _, thing = attribute.partition(":")
+    if kind != "favourite" or not thing:
+        return []
+    slot = _ALIKE.get(thing, thing)
+    return [b for b in open_ if b != attribute and b.startswith("favourite:") and _ALIKE.get(b[10:], b[10:]) == slot]
 
 
 def _same(held: str, said: str) -> bool:
@@ -218,6 +231,11 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
                     gone = [j for j in held if not facts[j].negated]  # "sold my car": whatever car it was
             else:
                 gone = [j for j in held if _ends(s, facts[j], many)]
+                for b in _alike(a, open_):  # "my new favourite movie" ends the favourite film
+                    ended = [j for j in open_[b] if not facts[j].negated]
+                    for j in ended:
+                        end(j, c)
+                    open_[b] = [j for j in open_[b] if j not in ended]
             for j in gone:
                 end(j, c)
             open_[a] = [j for j in held if j not in gone]

@@ -61,6 +61,7 @@ def sentence_said(c: Claim) -> list[Said]:
     if not _CAPITAL.search(sentence) and not set(re.findall(r"[a-z][a-z'-]*|\d+", sentence.lower())) & _KEYS:
         return []  # no name and no word of a type or of a cue: nothing to read (about half of a chat's sentences)
     out: list[Said] = _whole(sentence)
+    whole = {s.attribute for s in out if not s.ends}  # (said across a comma: "a van, a Vivaro-e" is the Vivaro-e)
     for piece in _PIECES.split(sentence):
         piece = piece.strip(" .!?\"'")
         if not piece or not mine(REASON.sub("", piece)):
@@ -73,7 +74,7 @@ def sentence_said(c: Claim) -> list[Said]:
             got = rule(piece, sentence) or (rule(piece[0].lower() + piece[1:], sentence) if piece[:1].isupper()
                                             and piece.split(" ", 1)[0].lower() in _CUE_FIRST else [])
             if got:
-                out += got
+                out += [s for s in got if s.ends or s.attribute not in whole]
                 break
     return out
 
@@ -271,6 +272,9 @@ def _new_top(piece: str, sentence: str) -> list[Said]:
 def _count(piece: str, sentence: str) -> list[Said]:
     """"so that's three grandchildren now", "which makes four cats"."""
     nums = "|".join(sorted(NUMBERS, key=len, reverse=True))
+    if m := re.match(rf"^(?i:with)\s+(\d+|{nums})\s+(kids|children|dogs|cats|grandchildren|grandkids|boys|girls)\b", piece):
+        figure = NUMBERS.get(m.group(1).lower(), m.group(1))  # "With two kids under five, sleep is a myth"
+        return [said(f"count:{thing(m.group(2))}", figure, f"have {m.group(1)} {m.group(2)}")]
     if m := re.match(rf"^(?:so\s+|and\s+)?(?:now\s+)?(?:that's|that\s+is|that\s+makes|which\s+makes|making\s+it|it's|it\s+is)\s+(\d+|{nums})\s+"
                      r"(?:\w+\s+)??([a-z]+)$", re.sub(r"\s+now$", "", piece), re.I):
         figure = NUMBERS.get(m.group(1).lower(), m.group(1))
@@ -331,7 +335,7 @@ def _partner(piece: str, sentence: str) -> list[Said]:
     """"Ten years married to Sabine today", "Third date with Anja tonight", "engaged to Rui"."""
     if NOT.search(piece):
         return []
-    if m := re.search(r"\b(?:married|engaged)\s+to\s+([A-Z][a-z'’-]+)|\b(?:dates?|anniversary(?:\s+\w+)?)\s+with\s+"
+    if m := re.search(r"\b(?i:married|engaged)\s+to\s+([A-Z][a-z'’-]+)|\b(?i:dates?|anniversary(?:\s+\w+)?)\s+with\s+"
                       r"([A-Z][a-z'’-]+)", piece):
         name = m.group(1) or m.group(2)
         return [said("partner", name, f"be with {name}")]
@@ -369,8 +373,9 @@ def _playing(piece: str, sentence: str) -> list[Said]:
                        r"(?:(?:new|tenor|alto|bass|electric|acoustic|second-hand|secondhand|cheap|little)\s+)*([a-z]+)\b", piece, re.I)) \
             and m.group(1).lower() in INSTRUMENTS and not NOT.search(piece):
         return [said("instrument", m.group(1), f"play the {m.group(1).lower()}")]  # "Ordered a tenor recorder instead"
-    if (m := re.search(r"\b(?:stopping|stopped|quitting|quit|dropping|dropped|giving\s+up|gave\s+up|sold|selling)\s+(?:the\s+|my\s+)?([a-z]+)\b",
-                       piece, re.I)) and m.group(1).lower() in INSTRUMENTS:
+    if (m := re.search(r"\b(?:stopping|stopped|quitting|quit|dropping|dropped|giving\s+up|gave\s+up|sold|selling|put|putting)\s+(?:the\s+|my\s+)?"
+                       r"([a-z]+)\b(?:\s+away)?", piece, re.I)) and m.group(1).lower() in INSTRUMENTS and (
+            not m.group(0).lower().startswith("put") or m.group(0).lower().endswith("away")):
         return [said("*", m.group(1), f"stopped {m.group(1).lower()}", ends=True)]  # "stopping the cello for good"
     if m := re.search(r"\b(?:no\s+more|stopped|quit|gave\s+up|giving\s+up|done\s+with)\s+([a-z]+?)(?:m?ing)\b", piece, re.I):
         stem = m.group(1).lower()
@@ -420,10 +425,10 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
     (_partner, ("married", "engaged", "date", "anniversary", "proposed", "popped", "over", "done", "finished", "split",
                 "broke", "separated", "single", "divorce", "called", "named")),
     (_playing, ("drum", "fiddle", "ing", "ordered", "bought", "got", "took", "started", "hired", "rented", "stopp", "quit", "dropp",
-                "gave", "sold")),
+                "gave", "sold", "put")),
     (_top, ("top", "crown", "fav", "overtaken", "replaced", "beaten", "dethroned")),
     (_new_top, ("fav",)),
-    (_count, ("that's", "that is", "makes", "making", "it's", "it is")),
+    (_count, ("that's", "that is", "makes", "making", "it's", "it is", "with")),
     (_next, ("now", "these days", "monday", "next", " on ", " in ")),
 )
 """Each rule in the order tried (the first that reads a piece wins), with the words it needs one of (None: a name)."""

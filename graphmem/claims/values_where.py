@@ -106,6 +106,8 @@ def employer(piece: str, sentence: str) -> list[Said]:
     if (m := re.search(rf"\b(?:start(?:ing|ed|s)?|begin(?:ning|s)?|began)\s+at\s+(?:the\s+)?({NAME})", piece)) \
             and org(m.group(1)) and not re.match(r"\d", m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Starting at Stripe on Monday"
+    if (m := re.search(r"\b(?i:moved|moving|switched|went)\s+(?i:over\s+)?to\s+([A-Z]{2,}[A-Za-z&]*)\b", piece)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "i moved over to KPMG last month"
     if (m := re.search(rf"\b(?i:signed|signing)\s+(?:on\s+)?with\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Signed with Network Rail."
     if (m := re.search(rf"\b(?i:offer)\s+from\s+(?:the\s+)?({NAME})\s+(?i:came\s+(?:through|thru|in)|accepted|signed)", piece)) \
