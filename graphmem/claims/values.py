@@ -325,7 +325,7 @@ def _whole(sentence: str) -> list[Said]:
         out.append(said("diet", m.group(1), f"be {m.group(1).lower()}"))  # "Week 3 of keto."
     if m := re.search(r"\bvet(?:'s)?\s+(?:appointment\s+|visit\s+|check(?:-up)?\s+|jabs\s+)?for\s+([A-Z][\w'-]+)", sentence, re.I):
         out.append(said("pet", m.group(1), f"have a pet {m.group(1)}"))  # "Reminder: vet for Biscuit on Tuesday."
-    if m := re.search(r"\b(?:met|seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\b[^.!?]*?\b(?:her|his|their)\s+"
+    if m := re.search(r"\b(?i:met|seeing|dating)\s+(?i:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\b[^.!?]*?\b(?:her|his|their)\s+"
                       r"name(?:'s|’s|\s+is)\s+([A-Z][\w'-]+)", sentence):
         out.append(said("partner", m.group(1), f"be with {m.group(1)}"))  # "Met someone - her name's Imani"
     return out
