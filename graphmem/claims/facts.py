@@ -132,6 +132,7 @@ _BEFORE = re.compile(r"\s*\b(?:from|out\s+of|instead\s+of|rather\s+than|after\s+
 def _before_dropped(text: str) -> str:
     """A value's words without the value it replaced: "from Paris to Berlin" is "to Berlin", "medicine
     now instead of law" is "medicine", "at Spotify after four years at Apple" is "at Spotify"."""
+    text = re.split(r"[.!?]+\s", text)[0]  # "nissan leaf. silent": a chat's next sentence, glued on
     out = _BEFORE.sub("", _BEFORE.sub("", text)).strip()
     return re.sub(r"^and\s+", "", out) or text
 

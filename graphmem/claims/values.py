@@ -58,7 +58,8 @@ def sentence_said(c: Claim) -> list[Said]:
     if c.subject != c.speaker and c.speaker:
         return []
     sentence = c.sentence
-    if not _CAPITAL.search(sentence) and not set(re.findall(r"[a-z][a-z'-]*|\d+", sentence.lower())) & _KEYS:
+    if not _CAPITAL.search(sentence) and not set(re.findall(r"[a-z][a-z'-]*|\d+", sentence.lower())) & _KEYS \
+            and not _CUES.search(sentence.lower()):
         return []  # no name and no word of a type or of a cue: nothing to read (about half of a chat's sentences)
     out: list[Said] = _whole(sentence)
     whole = {s.attribute for s in out if not s.ends}  # (said across a comma: "a van, a Vivaro-e" is the Vivaro-e)
@@ -128,7 +129,10 @@ def _swap(piece: str, sentence: str) -> list[Said]:
 
 
 def _bought(piece: str, sentence: str) -> list[Said]:
-    """"picked up a second-hand Mazda 3", "bought a Skoda": a vehicle by its make or its noun."""
+    """"picked up a second-hand Mazda 3", "bought a Skoda": a vehicle by its make or its noun; "car-free now": none."""
+    if re.search(r"\bcar-free\b|\bno\s+(?:longer\s+)?(?:have|own)\s+a\s+car\b|\bnot\s+driving\s+any\s*more\b|\bgave\s+up\s+(?:the|my)\s+car\b",
+                 piece, re.I) and not re.search(r"\b(?:bike|bicycle|scooter|e-bike|moped|motorbike)\b", sentence, re.I):
+        return [Said("vehicle", "", Clause("", "sell", False, "the car"), ends=True)]
     if (m := re.search(r"\b(?i:my|our)\s+(?:new\s+|current\s+)?(?:ride|car|wheels|motor|vehicle|bike)\s+(?:is|'s)\s+(?:now\s+)?(?:an?\s+|the\s+)?"
                        r"(.+)$", piece)) and not NOT.search(piece) and (type_of(m.group(1)) == "vehicle" or m.group(1)[:1].isupper()):
         return [said("vehicle", m.group(1), f"drive a {m.group(1)}")]  # "My new ride is a Honda Civic"
@@ -199,7 +203,9 @@ def _study(piece: str, sentence: str) -> list[Said]:
         if (m := re.search(r"\b(?:apprenticeship|course|degree|diploma|training|qualification|phd|masters?)\s+in\s+([a-z][a-z ]*?)"
                            r"(?:\s+at\b.*)?$", piece, re.I)) or (m := re.search(
                 r"\b(?:to\s+study|(?:i'm|i\s+am)\s+reading)\s+([A-Za-z][a-z]*(?:\s+[a-z]+)?)", piece, re.I)):
-            if subject := subject_of(m.group(1)) or subject_of(m.group(1).split()[-1]):
+            if subject := subject_of(m.group(1)) or (m.group(1).lower().strip() if re.match(r"(?i:course|degree|diploma|phd|masters?)",
+                                                                                            m.group(0).split()[0]) and len(m.group(1).split()) <= 3
+                                                     else subject_of(m.group(1).split()[-1])):
                 return [said("study", subject, f"study {subject}")]  # "an apprenticeship in plumbing", "to study design"
     if m := re.search(r"\b(?:dropped|quit|dropping|left|leaving|gave\s+up|giving\s+up)\s+(?:out\s+of\s+)?(?:my\s+|the\s+)?([a-z][a-z ]*?)(?:\s+(?:degree|course|"
                       r"module|major))?$", piece, re.I):
@@ -354,6 +360,8 @@ def _partner(piece: str, sentence: str) -> list[Said]:
     if m := re.search(r"\b(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\s+(?:new\s+|lovely\s+)?"
                       r"(?:called|named)\s+([A-Z][a-z'’-]+)", piece, re.I):
         return [said("partner", m.group(1), f"be with {m.group(1)}")]  # "now seeing someone new called Sam"
+    if m := re.search(r"\bmy\s+ex(?:-\w+)?,?\s+([A-Z][a-z'’-]+)", piece, re.I):
+        return [said("partner", m.group(1), f"broke up with {m.group(1)}", ends=True)]  # "My ex, Tom, keeps texting"
     if re.search(r"\b(?:the|my|our)\s+divorce\s+(?:came\s+through|went\s+through|is\s+final|was\s+finali[sz]ed|is\s+done|came\s+thru)", piece,
                  re.I):
         return [Said("partner", "", Clause("", "divorce", False, ""), ends=True)]  # "the divorce came through on tuesday"
@@ -407,14 +415,14 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
     (residence, None), (employer, None),
     (job, ("offer", "job", "role", "position", "post", "place", "apprentice", "now", "last", "officially", "as of",
             "today", "qualified", "newly", "as a", "as an", "that's me", "ing ", "teach", "lectur", "promoted", "moved up",
-            "stepped up")),
+            "stepped up", "retired", "employed", "freelanc", "between jobs", "out of work", "mum", "mom", "dad", "parent")),
     (_swap, ("for", "instead", "from", "transfer", "switch", "onto", "into")),
     (_used, ("used to",)),
     (_switched, ("switch", "changed", "moved", "upgraded", "downgraded", "converted", "learn", "speak", "studying", "called",
                  "named")),
     (_gone, ("goodbye", "farewell", "gone", "sold", "history", "rip", "r.i.p", "rest in peace", "lost", "buried",
              "passed away", "died", "put down", "ran away", "missing")),
-    (_bought, ("ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
+    (_bought, ("driving", "ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
                "picked up", "leased", "rent", "hired", "collected", "delivery")),
     (_study, ("hnc", "hnd", "mba", "pgce", "btec", "msc", "ba ", "bsc", "nvq", "gcse", "llb", "llm", "mphil", "mres", "degree", "course", "major", "student", "school", "exam", "class", "lecture", "module", "program", "dissert",
               "thesis", "finals", "semester", "a-level", "gcse", "diploma", "apprentice", "training", "qualification", "phd",
@@ -423,7 +431,7 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
                             "eggs", "chicken")),
     (_pet, ("called", "named", "there's")),
     (_partner, ("married", "engaged", "date", "anniversary", "proposed", "popped", "over", "done", "finished", "split",
-                "broke", "separated", "single", "divorce", "called", "named")),
+                "broke", "separated", "single", "divorce", "called", "named", "ex")),
     (_playing, ("drum", "fiddle", "ing", "ordered", "bought", "got", "took", "started", "hired", "rented", "stopp", "quit", "dropp",
                 "gave", "sold", "put")),
     (_top, ("top", "crown", "fav", "overtaken", "replaced", "beaten", "dethroned")),
@@ -432,3 +440,6 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
     (_next, ("now", "these days", "monday", "next", " on ", " in ")),
 )
 """Each rule in the order tried (the first that reads a piece wins), with the words it needs one of (None: a name)."""
+_CUES = re.compile("|".join(sorted({re.escape(w.strip()) for _, gate in _RULES if gate for w in gate if len(w.strip()) > 3},
+                                   key=len, reverse=True)))
+"""Any rule's words, for a sentence with no name and no typed word ("I'm self-employed now")."""

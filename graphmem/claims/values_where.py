@@ -18,6 +18,12 @@ __all__ = ["employer", "job", "residence"]
 
 
 def residence(piece: str, sentence: str) -> list[Said]:
+    if m := re.search(rf"\b(?i:used\s+to\s+live|lived)\s+in\s+({NAME})\s+(?i:before|until|till|for\s+\w+\s+years)", piece):
+        out = [said("residence", m.group(1), f"live in {m.group(1)}"),  # "I used to live in Madrid before moving here to Lisbon"
+               said("residence", m.group(1), f"left {m.group(1)}", ends=True)]
+        if (to := re.search(rf"\b(?i:moving|moved|relocating|coming)\s+(?i:here\s+|over\s+|back\s+)?to\s+({NAME})", piece)) and place(to.group(1)):
+            out.append(said("residence", to.group(1), f"move to {to.group(1)}"))
+        return out
     if NOT.search(piece):
         return []
     if (m := re.match(rf"^(?i:i'm|i\s+am|we're|we\s+are)\s+(?i:now\s+|still\s+|currently\s+|living\s+|based\s+|settled\s+)*in\s+"
@@ -31,10 +37,17 @@ def residence(piece: str, sentence: str) -> list[Said]:
     if (m := re.match(rf"^(?i:(?:the\s+)?same|(?:a\s+|the\s+)?new|first\s+night\s+in\s+(?:the|my|our)\s+(?:new\s+)?)\s*(?:[a-z]+\s+)?"
                       rf"(?i:flat|apartment|place|house|home|cottage|condo|studio|bedsit|room)\s+in\s+({NAME})", piece)):
         return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "same drafty cottage in Hebden Bridge"
-    if (m := re.search(rf"\b(?i:moving|moved|relocating|relocated)\s+(?i:over\s+|back\s+|down\s+|up\s+)?to\s+({NAME})", piece)) \
+    if (m := re.search(rf"\b(?i:moving|moved|relocating|relocated)\s+(?i:over\s+|back\s+|down\s+|up\s+|here\s+)?to\s+({NAME})", piece)) \
             and not m.group(1).isupper() and not TRIP.search(piece) and (place(m.group(1)) or STAY.search(sentence)
                                                                      or re.search(r"\b(?:house|flat|home|lease|keys)\b", sentence)):
         return [said("residence", m.group(1), f"move to {m.group(1)}")]  # "bought a house!!! moving to Bath"
+    if m := re.search(rf"\b(?i:sold|selling|left|leaving|moved\s+out\s+of)\s+(?i:the|our|my)\s+(?:\w+\s+)?(?i:flat|apartment|house|cottage|place"
+                      rf"|home|condo|studio|bungalow)\s+in\s+({NAME})", piece):
+        out = [said("residence", m.group(1), f"left {m.group(1)}", ends=True)]  # "We sold the flat in Leeds"
+        return out + residence(piece[m.end():], sentence)  # "... and bought a farmhouse in Devon"
+    if m := re.search(rf"\b(?i:bought|rented|renting|got|found|moved\s+into|moving\s+into)\s+(?i:a|an|the|our|my)\s+(?:\w+\s+)?"
+                      rf"(?i:flat|apartment|house|farmhouse|cottage|place|home|condo|studio|bungalow|townhouse)\s+in\s+({NAME})", piece):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "bought a farmhouse in Devon"
     if m := DWELLING.search(piece):
         name = m.group(1) or m.group(2)
         if m.group(1) or place(name):
@@ -108,6 +121,9 @@ def employer(piece: str, sentence: str) -> list[Said]:
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Starting at Stripe on Monday"
     if (m := re.search(r"\b(?i:moved|moving|switched|went)\s+(?i:over\s+)?to\s+([A-Z]{2,}[A-Za-z&]*)\b", piece)) and org(m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "i moved over to KPMG last month"
+    if (m := re.search(rf"\bat\s+(?i:a|the)\s+new\s+(?i:firm|company|job|place|agency|practice|school|studio),\s+({NAME})", sentence)) \
+            and org(m.group(1)) and not NOT.search(piece):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "I've started at a new firm, Baker & Co."
     if (m := re.search(rf"\b(?i:signed|signing)\s+(?:on\s+)?with\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Signed with Network Rail."
     if (m := re.search(rf"\b(?i:offer)\s+from\s+(?:the\s+)?({NAME})\s+(?i:came\s+(?:through|thru|in)|accepted|signed)", piece)) \
@@ -154,6 +170,14 @@ def job(piece: str, sentence: str) -> list[Said]:
         return [said("occupation", "teacher", "work as a teacher")]  # "I teach year 6 at a primary school"
     if m := re.search(r"\b(?i:promoted|moved\s+up|stepped\s+up)\s+to\s+(?:be\s+)?(?:an?\s+|the\s+)?([a-z][a-z -]{2,40}?)$", piece):
         return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "I got promoted to head of sales"
+    if re.match(r"^(?:just\s+|finally\s+|officially\s+|now\s+)*retired\b", piece, re.I):
+        return [said("occupation", "retired", "be retired"),
+                Said("employer", "", Clause("", "retire", False, "retired"), ends=True)]  # "Just retired after 30 years"
+    if m := re.search(r"\b(?:i'm|i\s+am|now|i've\s+gone|gone|went)\s+(?:now\s+|officially\s+)?(self-employed|freelance|a\s+freelancer"
+                      r"|unemployed|between\s+jobs|out\s+of\s+work|a\s+stay-at-home\s+(?:mum|mom|dad|parent)|a\s+full-time\s+(?:mum|mom|dad"
+                      r"|parent))\b", piece, re.I):
+        value = re.sub(r"^an?\s+", "", m.group(1).lower())
+        return [said("occupation", value, f"be {value}")]  # "I'm self-employed now"
     if m := re.match(r"^(?:so\s+|well\s+)?that's\s+me\s+(retired|(?:an?\s+)?[a-z]+(?:\s+[a-z]+)?)\b", piece, re.I):
         value = re.sub(r"^an?\s+", "", m.group(1).lower())
         if value == "retired" or value.split()[-1] in OCCUPATIONS:
