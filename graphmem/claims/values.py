@@ -143,6 +143,13 @@ def _bought(piece: str, sentence: str) -> list[Said]:
                        r"(?:(?:new|used|second-hand|secondhand|electric|little|old)\s+)*([a-z][a-z-]*)\b", piece)) \
             and (m.group(1) in VEHICLES or m.group(1) in ("e-bike", "ebike", "campervan")) and not NOT.search(piece):
         return [said("vehicle", m.group(1), f"have a {m.group(1)}")]  # "Bought myself an e-bike"
+    if (m := re.search(r"\b(?i:mot|service|insurance|tyres|tires|oil\s+change|brakes)\s+(?:on|for)\s+(?:the|my|our)\s+(?:old\s+)?"
+                       r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", piece)):
+        return [said("vehicle", m.group(1), f"drive the {m.group(1)}")]  # "MOT on the Astra passed, just"
+    if (m := re.search(r"\b(?:picked\s+up|bought|collected|leased|took\s+delivery\s+of|got|renting|rented|hired)\s+(?:an?|the|my|our)\s+"
+                       r"(?:(?:new|used|second-hand|secondhand|shiny|electric|little|old|hybrid)\s+)*"
+                       r"([A-Z][\w-]*\s+(?:scooter|motorbike|motorcycle|bike|van|estate|hatchback|campervan))\b", piece)):
+        return [said("vehicle", m.group(1), f"drive a {m.group(1)}")]  # "Bought a secondhand Yamaha scooter"
     if (m := re.search(r"\b(?:picked\s+up|bought|collected|leased|took\s+delivery\s+of|got|renting|rented|hired)\s+(?:an?|the|my|our)\s+"
                        r"(?:(?:new|used|second-hand|secondhand|shiny|electric|little|old|hybrid|red|blue|black|white|silver)\s+)*"
                        r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", piece)) and type_of(m.group(1)) == "vehicle" and not NOT.search(piece):
@@ -170,6 +177,8 @@ def _gone(piece: str, sentence: str) -> list[Said]:
         return [said("*", m.group(1), f"{m.group(1)} gone", ends=True)]
     if m := re.search(r"\b(?i:we|i)\s+(?:just\s+|sadly\s+)?(?i:lost|buried)\s+(?:our\s+|my\s+)?(?:[a-z]+\s+)?([A-Z][\w'-]+)", piece):
         return [said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "We lost Rufus last week": if one of theirs
+    if m := re.match(r"^([A-Z][\w'-]*)\s+(?:went|has\s+gone|is\s+going|moved)\s+to\s+live\s+(?:with|at)\b", piece):
+        return [said("*", m.group(1), f"rehomed {m.group(1)}", ends=True)]  # "Dash went to live at my mum's for good"
     if m := re.match(r"^(?:rip|r\.i\.p\.?|rest\s+in\s+peace)\s+(?:little\s+|sweet\s+|old\s+)?([A-Za-z][\w'-]*)", piece, re.I):
         return [said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "RIP nibbles"
     if (m := re.search(r"\b(?:our|my)\s+(?:(?:old|little|sweet|beloved|poor)\s+)*([a-z]+)\s+([A-Za-z][\w'-]*)\s+(?:has\s+|sadly\s+|just\s+)*"
@@ -360,6 +369,9 @@ def _partner(piece: str, sentence: str) -> list[Said]:
     if m := re.search(r"\b(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\s+(?:new\s+|lovely\s+)?"
                       r"(?:called|named)\s+([A-Z][a-z'’-]+)", piece, re.I):
         return [said("partner", m.group(1), f"be with {m.group(1)}")]  # "now seeing someone new called Sam"
+    if m := re.match(r"^(?:so\s+)?([A-Z][a-z'’-]+)\s+and\s+(?i:i|me)\s+(?:are|have|were)\s+(?:officially\s+)?(?:done|over|finished|split\s+up|broken\s+up"
+                     r"|separated|separating)", piece):
+        return [said("partner", m.group(1), f"broke up with {m.group(1)}", ends=True)]  # "Marcus and I are done"
     if m := re.search(r"\bmy\s+ex(?:-\w+)?,?\s+([A-Z][a-z'’-]+)", piece, re.I):
         return [said("partner", m.group(1), f"broke up with {m.group(1)}", ends=True)]  # "My ex, Tom, keeps texting"
     if re.search(r"\b(?:the|my|our)\s+divorce\s+(?:came\s+through|went\s+through|is\s+final|was\s+finali[sz]ed|is\s+done|came\s+thru)", piece,
@@ -420,9 +432,9 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
     (_used, ("used to",)),
     (_switched, ("switch", "changed", "moved", "upgraded", "downgraded", "converted", "learn", "speak", "studying", "called",
                  "named")),
-    (_gone, ("goodbye", "farewell", "gone", "sold", "history", "rip", "r.i.p", "rest in peace", "lost", "buried",
+    (_gone, ("to live", "goodbye", "farewell", "gone", "sold", "history", "rip", "r.i.p", "rest in peace", "lost", "buried",
              "passed away", "died", "put down", "ran away", "missing")),
-    (_bought, ("driving", "ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
+    (_bought, ("mot ", "service", "insurance", "tyres", "tires", "brakes", "driving", "ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
                "picked up", "leased", "rent", "hired", "collected", "delivery")),
     (_study, ("hnc", "hnd", "mba", "pgce", "btec", "msc", "ba ", "bsc", "nvq", "gcse", "llb", "llm", "mphil", "mres", "degree", "course", "major", "student", "school", "exam", "class", "lecture", "module", "program", "dissert",
               "thesis", "finals", "semester", "a-level", "gcse", "diploma", "apprentice", "training", "qualification", "phd",

@@ -48,6 +48,13 @@ def residence(piece: str, sentence: str) -> list[Said]:
     if m := re.search(rf"\b(?i:bought|rented|renting|got|found|moved\s+into|moving\s+into)\s+(?i:a|an|the|our|my)\s+(?:\w+\s+)?"
                       rf"(?i:flat|apartment|house|farmhouse|cottage|place|home|condo|studio|bungalow|townhouse)\s+in\s+({NAME})", piece):
         return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "bought a farmhouse in Devon"
+    if m := re.match(rf"^(?i:the|my|our)\s+(?:new\s+)?(?i:flat|apartment|place|house|cottage|room|studio)\s+in\s+({NAME})\s+(?i:is|has|gets|feels)\b",
+                     piece):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "the flat in Leith is tiny"
+    if m := re.search(rf"\b(?i:signed\s+for|got|found|taken|took)\s+(?i:a|the)\s+(?i:room|flat|place|house|studio)\s+in\s+({NAME})", piece):
+        return [said("residence", m.group(1), f"live in {m.group(1)}")]  # "I've signed for a room in Partick"
+    if (m := re.search(rf"\b(?i:keys?)\s+(?i:for|to)\s+(?i:the|my|our)\s+({NAME})\s+(?i:place|flat|house)\b.*\b(?i:back|landlord|hand)", piece)):
+        return [said("residence", m.group(1), f"left {m.group(1)}", ends=True)]  # "keys for the Leith place go back"
     if m := DWELLING.search(piece):
         name = m.group(1) or m.group(2)
         if m.group(1) or place(name):
@@ -157,7 +164,7 @@ def job(piece: str, sentence: str) -> list[Said]:
     if (m := re.search(rf"\bas\s+an?\s+({JOB_HEAD})\s+(?:this\s+time|now|these\s+days)\b", piece, re.I)) \
             and m.group(1).split()[-1].lower() in OCCUPATIONS:
         return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "back doing numbers, but as a tax adviser this time"
-    if (m := re.search(rf"\b(?:shifts?|years?|months?|job|work|working|day|days)\s+as\s+an?\s+({JOB_HEAD})$", piece, re.I)) \
+    if (m := re.search(rf"\b(?:shifts?|years?|months?|weeks?|job|work|working|day|days|one)\s+as\s+an?\s+({JOB_HEAD})$", piece, re.I)) \
             and m.group(1).split()[-1].lower() in OCCUPATIONS:
         return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "Twelve-hour shifts as a paramedic"
     if m := re.search(r"\b(?i:i've\s+been|i'm|i\s+am|been|still)\s+(nursing|teaching|lecturing|tutoring|farming|bartending|freelancing"
