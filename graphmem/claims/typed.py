@@ -81,7 +81,8 @@ GERUND_JOB = {"nursing": "nurse", "teaching": "teacher", "lecturing": "lecturer"
 TYPED = (("vehicle", VEHICLES), ("instrument", INSTRUMENTS), ("diet", DIETS))
 MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo jeep "
                    "chevy chevrolet fiat peugeot renault porsche lexus skoda citroen rivian polestar vespa yamaha piaggio triumph "
-                  "ducati kawasaki suzuki harley ktm vauxhall opel dacia seat cupra mini jaguar astra corsa octavia".split())
+                  "ducati kawasaki suzuki harley ktm vauxhall opel dacia seat cupra mini jaguar astra corsa octavia fiesta focus polo "
+                  "corolla civic prius yaris leaf clio transit vivaro qashqai".split())
 
 
 def type_of(value: str) -> str | None:

@@ -143,6 +143,9 @@ def _bought(piece: str, sentence: str) -> list[Said]:
                        r"(?:(?:new|used|second-hand|secondhand|electric|little|old)\s+)*([a-z][a-z-]*)\b", piece)) \
             and (m.group(1) in VEHICLES or m.group(1) in ("e-bike", "ebike", "campervan")) and not NOT.search(piece):
         return [said("vehicle", m.group(1), f"have a {m.group(1)}")]  # "Bought myself an e-bike"
+    if (m := re.match(r"^(?:yeah\s+|yes\s+)?(?i:the|my|our)\s+(?:old\s+|trusty\s+)?([A-Z][\w-]*)(?:'s|’s|\s+is|\s+has)\s+(?!gone\b|sold\b|history\b)",
+                      piece)) and type_of(m.group(1)) == "vehicle" and not NOT.search(piece):
+        return [said("vehicle", m.group(1), f"drive the {m.group(1)}")]  # "the Fiesta's held together with gaffer tape"
     if (m := re.search(r"\b(?i:mot|service|insurance|tyres|tires|oil\s+change|brakes)\s+(?:on|for)\s+(?:the|my|our)\s+(?:old\s+)?"
                        r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", piece)):
         return [said("vehicle", m.group(1), f"drive the {m.group(1)}")]  # "MOT on the Astra passed, just"
@@ -427,14 +430,14 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
     (residence, None), (employer, None),
     (job, ("offer", "job", "role", "position", "post", "place", "apprentice", "now", "last", "officially", "as of",
             "today", "qualified", "newly", "as a", "as an", "that's me", "ing ", "teach", "lectur", "promoted", "moved up",
-            "stepped up", "retired", "employed", "freelanc", "between jobs", "out of work", "mum", "mom", "dad", "parent")),
+            "stepped up", "being", "retired", "employed", "freelanc", "between jobs", "out of work", "mum", "mom", "dad", "parent")),
     (_swap, ("for", "instead", "from", "transfer", "switch", "onto", "into")),
     (_used, ("used to",)),
     (_switched, ("switch", "changed", "moved", "upgraded", "downgraded", "converted", "learn", "speak", "studying", "called",
                  "named")),
     (_gone, ("to live", "goodbye", "farewell", "gone", "sold", "history", "rip", "r.i.p", "rest in peace", "lost", "buried",
              "passed away", "died", "put down", "ran away", "missing")),
-    (_bought, ("mot ", "service", "insurance", "tyres", "tires", "brakes", "driving", "ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
+    (_bought, ("the ", "my ", "our ", "mot ", "service", "insurance", "tyres", "tires", "brakes", "driving", "ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
                "picked up", "leased", "rent", "hired", "collected", "delivery")),
     (_study, ("hnc", "hnd", "mba", "pgce", "btec", "msc", "ba ", "bsc", "nvq", "gcse", "llb", "llm", "mphil", "mres", "degree", "course", "major", "student", "school", "exam", "class", "lecture", "module", "program", "dissert",
               "thesis", "finals", "semester", "a-level", "gcse", "diploma", "apprentice", "training", "qualification", "phd",

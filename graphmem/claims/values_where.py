@@ -177,6 +177,10 @@ def job(piece: str, sentence: str) -> list[Said]:
         return [said("occupation", "teacher", "work as a teacher")]  # "I teach year 6 at a primary school"
     if m := re.search(r"\b(?i:promoted|moved\s+up|stepped\s+up)\s+to\s+(?:be\s+)?(?:an?\s+|the\s+)?([a-z][a-z -]{2,40}?)$", piece):
         return [said("occupation", m.group(1), f"work as {m.group(1)}")]  # "I got promoted to head of sales"
+    if (m := re.match(rf"^(?:honestly\s+|tbh\s+)?being\s+an?\s+({JOB_HEAD})\s+(?:on\s+\w+\s+|here\s+|at\s+\w+\s+)?(?:is|has\s+been)\b", piece,
+                      re.I)) and m.group(1).split()[-1].lower() in OCCUPATIONS and re.search(
+                          r"\b(?:nights|shifts?|hours|patients|customers|clients|pay|paid|rota|boss|manager)\b", sentence, re.I):
+        return [said("occupation", m.group(1), f"work as a {m.group(1)}")]  # "being a paramedic on nights is wrecking me"
     if re.match(r"^(?:just\s+|finally\s+|officially\s+|now\s+)*retired\b", piece, re.I):
         return [said("occupation", "retired", "be retired"),
                 Said("employer", "", Clause("", "retire", False, "retired"), ends=True)]  # "Just retired after 30 years"
