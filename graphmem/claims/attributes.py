@@ -337,7 +337,7 @@ def _instrument(k: Clause, c: Claim) -> list[Said]:
             and m.group(2) in INSTRUMENTS:
         out = [Said("instrument", singular(m.group(1)), k, ends=True)] if m.group(1) in INSTRUMENTS else []
         return out + [Said("instrument", singular(m.group(2)), replace(k, object=f"to the {m.group(2)}"), alone=True)]
-    m = re.match(r"^(?:up\s+|playing\s+)?(?:the\s+|a\s+|my\s+|an\s+)?(?:new\s+|electric\s+|acoustic\s+|bass\s+)?(\w+)", obj)
+    m = re.match(r"^(?:up\s+|playing\s+)?(?:the\s+|a\s+|my\s+|an\s+)?(?:new\s+|electric\s+|acoustic\s+|bass\s+(?=guitar))?(\w+)", obj)
     if not m or m.group(1) not in INSTRUMENTS:
         return []
     thing = singular(m.group(1))
@@ -465,7 +465,7 @@ def _count(k: Clause, c: Claim) -> list[Said]:
         return []
     obj = re.sub(r"^(?:at|up\s+to)\s+", "", k.object) if k.predicate in ("be", "hit", "reach") else k.object
     m = _COUNT.match(obj)
-    if not m or m.group(2).lower() in ("of", "times", "more", "days", "weeks", "months", "years", "minutes", "hours", "from",
+    if not m or m.group(2)[:1].isupper() or m.group(2).lower() in ("of", "times", "more", "days", "weeks", "months", "years", "minutes", "hours", "from",
                                        "in", "for", "on", "at", "to", "with", "example", "thing", "day", "time", "way", "or",
                                        "and", "so", "than"):
         return []

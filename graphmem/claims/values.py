@@ -312,7 +312,7 @@ def _whole(sentence: str) -> list[Said]:
                        r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", sentence)) and m.group(1) in VEHICLES and not OTHERS.search(
             sentence[:m.start()]):
         out.append(said("vehicle", m.group(2), f"drive a {m.group(2)}"))
-    if (m := re.search(r"\b(?:our|my)\s+(?:new\s+|little\s+|rescue\s+|baby\s+)*([a-z]+),\s+([A-Z][\w'-]+)", sentence)) \
+    if (m := re.search(r"\b(?i:our|my)\s+(?:new\s+|little\s+|rescue\s+|baby\s+)*([a-z]+),\s+([A-Z][\w'-]+)", sentence)) \
             and singular(m.group(1)) in ANIMAL_WORDS:
         out.append(said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))  # "our new kitten, Miso!"
     if (m := re.search(r"\bmy\s+([a-z]+)\s+([a-z]{3,})\s+(?:keeps|is|has|was|won't|doesn't|loves|hates|just|got|needs)\b", sentence)) \

@@ -131,6 +131,10 @@ def employer(piece: str, sentence: str) -> list[Said]:
     if (m := re.search(rf"\bat\s+(?i:a|the)\s+new\s+(?i:firm|company|job|place|agency|practice|school|studio),\s+({NAME})", sentence)) \
             and org(m.group(1)) and not NOT.search(piece):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "I've started at a new firm, Baker & Co."
+    if m := re.search(rf"\b(?i:i'm|i\s+am)\s+(?i:now\s+)?(?:the\s+)?((?:Head|Director|VP|Chief|Manager|Lead)\s+of\s+[A-Z]\w+(?:\s+[A-Z]\w+)?)"
+                      rf"\s+at\s+(?:the\s+)?({NAME})", piece):
+        return [said("occupation", m.group(1), f"work as {m.group(1)}"),
+                said("employer", m.group(2), f"work at {m.group(2)}")]  # "I'm Head of Marketing at Lush"
     if (m := re.search(rf"\b(?i:signed|signing)\s+(?:on\s+)?with\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Signed with Network Rail."
     if (m := re.search(rf"\b(?i:offer)\s+from\s+(?:the\s+)?({NAME})\s+(?i:came\s+(?:through|thru|in)|accepted|signed)", piece)) \
