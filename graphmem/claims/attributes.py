@@ -158,7 +158,8 @@ def _residence(k: Clause, c: Claim) -> list[Said]:
                                                 r"(?:years?|months?))))", k.said or obj) and not re.search(
             r"\b(?:for\s+(?:a|the|my|our)\s+(?:conference|trip|holiday|vacation|week|weekend|visit|wedding|work)"
             r"|visiting|on\s+holiday|on\s+vacation|on\s+business)\b", k.said or obj, re.I):
-        place = None if re.search(r"\b(?:was|were)\s+in\b", c.sentence, re.I) else _IN_PLACE.search(obj)
+        place = None if re.search(r"\b(?:was|were)\s+in\b|\b(?:when|if|once|until|whenever)\s+(?:i'm|i\s+am|we're|we\s+are)\s+in\b",
+                                  c.sentence, re.I) else _IN_PLACE.search(obj)
         # "I'm in Glasgow now", "I've been in Lisbon for three years"; not "I was in Chicago, it was awesome"
     elif p == "be" and k.topic[:1].isupper() and re.match(r"^(?:my|our)?\s*(?:new\s+)?home\b|^where\s+(?:i|we)\s+"
                                                           r"(?:live|are\s+based|call\s+home)\b", obj, re.I):
@@ -433,12 +434,15 @@ def _language(k: Clause, c: Claim) -> list[Said]:
     return []
 
 
+_MODALS = frozenset({"it", "that's", "it's", "might", "may", "could", "would", "will", "must", "should"})
+
+
 def _favourite(k: Clause, c: Claim) -> list[Said]:
     if k.predicate != "be":
         return []
     if (m := _FAVOURITE.search(k.topic)) and k.object and re.match(r"^(?:(?:one|some)\s+of\s+)?(?:my|our)\b", k.topic, re.I):
         return [Said(f"favourite:{thing(m.group(1))}", _value(k.object), k, k.negated)]
-    if k.topic and k.topic.lower() not in POINTING | {"it", "that's", "it's"} and (m := re.match(r"^(?:my|our)\s+(?:new\s+|all-time\s+|absolute\s+)*(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
+    if k.topic and k.topic.lower() not in POINTING | _MODALS and (m := re.match(r"^(?:my|our)\s+(?:new\s+|all-time\s+|absolute\s+)*(?:favou?rite|fave|fav)\s+([a-z][a-z -]*)$", k.object,
                                   re.I)):
         return [Said(f"favourite:{thing(m.group(1))}", _value(k.topic), k, k.negated)]
     return []

@@ -70,7 +70,7 @@ _TIME_TAIL = re.compile(
     r"|several|a\s+few|a\s+couple\s+(?:of\s+)?)\s+(?:days?|weeks?|months?|years?)\s+ago"
     r"|(?:on|last|this|next)\s+(?:mon|tues?|wed|thurs?|fri|sat|sun)(?:day|nesday|rsday|urday)?"
     r"|not\s+(?:too|that|so)\s+long\s+ago|(?:a\s+)?(?:while|long\s+time)\s+ago|(?:the\s+)?other\s+day|lately"
-    r"|atm|rn|at\s+the\s+minute|before|ever\s+since|since\s+then|ever|more\s+than\s+ever|later|soon|lol|haha|lmao|(?:ya|you)\s+know|after\s+all"
+    r"|atm|rn|at\s+the\s+minute|the\s+day\s+after(?:\s+tomorrow)?(?:\s+\w+)?|before|ever\s+since|since\s+then|ever|more\s+than\s+ever|later|soon|lol|haha|lmao|(?:ya|you)\s+know|after\s+all"
     r"|over\s+the\s+(?:summer|winter|weekend|holidays|break)|(?:for|in)\s+(?:ages|years|a\s+while)"
     r"|(?:a|one|two|three|four|a\s+few|several|\d+)\s+(?:days|weeks|weekends|months|years)|at\s+(?:long\s+)?last|for\s+real|instead|in\s+the\s+end|on\s+top\s+of\s+that|as\s+of\s+\w+"
     r"|(?:from|starting|as\s+of)\s+(?:today|tomorrow|now|then|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"

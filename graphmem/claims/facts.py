@@ -96,14 +96,14 @@ def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
     what the sentence says by the meaning of its values (:func:`graphmem.claims.values.sentence_said`)
     of an attribute none of the sentence's clauses gave a statement of (those read the verb: they win)."""
     said = [() if _suggested(c) else said_of(c, claims[i - 1] if i else None) for i, c in enumerate(claims)]
-    first = 0
+    first, previous = 0, ""
     for i, c in enumerate(claims):
         if i + 1 < len(claims) and claims[i + 1].turn_id == c.turn_id and claims[i + 1].sentence == c.sentence:
             continue
         read = {s.attribute for x in said[first:i + 1] for s in x if not s.ends}  # (an ending alone leaves the start to them)
         read_values = {(s.attribute, s.value) for x in said[first:i + 1] for s in x}
         extra = () if _suggested(claims[first]) else tuple(
-            s for s in sentence_said(claims[first]) if s.attribute not in read
+            s for s in sentence_said(claims[first], previous) if s.attribute not in read
             or (s.attribute in MANY or s.attribute == "diet") and (s.attribute, s.value) not in read_values)  # a pet's name
         if any(s.attribute == "pet" for s in extra):  # "adopted a dog, her name is Juno": Juno, not "dog"
             for j in range(first, i + 1):
@@ -112,6 +112,7 @@ def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
             for j in range(first, i + 1):
                 said[j] = tuple(s for s in said[j] if not s.attribute.startswith("other:"))
         said[i] += extra  # after the clauses' statements: "used to play the violin" ends what a clause started
+        previous = c.sentence if i + 1 < len(claims) and claims[i + 1].turn_id == c.turn_id else ""
         first = i + 1
     return tuple(said)
 

@@ -45,7 +45,8 @@ _FEELING = re.compile(r"^(?:so\s+|really\s+|very\s+|super\s+|totally\s+|pretty\s
     r"|a\s+bit)\b", re.I)
 TALK = frozenset("""think guess bet hope wish know mean agree appreciate love like feel want need wonder remember forget
     imagine believe say tell let try see look hear sound seem make keep take give get go find check wait thank
-    matter manage help do can last talk chat crave chug rock come grow long die figure understand sort""".split())
+    matter manage help do can last talk chat crave chug rock come grow long die figure understand sort miss
+    wanna gonna intend""".split())
 PRONOUNS = frozenset("it they this that these those he she there which who what".split())
 _STATE = re.compile(r"^(?:stay|remain|keep|be)\s+(?:so\s+|really\s+|very\s+)?(?:positive|hopeful|focused|busy|strong|motivated"
                     r"|calm|sane|safe|healthy|grounded|humble|optimistic|active|patient|careful|extra\s+careful|on\s+track)\b"

@@ -52,16 +52,18 @@ _KEYS = OCCUPATIONS | VEHICLES | INSTRUMENTS | DIETS | ANIMAL_WORDS | {w for x i
 
 
 
-def sentence_said(c: Claim) -> list[Said]:
+def sentence_said(c: Claim, previous: str = "") -> list[Said]:
     """What the claim's sentence says of its speaker by the meaning of its values (see the module
-    docstring): read once a sentence, for a claim about the speaker themselves."""
+    docstring): read once a sentence, for a claim about the speaker themselves. ``previous``: the
+    sentence before it in the same turn, when one of its claims is the person's ("We got a puppy! Her
+    name is Willow.": the name is the puppy's)."""
     if c.subject != c.speaker and c.speaker:
         return []
     sentence = c.sentence
     if not _CAPITAL.search(sentence) and not set(re.findall(r"[a-z][a-z'-]*|\d+", sentence.lower())) & _KEYS \
             and not _CUES.search(sentence.lower()):
         return []  # no name and no word of a type or of a cue: nothing to read (about half of a chat's sentences)
-    out: list[Said] = _whole(sentence)
+    out: list[Said] = _whole(sentence) + (_after(sentence, previous) if previous else [])
     whole = {s.attribute for s in out if not s.ends}  # (said across a comma: "a van, a Vivaro-e" is the Vivaro-e)
     for piece in _PIECES.split(sentence):
         piece = piece.strip(" .!?\"'")
@@ -347,6 +349,25 @@ def _whole(sentence: str) -> list[Said]:
                       r"name(?:'s|’s|\s+is)\s+([A-Z][\w'-]+)", sentence):
         out.append(said("partner", m.group(1), f"be with {m.group(1)}"))  # "Met someone - her name's Imani"
     return out
+
+
+def _after(sentence: str, previous: str) -> list[Said]:
+    """A name said in the sentence after the one that named its kind: a pet ("We got a puppy! Her name is
+    Willow.", "Adopted a rescue greyhound. Called him Dash."), a partner ("I've met someone. Patricia, from the
+    bowls club.", "That's Idris. We've been seeing each other since October.")."""
+    animal = next((w for w in re.findall(r"[a-z]+", previous.lower()) if singular(w) in ANIMAL_WORDS), None)
+    if animal and re.search(r"\b(?:got|adopted|rescued|bought|brought\s+home|have|welcomed|picked\s+up|new)\b", previous, re.I) and (
+            m := re.match(r"^(?:(?:his|her|its|their)\s+name(?:'s|’s|\s+is)|(?:we\s+|i\s+)?(?:called|named)\s+(?:him|her|it))\s+"
+                          r"([A-Z][\w'-]+)", sentence, re.I)) and m.group(1)[:1].isupper():
+        return [said("pet", m.group(1), f"have a {singular(animal)} {m.group(1)}")]
+    if re.search(r"\b(?i:met|seeing|dating)\s+(?i:someone|somebody|a\s+(?:guy|girl|man|woman))\b", previous) and not NOT.search(previous) and (
+            m := re.match(r"^(?:her|his|their)?\s*(?:name(?:'s|’s|\s+is)\s+)?([A-Z][a-z-]+)\b(?!['’])", sentence)) and m.group(1).lower() not in (
+            "i", "we", "it", "she", "he", "they", "the", "but", "and", "so", "that", "this", "there", "then", "now", "well"):
+        return [said("partner", m.group(1), f"be with {m.group(1)}")]
+    if (m := re.match(r"^(?:that's|that\s+is|this\s+is)\s+([A-Z][a-z'’-]+)$", previous.strip(" .!?"), re.I)) and re.search(
+            r"\b(?:we've|we\s+have|we're|we\s+are)\s+(?:been\s+)?(?:seeing\s+each\s+other|dating|together|a\s+couple)\b", sentence, re.I):
+        return [said("partner", m.group(1), f"be with {m.group(1)}")]
+    return []
 
 
 def _partner(piece: str, sentence: str) -> list[Said]:
