@@ -182,6 +182,16 @@ def _gone(piece: str, sentence: str) -> list[Said]:
         return [said("*", m.group(1), f"{m.group(1)} gone", ends=True)]
     if m := re.search(r"\b(?i:we|i)\s+(?:just\s+|sadly\s+)?(?i:lost|buried)\s+(?:our\s+|my\s+)?(?:[a-z]+\s+)?([A-Z][\w'-]+)", piece):
         return [said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "We lost Rufus last week": if one of theirs
+    if m := re.search(r"\b(?i:i'm|i\s+am|we're|we\s+are)\s+(?i:done|finished)\s+with\s+(?:the\s+|my\s+)?([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)*)", piece):
+        return [said("*", m.group(1), f"done with {m.group(1)}", ends=True)]  # "I'm done with Google"
+    if m := re.search(r"\b(?i:left|leaving)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+(?i:behind)\b", piece):
+        return [said("*", m.group(1), f"left {m.group(1)}", ends=True)]  # "We've left Leeds behind for good"
+    if m := re.search(r"\b(?i:put)\s+(?:our\s+|my\s+)?(?:[a-z]+\s+)?([A-Z][\w'-]*)\s+(?i:down|to\s+sleep)\b", piece):
+        return [said("*", m.group(1), f"lost {m.group(1)}", ends=True)]  # "We had to put Mo down"
+    if m := re.match(r"^([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+(?:let\s+me\s+go|laid\s+me\s+off|fired\s+me|made\s+me\s+redundant|sacked\s+me)\b", piece):
+        return [said("employer", m.group(1), f"left {m.group(1)}", ends=True)]  # "Google let me go last week"
+    if re.search(r"\b(?i:i|we)\s+(?:finally\s+|just\s+)?graduated\b|^(?i:graduated)\b", piece) and not NOT.search(piece):
+        return [Said("study", "", Clause("", "graduate", False, ""), ends=True)]  # "I graduated!"
     if m := re.match(r"^([A-Z][\w'-]*)\s+(?:went|has\s+gone|is\s+going|moved)\s+to\s+live\s+(?:with|at)\b", piece):
         return [said("*", m.group(1), f"rehomed {m.group(1)}", ends=True)]  # "Dash went to live at my mum's for good"
     if m := re.match(r"^(?:rip|r\.i\.p\.?|rest\s+in\s+peace)\s+(?:little\s+|sweet\s+|old\s+)?([A-Za-z][\w'-]*)", piece, re.I):
@@ -393,7 +403,7 @@ def _partner(piece: str, sentence: str) -> list[Said]:
     if m := re.search(r"\b(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\s+(?:new\s+|lovely\s+)?"
                       r"(?:called|named)\s+([A-Z][a-z'’-]+)", piece, re.I):
         return [said("partner", m.group(1), f"be with {m.group(1)}")]  # "now seeing someone new called Sam"
-    if m := re.match(r"^(?:so\s+)?([A-Z][a-z'’-]+)\s+and\s+(?i:i|me)\s+(?:are|have|were)\s+(?:officially\s+)?(?:done|over|finished|split\s+up|broken\s+up"
+    if m := re.match(r"^(?:so\s+)?([A-Z][a-z'’-]+)\s+and\s+(?i:i|me)\s+(?:are|have|were)\s+(?:officially\s+)?(?:done|over|no\s+more|finished|split\s+up|broken\s+up"
                      r"|separated|separating)", piece):
         return [said("partner", m.group(1), f"broke up with {m.group(1)}", ends=True)]  # "Marcus and I are done"
     if m := re.search(r"\bmy\s+ex(?:-\w+)?,?\s+([A-Z][a-z'’-]+)", piece, re.I):
@@ -456,7 +466,8 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
     (_used, ("used to",)),
     (_switched, ("switch", "changed", "moved", "upgraded", "downgraded", "converted", "learn", "speak", "studying", "called",
                  "named")),
-    (_gone, ("to live", "goodbye", "farewell", "gone", "sold", "history", "rip", "r.i.p", "rest in peace", "lost", "buried",
+    (_gone, ("done with", "finished with", "behind", "put ", "let me go", "laid me off", "fired me", "redundant", "sacked",
+             "graduated", "to live", "goodbye", "farewell", "gone", "sold", "history", "rip", "r.i.p", "rest in peace", "lost", "buried",
              "passed away", "died", "put down", "ran away", "missing")),
     (_bought, ("the ", "my ", "our ", "mot ", "service", "insurance", "tyres", "tires", "brakes", "driving", "ride", "car", "wheels", "motor", "vehicle", "bike", "commute", "get around", "everywhere", "bought", "got",
                "picked up", "leased", "rent", "hired", "collected", "delivery")),
@@ -467,7 +478,7 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
                             "eggs", "chicken")),
     (_pet, ("called", "named", "there's")),
     (_partner, ("married", "engaged", "date", "anniversary", "proposed", "popped", "over", "done", "finished", "split",
-                "broke", "separated", "single", "divorce", "called", "named", "ex")),
+                "broke", "separated", "single", "divorce", "called", "named", "ex", "no more")),
     (_playing, ("drum", "fiddle", "ing", "ordered", "bought", "got", "took", "started", "hired", "rented", "stopp", "quit", "dropp",
                 "gave", "sold", "put")),
     (_top, ("top", "crown", "fav", "overtaken", "replaced", "beaten", "dethroned")),

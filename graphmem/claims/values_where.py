@@ -185,6 +185,9 @@ def job(piece: str, sentence: str) -> list[Said]:
                       re.I)) and m.group(1).split()[-1].lower() in OCCUPATIONS and re.search(
                           r"\b(?:nights|shifts?|hours|patients|customers|clients|pay|paid|rota|boss|manager)\b", sentence, re.I):
         return [said("occupation", m.group(1), f"work as a {m.group(1)}")]  # "being a paramedic on nights is wrecking me"
+    if (m := re.search(r"\b(?:left|quit|leaving|quitting|gave\s+up|given\s+up)\s+([a-z]+ing)\b", piece, re.I)) and m.group(1).lower() in GERUND_JOB:
+        job = GERUND_JOB[m.group(1).lower()]
+        return [said("*", job, f"left {m.group(1).lower()}", ends=True)]  # "I've left teaching"
     if re.match(r"^(?:just\s+|finally\s+|officially\s+|now\s+)*retired\b", piece, re.I):
         return [said("occupation", "retired", "be retired"),
                 Said("employer", "", Clause("", "retire", False, "retired"), ends=True)]  # "Just retired after 30 years"
