@@ -25,7 +25,7 @@ from graphmem.claims.clauses import Clause, clauses, trim
 from graphmem.claims.quality import POINTING, PRONOUNS, TALK, plain, small_talk, works
 from graphmem.domain import Claim
 from graphmem.text.things import (
-    ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, VEHICLES, singular, uk,
+    ANIMAL_WORDS, DIETS, DOING, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, VEHICLES, singular, uk,
 )
 
 __all__ = ["MANY", "Said", "plain", "said_of", "small_talk", "thing"]
@@ -74,6 +74,7 @@ _CAR_MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes 
                        "jeep chevy chevrolet prius civic corolla mini fiat peugeot renault porsche lexus skoda seat "
                        "citroen jaguar dodge ram cadillac buick lincoln rivian polestar leaf model vespa triumph harley yamaha ducati "
                        "kawasaki suzuki golf fiesta focus transit".split())
+_ENDING = frozenset({"leave", "quit", "sell", "ditch", "dump"})  # its object stops holding: an ending, not a fact
 _ENDED_PET = frozenset({"die", "pass", "run", "lose", "put", "rehome", "give"})
 _FOOD = re.compile(r"^(?:eat(?:ing)?\s+|drink(?:ing)?\s+)?([a-z][a-z -]*)$", re.I)
 
@@ -100,7 +101,9 @@ def said_of(c: Claim, before: Claim | None = None) -> tuple[Said, ...]:
         found = _attributes(clause, c)
         if not found and plain(clause):
             obj = trim(re.split(r",\s", clause.object)[0])  # an open-ended value: its first item, not a list or an aside
-            found = [Said(f"other:{clause.predicate}", _value(obj), replace(clause, object=obj), clause.negated)]
+            found = [Said("*", _value(obj), clause, ends=True) if clause.predicate in _ENDING and not re.match(
+                r"(?:for|on|to|at|in|with|early|late|home|work|\w+ing)\b", obj) else  # "leave ikea" ends; "quit smoking" holds
+                Said(f"other:{clause.predicate}", _value(obj), replace(clause, object=obj), clause.negated)]
         out.extend(found)
     return tuple(out)
 
@@ -451,12 +454,8 @@ def _favourite(k: Clause, c: Claim) -> list[Said]:
 def thing(text: str) -> str:
     """The thing a favourite, a count or a frequency is of: its last word, singular, UK spelling."""
     words = text.lower().split()
-    return _DOING.get(words[-1], uk(singular(words[-1]))) if words else ""
+    return DOING.get(words[-1], uk(singular(words[-1]))) if words else ""
 
-
-_DOING = {"running": "run", "swimming": "swim", "cycling": "cycle", "walking": "walk", "jogging": "jog", "climbing": "climb",
-          "hiking": "hike", "rowing": "row", "skating": "skate", "dancing": "dance", "biking": "bike", "lifting": "lift"}
-"""An activity said as what one does ("go running") and as the doing ("run every day") is one thing."""
 
 
 def _count(k: Clause, c: Claim) -> list[Said]:

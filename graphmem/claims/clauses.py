@@ -243,8 +243,8 @@ def asked(sentence: str, chat: bool = False) -> list[tuple[str, bool]]:
     Toronto and looking for hikes, ideas?", "We moved to Austin - what's the best time to run?")."""
     if chat:  # "im a nurse", "ive moved": the apostrophes a chat leaves out
         sentence = _CHAT_SHORT.sub(lambda m: _SHORT[m.group(0).lower()], sentence)
-    if not sentence.rstrip(_QMARK_TAIL).endswith("?"):
-        return [(sentence, False)]
+    if not sentence.rstrip(_QMARK_TAIL).endswith("?"):  # a chat's lower-case sentences after a full stop are their own
+        return [(part, False) for part in _STOP_LOWER.split(sentence)] if chat else [(sentence, False)]
     parts = _STOP_LOWER.split(sentence)
     last = parts.pop()
     if chat and len(said := re.split(r"\s+[-–—]+\s+(?=[^-–—]*$)", last, maxsplit=1)) == 2:  # "I'm in Glasgow - best jacket?"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from graphmem.text.lexicon import ANIMALS, wordset
 from graphmem.text.wordnet_things import MUSICAL_INSTRUMENTS, PET_ANIMALS, ROAD_VEHICLES
 
-__all__ = ["ANIMAL_WORDS", "DIETS", "FREQUENCY_WORDS", "INSTRUMENTS", "LANGUAGES", "NUMBERS", "OCCUPATIONS",
+__all__ = ["ANIMAL_WORDS", "DIETS", "DOING", "FREQUENCY_WORDS", "INSTRUMENTS", "LANGUAGES", "NUMBERS", "OCCUPATIONS",
            "PARTNER_NOUNS", "VEHICLES", "uk", "singular"]
 
 OCCUPATIONS = wordset("""
@@ -81,6 +81,10 @@ NUMBERS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())} | {"a couple of": "2", "a dozen": "12", "a few": "a few"}
 """A number said in words and the figure it names (a count's value is a figure when it can be)."""
+
+DOING = {"running": "run", "swimming": "swim", "cycling": "cycle", "walking": "walk", "jogging": "jog", "climbing": "climb",
+         "hiking": "hike", "rowing": "row", "skating": "skate", "dancing": "dance", "biking": "bike", "lifting": "lift"}
+"""An activity said as what one does ("go running") and as the doing ("run every day") is one thing."""
 
 FREQUENCY_WORDS = wordset("once twice thrice daily weekly monthly nightly yearly annually fortnightly every")
 

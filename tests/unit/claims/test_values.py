@@ -74,6 +74,14 @@ def test_a_chat_users_shorthand_and_what_they_used_to_do():
     assert _of(got, "instrument") == {"cello"}  # the violin is history, not what holds
 
 
+def test_a_lower_case_chat_leaving_one_place_for_an_offer_from_another():
+    mem = Memory()
+    mem.ingest([{"id": "t1", "speaker": "user", "text": "ok plot twist, im leaving ikea. offer from DHL came thru, start in may",
+                 "date": "2023-04-22"}])
+    holding = [f"{f.predicate} {f.object}".lower() for f in mem.facts("user") if not f.negated]
+    assert any("dhl" in t for t in holding) and not any("ikea" in t for t in holding), holding
+
+
 @pytest.mark.parametrize("text", [
     "I went to a music festival in Boston last weekend, so many cool bands.",
     "I've been supporting some young musicians from a music program.",
