@@ -443,10 +443,10 @@ def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], mom
     """``ask``'s answer from a value of the attribute asked read off the person's own turns
     (:mod:`graphmem.memory.said`), when no fact answers: its turn cited first; None when none names one."""
     a = asked(question)
-    if a is None or a.attribute not in LISTS or not asks_said(a.attribute, question):
+    if a is None or not asks_said(a.attribute, question):
         return None
     got = from_turns(a.attribute, people_asked(a, found, speakers, search), lambda w: search(w, SAID_DEPTH),
-                     found, moment, a.earlier, a.first)
+                     found, moment, a.earlier, a.first, a.before)
     if got is None:
         return None
     turn, reply = got  # the store gives turns under the caller's names

@@ -27,10 +27,13 @@ from functools import lru_cache
 
 from graphmem.claims.people import fold
 from graphmem.domain import Turn
+from graphmem.index.shape import is_assistant
+from graphmem.memory import values
+from graphmem.text.lexicon import HUMANS
 from graphmem.text.terms import stem
 from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, singular
 
-__all__ = ["CHANGE", "FORMS", "LISTS", "asks_said", "SAID_CONFIDENCE", "from_turns", "query_of", "reply_of", "said_value"]
+__all__ = ["CHANGE", "FORMS", "LISTS", "MANY", "SWITCH", "asks_said", "SAID_CONFIDENCE", "from_turns", "query_of", "reply_of", "said_value"]
 
 LISTS = {"occupation": OCCUPATIONS, "instrument": INSTRUMENTS, "diet": DIETS, "language": LANGUAGES}
 """The attributes whose values a closed list of words names, and the list."""
@@ -45,6 +48,10 @@ _ENDS = frozenset("no not never quit quitting left leave leaving sold selling st
 """Words that end the value named just after them ("gave up on keto", "from law to medicine"), or say
 it is not held ("easier than keto")."""
 _ENDS_AFTER = frozenset("anymore".split())
+MANY = frozenset({"pet", "language", "instrument"})
+"""Attributes a person may hold several values of at once (as :data:`graphmem.memory.asked.MANY`)."""
+SWITCH = re.compile(r"\b(?:switched|swapped|traded|replaced|instead|now only|only)\b", re.I)
+"""A sentence telling that its value replaced the others of a many-valued attribute."""
 CHANGE = re.compile(r"\b(?:now|moved|relocated|switched|swapped|traded|changed|new|joined|became|become|started"
                     r"|instead|anymore|no longer|these days|since|finally|replaced|upgraded|took up|gave up)\b", re.I)
 """A sentence telling a change ("We've relocated to Marseille", "I drive a Mazda now"): the value it says
@@ -84,14 +91,20 @@ def asks_said(attribute: str, question: str) -> bool:
     not a thing of theirs ("What type of diet do Joanna's turtles have?")."""
     form = FORMS.get(attribute)
     q = " ".join(question.split())
-    if form is None or not form.search(q):
+    if form is None:  # a typed value: any form asked of the person, not of someone of theirs ("Nadia's sister")
+        return values.typed(attribute) and not any(m.group(1).lower() in HUMANS for m in _OWNED.finditer(q))
+    if not form.search(q):
         return False
     return all(m.group(1).lower() in _OWN_NOUNS for m in _OWNED.finditer(q))
 
 
 def query_of(attribute: str, name: str) -> str:
-    """The words a search for the turns naming a value of ``attribute`` looks for (the person's name first)."""
-    return f"{name} " + " ".join(sorted(LISTS[attribute]))
+    """The words a search for the turns naming a value of ``attribute`` looks for (the person's name first):
+    a list's words, else the words the attribute is said with (:data:`values.SAID_WITH`)."""
+    if attribute in LISTS:
+        return f"{name} " + " ".join(sorted(LISTS[attribute]))
+    family, _, thing = attribute.partition(":")
+    return f"{name} {values.SAID_WITH.get(family, '')} {thing}".strip()
 
 
 _CLAUSE = re.compile(r"[,.;:!?]+|\s(?:but|and|so|because)\s", re.I)
@@ -123,32 +136,71 @@ def _values(text: str, words: frozenset[str]) -> tuple[str | None, set[str]]:
     return value, ended - ({value} if value else set())
 
 
-def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datetime | None, earlier: bool,
-               first: bool) -> tuple[Turn, str] | None:
-    """The turn and value of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
-    rules), as of ``moment``; None when no turn of theirs names one, or the one named had ended."""
+def _read(attribute: str, text: str) -> tuple[str | None, list[str]]:
+    """A turn's value of ``attribute`` and the values it ends: by the word lists of :data:`LISTS`
+    (:func:`_values`), else by the value's type (:mod:`graphmem.memory.values`)."""
     words = LISTS.get(attribute)
-    if words is None:
+    if words is not None:
+        value, ended = _values(text, words)
+        return value, sorted(ended)
+    family, _, thing = attribute.partition(":")
+    if family == "count":
+        return values.count(thing, text), []
+    if family == "favourite":
+        return values.favourite(thing, text), []
+    got = values.read(attribute, text)
+    return got.value, got.ended
+
+
+def _same(a: str, b: str) -> bool:
+    return stem(a) == stem(b) or values.same_value(a, b)
+
+
+def _timeline(attribute: str, mine: Sequence[Turn]) -> tuple[list[tuple[Turn, str]], list[tuple[Turn, str]]]:
+    """The values said in ``mine`` (in order; a value first heard as ended comes before the one that
+    ended it: "from Lisbon to Porto") and the values that hold after the last turn (several for an
+    attribute of :data:`MANY`, where a value adds unless a change is told)."""
+    said: list[tuple[Turn, str]] = []
+    held: list[tuple[Turn, str]] = []
+    category = values.CATEGORY.get(attribute, frozenset())
+    for t in mine:
+        value, ended = _read(attribute, t.text)
+        for e in ended:
+            held = [] if e.lower() in category else [p for p in held if not _same(p[1], e)]
+            if e.lower() not in category and not any(_same(v, e) for _, v in said):
+                said.append((t, e))
+        if value is not None:
+            keep = attribute in MANY and not (ended or SWITCH.search(t.text))
+            held = [p for p in held if keep and not _same(p[1], value)] + [(t, value)]
+            said.append((t, value))
+    return said, held
+
+
+def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datetime | None, earlier: bool,
+               first: bool, before: str = "") -> tuple[Turn, str] | None:
+    """The turn and value of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
+    rules), as of ``moment``; None when no turn of theirs names one, or the one named had ended. Several
+    values held (an attribute of :data:`MANY`) are one reply, the latest turn's first. ``before``: the
+    later value an earlier-value question names ("before the cello"), whose predecessor is asked."""
+    if attribute not in LISTS and not values.typed(attribute):
         return None
     mine = sorted({t.id: t for t in turns if fold(t.speaker) == person and t.date is not None
+                   and not is_assistant(t.speaker)
                    and (moment is None or t.date <= moment)}.values(), key=lambda t: t.date or datetime.min)  # dated, above
-    said: list[tuple[Turn, str]] = []
-    current: tuple[Turn, str] | None = None
-    for t in mine:
-        value, ended = _values(t.text, words)
-        if current is not None and stem(current[1]) in {stem(e) for e in ended}:
-            current = None
-        if value is not None:
-            current = (t, value)
-            said.append(current)
+    said, held = _timeline(attribute, mine)
     if first:  # the first of values that changed, or the one value said unless its sentence tells a change
-        return said[0] if said and (len({v for _, v in said}) > 1 or not CHANGE.search(said[0][0].text)) else None
+        return said[0] if said and (len({v.lower() for _, v in said}) > 1 or not CHANGE.search(said[0][0].text)) else None
     if earlier:
         if not said:
             return None
-        latest = said[-1][1]
-        return next((p for p in reversed(said) if p[1] != latest), None)
-    return current
+        at = next((i for i, (_, v) in enumerate(said) if before and _same(v, before)), len(said) - 1)
+        latest = said[at][1]
+        return next((p for p in reversed(said[:at + 1]) if not _same(p[1], latest)), None)
+    if not held:
+        return None
+    if len(held) == 1:
+        return held[0]
+    return held[-1][0], " and ".join(v for _, v in reversed(held))
 
 
 def _whole(text: str, value: str, words: frozenset[str]) -> str:
@@ -168,19 +220,23 @@ def _whole(text: str, value: str, words: frozenset[str]) -> str:
 
 
 def reply_of(attribute: str, turn: Turn, value: str) -> str:
-    """The reply for a value read off ``turn``: as the turn wrote it, with the words of the thing around it."""
-    return _whole(turn.text, value, LISTS[attribute])
+    """The reply for a value read off ``turn``: as the turn wrote it, with the words of the thing around it
+    (a value of a word list; a typed value is as written already)."""
+    if attribute not in LISTS:
+        return value
+    return " and ".join(_whole(turn.text, v, LISTS[attribute]) for v in value.split(" and "))
 
 
 def from_turns(attribute: str, people: Sequence[str], search: Callable[[str], Sequence[Turn]],
-               found: Sequence[Turn], moment: datetime | None, earlier: bool, first: bool) -> tuple[Turn, str] | None:
+               found: Sequence[Turn], moment: datetime | None, earlier: bool, first: bool,
+               before: str = "") -> tuple[Turn, str] | None:
     """For the first of ``people`` whose turns name a value of ``attribute``: the turn and the reply
-    (:func:`said_value`), from the turns found and those a search of the list's words finds."""
-    if attribute not in LISTS:
+    (:func:`said_value`), from the turns found and those a search of the attribute's words finds."""
+    if attribute not in LISTS and not values.typed(attribute):
         return None
     for person in people:
         turns = list(found) + list(search(query_of(attribute, person)))
-        got = said_value(attribute, person, turns, moment, earlier, first)
+        got = said_value(attribute, person, turns, moment, earlier, first, before)
         if got is not None:
             return got[0], reply_of(attribute, got[0], got[1])
     return None

@@ -1,0 +1,284 @@
+"""The values of an attribute a sentence names, and the ones it says ended: typed, not by verb.
+
+Why: a person's facts (:mod:`graphmem.claims.facts`) are read from the claim reader's clauses, and a
+turn it reads no claim from ("Porto is home now, finally.", "Handed in my notice at Spotify. Starting at
+Stripe Monday", "Felix and I broke up; seeing Ravi now") gives no fact, so ``ask`` read a fragment of
+some turn ("Feels") or abstained. What such turns still hold is a value of the kind the question asks:
+a place for where one lives, an organisation for whom one works, a person's name for a partner, an
+animal, a vehicle, an instrument, a subject, a diet, a job, a number. So each attribute has a *type*
+of value, told by word lists (:mod:`graphmem.text.things`; the places and subjects WordNet names,
+:mod:`graphmem.memory.wordnet_values`) and by capitalised names said next to the attribute's own cue
+words ("moved", "home", "based" for a place; "joined", "at", "hired" for an organisation), and a
+sentence's values are read clause by clause:
+
+- a value is *ended* when a word that ends a thing comes just before it, with no other value between
+  ("left Google", "sold the Civic", "broke up with Felix", "swapped the violin for...", "gave up keto",
+  "from Lisbon to Porto", "instead of law", "used to keep rabbits", "my ex, Tom") or just after it
+  ("Felix and I broke up", "Bruno passed away", "no car anymore");
+- the clause's value is its last value not ended ("swapped the violin for the cello": the cello),
+  in a clause of the speaker's own (the first person, or no other subject: "Porto is home now"),
+  not one about someone else ("my sister lives in Leeds").
+
+A word naming the attribute itself ("car", "job", "pet") ended ends whatever value it held ("I don't
+have a car anymore"). :mod:`graphmem.memory.said` orders the values of a person's turns in time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from graphmem.memory.wordnet_values import PLACES, SUBJECTS
+from graphmem.text.lexicon import HUMANS, NOT_NAMES, wordset
+from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, VEHICLES,
+                                  singular)
+
+__all__ = ["CATEGORY", "SAID_WITH", "Said", "count", "favourite", "read", "same_value", "typed"]
+
+_SUBJECTS = SUBJECTS | wordset("""nursing accounting art arts music marketing journalism film design law medicine
+    physics history biology chemistry economics psychology philosophy politics sociology engineering maths math
+    mathematics statistics geography geology literature english linguistics anthropology architecture
+    business finance pharmacy dentistry veterinary astronomy neuroscience biochemistry education theatre drama
+    photography fashion nutrition midwifery physiotherapy criminology classics theology""") | {
+    "computer science", "data science", "graphic design", "fine art", "fine arts", "political science",
+    "mechanical engineering", "civil engineering", "electrical engineering", "software engineering",
+    "business administration", "creative writing", "public health", "social work", "international relations",
+    "environmental science", "marine biology", "game design", "interior design", "veterinary medicine"}
+_DIETS = DIETS | wordset("""plant-based low-carb carnivore whole30 mediterranean fasting gluten dairy sugar-free
+    pescetarian raw-vegan""") | {"intermittent fasting", "gluten free", "dairy free", "plant based", "low carb",
+                                 "no meat", "meat"}
+_VEHICLE_NOUNS = VEHICLES | wordset("bicycle bike ebike e-bike motorbike motorcycle scooter vespa tesla")
+_LISTS: dict[str, frozenset[str]] = {
+    "occupation": OCCUPATIONS | wordset("retired unemployed freelancing freelance self-employed"),
+    "instrument": INSTRUMENTS, "diet": frozenset(_DIETS), "language": LANGUAGES,
+    "study": frozenset(_SUBJECTS), "pet": ANIMAL_WORDS, "vehicle": frozenset(_VEHICLE_NOUNS),
+}
+"""The attributes a word list names a value of (a pet by its animal, a vehicle by its kind)."""
+NAMED = frozenset({"residence", "employer", "partner", "pet", "vehicle"})
+"""The attributes a capitalised name is a value of, next to the attribute's cue words."""
+_CUES = {
+    "residence": r"live|lives|living|lived|moved|move|moving|relocat\w*|home|based|settled|settling|flat|apartment"
+                 r"|house|rent\w*|city|town|emigrat\w*|neighbou?rhood|from|mudei|stay\w*",
+    "employer": r"work\w*|job|joined|join|joining|hired|employ\w*|start\w*|role|position|intern\w*|office|company"
+                r"|firm|notice|offer|contract|poached|laid|quit|left|leaving|boss|gig|staff|team|at|for",
+    "partner": r"dating|date|dated|seeing|boyfriend|girlfriend|bf|gf|partner|husband|wife|married|marry|marrying"
+               r"|engaged|fianc\w*|relationship|together|broke|split|dumped|love|moved in|met|with",
+    "pet": r"named|called|name|adopted|rescued|got|have|has|our|my",
+    "vehicle": r"drive\w*|drove|car|bought|got|getting|lease\w*|sold|traded|ride|rides|riding|ev|electric|hybrid"
+               r"|upgraded|swapped|new|owns?|van|truck|wheels",
+}
+SAID_WITH = {
+    "residence": "live living moved home based relocated city flat apartment house settled",
+    "employer": "work job joined hired company started office notice offer role",
+    "partner": "dating seeing boyfriend girlfriend partner husband wife married engaged broke up together",
+    "pet": "pet dog cat puppy kitten adopted named called rescue",
+    "vehicle": "car drive driving bought sold traded van truck bike electric",
+    "study": "study studying major degree course university uni college switched",
+    "count": "have got", "favourite": "favourite favorite fave best",
+}
+"""The words an attribute's values are said with: what a search for a person's sayings of it looks for."""
+_CUE_RE = {k: re.compile(rf"\b(?:{v})\b", re.I) for k, v in _CUES.items()}
+CATEGORY = {"vehicle": wordset("car vehicle wheels"), "pet": wordset("pet pets animal animals"),
+            "occupation": wordset("job work"), "partner": wordset("partner relationship boyfriend girlfriend"),
+            "instrument": wordset("instrument"), "study": wordset("course degree studies"), "diet": wordset("diet"),
+            "employer": wordset("job company"), "residence": wordset("place")}
+"""The words naming an attribute itself: ended, they end whatever value it held."""
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_CLAUSE = re.compile(r"[.;:!?]+(?:\s|$)|,\s*(?:but|and|so|then|now)\b|\s(?:but|and now|so now|and then|and)\s"
+                     r"|\s[-–—]+\s|\n", re.I)
+_ENDS = wordset("""no not never quit quitting left leave leaving sold selling sell stopped stop stopping from ex
+    gave give giving ditched ditching dropped drop dropping former formerly than goodbye farewell swapped swap
+    swapping traded trade trading replaced replace replacing broke breaking split dumped divorced lost rehomed
+    exchanged used instead past retired farewelled outgrew unlike""")
+_ENDS_AFTER = wordset("anymore died passed broke split gone sold over behind rip departed")
+_STOP = wordset("for to with into by then now")
+"""Words a change's new value follows ("swapped X for Y", "from X to Y"): an end before them is not Y's."""
+_FIRST_PERSON = wordset("i i'm i've i'd i'll im ive we we're we've my our me us")
+_THIRD = wordset("he she they he's she's they're his her their")
+
+
+@dataclass
+class Said:
+    """A sentence's value of an attribute, the values it ends (in the order said), as written."""
+
+    value: str | None = None
+    ended: list[str] = field(default_factory=list)
+
+
+_SHORT = {"sax": "saxophone", "uke": "ukulele", "math": "mathematics", "maths": "mathematics", "bike": "bicycle",
+          "drum": "drums", "keys": "keyboard", "vet": "veterinarian", "physio": "physiotherapist", "sf": "san francisco",
+          "nyc": "new york", "la": "los angeles"}
+"""Short names of a value and the name they shorten, so that both are one value."""
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two values name one thing: one's words are all in the other ("Civic", "Honda Civic"), a
+    short name meeting its long one ("sax", "saxophone")."""
+    x = {singular(_SHORT.get(w, w)) for w in re.findall(r"[a-z0-9]+", a.lower())}
+    y = {singular(_SHORT.get(w, w)) for w in re.findall(r"[a-z0-9]+", b.lower())}
+    return bool(x) and bool(y) and (x <= y or y <= x)
+
+
+def _named(tokens: list[str], i: int) -> int:
+    """The end of a name starting at ``tokens[i]`` (capitalised words, and the model numbers after a
+    brand: "Ford F-150", "Model 3"), or ``i`` when it is no name."""
+    j = i
+    while j < len(tokens) and tokens[j][:1].isupper() and tokens[j].lower() not in NOT_NAMES:
+        j += 1
+    if j > i:
+        while j < len(tokens) and (tokens[j][:1].isdigit() or re.fullmatch(r"[A-Z]+-?\d+\w*", tokens[j])):
+            j += 1
+    return j
+
+
+def _listed(low: list[str], i: int, words: frozenset[str]) -> int:
+    """The end of the longest listed phrase (up to three words) starting at ``low[i]``, or ``i``."""
+    for n in (3, 2, 1):
+        phrase = " ".join(low[i:i + n])
+        if len(low[i:i + n]) == n and (phrase in words or (n == 1 and singular(phrase) in words)):
+            return i + n
+    return i
+
+
+def _candidates(attribute: str, tokens: list[str], clause: str) -> list[tuple[int, int]]:
+    """Spans of ``tokens`` that are values of ``attribute``: listed words, or names next to its cues."""
+    low = [t.lower() for t in tokens]
+    words = _LISTS.get(attribute, frozenset())
+    named = attribute in NAMED and bool(_CUE_RE[attribute].search(clause))
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        end = _listed(low, i, words) if words else i
+        if end == i and named and (i > 0 or attribute == "residence" or attribute == "vehicle"):
+            end = _named(tokens, i)
+            name = " ".join(tokens[i:end])
+            if end > i and not _fits(attribute, name, low, i):
+                end = i
+        if end > i:
+            spans.append((i, end))
+            i = end
+        else:
+            i += 1
+    return spans
+
+
+def _fits(attribute: str, name: str, low: list[str], i: int) -> bool:
+    """Whether a capitalised name at ``low[i]`` is of the attribute's type: a place (listed, or after
+    "in", "to", "from") for a residence, no place for an employer or a person, a name after a naming
+    word for a pet."""
+    before = low[i - 1] if i > 0 else ""
+    place = name in PLACES
+    if attribute == "residence":
+        return place or before in ("in", "to", "from", "near", "outside")
+    if attribute == "pet":
+        return before in ("named", "called") or (before in ANIMAL_WORDS and not place)
+    if attribute == "vehicle":
+        return not place and name.lower() not in HUMANS
+    if attribute == "partner":
+        return not place and before not in ("at", "in", "from") and len(name.split()) <= 2
+    return not place or before in ("at", "for", "joined", "by")  # an employer: "at Tesco", "joined Monzo"
+
+
+def _ended(low: list[str], spans: list[tuple[int, int]], k: int) -> bool:
+    """Whether the value at ``spans[k]`` is ended by the words around it (the module's rules)."""
+    start, end = spans[k]
+    lo = spans[k - 1][1] if k > 0 else 0
+    for j in range(start - 1, max(lo, start - 5) - 1, -1):
+        if low[j] in _ENDS:
+            return not (low[j] == "than" and j > 0 and low[j - 1] in ("other", "rather"))
+        if low[j] in _STOP:
+            break
+        if j > 0 and low[j - 1] == "instead" and low[j] == "of":
+            return True
+    hi = spans[k + 1][0] if k + 1 < len(spans) else len(low)
+    return any(w in _ENDS_AFTER for w in low[end:min(hi, end + 5)])
+
+
+def _own(low: list[str]) -> bool:
+    """Whether a clause may be the speaker's own: in the first person, or with no other person as its
+    subject ("my sister lives in Leeds", "he drives a Golf" are not)."""
+    if any(w in _FIRST_PERSON for w in low) and not (low[:1] == ["my"] and len(low) > 1 and low[1] in HUMANS
+                                                     and "i" not in low):
+        return True
+    return not any(w in _THIRD or w in HUMANS for w in low[:3])
+
+
+@lru_cache(maxsize=8192)
+def read(attribute: str, text: str) -> Said:
+    """The value of ``attribute`` ``text`` names and the values it ends (the module's rules); the value
+    is the last one not ended, of a clause of the speaker's own."""
+    family = attribute.split(":")[0]
+    out = Said()
+    for clause in _CLAUSE.split(text):
+        tokens = _TOKEN.findall(clause)
+        low = [t.lower() for t in tokens]
+        spans = _candidates(family, tokens, clause)
+        own = _own(low)
+        for k, (a, b) in enumerate(spans):
+            value = " ".join(tokens[a:b])
+            if _ended(low, spans, k):
+                out.ended.append(value)
+            elif own and value.lower() not in CATEGORY.get(family, ()):
+                out.value = value
+        if not spans:
+            for j, w in enumerate(low):
+                if w in CATEGORY.get(family, ()) and _ended(low, [(j, j + 1)], 0):
+                    out.ended.append(w)
+    return out
+
+
+def typed(attribute: str) -> bool:
+    """Whether this module reads values of ``attribute``."""
+    return attribute.split(":")[0] in _LISTS or attribute in NAMED or attribute.startswith(("count:", "favourite:"))
+
+
+_ORDINALS = {w: str(i) for i, w in enumerate("zeroth first second third fourth fifth sixth seventh eighth ninth tenth"
+                                              .split())}
+_THING_WORDS = {"kid": {"kid", "child", "son", "daughter", "baby"}, "child": {"kid", "child", "son", "daughter", "baby"}}
+
+
+def _things(thing: str) -> set[str]:
+    """The nouns a count or a favourite of ``thing`` is said with (its singular; kids and children meet)."""
+    heads = {singular(w) for w in re.findall(r"[a-z]+", thing.lower())}
+    return set().union(*(_THING_WORDS.get(h, {h}) for h in heads)) if heads else set()
+
+
+def count(thing: str, text: str) -> str | None:
+    """The number of ``thing`` a sentence states ("we have three kids", "our third child": 3), or None."""
+    nouns = _things(thing)
+    got: str | None = None
+    for clause in _CLAUSE.split(text):
+        low = [t.lower() for t in _TOKEN.findall(clause)]
+        for i, w in enumerate(low):
+            if singular(w) in nouns:
+                near = low[max(0, i - 3):i]
+                num = next((x for x in reversed(near) if x.isdigit() or x in NUMBERS or x in _ORDINALS), None)
+                if num is not None:
+                    got = _ORDINALS.get(num, NUMBERS.get(num, num))
+    return got
+
+
+_FAV = r"(?:favou?rite|fave|fav)"
+_VALUE = r"([^,.;!?]{1,60}?)"
+_TRIM = re.compile(r"\s+(?:now|these days|at the moment|nowadays|by far|for sure|though|honestly|again|anymore"
+                   r"|right now|currently|,.*)$", re.I)
+
+
+def favourite(thing: str, text: str) -> str | None:
+    """The favourite ``thing`` a sentence names ("my favourite band is Radiohead", "Dune is my fave
+    book now", "I like Le Guin best" asked a writer), trimmed of time words, or None."""
+    nouns = "|".join(re.escape(n) + "s?" for n in sorted(_things(thing))) or "xx"
+    for rx in (rf"\b{_FAV}\s+(?:\w+\s+)?(?:{nouns})\b(?:\s+(?:now|these days|ever))?\s*(?:is|are|was|'s|has to be"
+               rf"|:|=|would be|remains)\s+{_VALUE}(?:$|[,.;!?]|\s+(?:but|and|because|though)\b)",
+               rf"(?:^|[,.;!?]\s*)(?:oh\s+)?{_VALUE}\s+(?:is|are|'s)\s+(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?"
+               rf"(?:all-time\s+)?{_FAV}\b",
+               r"\b(?:like|love|prefer|rate)\s+" + _VALUE + r"\s+(?:the\s+)?(?:best|most)\b"):
+        found = [m.group(1) for m in re.finditer(rx, text, re.I)]
+        if found:
+            value = _TRIM.sub("", found[-1].strip()).strip()
+            value = re.sub(r"^(?:probably|definitely|easily|still|now|actually)\s+", "", value, flags=re.I)
+            if value and value.lower() not in ("it", "that", "this", "mine"):
+                return value
+    return None
