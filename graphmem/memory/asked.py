@@ -424,8 +424,10 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     def search(words: str, n: int = k) -> list[Turn]:
         return [t for t, _ in store.search(Query.parse(words, moment), n, scope, user, where)]
     got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers, search)
-    if got is None:
-        return _said(question, found, k, speakers, moment, search)
+    a = asked(question)
+    said = _said(question, found, k, speakers, moment, search) if got is None or (a and not a.earlier) else None
+    if got is None or (said is not None and _later(said[1][0], got)):
+        return said
     facts, reply = got
     ids = list(dict.fromkeys(f.turn_id for f in facts))
     held = store.held(ids, user)
@@ -436,6 +438,13 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     found = first + [t for t in found if t.id not in {f.id for f in first}]
     cited = found[:max(k, len(first))]  # every value's turn, though k is fewer
     return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found
+
+
+def _later(turn: Turn, got: tuple[list[Fact], str]) -> bool:
+    """Whether a value read off ``turn`` was said after the facts that answer (``got``) and differs from
+    them: a change the claims read no fact of ("And now Gdansk.", "I'm with Stripe now"), which the
+    person's turns tell later than the fact they ended."""
+    return turn.date is not None and all(f.valid_from < turn.date for f in got[0])
 
 
 def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], moment: datetime | None,

@@ -136,20 +136,20 @@ def _values(text: str, words: frozenset[str]) -> tuple[str | None, set[str]]:
     return value, ended - ({value} if value else set())
 
 
-def _read(attribute: str, text: str) -> tuple[str | None, list[str]]:
+def _read(attribute: str, text: str) -> tuple[str | None, list[str], list[str]]:
     """A turn's value of ``attribute`` and the values it ends: by the word lists of :data:`LISTS`
     (:func:`_values`), else by the value's type (:mod:`graphmem.memory.values`)."""
     words = LISTS.get(attribute)
     if words is not None:
         value, ended = _values(text, words)
-        return value, sorted(ended)
+        return value, sorted(ended), []
     family, _, thing = attribute.partition(":")
     if family == "count":
-        return values.count(thing, text), []
+        return values.count(thing, text), [], []
     if family == "favourite":
-        return values.favourite(thing, text), []
+        return values.favourite(thing, text), [], []
     got = values.read(attribute, text)
-    return got.value, got.ended
+    return got.value, got.ended, got.ends
 
 
 def _same(a: str, b: str) -> bool:
@@ -164,7 +164,8 @@ def _timeline(attribute: str, mine: Sequence[Turn]) -> tuple[list[tuple[Turn, st
     held: list[tuple[Turn, str]] = []
     category = values.CATEGORY.get(attribute, frozenset())
     for t in mine:
-        value, ended = _read(attribute, t.text)
+        value, ended, ends = _read(attribute, t.text)
+        held = [p for p in held if not any(_same(p[1], e) for e in ends)]
         for e in ended:
             held = [] if e.lower() in category else [p for p in held if not _same(p[1], e)]
             if e.lower() not in category and not any(_same(v, e) for _, v in said):

@@ -59,7 +59,7 @@ NAMED = frozenset({"residence", "employer", "partner", "pet", "vehicle"})
 """The attributes a capitalised name is a value of, next to the attribute's cue words."""
 _CUES = {
     "residence": r"live|lives|living|lived|moved|move|moving|relocat\w*|home|based|settled|settling|flat|apartment"
-                 r"|house|rent\w*|city|town|emigrat\w*|neighbou?rhood|from|mudei|stay\w*",
+                 r"|house|rent\w*|city|town|emigrat\w*|neighbou?rhood|from|stay\w*|still|here|back",
     "employer": r"work\w*|job|joined|join|joining|hired|employ\w*|start\w*|role|position|intern\w*|office|company"
                 r"|firm|notice|offer|contract|poached|laid|quit|left|leaving|boss|gig|staff|team|at|for",
     "partner": r"dating|date|dated|seeing|boyfriend|girlfriend|bf|gf|partner|husband|wife|married|marry|marrying"
@@ -86,13 +86,16 @@ CATEGORY = {"vehicle": wordset("car vehicle wheels"), "pet": wordset("pet pets a
 """The words naming an attribute itself: ended, they end whatever value it held."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
-_CLAUSE = re.compile(r"[.;:!?]+(?:\s|$)|,\s*(?:but|and|so|then|now)\b|\s(?:but|and now|so now|and then|and)\s"
-                     r"|\s[-–—]+\s|\n", re.I)
+_CLAUSE = re.compile(r"[.;:!?]+(?:\s|$)|,\s*(?:but|and|so|then|now)\b|\s(?:but|and now|so now|and then)\s"
+                     r"|(?<!\bme)(?<!\bi)\sand\s(?!i\b|me\b)|\s[-–—]+\s|\n", re.I)
 _ENDS = wordset("""no not never quit quitting left leave leaving sold selling sell stopped stop stopping from ex
     gave give giving ditched ditching dropped drop dropping former formerly than goodbye farewell swapped swap
     swapping traded trade trading replaced replace replacing broke breaking split dumped divorced lost rehomed
     exchanged used instead past retired farewelled outgrew unlike""")
-_ENDS_AFTER = wordset("anymore died passed broke split gone sold over behind rip departed")
+_ENDS_AFTER = wordset("anymore died passed broke split gone sold behind rip departed")
+_PAIRS = {("so", "long"), ("bye", "bye"), ("got", "rid"), ("get", "rid"), ("getting", "rid"), ("split", "from"),
+          ("moved", "out"), ("handed", "notice"), ("my", "notice"), ("let", "go"), ("laid", "off"), ("hung", "up")}
+"""Two words that end the value after them ("so long old Ford", "got rid of the Focus", "my notice at Spotify")."""
 _STOP = wordset("for to with into by then now")
 """Words a change's new value follows ("swapped X for Y", "from X to Y"): an end before them is not Y's."""
 _FIRST_PERSON = wordset("i i'm i've i'd i'll im ive we we're we've my our me us")
@@ -105,6 +108,9 @@ class Said:
 
     value: str | None = None
     ended: list[str] = field(default_factory=list)
+    ends: list[str] = field(default_factory=list)
+    """Names it says ended that are of no type it knows ("We lost Bruno", "Biscuit died"): they end a
+    value of that name held before, and are no value themselves."""
 
 
 _SHORT = {"sax": "saxophone", "uke": "ukulele", "math": "mathematics", "maths": "mathematics", "bike": "bicycle",
@@ -142,16 +148,22 @@ def _listed(low: list[str], i: int, words: frozenset[str]) -> int:
     return i
 
 
-def _candidates(attribute: str, tokens: list[str], clause: str) -> list[tuple[int, int]]:
-    """Spans of ``tokens`` that are values of ``attribute``: listed words, or names next to its cues."""
-    low = [t.lower() for t in tokens]
+def _low(tokens: list[str]) -> list[str]:
+    """The tokens in lower case, a possessive's "'s" dropped ("Truck's in the shop": truck)."""
+    return [re.sub(r"['’]s$", "", t.lower()) for t in tokens]
+
+
+def _candidates(attribute: str, tokens: list[str], cued: bool) -> list[tuple[int, int]]:
+    """Spans of ``tokens`` that are values of ``attribute``: listed words, or names in a sentence that
+    says one of its cues (``cued``)."""
+    low = _low(tokens)
     words = _LISTS.get(attribute, frozenset())
-    named = attribute in NAMED and bool(_CUE_RE[attribute].search(clause))
+    named = attribute in NAMED and cued
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
         end = _listed(low, i, words) if words else i
-        if end == i and named and (i > 0 or attribute == "residence" or attribute == "vehicle"):
+        if end == i and named and (i > 0 or attribute in ("residence", "vehicle", "partner")):
             end = _named(tokens, i)
             name = " ".join(tokens[i:end])
             if end > i and not _fits(attribute, name, low, i):
@@ -173,7 +185,8 @@ def _fits(attribute: str, name: str, low: list[str], i: int) -> bool:
     if attribute == "residence":
         return place or before in ("in", "to", "from", "near", "outside")
     if attribute == "pet":
-        return before in ("named", "called") or (before in ANIMAL_WORDS and not place)
+        named = before in ("named", "called") or low[max(0, i - 2):i] == ["name", "is"]
+        return named or (not place and i > 0 and name.lower() not in HUMANS and any(w in ANIMAL_WORDS for w in low))
     if attribute == "vehicle":
         return not place and name.lower() not in HUMANS
     if attribute == "partner":
@@ -186,7 +199,7 @@ def _ended(low: list[str], spans: list[tuple[int, int]], k: int) -> bool:
     start, end = spans[k]
     lo = spans[k - 1][1] if k > 0 else 0
     for j in range(start - 1, max(lo, start - 5) - 1, -1):
-        if low[j] in _ENDS:
+        if low[j] in _ENDS or (j > 0 and (low[j - 1], low[j]) in _PAIRS):
             return not (low[j] == "than" and j > 0 and low[j - 1] in ("other", "rather"))
         if low[j] in _STOP:
             break
@@ -211,22 +224,47 @@ def read(attribute: str, text: str) -> Said:
     is the last one not ended, of a clause of the speaker's own."""
     family = attribute.split(":")[0]
     out = Said()
+    cued = family in NAMED and (bool(_CUE_RE[family].search(text))
+                                or (family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))))
+    listed: str | None = None
     for clause in _CLAUSE.split(text):
         tokens = _TOKEN.findall(clause)
-        low = [t.lower() for t in tokens]
-        spans = _candidates(family, tokens, clause)
-        own = _own(low)
+        low = _low(tokens)
+        spans = _candidates(family, tokens, cued)
+        own = _own(low) and not clause.rstrip().endswith("?")
         for k, (a, b) in enumerate(spans):
             value = " ".join(tokens[a:b])
             if _ended(low, spans, k):
                 out.ended.append(value)
-            elif own and value.lower() not in CATEGORY.get(family, ()):
-                out.value = value
-        if not spans:
-            for j, w in enumerate(low):
-                if w in CATEGORY.get(family, ()) and _ended(low, [(j, j + 1)], 0):
-                    out.ended.append(w)
+            elif own and low[a] not in CATEGORY.get(family, ()):
+                if family == "pet" and low[a] in ANIMAL_WORDS and any(
+                        tokens[x][:1].isupper() and low[x] not in ANIMAL_WORDS for x, _ in spans):
+                    continue  # "Walking Bruno..., the old dog": the name, with its animal
+                out.value = _pet(tokens, low, a, b) if family == "pet" else value
+                listed = out.value if family != "residence" or value in PLACES else listed
+            elif family == "residence" and value in PLACES and not listed:
+                listed = value  # "hikes near Denver? I live there": a place named beside the saying
+        for j, w in enumerate(low):
+            if family in NAMED and tokens[j][:1].isupper() and w not in NOT_NAMES and not any(a <= j < b for a, b in spans) \
+                    and _ended(low, [(j, j + 1)], 0):
+                out.ends.append(tokens[j])
+            elif not spans and w in CATEGORY.get(family, ()) and _ended(low, [(j, j + 1)], 0):
+                out.ended.append(w)
+    if family == "residence" and listed and (out.value is None or out.value not in PLACES):
+        out.value = listed  # a place WordNet names before a name it does not ("Washington Park")
     return out
+
+
+def _pet(tokens: list[str], low: list[str], a: int, b: int) -> str:
+    """A pet as a reply: its name with its animal when the clause says both ("Bruno (dog)")."""
+    value = " ".join(tokens[a:b])
+    if low[a] in ANIMAL_WORDS:
+        name = next((tokens[j] for j in range(b, min(len(tokens), b + 4)) if tokens[j][:1].isupper()
+                     and low[j] not in NOT_NAMES), None)
+        return f"{name} ({value})" if name else value
+    animal = next((tokens[j] for j in range(len(tokens)) if low[j] in ANIMAL_WORDS
+                   and low[j] not in CATEGORY["pet"]), None)
+    return f"{value} ({animal})" if animal else value
 
 
 def typed(attribute: str) -> bool:
