@@ -56,7 +56,7 @@ MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once: asked now, every value held is the reply."""
 
 _DO_WHEN = r"(?: now| these days| nowadays| before| previously| originally| at first| initially| for work| for a living)?"
-_ANIMALS = ("pet|pets|dog|dogs|cat|cats|puppy|kitten|horse|horses|rabbit|rabbits|hamster|hamsters|parrot|budgie|fish"
+_ANIMALS = ("pet|pets|animal|animals|dog|dogs|cat|cats|puppy|kitten|horse|horses|rabbit|rabbits|hamster|hamsters|parrot|budgie|fish"
             "|goldfish|turtle|tortoise|snake|lizard|gecko|ferret|guinea pig")
 _INSTRUMENTS = ("instrument|instruments|guitar|piano|violin|cello|viola|drums|drum kit|bass|flute|saxophone|sax|trumpet"
                 "|trombone|ukulele|harp|clarinet|banjo|mandolin|keyboard|accordion|harmonica")
@@ -67,11 +67,14 @@ _ATTRIBUTES: tuple[tuple[str, str], ...] = (
                    r"|\bwhat (?:does|do|did|is|was) \w+(?: \w+)? do(?:ing)?" + _DO_WHEN
                    + r"(?: becoming [\w ]+)?\??$"),
     ("employer", r"\b(?:employer|employed|employs|employ|(?:which|what) (?:company|firm|organization|business)"
+                 r"|(?:which|what) (?:agency|hospital|bank|school|startup|store|shop|supermarket|restaurant|studio"
+                 r"|lab|outfit|team|practice|clinic)\b[\w' ]*\b(?:work\w*|employ\w*|at|for|job)\b"
                  r"|work(?:s|ing|ed)? (?:for|at)\b|where(?:'s| is| was| are| am| does| do| did)\b[\w ]*\bwork)"),
-    ("residence", r"\bwhere\b[\w' ]*\b(?:live|lives|living|lived|reside|resides|residing|based|home|settled)\b"
+    ("residence", r"\bwhere\b[\w' ]*\b(?:live|lives|living|lived|reside|resides|residing|based|home|settled|staying"
+                  r"|stay|stays|located)\b|^\W*where (?:is|are|was|were|do|does|did) \w+(?: \w+)? (?:originally |come |comes |)from\W*$"
                   r"|\b(?:which|what) (?:city|town|country|neighborhood)\b[\w' ]*\b(?:live|lives|living|reside|based"
                   r"|home|in now)\b|\bhome ?(?:town|city)\b"),
-    ("partner", r"\b(?:partner|boyfriend|girlfriend|husband|wife|spouse|fiance|fiancee|significant other)\b"
+    ("partner", r"\b(?:partner|boyfriend|girlfriend|husband|wife|spouse|fiance|fiancee|significant other|other half)\b"
                 r"|\bwho\b[\w' ]*\b(?:seeing|dating|date|dated|married to|engaged to|in a relationship with"
                 r"|go(?:ing)? out with|went out with|together with)\b|\bwho (?:is|was|are|were) \w+ with\b"),
     ("vehicle", r"\b(?:car|cars|vehicle|motorbike|motorcycle|scooter|van|truck)\b"
@@ -91,7 +94,9 @@ wins: "where does Bob work" is the employer, not the residence; "what does she d
 occupation). Written over the question in American spelling, lower case."""
 _ATTRIBUTE_RE = tuple((name, re.compile(words_, re.I)) for name, words_ in _ATTRIBUTES)
 
-_FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?: [a-z]+)?)", re.I)
+_FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?: [a-z]+)?)"
+                        r"|^\W*(?:which|what|who(?:se)?)\s+((?:kind of |type of |sort of )?[a-z]+)\s+(?:does|do|did|is|was)\s+"
+                        r"[\w' ]*?\b(?:like|love|prefer|rate|enjoy)s?\s+(?:the\s+)?(?:best|most)\b", re.I)
 _COUNT = re.compile(r"\bhow (?:many|much)\s+([a-z]+(?: [a-z]+)?)", re.I)
 _OFTEN = re.compile(r"\bhow (?:often|frequently)\b(.*)$|\bhow many times\b(.*)$", re.I)
 _STARTED = r"|when \w+ (?:just |first )?(?:started|began|joined)"
@@ -163,7 +168,7 @@ def _thing(phrase: str) -> str:
 
 
 def _attribute(q: str) -> str | None:
-    if (fav := _FAVOURITE.search(q)) and (thing := _thing(fav.group(1))):
+    if (fav := _FAVOURITE.search(q)) and (thing := _thing(fav.group(1) or fav.group(2))):
         return f"favourite:{thing}"
     if often := _OFTEN.search(q):
         return f"frequency:{_thing(_NAME.sub('', often.group(1) or often.group(2) or ''))}"

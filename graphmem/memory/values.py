@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from graphmem.memory.wordnet_values import PLACES, SUBJECTS
-from graphmem.text.lexicon import HUMANS, NOT_NAMES, wordset
+from graphmem.text.lemma import verbish
+from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wordset
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, VEHICLES,
                                   singular)
 
@@ -63,10 +64,11 @@ _CUES = {
     "employer": r"work\w*|job|joined|join|joining|hired|employ\w*|start\w*|role|position|intern\w*|office|company"
                 r"|firm|notice|offer|contract|poached|laid|quit|left|leaving|boss|gig|staff|team|at|for",
     "partner": r"dating|date|dated|seeing|boyfriend|girlfriend|bf|gf|partner|husband|wife|married|marry|marrying"
-               r"|engaged|fianc\w*|relationship|together|broke|split|dumped|love|moved in|met|with",
+               r"|engaged|fianc\w*|relationship|together|broke|split|dumped|anniversary|wedding|proposed|quits",
     "pet": r"named|called|name|adopted|rescued|got|have|has|our|my",
     "vehicle": r"drive\w*|drove|car|bought|got|getting|lease\w*|sold|traded|ride|rides|riding|ev|electric|hybrid"
-               r"|upgraded|swapped|new|owns?|van|truck|wheels",
+               r"|upgraded|swapped|new|owns?|van|truck|wheels|mot|mileage|engine|tyres?|tires?|garage|park\w*|petrol|diesel"
+               r"|mechanic|service[d]?|insurance|motor",
 }
 SAID_WITH = {
     "residence": "live living moved home based relocated city flat apartment house settled",
@@ -92,10 +94,15 @@ _ENDS = wordset("""no not never quit quitting left leave leaving sold selling se
     gave give giving ditched ditching dropped drop dropping former formerly than goodbye farewell swapped swap
     swapping traded trade trading replaced replace replacing broke breaking split dumped divorced lost rehomed
     exchanged used instead past retired farewelled outgrew unlike""")
-_ENDS_AFTER = wordset("anymore died passed broke split gone sold behind rip departed")
+_ENDS_AFTER = wordset("anymore died passed broke split gone sold behind rip departed wasn't isn't wasnt isnt")
 _PAIRS = {("so", "long"), ("bye", "bye"), ("got", "rid"), ("get", "rid"), ("getting", "rid"), ("split", "from"),
-          ("moved", "out"), ("handed", "notice"), ("my", "notice"), ("let", "go"), ("laid", "off"), ("hung", "up")}
+          ("moved", "out"), ("handed", "notice"), ("my", "notice"), ("resignation", "to"), ("notice", "to"),
+          ("last", "day"), ("done", "with"), ("let", "go"), ("laid", "off"), ("hung", "up")}
 """Two words that end the value after them ("so long old Ford", "got rid of the Focus", "my notice at Spotify")."""
+_PARTNER_BEFORE = wordset("""with dating seeing date dated married marry marrying to named called and boyfriend girlfriend
+    husband wife partner fiance fiancee fiancé fiancée bf gf ex""")
+_EMPLOYER_BEFORE = wordset("at for joined join joining with by to left quit from hired poached leaving")
+_OPENERS = TIME_ADV | INTERJ | GREET | wordset("big quick update news officially sadly anyway")
 _STOP = wordset("for to with into by then now")
 """Words a change's new value follows ("swapped X for Y", "from X to Y"): an end before them is not Y's."""
 _FIRST_PERSON = wordset("i i'm i've i'd i'll im ive we we're we've my our me us")
@@ -131,6 +138,8 @@ def _named(tokens: list[str], i: int) -> int:
     """The end of a name starting at ``tokens[i]`` (capitalised words, and the model numbers after a
     brand: "Ford F-150", "Model 3"), or ``i`` when it is no name."""
     j = i
+    if i == 0 and (verbish(tokens[0].lower()) or tokens[0].lower() in _OPENERS or tokens[0].lower().endswith("ly")):
+        return i  # a clause's first word, capitalised as any is: "Married Emeka yesterday", "Honestly"
     while j < len(tokens) and tokens[j][:1].isupper() and tokens[j].lower() not in NOT_NAMES:
         j += 1
     if j > i:
@@ -163,7 +172,7 @@ def _candidates(attribute: str, tokens: list[str], cued: bool) -> list[tuple[int
     i = 0
     while i < len(tokens):
         end = _listed(low, i, words) if words else i
-        if end == i and named and (i > 0 or attribute in ("residence", "vehicle", "partner")):
+        if end == i and named:
             end = _named(tokens, i)
             name = " ".join(tokens[i:end])
             if end > i and not _fits(attribute, name, low, i):
@@ -190,8 +199,10 @@ def _fits(attribute: str, name: str, low: list[str], i: int) -> bool:
     if attribute == "vehicle":
         return not place and name.lower() not in HUMANS
     if attribute == "partner":
-        return not place and before not in ("at", "in", "from") and len(name.split()) <= 2
-    return not place or before in ("at", "for", "joined", "by")  # an employer: "at Tesco", "joined Monzo"
+        return not place and (i == 0 or before in _PARTNER_BEFORE) and len(name.split()) <= 2
+    if before == "the" and i > 1:
+        before = low[i - 2]
+    return (not place or before in ("at", "for", "joined")) and before in _EMPLOYER_BEFORE  # "at Tesco", "joined Monzo"
 
 
 def _ended(low: list[str], spans: list[tuple[int, int]], k: int) -> bool:
