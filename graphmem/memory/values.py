@@ -220,6 +220,19 @@ def _ended(low: list[str], spans: list[tuple[int, int]], k: int) -> bool:
     return any(w in _ENDS_AFTER for w in low[end:min(hi, end + 5)])
 
 
+_CHANGE_VERBS = wordset("""switched switch switching moved move moving transferred transfer changed change swapped
+    relocated relocating converted went gone upgraded""")
+
+
+def _changed_to(low: list[str], a: int) -> bool:
+    """Whether the value at ``low[a]`` is what a change went to ("switched to pharmacy", "changed my major
+    to computer science", "moved over to KPMG"): after "to" or "into", a verb of change just before."""
+    j = a - 1
+    while j >= 0 and low[j] in ("the", "a", "an", "my", "our"):
+        j -= 1
+    return j >= 1 and low[j] in ("to", "into") and any(w in _CHANGE_VERBS for w in low[max(0, j - 4):j])
+
+
 def _own(low: list[str]) -> bool:
     """Whether a clause may be the speaker's own: in the first person, or with no other person as its
     subject ("my sister lives in Leeds", "he drives a Golf" are not)."""
@@ -243,10 +256,18 @@ def read(attribute: str, text: str) -> Said:
         low = _low(tokens)
         spans = _candidates(family, tokens, cued)
         own = _own(low) and not clause.rstrip().endswith("?")
+        target = False
         for k, (a, b) in enumerate(spans):
+            if own and not _ended(low, spans, k) and _changed_to(low, a) and low[a] not in CATEGORY.get(family, ()):
+                out.value = _pet(tokens, low, a, b) if family == "pet" else " ".join(tokens[a:b])
+                listed = out.value if family != "residence" or out.value in PLACES else listed
+                target = True
+                continue
             value = " ".join(tokens[a:b])
             if _ended(low, spans, k):
                 out.ended.append(value)
+            elif target and own:
+                continue  # "switched to pharmacy, ... the maths goes": the value changed to stays the value
             elif own and low[a] not in CATEGORY.get(family, ()):
                 if family == "pet" and low[a] in ANIMAL_WORDS and any(
                         tokens[x][:1].isupper() and low[x] not in ANIMAL_WORDS for x, _ in spans):
@@ -285,7 +306,11 @@ def typed(attribute: str) -> bool:
 
 _ORDINALS = {w: str(i) for i, w in enumerate("zeroth first second third fourth fifth sixth seventh eighth ninth tenth"
                                               .split())}
-_THING_WORDS = {"kid": {"kid", "child", "son", "daughter", "baby"}, "child": {"kid", "child", "son", "daughter", "baby"}}
+_KIDS = {"kid", "child", "son", "daughter", "baby"}
+_KINDS = ({"writer", "author", "novelist"}, {"film", "movie"}, {"band", "group", "artist"}, {"book", "novel", "read"},
+          {"song", "track", "tune"}, {"food", "dish", "meal"}, {"show", "series"}, {"team", "club", "side"},
+          {"color", "colour"}, {"singer", "artist"}, {"game", "video game"}, {"sport"}, {"drink"})
+_THING_WORDS = {"kid": _KIDS, "child": _KIDS} | {w: kind for kind in _KINDS for w in kind}
 
 
 def _things(thing: str) -> set[str]:
@@ -321,12 +346,16 @@ def favourite(thing: str, text: str) -> str | None:
     nouns = "|".join(re.escape(n) + "s?" for n in sorted(_things(thing))) or "xx"
     for rx in (rf"\b{_FAV}\s+(?:\w+\s+)?(?:{nouns})\b(?:\s+(?:now|these days|ever))?\s*(?:is|are|was|'s|has to be"
                rf"|:|=|would be|remains)\s+{_VALUE}(?:$|[,.;!?]|\s+(?:but|and|because|though)\b)",
-               rf"(?:^|[,.;!?]\s*)(?:oh\s+)?{_VALUE}\s+(?:is|are|'s)\s+(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?"
+               rf"(?:^|[,.;!?]\s*)(?:oh\s+)?{_VALUE}(?:\s+(?:is|are)|['’]s)\s+(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?"
                rf"(?:all-time\s+)?{_FAV}\b",
                r"\b(?:like|love|prefer|rate)\s+" + _VALUE + r"\s+(?:the\s+)?(?:best|most)\b"):
-        found = [m.group(1) for m in re.finditer(rx, text, re.I)]
+        found = [m for m in re.finditer(rx, text, re.I)]
         if found:
-            value = _TRIM.sub("", found[-1].strip()).strip()
+            value = _TRIM.sub("", found[-1].group(1).strip()).strip()
+            if value.lower() in ("he", "she", "they", "he's", "she's", "they're"):  # "Read Ishiguro. He's my favourite"
+                names = [n for n in re.findall(r"\b[A-Z][\w'-]+(?: [A-Z][\w'-]+)*", text[:found[-1].start(1)])
+                         if n.split()[0].lower() not in NOT_NAMES and not verbish(n.split()[0].lower())]
+                value = re.sub(r"['’]s$", "", names[-1]) if names else ""
             value = re.sub(r"^(?:probably|definitely|easily|still|now|actually)\s+", "", value, flags=re.I)
             if value and value.lower() not in ("it", "that", "this", "mine"):
                 return value
