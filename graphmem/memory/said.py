@@ -31,7 +31,7 @@ from graphmem.index.shape import is_assistant
 from graphmem.memory import values
 from graphmem.text.lexicon import HUMANS
 from graphmem.text.terms import stem
-from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, singular
+from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, PARTNER_NOUNS, singular
 
 __all__ = ["CHANGE", "FORMS", "LISTS", "MANY", "SWITCH", "asks_said", "SAID_CONFIDENCE", "from_turns", "query_of", "reply_of", "said_value"]
 
@@ -92,7 +92,8 @@ def asks_said(attribute: str, question: str) -> bool:
     form = FORMS.get(attribute)
     q = " ".join(question.split())
     if form is None:  # a typed value: any form asked of the person, not of someone of theirs ("Nadia's sister")
-        return values.typed(attribute) and not any(m.group(1).lower() in HUMANS for m in _OWNED.finditer(q))
+        own = values.CATEGORY.get(attribute, frozenset()) | PARTNER_NOUNS
+        return values.typed(attribute) and not any(m.group(1).lower() in HUMANS - own for m in _OWNED.finditer(q))
     if not form.search(q):
         return False
     return all(m.group(1).lower() in _OWN_NOUNS for m in _OWNED.finditer(q))

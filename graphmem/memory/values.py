@@ -102,6 +102,14 @@ _PAIRS = {("so", "long"), ("bye", "bye"), ("got", "rid"), ("get", "rid"), ("gett
 _PARTNER_BEFORE = wordset("""with dating seeing date dated married marry marrying to named called and boyfriend girlfriend
     husband wife partner fiance fiancee fiancé fiancée bf gf ex""")
 _EMPLOYER_BEFORE = wordset("at for joined join joining with by to left quit from hired poached leaving")
+_MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc nissan kia hyundai mazda subaru volvo
+    skoda seat renault peugeot citroen fiat vauxhall opel jeep chevy chevrolet dodge ram lexus porsche mini landrover
+    range jaguar polestar rivian lucid cupra dacia suzuki mitsubishi alfa vespa yamaha ducati harley kawasaki triumph
+    brompton trek cannondale specialized prius civic corolla golf polo fiesta focus leaf""")
+"""Makes (and a few models said alone) of cars, motorbikes and bicycles: a name that is a vehicle wherever said."""
+_VEHICLE_BEFORE = wordset("a an the my our old new his her drive drives drove driving bought got sold selling in ride"
+                          " rides riding own owns leased traded swapped")
+_HIRES = wordset("hired hires made offered offers took poached signed headhunted recruited employs")
 _OPENERS = TIME_ADV | INTERJ | GREET | wordset("big quick update news officially sadly anyway")
 _STOP = wordset("for to with into by then now")
 """Words a change's new value follows ("swapped X for Y", "from X to Y"): an end before them is not Y's."""
@@ -140,7 +148,8 @@ def _named(tokens: list[str], i: int) -> int:
     j = i
     if i == 0 and (verbish(tokens[0].lower()) or tokens[0].lower() in _OPENERS or tokens[0].lower().endswith("ly")):
         return i  # a clause's first word, capitalised as any is: "Married Emeka yesterday", "Honestly"
-    while j < len(tokens) and tokens[j][:1].isupper() and tokens[j].lower() not in NOT_NAMES:
+    while j < len(tokens) and tokens[j][:1].isupper() and tokens[j].lower() not in NOT_NAMES \
+            and not tokens[j].lower().startswith(("i'", "i’")) and tokens[j].lower() not in _FIRST_PERSON:
         j += 1
     if j > i:
         while j < len(tokens) and (tokens[j][:1].isdigit() or re.fullmatch(r"[A-Z]+-?\d+\w*", tokens[j])):
@@ -197,11 +206,15 @@ def _fits(attribute: str, name: str, low: list[str], i: int) -> bool:
         named = before in ("named", "called") or low[max(0, i - 2):i] == ["name", "is"]
         return named or (not place and i > 0 and name.lower() not in HUMANS and any(w in ANIMAL_WORDS for w in low))
     if attribute == "vehicle":
-        return not place and name.lower() not in HUMANS
+        first = name.split()[0].lower()
+        return not place and name.lower() not in HUMANS and (first in _MAKES or (
+            before in _VEHICLE_BEFORE and not (name.isupper() and len(name) <= 3)))
     if attribute == "partner":
         return not place and (i == 0 or before in _PARTNER_BEFORE) and len(name.split()) <= 2
     if before == "the" and i > 1:
         before = low[i - 2]
+    if i == 0 and low[1:2] and low[1] in _HIRES:
+        return not place  # "Saatchi made me an offer", "Monzo hired me"
     return (not place or before in ("at", "for", "joined")) and before in _EMPLOYER_BEFORE  # "at Tesco", "joined Monzo"
 
 
