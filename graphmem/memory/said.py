@@ -82,6 +82,10 @@ FORMS = {
 job?", "What does Omar do for a living?", "Which instrument does Leo play?", "What diet is Rashid on?"),
 not any question with its word ("What made John leave his IT job?")."""
 _OWNED = re.compile(r"\b[A-Za-z]+['’]s ([a-z]+)")
+_NOT_STATE = re.compile(r"\bwhat (?:made|happened|caused|led|inspired|motivated|prompted)\b|\b(?:milestone|achieve[ds]?"
+                        r"|accomplish\w*|won|win|goal|award|promotion|challenge|struggle|lesson|advice|tip)\b", re.I)
+"""A question about an event or a feat around the attribute ("What made John leave his IT job?", "What career
+milestone did John achieve?"), not the value held: a value said answers it only in a form of :data:`FORMS`."""
 _OWN_NOUNS = frozenset("job occupation profession career line work diet instrument instruments language languages "
                        "favourite favorite main current previous first old new".split())
 
@@ -93,8 +97,9 @@ def asks_said(attribute: str, question: str) -> bool:
     q = " ".join(question.split())
     if form is None:  # a typed value: any form asked of the person, not of someone of theirs ("Nadia's sister")
         own = values.CATEGORY.get(attribute, frozenset()) | PARTNER_NOUNS
-        return values.typed(attribute) and not any(m.group(1).lower() in HUMANS - own for m in _OWNED.finditer(q))
-    if not form.search(q):
+        return values.typed(attribute) and not _NOT_STATE.search(q) \
+            and not any(m.group(1).lower() in HUMANS - own for m in _OWNED.finditer(q))
+    if not form.search(q) and _NOT_STATE.search(q):
         return False
     return all(m.group(1).lower() in _OWN_NOUNS for m in _OWNED.finditer(q))
 
