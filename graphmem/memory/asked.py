@@ -44,7 +44,7 @@ from graphmem.data.metadata import Where, matches
 from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
-from graphmem.memory.said import CHANGE, LISTS, SAID_CONFIDENCE, asks_said, from_turns
+from graphmem.memory.said import CHANGE, SAID_CONFIDENCE, asks_said, from_turns
 from graphmem.store.base import Store
 from graphmem.text.spelling import american
 from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS

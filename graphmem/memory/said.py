@@ -2,20 +2,23 @@
 
 Why: facts (:mod:`graphmem.claims.facts`) are read from claims, and a turn the claim reader gives no
 claim for gives no fact: a fragment ("Saxophone practice went well, the neighbours even clapped."), a
-clause it does not read ("Three years at the NHS as a nurse this month"). Asked "What instrument did
-Marcus play in August 2022?", ``ask`` then reads a phrase of the turns found, most often about something
-else, or abstains. For the attributes whose values a closed word list names
-(:mod:`graphmem.text.things`: a job, an instrument, a diet, a language), the person's turns said by the
-moment asked that name one are read in the order said:
+clause it does not read ("And now Gdansk.", "I'm with Stripe now, started Monday"). Asked "Where does
+Tomasz live?", ``ask`` then read a phrase of the turns found, most often about something else ("Feels"),
+abstained, or answered from a fact the change had ended without the claims knowing. So the person's own
+turns said by the moment asked (never an assistant's) are read in the order said, each for a value of the
+type the attribute takes (:mod:`graphmem.memory.values`: a place, an organisation, a name, an animal, a
+vehicle, an instrument, a subject, a diet, a job, a number, a favourite thing) and the values it ends:
 
-- a turn's value is the last such word it names that it does not end ("Sold my sax... Took up the bass
-  guitar instead": the bass guitar; "from law to medicine": medicine); a word after "no", "not",
-  "quit", "gave up", "sold", "left", "stopped", "from" (within three words) or before "anymore" is ended;
-- now: the value of the latest turn that names one, unless a later turn ended it (then none);
-- the earlier value: the value before the latest that differs from it; the first: the first said.
+- a value ended by a later turn ("left Google", "sold the Civic", "Biscuit died") no longer holds; a value
+  first heard as ended ("from Lisbon to Porto") was held before the turn's own;
+- now: the value of the latest turn that names one, unless a later turn ended it (then none); for the
+  attributes of :data:`MANY`, every value held, a new one added unless the turn tells a switch;
+- the earlier value: the value before the latest that differs from it, or before the value the question
+  names ("before the Tacoma"); the first: the first said, when the values changed.
 
-It is read only when no fact answers, so it never overrides one; its confidence is a setting
-(:data:`SAID_CONFIDENCE`), below a fact's, as the word lists are all it knows of meaning.
+It answers when no fact does, and over a fact when its turn was said later than the fact's (see
+:func:`graphmem.memory.asked.answered`); its confidence is a setting (:data:`SAID_CONFIDENCE`), below a
+fact's, as word lists and cue words are all it knows of meaning.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from functools import lru_cache
 
 from graphmem.claims.people import fold
 from graphmem.domain import Turn
@@ -42,12 +44,6 @@ SAID_CONFIDENCE = 0.6
 """The confidence of a reply read off a person's turn by a word list (measure ``said``): a setting, above
 the default floor (the person and a value of the attribute asked were both found) and below a fact's."""
 
-_TOKEN = re.compile(r"[a-z][a-z'-]*")
-_ENDS = frozenset("no not never quit quitting left leave leaving sold selling stopped stop stopping from ex "
-                  "gave give giving ditched dropped former formerly than".split())
-"""Words that end the value named just after them ("gave up on keto", "from law to medicine"), or say
-it is not held ("easier than keto")."""
-_ENDS_AFTER = frozenset("anymore".split())
 MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once (as :data:`graphmem.memory.asked.MANY`)."""
 SWITCH = re.compile(r"\b(?:switched|swapped|traded|replaced|instead|now only|only)\b", re.I)
@@ -56,12 +52,6 @@ CHANGE = re.compile(r"\b(?:now|moved|relocated|switched|swapped|traded|changed|n
                     r"|instead|anymore|no longer|these days|since|finally|replaced|upgraded|took up|gave up)\b", re.I)
 """A sentence telling a change ("We've relocated to Marseille", "I drive a Mazda now"): the value it says
 replaced an earlier one, so it is no first value, even when the earlier was never read."""
-
-
-@lru_cache(maxsize=8)
-def _stems(words: frozenset[str]) -> dict[str, str]:
-    """Each listed word by its stem: an ending is heard in another form of the word ("no more drumming")."""
-    return {stem(w): w for w in words}
 
 
 _WHEN = r"(?: now| currently| these days| nowadays| before| previously| then| at first| originally| initially| in [\w ]+)?"
@@ -113,49 +103,16 @@ def query_of(attribute: str, name: str) -> str:
     return f"{name} {values.SAID_WITH.get(family, '')} {thing}".strip()
 
 
-_CLAUSE = re.compile(r"[,.;:!?]+|\s(?:but|and|so|because)\s", re.I)
-_FIRST_PERSON = frozenset("i i'm i've i'd i'll im ive we we're we've".split())  # a subject, not "our band"
-
-
-def _values(text: str, words: frozenset[str]) -> tuple[str | None, set[str]]:
-    """A turn's value and the values it ends: the last listed word it names and does not end, of a
-    clause said in the first person when one names such a word ("I play the flute, our band needs a
-    sax!": the flute), else of any clause (a fragment: "Saxophone practice went well")."""
-    mine: str | None = None
-    value: str | None = None
-    ended: set[str] = set()
-    for clause in _CLAUSE.split(text.lower()):
-        tokens = _TOKEN.findall(clause)
-        own = any(t in _FIRST_PERSON for t in tokens)
-        for i, t in enumerate(tokens):
-            w = singular(t) if singular(t) in words else t
-            ends = any(x in _ENDS for x in tokens[max(0, i - 3):i]) or any(x in _ENDS_AFTER for x in tokens[i + 1:i + 5])
-            if w not in words:
-                if ends and stem(t) in _stems(words):  # "no more drumming" ends the drums
-                    ended.add(_stems(words)[stem(t)])
-            elif ends:
-                ended.add(w)
-            else:
-                value = w
-                mine = w if own else mine
-    value = mine or value
-    return value, ended - ({value} if value else set())
-
-
-def _read(attribute: str, text: str) -> tuple[str | None, list[str], list[str]]:
+def _read(attribute: str, text: str) -> tuple[str | None, list[str], list[str], bool]:
     """A turn's value of ``attribute`` and the values it ends: by the word lists of :data:`LISTS`
     (:func:`_values`), else by the value's type (:mod:`graphmem.memory.values`)."""
-    words = LISTS.get(attribute)
-    if words is not None:
-        value, ended = _values(text, words)
-        return value, sorted(ended), []
     family, _, thing = attribute.partition(":")
     if family == "count":
-        return values.count(thing, text), [], []
+        return values.count(thing, text), [], [], False
     if family == "favourite":
-        return values.favourite(thing, text), [], []
+        return values.favourite(thing, text), [], [], False
     got = values.read(attribute, text)
-    return got.value, got.ended, got.ends
+    return got.value, got.ended, got.ends, got.weak
 
 
 def _same(a: str, b: str) -> bool:
@@ -170,12 +127,14 @@ def _timeline(attribute: str, mine: Sequence[Turn]) -> tuple[list[tuple[Turn, st
     held: list[tuple[Turn, str]] = []
     category = values.CATEGORY.get(attribute, frozenset())
     for t in mine:
-        value, ended, ends = _read(attribute, t.text)
+        value, ended, ends, weak = _read(attribute, t.text)
         held = [p for p in held if not any(_same(p[1], e) for e in ends)]
         for e in ended:
             held = [] if e.lower() in category else [p for p in held if not _same(p[1], e)]
             if e.lower() not in category and not any(_same(v, e) for _, v in said):
                 said.append((t, e))
+        if value is not None and weak and attribute in ("instrument", "language") and not any(_same(v, value) for _, v in held):
+            continue  # "Bass is good too": no instrument of theirs said (a pet is told of so: "The rabbits chewed...")
         if value is not None:
             keep = attribute in MANY and not (ended or SWITCH.search(t.text))
             held = [p for p in held if keep and not _same(p[1], value)] + [(t, value)]

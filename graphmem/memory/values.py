@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from graphmem.memory.wordnet_values import PLACES, SUBJECTS
 from graphmem.text.lemma import verbish
+from graphmem.text.terms import stem
 from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wordset
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, VEHICLES,
                                   singular)
@@ -46,12 +47,12 @@ _SUBJECTS = SUBJECTS | wordset("""nursing accounting art arts music marketing jo
     "mechanical engineering", "civil engineering", "electrical engineering", "software engineering",
     "business administration", "creative writing", "public health", "social work", "international relations",
     "environmental science", "marine biology", "game design", "interior design", "veterinary medicine"}
-_DIETS = DIETS | wordset("""plant-based low-carb carnivore whole30 mediterranean fasting gluten dairy sugar-free
+_DIETS = DIETS | wordset("""plant-based low-carb carnivore whole30 mediterranean gluten dairy sugar-free
     pescetarian raw-vegan""") | {"intermittent fasting", "gluten free", "dairy free", "plant based", "low carb",
                                  "no meat", "meat"}
 _VEHICLE_NOUNS = VEHICLES | wordset("bicycle bike ebike e-bike motorbike motorcycle scooter vespa tesla")
 _LISTS: dict[str, frozenset[str]] = {
-    "occupation": OCCUPATIONS | wordset("retired unemployed freelancing freelance self-employed"),
+    "occupation": OCCUPATIONS | wordset("retired unemployed self-employed"),
     "instrument": INSTRUMENTS, "diet": frozenset(_DIETS), "language": LANGUAGES,
     "study": frozenset(_SUBJECTS), "pet": ANIMAL_WORDS, "vehicle": frozenset(_VEHICLE_NOUNS),
 }
@@ -90,6 +91,8 @@ CATEGORY = {"vehicle": wordset("car vehicle wheels"), "pet": wordset("pet pets a
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _CLAUSE = re.compile(r"[.;:!?]+(?:\s|$)|,\s*(?:but|and|so|then|now)\b|\s(?:but|and now|so now|and then)\s"
                      r"|(?<!\bme)(?<!\bi)\sand\s(?!i\b|me\b)|\s[-–—]+\s|\n", re.I)
+_COMMA = re.compile(_CLAUSE.pattern + r"|,", re.I)
+"""Clauses of a sentence whose values a list names: every comma parts two ("Bass is good too, we need one")."""
 _ENDS = wordset("""no not never quit quitting left leave leaving sold selling sell stopped stop stopping from ex
     gave give giving ditched ditching dropped drop dropping former formerly than goodbye farewell swapped swap
     swapping traded trade trading replaced replace replacing broke breaking split dumped divorced lost rehomed
@@ -109,11 +112,14 @@ _MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc
 """Makes (and a few models said alone) of cars, motorbikes and bicycles: a name that is a vehicle wherever said."""
 _VEHICLE_BEFORE = wordset("a an the my our old new his her drive drives drove driving bought got sold selling in ride"
                           " rides riding own owns leased traded swapped")
+_COMMENT = wordset("is are was were sounds sound seems seem looks look")
 _HIRES = wordset("hired hires made offered offers took poached signed headhunted recruited employs")
 _OPENERS = TIME_ADV | INTERJ | GREET | wordset("big quick update news officially sadly anyway")
 _STOP = wordset("for to with into by then now")
 """Words a change's new value follows ("swapped X for Y", "from X to Y"): an end before them is not Y's."""
 _FIRST_PERSON = wordset("i i'm i've i'd i'll im ive we we're we've my our me us")
+_SUBJECT = wordset("i i'm i've i'd i'll im ive we we're we've")
+"""The speaker as a clause's subject ("I play the flute", not "our band needs a sax")."""
 _THIRD = wordset("he she they he's she's they're his her their")
 
 
@@ -123,6 +129,9 @@ class Said:
 
     value: str | None = None
     ended: list[str] = field(default_factory=list)
+    weak: bool = False
+    """Whether the value was only commented on, in no clause of the first person ("Bass is good too"):
+    it holds, but adds no value to several held."""
     ends: list[str] = field(default_factory=list)
     """Names it says ended that are of no type it knows ("We lost Bruno", "Biscuit died"): they end a
     value of that name held before, and are no value themselves."""
@@ -257,47 +266,64 @@ def _own(low: list[str]) -> bool:
 
 @lru_cache(maxsize=8192)
 def read(attribute: str, text: str) -> Said:
-    """The value of ``attribute`` ``text`` names and the values it ends (the module's rules); the value
-    is the last one not ended, of a clause of the speaker's own."""
+    """The value of ``attribute`` ``text`` names and the values it ends (the module's rules): the value a
+    change went to, else the last one not ended of a clause said in the first person, else of a clause of
+    the speaker's own with no person named (``weak``: "Tacoma handles the trailer great")."""
     family = attribute.split(":")[0]
     out = Said()
     cued = family in NAMED and (bool(_CUE_RE[family].search(text))
                                 or (family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))))
-    listed: str | None = None
-    for clause in _CLAUSE.split(text):
-        tokens = _TOKEN.findall(clause)
-        low = _low(tokens)
-        spans = _candidates(family, tokens, cued)
-        own = _own(low) and not clause.rstrip().endswith("?")
-        target = False
-        for k, (a, b) in enumerate(spans):
-            if own and not _ended(low, spans, k) and _changed_to(low, a) and low[a] not in CATEGORY.get(family, ()):
-                out.value = _pet(tokens, low, a, b) if family == "pet" else " ".join(tokens[a:b])
-                listed = out.value if family != "residence" or out.value in PLACES else listed
-                target = True
-                continue
-            value = " ".join(tokens[a:b])
-            if _ended(low, spans, k):
-                out.ended.append(value)
-            elif target and own:
-                continue  # "switched to pharmacy, ... the maths goes": the value changed to stays the value
-            elif own and low[a] not in CATEGORY.get(family, ()):
-                if family == "pet" and low[a] in ANIMAL_WORDS and any(
-                        tokens[x][:1].isupper() and low[x] not in ANIMAL_WORDS for x, _ in spans):
-                    continue  # "Walking Bruno..., the old dog": the name, with its animal
-                out.value = _pet(tokens, low, a, b) if family == "pet" else value
-                listed = out.value if family != "residence" or value in PLACES else listed
-            elif family == "residence" and value in PLACES and not listed:
-                listed = value  # "hikes near Denver? I live there": a place named beside the saying
-        for j, w in enumerate(low):
-            if family in NAMED and tokens[j][:1].isupper() and w not in NOT_NAMES and not any(a <= j < b for a, b in spans) \
-                    and _ended(low, [(j, j + 1)], 0):
-                out.ends.append(tokens[j])
-            elif not spans and w in CATEGORY.get(family, ()) and _ended(low, [(j, j + 1)], 0):
-                out.ended.append(w)
-    if family == "residence" and listed and (out.value is None or out.value not in PLACES):
-        out.value = listed  # a place WordNet names before a name it does not ("Washington Park")
+    got: dict[str, str] = {}  # "target", "mine", "weak", "place": the values of each standing
+    for clause in (_CLAUSE if family in NAMED else _COMMA).split(text):
+        _clause(family, _TOKEN.findall(clause), clause.rstrip().endswith("?"), cued, out, got)
+    out.value = got.get("target") or got.get("mine") or got.get("other") or got.get("weak")
+    out.weak = out.value is not None and out.value == got.get("weak") and not ({"target", "mine", "other"} & set(got))
+    if family == "residence" and "place" in got and (out.value is None or out.value not in PLACES):
+        out.value, out.weak = got["place"], False  # a place WordNet names before one it does not ("Washington Park")
     return out
+
+
+def _clause(family: str, tokens: list[str], asks: bool, cued: bool, out: Said, got: dict[str, str]) -> None:
+    """Read one clause's values into ``got`` (by standing) and its endings into ``out``."""
+    low = _low(tokens)
+    spans = _candidates(family, tokens, cued)
+    own = _own(low) and not asks
+    mine = own and any(w in _SUBJECT for w in low)
+    category = CATEGORY.get(family, frozenset())
+    for k, (a, b) in enumerate(spans):
+        value = " ".join(tokens[a:b])
+        shown = _pet(tokens, low, a, b) if family == "pet" else value
+        if _ended(low, spans, k):
+            out.ended.append(value)
+        elif not own or low[a] in category:
+            if family == "residence" and value in PLACES:
+                got.setdefault("place", value)  # "hikes near Denver? I live there": a place beside the saying
+        elif _changed_to(low, a):
+            got["target"] = shown
+        elif family == "pet" and low[a] in ANIMAL_WORDS and any(
+                tokens[x][:1].isupper() and low[x] not in ANIMAL_WORDS for x, _ in spans):
+            continue  # "Walking Bruno..., the old dog": the name, with its animal
+        else:
+            comment = b < len(low) and low[b] in _COMMENT  # "Bass is good too": said of the thing, not of one's own
+            got["mine" if mine else "weak" if comment else "other"] = shown
+            if family == "residence" and value in PLACES:
+                got["place"] = value
+    for j, w in enumerate(low):
+        inside = any(a <= j < b for a, b in spans)
+        if inside or not _ended(low, [(j, j + 1)], 0):
+            continue
+        if family in NAMED and tokens[j][:1].isupper() and w not in NOT_NAMES:
+            out.ends.append(tokens[j])
+        elif not spans and w in category:
+            out.ended.append(w)
+        elif family in _LISTS and (kin := _stems(family).get(stem(w))):
+            out.ended.append(kin)  # "no more drumming" ends the drums
+
+
+@lru_cache(maxsize=16)
+def _stems(family: str) -> dict[str, str]:
+    """Each listed one-word value of ``family`` by its stem: an ending is heard in another form of the word."""
+    return {stem(w): w for w in _LISTS[family] if " " not in w}
 
 
 def _pet(tokens: list[str], low: list[str], a: int, b: int) -> str:
