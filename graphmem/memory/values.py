@@ -359,18 +359,34 @@ def _things(thing: str) -> set[str]:
 
 
 def count(thing: str, text: str) -> str | None:
-    """The number of ``thing`` a sentence states ("we have three kids", "our third child": 3), or None."""
+    """The number of ``thing`` a sentence states, as said with its noun ("we have three kids", "brings my
+    species count to 32", "our third child": 3), or None; not an increment ("8 more postcards")."""
     nouns = _things(thing)
     got: str | None = None
     for clause in _CLAUSE.split(text):
-        low = [t.lower() for t in _TOKEN.findall(clause)]
+        tokens = _TOKEN.findall(clause)
+        low = [t.lower() for t in tokens]
         for i, w in enumerate(low):
-            if singular(w) in nouns:
-                near = low[max(0, i - 3):i]
-                num = next((x for x in reversed(near) if x.isdigit() or x in NUMBERS or x in _ORDINALS), None)
-                if num is not None:
-                    got = _ORDINALS.get(num, NUMBERS.get(num, num))
+            if singular(w) not in nouns:
+                continue
+            at = next((j for j in range(i - 1, max(0, i - 4) - 1, -1) if _number(low[j])), None)
+            if at is None:
+                at = next((j for j in range(i + 2, min(len(low), i + 5)) if _number(low[j])
+                           and low[j - 1] in ("to", "is", "at", "now", "reached", "hit", "of")), None)
+                if at is not None:
+                    got = tokens[at]
+                continue
+            if any(low[k] in _MORE for k in range(at + 1, i)):
+                continue  # "8 more postcards": what was added, not how many there are
+            got = _ORDINALS[low[at]] if low[at] in _ORDINALS else " ".join(tokens[at:i + 1])
     return got
+
+
+_MORE = wordset("more extra additional another")
+
+
+def _number(word: str) -> bool:
+    return word.isdigit() or word in NUMBERS or word in _ORDINALS
 
 
 _FAV = r"(?:favou?rite|fave|fav)"
