@@ -44,6 +44,7 @@ from graphmem.data.metadata import Where, matches
 from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
+from graphmem.memory.habits import habit_asked
 from graphmem.memory.said import CHANGE, SAID_CONFIDENCE, asks_said, from_turns
 from graphmem.store.base import Store
 from graphmem.text.spelling import american
@@ -179,9 +180,9 @@ def _attribute(q: str) -> str | None:
 
 _WH = re.compile(r"\b(where|who|whom|what|which|how)\b", re.I)
 _ANSWERS: dict[str, Callable[[str], bool]] = {
-    "where": lambda a: a in ("residence", "employer"),
-    "who": lambda a: a in ("partner", "employer"),
-    "whom": lambda a: a in ("partner", "employer"),
+    "where": lambda a: a in ("residence", "employer") or a.startswith("other:"),
+    "who": lambda a: a in ("partner", "employer") or a.startswith("other:"),
+    "whom": lambda a: a in ("partner", "employer") or a.startswith("other:"),
 }
 """What the first question word asks, told apart from the attribute its other words name: a place is
 a residence or an employer, a person a partner or an employer; the other words ask any attribute."""
@@ -233,6 +234,8 @@ def asked(question: str) -> Asked | None:
     if _EVENT.match(q):
         return None  # an event's date, length, manner or reason, a guess or an intention: not a state held
     attribute = _attribute(q)
+    if attribute is None and (habit := habit_asked(q)) is not None:
+        attribute = habit[0]  # "Where do I volunteer on Saturdays?": other:volunteer
     if attribute is None or not _ANSWERS.get(_wh(q), lambda a: True)(attribute) or not _asks_thing(q, attribute):
         return None  # "Where did Ann take Rex?" names a pet but asks a place
     names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))

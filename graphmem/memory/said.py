@@ -31,6 +31,7 @@ from graphmem.claims.people import fold
 from graphmem.domain import Turn
 from graphmem.index.shape import is_assistant
 from graphmem.memory import values
+from graphmem.memory.habits import habit_value
 from graphmem.text.lexicon import HUMANS
 from graphmem.text.terms import stem
 from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, PARTNER_NOUNS, singular
@@ -111,6 +112,9 @@ def _read(attribute: str, text: str) -> tuple[str | None, list[str], list[str], 
         return values.count(thing, text), [], [], False
     if family == "favourite":
         return values.favourite(thing, text), [], [], False
+    if family == "other":
+        value, ended = habit_value(attribute, text)
+        return value, ended, [], False
     got = values.read(attribute, text)
     return got.value, got.ended, got.ends, got.weak
 

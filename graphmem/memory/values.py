@@ -78,7 +78,7 @@ SAID_WITH = {
     "pet": "pet dog cat puppy kitten adopted named called rescue",
     "vehicle": "car drive driving bought sold traded van truck bike electric",
     "study": "study studying major degree course university uni college switched",
-    "count": "have got", "favourite": "favourite favorite fave best",
+    "count": "have got", "favourite": "favourite favorite fave best", "other": "",
 }
 """The words an attribute's values are said with: what a search for a person's sayings of it looks for."""
 _CUE_RE = {k: re.compile(rf"\b(?:{v})\b", re.I) for k, v in _CUES.items()}
@@ -287,7 +287,8 @@ def _clause(family: str, tokens: list[str], asks: bool, cued: bool, out: Said, g
     """Read one clause's values into ``got`` (by standing) and its endings into ``out``."""
     low = _low(tokens)
     spans = _candidates(family, tokens, cued)
-    own = _own(low) and not asks
+    other = not _own(low)
+    own = not other and not asks
     mine = own and any(w in _SUBJECT for w in low)
     category = CATEGORY.get(family, frozenset())
     for k, (a, b) in enumerate(spans):
@@ -296,7 +297,7 @@ def _clause(family: str, tokens: list[str], asks: bool, cued: bool, out: Said, g
         if _ended(low, spans, k):
             out.ended.append(value)
         elif not own or low[a] in category:
-            if family == "residence" and value in PLACES:
+            if family == "residence" and value in PLACES and not other:
                 got.setdefault("place", value)  # "hikes near Denver? I live there": a place beside the saying
         elif _changed_to(low, a):
             got["target"] = shown
@@ -340,7 +341,7 @@ def _pet(tokens: list[str], low: list[str], a: int, b: int) -> str:
 
 def typed(attribute: str) -> bool:
     """Whether this module reads values of ``attribute``."""
-    return attribute.split(":")[0] in _LISTS or attribute in NAMED or attribute.startswith(("count:", "favourite:"))
+    return attribute.split(":")[0] in _LISTS or attribute in NAMED or attribute.startswith(("count:", "favourite:", "other:"))
 
 
 _ORDINALS = {w: str(i) for i, w in enumerate("zeroth first second third fourth fifth sixth seventh eighth ninth tenth"
