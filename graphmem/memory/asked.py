@@ -45,10 +45,12 @@ from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
 from graphmem.memory.habits import habit_asked
+from graphmem.memory.values import named_in
 from graphmem.memory.said import CHANGE, SAID_CONFIDENCE, asks_said, from_turns
 from graphmem.store.base import Store
 from graphmem.text.spelling import american
-from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS
+from graphmem.text.lexicon import HUMANS
+from graphmem.text.things import PARTNER_NOUNS, ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS
 from graphmem.text.terms import content, stem, words
 
 __all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "as_of_named", "from_facts", "hint", "people_asked", "selected", "value_of"]
@@ -115,6 +117,7 @@ _BEFORE = re.compile(r"\bbefore (?:the |a |an |his |her |my |their |switching to
                      r"(?!(?:i|he|she|they|we|you|it|that|this|then|now|\w+ing)\b)([a-z][\w-]*(?: [a-z][\w-]*)?)\W*$", re.I)
 """A later value named after "before" at the question's end ("before medicine", "before the Tacoma",
 "before switching to Stripe"); not a clause ("before I moved") nor an act ("before moving")."""
+_KIN = re.compile(r"\b(?:my|our|the user's|the user’s)\s+([a-z]+)\b", re.I)
 _NOT_NAMES = frozenset("what where who whom whose which when why how is are was were does do did has have had can "
                        "could would should will i my me the a an in on at for of to and or now currently "
                        "january february march april may june july august september october november december "
@@ -238,6 +241,9 @@ def asked(question: str) -> Asked | None:
         attribute = habit[0]  # "Where do I volunteer on Saturdays?": other:volunteer
     if attribute is None or not _ANSWERS.get(_wh(q), lambda a: True)(attribute) or not _asks_thing(q, attribute):
         return None  # "Where did Ann take Rex?" names a pet but asks a place
+    if (kin := _KIN.search(q)) and kin.group(1).lower() in HUMANS and kin.group(1).lower() not in PARTNER_NOUNS \
+            and not attribute.startswith("count:"):
+        return None  # "Where does my sister live?": someone of the asker's, whom the memory does not know by name
     names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))
     earlier = bool(_EARLIER.search(q)) and not _NOW.search(q)
     owned = _OWNED.match(q.lower())
@@ -462,8 +468,10 @@ def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], mom
     a = asked(question)
     if a is None or not asks_said(a.attribute, question):
         return None
+    tail = question[m.end():] if a.earlier and (m := re.search(r"\bbefore\b", question, re.I)) else ""
+    before = a.before or named_in(a.attribute, tail)  # "before relocating to Portugal": Portugal
     got = from_turns(a.attribute, people_asked(a, found, speakers, search), lambda w: search(w, SAID_DEPTH),
-                     found, moment, a.earlier, a.first, a.before)
+                     found, moment, a.earlier, a.first, before)
     if got is None:
         return None
     turn, reply = got  # the store gives turns under the caller's names

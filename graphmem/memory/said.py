@@ -72,7 +72,7 @@ FORMS = {
 """The questions a value said answers: those asking the attribute of the person itself ("What is Omar's
 job?", "What does Omar do for a living?", "Which instrument does Leo play?", "What diet is Rashid on?"),
 not any question with its word ("What made John leave his IT job?")."""
-_OWNED = re.compile(r"\b[A-Za-z]+['’]s ([a-z]+)")
+_OWNED = re.compile(r"\b(?!(?:what|who|where|which|how|that|it|he|she|there|here)['’]s)[A-Za-z]+['’]s ([a-z]+)", re.I)
 _NOT_STATE = re.compile(r"\bwhat (?:made|happened|caused|led|inspired|motivated|prompted)\b|\b(?:milestone|achieve[ds]?"
                         r"|accomplish\w*|won|win|goal|award|promotion|challenge|struggle|lesson|advice|tip)\b", re.I)
 """A question about an event or a feat around the attribute ("What made John leave his IT job?", "What career

@@ -36,7 +36,7 @@ from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wo
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, VEHICLES,
                                   singular)
 
-__all__ = ["CATEGORY", "SAID_WITH", "Said", "count", "favourite", "read", "same_value", "typed"]
+__all__ = ["CATEGORY", "SAID_WITH", "Said", "count", "favourite", "named_in", "read", "same_value", "typed"]
 
 _SUBJECTS = SUBJECTS | wordset("""nursing accounting art arts music marketing journalism film design law medicine
     physics history biology chemistry economics psychology philosophy politics sociology engineering maths math
@@ -337,6 +337,17 @@ def _pet(tokens: list[str], low: list[str], a: int, b: int) -> str:
     animal = next((tokens[j] for j in range(len(tokens)) if low[j] in ANIMAL_WORDS
                    and low[j] not in CATEGORY["pet"]), None)
     return f"{value} ({animal})" if animal else value
+
+
+def named_in(attribute: str, text: str) -> str:
+    """The last value of ``attribute`` ``text`` names, whoever it is of and ended or not ("relocating to
+    Portugal": Portugal), or "": what a question names after "before"."""
+    family = attribute.split(":")[0]
+    if family not in _LISTS and family not in NAMED:
+        return ""
+    tokens = _TOKEN.findall(text)
+    spans = _candidates(family, tokens, True)
+    return " ".join(tokens[spans[-1][0]:spans[-1][1]]) if spans else ""
 
 
 def typed(attribute: str) -> bool:
