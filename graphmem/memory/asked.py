@@ -440,8 +440,8 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers, search)
     a = asked(question)
     said = _said(question, found, k, speakers, moment, search) if got is None or (a and not a.earlier) else None
-    if got is None or (said is not None and _later(said[1][0], got)):
-        return said
+    if got is None or (said is not None and _later(said[2], got, a)):
+        return (said[0], said[1]) if said else None
     facts, reply = got
     ids = list(dict.fromkeys(f.turn_id for f in facts))
     held = store.held(ids, user)
@@ -454,17 +454,31 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found
 
 
-def _later(turn: Turn, got: tuple[list[Fact], str]) -> bool:
-    """Whether a value read off ``turn`` was said after the facts that answer (``got``) and differs from
-    them: a change the claims read no fact of ("And now Gdansk.", "I'm with Stripe now"), which the
-    person's turns tell later than the fact they ended."""
-    return turn.date is not None and all(f.valid_from < turn.date for f in got[0])
+def _later(changed: datetime | None, got: tuple[list[Fact], str], a: Asked | None) -> bool:
+    """Whether the person's turns changed the attribute after the facts that answer (``got``) were said:
+    a change the claims read no fact of ("And now Gdansk.", "I'm with Stripe now", "Biscuit died"). For
+    several values held, a change the same day counts (the facts keep "sax" beside "bass guitar" from
+    "Sold my sax... Took up the bass guitar"), and so does a fact's reply naming no value of the
+    attribute's type ("no meat" for a diet)."""
+    if changed is None:
+        return False
+    facts, reply = got
+    if a is not None and not named_in(a.attribute, reply) and a.attribute.split(":")[0] in _TYPED_LISTS:
+        return all(f.valid_from <= changed for f in facts)
+    if a is not None and a.attribute in MANY and len(facts) > 1:
+        return all(f.valid_from <= changed for f in facts)
+    return all(f.valid_from < changed for f in facts)
+
+
+_TYPED_LISTS = frozenset({"diet", "instrument", "occupation", "study", "language", "pet", "vehicle"})
+"""Attributes whose values a word list names: a fact's reply naming none is no value of the attribute."""
 
 
 def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], moment: datetime | None,
-          search: Callable[..., list[Turn]]) -> tuple[Answer, list[Turn]] | None:
+          search: Callable[..., list[Turn]]) -> tuple[Answer, list[Turn], datetime | None] | None:
     """``ask``'s answer from a value of the attribute asked read off the person's own turns
-    (:mod:`graphmem.memory.said`), when no fact answers: its turn cited first; None when none names one."""
+    (:mod:`graphmem.memory.said`): its turn cited first, and the day the person's turns last changed
+    it; None when none names one."""
     a = asked(question)
     if a is None or not asks_said(a.attribute, question):
         return None
@@ -474,6 +488,6 @@ def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], mom
                      found, moment, a.earlier, a.first, before)
     if got is None:
         return None
-    turn, reply = got  # the store gives turns under the caller's names
+    turn, reply, changed = got  # the store gives turns under the caller's names
     found = [turn] + [t for t in found if t.id != turn.id]
-    return Answer(reply, tuple(t.id for t in found[:k]), SAID_CONFIDENCE, "said", turn.text, turn.id), found
+    return Answer(reply, tuple(t.id for t in found[:k]), SAID_CONFIDENCE, "said", turn.text, turn.id), found, changed

@@ -123,15 +123,19 @@ def _same(a: str, b: str) -> bool:
     return stem(a) == stem(b) or values.same_value(a, b)
 
 
-def _timeline(attribute: str, mine: Sequence[Turn]) -> tuple[list[tuple[Turn, str]], list[tuple[Turn, str]]]:
+def _timeline(attribute: str, mine: Sequence[Turn]) -> tuple[list[tuple[Turn, str]], list[tuple[Turn, str]], datetime | None]:
     """The values said in ``mine`` (in order; a value first heard as ended comes before the one that
     ended it: "from Lisbon to Porto") and the values that hold after the last turn (several for an
-    attribute of :data:`MANY`, where a value adds unless a change is told)."""
+    attribute of :data:`MANY`, where a value adds unless a change is told), and the day of the last turn
+    that said a value or ended one."""
     said: list[tuple[Turn, str]] = []
     held: list[tuple[Turn, str]] = []
+    last: datetime | None = None
     category = values.CATEGORY.get(attribute, frozenset())
     for t in mine:
         value, ended, ends, weak = _read(attribute, t.text)
+        if value is not None or ended or any(_same(p[1], e) for p in held for e in ends):
+            last = t.date
         held = [p for p in held if not any(_same(p[1], e) for e in ends)]
         for e in ended:
             held = [] if e.lower() in category else [p for p in held if not _same(p[1], e)]
@@ -143,12 +147,12 @@ def _timeline(attribute: str, mine: Sequence[Turn]) -> tuple[list[tuple[Turn, st
             keep = attribute in MANY and not (ended or SWITCH.search(t.text))
             held = [p for p in held if keep and not _same(p[1], value)] + [(t, value)]
             said.append((t, value))
-    return said, held
+    return said, held, last
 
 
 def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datetime | None, earlier: bool,
-               first: bool, before: str = "") -> tuple[Turn, str] | None:
-    """The turn and value of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
+               first: bool, before: str = "") -> tuple[Turn, str, datetime | None] | None:
+    """The turn, value and day last changed of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
     rules), as of ``moment``; None when no turn of theirs names one, or the one named had ended. Several
     values held (an attribute of :data:`MANY`) are one reply, the latest turn's first. ``before``: the
     later value an earlier-value question names ("before the cello"), whose predecessor is asked."""
@@ -157,20 +161,20 @@ def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datet
     mine = sorted({t.id: t for t in turns if fold(t.speaker) == person and t.date is not None
                    and not is_assistant(t.speaker)
                    and (moment is None or t.date <= moment)}.values(), key=lambda t: t.date or datetime.min)  # dated, above
-    said, held = _timeline(attribute, mine)
+    said, held, last = _timeline(attribute, mine)
     if first:  # the first of values that changed, or the one value said unless its sentence tells a change
-        return said[0] if said and (len({v.lower() for _, v in said}) > 1 or not CHANGE.search(said[0][0].text)) else None
+        return (*said[0], said[0][0].date) if said and (len({v.lower() for _, v in said}) > 1
+                                                      or not CHANGE.search(said[0][0].text)) else None
     if earlier:
         if not said:
             return None
         at = next((i for i, (_, v) in enumerate(said) if before and _same(v, before)), len(said) - 1)
         latest = said[at][1]
-        return next((p for p in reversed(said[:at + 1]) if not _same(p[1], latest)), None)
+        got = next((p for p in reversed(said[:at + 1]) if not _same(p[1], latest)), None)
+        return (*got, got[0].date) if got else None
     if not held:
         return None
-    if len(held) == 1:
-        return held[0]
-    return held[-1][0], " and ".join(v for _, v in reversed(held))
+    return held[-1][0], " and ".join(v for _, v in reversed(held)), last
 
 
 def _whole(text: str, value: str, words: frozenset[str]) -> str:
@@ -199,14 +203,15 @@ def reply_of(attribute: str, turn: Turn, value: str) -> str:
 
 def from_turns(attribute: str, people: Sequence[str], search: Callable[[str], Sequence[Turn]],
                found: Sequence[Turn], moment: datetime | None, earlier: bool, first: bool,
-               before: str = "") -> tuple[Turn, str] | None:
-    """For the first of ``people`` whose turns name a value of ``attribute``: the turn and the reply
-    (:func:`said_value`), from the turns found and those a search of the attribute's words finds."""
+               before: str = "") -> tuple[Turn, str, datetime | None] | None:
+    """For the first of ``people`` whose turns name a value of ``attribute``: the turn, the reply and the
+    day last changed (:func:`said_value`), from the turns found and those a search of the attribute's
+    words finds."""
     if attribute not in LISTS and not values.typed(attribute):
         return None
     for person in people:
         turns = list(found) + list(search(query_of(attribute, person)))
         got = said_value(attribute, person, turns, moment, earlier, first, before)
         if got is not None:
-            return got[0], reply_of(attribute, got[0], got[1])
+            return got[0], reply_of(attribute, got[0], got[1]), got[2]
     return None
