@@ -440,7 +440,7 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers, search)
     a = asked(question)
     said = _said(question, found, k, speakers, moment, search) if got is None or (a and not a.earlier) else None
-    if got is None or (said is not None and _later(said[2], got, a)):
+    if got is None or (said is not None and _later(said[2], got, a, said[0].reply)):
         return (said[0], said[1]) if said else None
     facts, reply = got
     ids = list(dict.fromkeys(f.turn_id for f in facts))
@@ -454,7 +454,7 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found
 
 
-def _later(changed: datetime | None, got: tuple[list[Fact], str], a: Asked | None) -> bool:
+def _later(changed: datetime | None, got: tuple[list[Fact], str], a: Asked | None, said: str | None = None) -> bool:
     """Whether the person's turns changed the attribute after the facts that answer (``got``) were said:
     a change the claims read no fact of ("And now Gdansk.", "I'm with Stripe now", "Biscuit died"). For
     several values held, a change the same day counts (the facts keep "sax" beside "bass guitar" from
@@ -488,6 +488,8 @@ def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], mom
                      found, moment, a.earlier, a.first, before)
     if got is None:
         return None
-    turn, reply, changed = got  # the store gives turns under the caller's names
-    found = [turn] + [t for t in found if t.id != turn.id]
-    return Answer(reply, tuple(t.id for t in found[:k]), SAID_CONFIDENCE, "said", turn.text, turn.id), found, changed
+    turn, reply, changed, turns = got  # the store gives turns under the caller's names
+    first = list({t.id: t for t in [turn, *turns]}.values())
+    found = first + [t for t in found if t.id not in {f.id for f in first}]
+    cited = tuple(t.id for t in found[:max(k, len(first))])  # every value's turn, though k is fewer
+    return Answer(reply, cited, SAID_CONFIDENCE, "said", turn.text, turn.id), found, changed

@@ -151,8 +151,8 @@ def _timeline(attribute: str, mine: Sequence[Turn]) -> tuple[list[tuple[Turn, st
 
 
 def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datetime | None, earlier: bool,
-               first: bool, before: str = "") -> tuple[Turn, str, datetime | None] | None:
-    """The turn, value and day last changed of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
+               first: bool, before: str = "") -> tuple[Turn, str, datetime | None, tuple[Turn, ...]] | None:
+    """The turn, value, day last changed and the turns of every value held of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
     rules), as of ``moment``; None when no turn of theirs names one, or the one named had ended. Several
     values held (an attribute of :data:`MANY`) are one reply, the latest turn's first. ``before``: the
     later value an earlier-value question names ("before the cello"), whose predecessor is asked."""
@@ -163,18 +163,18 @@ def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datet
                    and (moment is None or t.date <= moment)}.values(), key=lambda t: t.date or datetime.min)  # dated, above
     said, held, last = _timeline(attribute, mine)
     if first:  # the first of values that changed, or the one value said unless its sentence tells a change
-        return (*said[0], said[0][0].date) if said and (len({v.lower() for _, v in said}) > 1
-                                                      or not CHANGE.search(said[0][0].text)) else None
+        return (*said[0], said[0][0].date, ()) if said and (len({v.lower() for _, v in said}) > 1
+                                                          or not CHANGE.search(said[0][0].text)) else None
     if earlier:
         if not said:
             return None
         at = next((i for i, (_, v) in enumerate(said) if before and _same(v, before)), len(said) - 1)
         latest = said[at][1]
         got = next((p for p in reversed(said[:at + 1]) if not _same(p[1], latest)), None)
-        return (*got, got[0].date) if got else None
+        return (*got, got[0].date, ()) if got else None
     if not held:
         return None
-    return held[-1][0], " and ".join(v for _, v in reversed(held)), last
+    return held[-1][0], " and ".join(v for _, v in reversed(held)), last, tuple(t for t, _ in reversed(held))
 
 
 def _whole(text: str, value: str, words: frozenset[str]) -> str:
@@ -203,7 +203,7 @@ def reply_of(attribute: str, turn: Turn, value: str) -> str:
 
 def from_turns(attribute: str, people: Sequence[str], search: Callable[[str], Sequence[Turn]],
                found: Sequence[Turn], moment: datetime | None, earlier: bool, first: bool,
-               before: str = "") -> tuple[Turn, str, datetime | None] | None:
+               before: str = "") -> tuple[Turn, str, datetime | None, tuple[Turn, ...]] | None:
     """For the first of ``people`` whose turns name a value of ``attribute``: the turn, the reply and the
     day last changed (:func:`said_value`), from the turns found and those a search of the attribute's
     words finds."""
@@ -213,5 +213,8 @@ def from_turns(attribute: str, people: Sequence[str], search: Callable[[str], Se
         turns = list(found) + list(search(query_of(attribute, person)))
         got = said_value(attribute, person, turns, moment, earlier, first, before)
         if got is not None:
-            return got[0], reply_of(attribute, got[0], got[1]), got[2]
+            several = len(got[3]) > 1  # each value widened in its own turn ("bass" in "the bass guitar")
+            reply = " and ".join(reply_of(attribute, t, v) for t, v in zip(got[3], got[1].split(" and "))) \
+                if several else reply_of(attribute, got[0], got[1])
+            return got[0], reply, got[2], got[3]
     return None
