@@ -27,6 +27,7 @@ _SKIP = frozenset("""be have do live work drive ride play study eat speak get go
     love feel need mean call name use see look find give take tell come become keep own prefer enjoy""".split())
 """Verbs a habit question does not ask by: the attributes read elsewhere, owning, liking, and events."""
 _ASK = re.compile(r"^\W*(?:where|who|(?:what|which)(?: \w+)?)\s+(do|does|did)\s+(?:i|the user|[A-Z][a-z]+)\s+"
+                  r"(?:(?:currently|usually|still|now|normally|typically|often|generally|mostly|always|regularly|mainly)\s+)?"
                   r"([a-z]+)\b(.*)$", re.I)
 _DATED = re.compile(r"\b(?:in|on|during|by)\s+(?:\w+\s+)?(?:19|20)\d\d\b|\b(?:before|previously|originally|used to|at first"
                     r"|initially|first)\b", re.I)
