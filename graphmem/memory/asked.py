@@ -117,6 +117,8 @@ _BEFORE = re.compile(r"\bbefore (?:the |a |an |his |her |my |their |switching to
                      r"(?!(?:i|he|she|they|we|you|it|that|this|then|now|\w+ing)\b)([a-z][\w-]*(?: [a-z][\w-]*)?)\W*$", re.I)
 """A later value named after "before" at the question's end ("before medicine", "before the Tacoma",
 "before switching to Stripe"); not a clause ("before I moved") nor an act ("before moving")."""
+_YES_NO = re.compile(r"^\W*(?:is|are|am|was|were|does|do|did|has|have)\b", re.I)
+"""A question answered yes or no ("Does Nils still play the drums?"): an ending answers it."""
 _KIN = re.compile(r"\b(?:my|our|the user's|the user’s)\s+([a-z]+)\b", re.I)
 _NOT_NAMES = frozenset("what where who whom whose which when why how is are was were does do did has have had can "
                        "could would should will i my me the a an in on at for of to and or now currently "
@@ -485,7 +487,7 @@ def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], mom
     tail = question[m.end():] if a.earlier and (m := re.search(r"\bbefore\b", question, re.I)) else ""
     before = a.before or named_in(a.attribute, tail)  # "before relocating to Portugal": Portugal
     got = from_turns(a.attribute, people_asked(a, found, speakers, search), lambda w: search(w, SAID_DEPTH),
-                     found, moment, a.earlier, a.first, before)
+                     found, moment, a.earlier, a.first, before, bool(_YES_NO.match(question)))
     if got is None:
         return None
     turn, reply, changed, turns = got  # the store gives turns under the caller's names

@@ -123,35 +123,44 @@ def _same(a: str, b: str) -> bool:
     return stem(a) == stem(b) or values.same_value(a, b)
 
 
-def _timeline(attribute: str, mine: Sequence[Turn]) -> tuple[list[tuple[Turn, str]], list[tuple[Turn, str]], datetime | None]:
+Timeline = tuple[list[tuple[Turn, str]], list[tuple[Turn, str]], datetime | None, tuple[Turn, str] | None]
+
+
+def _timeline(attribute: str, mine: Sequence[Turn]) -> Timeline:
     """The values said in ``mine`` (in order; a value first heard as ended comes before the one that
     ended it: "from Lisbon to Porto") and the values that hold after the last turn (several for an
-    attribute of :data:`MANY`, where a value adds unless a change is told), and the day of the last turn
-    that said a value or ended one."""
+    attribute of :data:`MANY`, where a value adds unless a change is told), the day of the last turn
+    that said a value or ended one, and the turn and value of the ending that left none held."""
     said: list[tuple[Turn, str]] = []
     held: list[tuple[Turn, str]] = []
     last: datetime | None = None
+    gone: tuple[Turn, str] | None = None
     category = values.CATEGORY.get(attribute, frozenset())
     for t in mine:
         value, ended, ends, weak = _read(attribute, t.text)
         if value is not None or ended or any(_same(p[1], e) for p in held for e in ends):
             last = t.date
+        before = bool(held)
         held = [p for p in held if not any(_same(p[1], e) for e in ends)]
         for e in ended:
             held = [] if e.lower() in category else [p for p in held if not _same(p[1], e)]
             if e.lower() not in category and not any(_same(v, e) for _, v in said):
                 said.append((t, e))
+        if before and not held:
+            gone = (t, next(iter(ends + ended)))
         if value is not None and weak and attribute in ("instrument", "language") and not any(_same(v, value) for _, v in held):
             continue  # "Bass is good too": no instrument of theirs said (a pet is told of so: "The rabbits chewed...")
         if value is not None:
             keep = attribute in MANY and not (ended or SWITCH.search(t.text))
             held = [p for p in held if keep and not _same(p[1], value)] + [(t, value)]
             said.append((t, value))
-    return said, held, last
+            gone = None
+    return said, held, last, gone
 
 
 def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datetime | None, earlier: bool,
-               first: bool, before: str = "") -> tuple[Turn, str, datetime | None, tuple[Turn, ...]] | None:
+               first: bool, before: str = "", ending: bool = False
+               ) -> tuple[Turn, str, datetime | None, tuple[Turn, ...]] | None:
     """The turn, value, day last changed and the turns of every value held of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
     rules), as of ``moment``; None when no turn of theirs names one, or the one named had ended. Several
     values held (an attribute of :data:`MANY`) are one reply, the latest turn's first. ``before``: the
@@ -161,7 +170,7 @@ def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datet
     mine = sorted({t.id: t for t in turns if fold(t.speaker) == person and t.date is not None
                    and not is_assistant(t.speaker)
                    and (moment is None or t.date <= moment)}.values(), key=lambda t: t.date or datetime.min)  # dated, above
-    said, held, last = _timeline(attribute, mine)
+    said, held, last, gone = _timeline(attribute, mine)
     if first:  # the first of values that changed, or the one value said unless its sentence tells a change
         return (*said[0], said[0][0].date, ()) if said and (len({v.lower() for _, v in said}) > 1
                                                           or not CHANGE.search(said[0][0].text)) else None
@@ -172,9 +181,24 @@ def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datet
         latest = said[at][1]
         got = next((p for p in reversed(said[:at + 1]) if not _same(p[1], latest)), None)
         return (*got, got[0].date, ()) if got else None
-    if not held:
-        return None
+    if not held:  # ``ending``: the clause that ended the value answers ("Does Nils still play?": "no more drumming")
+        return (gone[0], f"No: {_clause_of(gone[0].text, gone[1])}", gone[0].date, ()) if ending and gone else None
     return held[-1][0], " and ".join(v for _, v in reversed(held)), last, tuple(t for t, _ in reversed(held))
+
+
+def _clause_of(text: str, value: str) -> str:
+    """What a turn said ended ``value`` with, the value left out so the reply names only the change: the
+    clause that says it, cut before the value ("Got laid off from Oracle in January": "Got laid off"),
+    or after it when it leads ("Biscuit died on Sunday": "died on Sunday")."""
+    parts = [p.strip() for p in re.split(r"[.;!?,]+\s*", text) if p.strip()]
+    key = stem(value.split()[0].lower()) if value else ""
+    clause = next((p for p in parts if key and key in {stem(w) for w in re.findall(r"[a-z]+", p.lower())}),
+                  parts[0] if parts else text)
+    at = re.search(rf"\b{re.escape(value)}\b", clause, re.I) if value else None
+    if at is None:
+        return clause
+    head = re.sub(r"(?:\s+(?:from|with|at|to|for|the|my|our|a|an|of|up))+$", "", clause[:at.start()].strip(), flags=re.I)
+    return head if head else clause[at.end():].strip() or clause
 
 
 def _whole(text: str, value: str, words: frozenset[str]) -> str:
@@ -203,7 +227,7 @@ def reply_of(attribute: str, turn: Turn, value: str) -> str:
 
 def from_turns(attribute: str, people: Sequence[str], search: Callable[[str], Sequence[Turn]],
                found: Sequence[Turn], moment: datetime | None, earlier: bool, first: bool,
-               before: str = "") -> tuple[Turn, str, datetime | None, tuple[Turn, ...]] | None:
+               before: str = "", ending: bool = False) -> tuple[Turn, str, datetime | None, tuple[Turn, ...]] | None:
     """For the first of ``people`` whose turns name a value of ``attribute``: the turn, the reply and the
     day last changed (:func:`said_value`), from the turns found and those a search of the attribute's
     words finds."""
@@ -211,7 +235,7 @@ def from_turns(attribute: str, people: Sequence[str], search: Callable[[str], Se
         return None
     for person in people:
         turns = list(found) + list(search(query_of(attribute, person)))
-        got = said_value(attribute, person, turns, moment, earlier, first, before)
+        got = said_value(attribute, person, turns, moment, earlier, first, before, ending)
         if got is not None:
             several = len(got[3]) > 1  # each value widened in its own turn ("bass" in "the bass guitar")
             reply = " and ".join(reply_of(attribute, t, v) for t, v in zip(got[3], got[1].split(" and "))) \

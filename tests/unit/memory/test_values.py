@@ -63,3 +63,13 @@ def test_a_habit_is_asked_by_its_verb_and_read_after_it():
     assert habit_asked("Where does Lea live?") is None  # an attribute read elsewhere
     assert habit_value("other:volunteer", "I volunteer at the library on Sundays.") == ("library", [])
     assert habit_value("other:volunteer", "Quit the library, now I volunteer at the zoo.") == ("zoo", ["library"])
+
+
+def test_a_yes_no_question_about_a_value_that_ended_is_answered_by_the_ending():
+    from graphmem import Memory
+    mem = Memory()
+    mem.ingest([{"id": "a", "speaker": "Ines", "text": "Cycling to work at Globex again, rain or shine.", "date": "2022-01-05"},
+                {"id": "b", "speaker": "Ines", "text": "Got made redundant from Globex, so that's that.", "date": "2022-06-01"}])
+    answer = mem.ask("Does Ines still work for Globex?", asked_on="2022-07-01")
+    assert answer.reply.startswith("No: ") and "redundant" in answer.reply and "Globex" not in answer.reply, answer
+    assert mem.ask("Does Ines still work for Globex?", asked_on="2022-02-01").reply == "Globex"
