@@ -36,7 +36,7 @@ from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wo
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, VEHICLES,
                                   singular)
 
-__all__ = ["CATEGORY", "SAID_WITH", "Said", "count", "favourite", "named_in", "read", "same_value", "typed"]
+__all__ = ["CATEGORY", "SAID_WITH", "Said", "count", "ended_event", "favourite", "mentioned_ended", "named_in", "read", "same_value", "typed"]
 
 _SUBJECTS = SUBJECTS | wordset("""nursing accounting art arts music marketing journalism film design law medicine
     physics history biology chemistry economics psychology philosophy politics sociology engineering maths math
@@ -65,7 +65,8 @@ _CUES = {
     "employer": r"work\w*|job|joined|join|joining|hired|employ\w*|start\w*|role|position|intern\w*|office|company"
                 r"|firm|notice|offer|contract|poached|laid|quit|left|leaving|boss|gig|staff|team|at|for",
     "partner": r"dating|date|dated|seeing|boyfriend|girlfriend|bf|gf|partner|husband|wife|married|marry|marrying"
-               r"|engaged|fianc\w*|relationship|together|broke|split|dumped|anniversary|wedding|proposed|quits",
+               r"|engaged|fianc\w*|relationship|together|broke|split|dumped|anniversary|wedding|proposed|quits"
+               r"|met someone|seeing each other|seeing someone|moving in|moved in|divorce\w*|date night|kissed",
     "pet": r"named|called|name|adopted|rescued|got|have|has|our|my",
     "vehicle": r"drive\w*|drove|car|bought|got|getting|lease\w*|sold|traded|ride|rides|riding|ev|electric|hybrid"
                r"|upgraded|swapped|new|owns?|van|truck|wheels|mot|mileage|engine|tyres?|tires?|garage|park\w*|petrol|diesel"
@@ -103,7 +104,7 @@ _PAIRS = {("so", "long"), ("bye", "bye"), ("got", "rid"), ("get", "rid"), ("gett
           ("last", "day"), ("done", "with"), ("let", "go"), ("laid", "off"), ("hung", "up")}
 """Two words that end the value after them ("so long old Ford", "got rid of the Focus", "my notice at Spotify")."""
 _PARTNER_BEFORE = wordset("""with dating seeing date dated married marry marrying to named called and boyfriend girlfriend
-    husband wife partner fiance fiancee fiancé fiancée bf gf ex""")
+    husband wife partner fiance fiancee fiancé fiancée bf gf ex name that's thats someone""")
 _EMPLOYER_BEFORE = wordset("at for joined join joining with by to left quit from hired poached leaving")
 _MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc nissan kia hyundai mazda subaru volvo
     skoda seat renault peugeot citroen fiat vauxhall opel jeep chevy chevrolet dodge ram lexus porsche mini landrover
@@ -115,6 +116,9 @@ _VEHICLE_BEFORE = wordset("a an the my our old new his her drive drives drove dr
 _COMMENT = wordset("is are was were sounds sound seems seem looks look")
 _HIRES = wordset("hired hires made offered offers took poached signed headhunted recruited employs")
 _OPENERS = TIME_ADV | INTERJ | GREET | wordset("big quick update news officially sadly anyway")
+_NOT_ENDS = {("than", "other"), ("than", "rather"), ("from", "offer"), ("from", "call"), ("from", "email"),
+             ("from", "recruiter"), ("from", "hired")}
+"""An ending word after these is none ("other than", "an offer from DHL")."""
 _STOP = wordset("for to with into by then now")
 """Words a change's new value follows ("swapped X for Y", "from X to Y"): an end before them is not Y's."""
 _FIRST_PERSON = wordset("i i'm i've i'd i'll im ive we we're we've my our me us")
@@ -233,7 +237,7 @@ def _ended(low: list[str], spans: list[tuple[int, int]], k: int) -> bool:
     lo = spans[k - 1][1] if k > 0 else 0
     for j in range(start - 1, max(lo, start - 5) - 1, -1):
         if low[j] in _ENDS or (j > 0 and (low[j - 1], low[j]) in _PAIRS):
-            return not (low[j] == "than" and j > 0 and low[j - 1] in ("other", "rather"))
+            return not (j > 0 and (low[j], low[j - 1]) in _NOT_ENDS)
         if low[j] in _STOP:
             break
         if j > 0 and low[j - 1] == "instead" and low[j] == "of":
@@ -348,6 +352,37 @@ def named_in(attribute: str, text: str) -> str:
     tokens = _TOKEN.findall(text)
     spans = _candidates(family, tokens, True)
     return " ".join(tokens[spans[-1][0]:spans[-1][1]]) if spans else ""
+
+
+_ENDED_EVENTS = {
+    "partner": re.compile(r"\b(?:divorce(?:d)?|broke up|break-?up|split up|separated|called it off|dumped me|we're done"
+                          r"|we are done|are done|ended it|ended things|moved (?:her|his) stuff out)\b", re.I),
+    "employer": re.compile(r"\b(?:laid off|made redundant|got fired|was fired|got sacked|handed in my notice|resigned"
+                           r"|quit my job|left my job|retired)\b", re.I),
+    "vehicle": re.compile(r"\b(?:sold (?:the|my) car|car (?:was|got) (?:written off|stolen)|written off|scrapped)\b", re.I),
+}
+"""Events that end an attribute's value without naming it ("the divorce came through", "got laid off")."""
+
+
+def ended_event(attribute: str, text: str) -> bool:
+    """Whether ``text`` tells an event that ends the attribute's value (:data:`_ENDED_EVENTS`)."""
+    rx = _ENDED_EVENTS.get(attribute.split(":")[0])
+    return bool(rx and rx.search(text))
+
+
+def mentioned_ended(text: str, value: str) -> bool:
+    """Whether ``text`` names ``value`` in any case ("chloe and i broke up") where the words around it end it."""
+    tokens = _TOKEN.findall(text)
+    low = _low(tokens)
+    want = [w.lower() for w in _TOKEN.findall(value)]
+    n = len(want)
+    return any(low[i:i + n] == want and (any(w in _STRONG for w in low[max(0, i - 3):i])
+                                         or any(w in _ENDS_AFTER for w in low[i + n:i + n + 5]))
+               for i in range(len(low) - n + 1)) if n else False
+
+
+_STRONG = wordset("left leaving quit sold dumped divorced goodbye farewell lost rehomed ditched")
+"""Words that end the value after them wherever it is said (not "from", "than", "no": "a friend from leeds")."""
 
 
 def typed(attribute: str) -> bool:
