@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from graphmem.memory.wordnet_values import PLACES, SUBJECTS
-from graphmem.text.lemma import verbish
+from graphmem.text.lemma import finite, verbish
 from graphmem.text.terms import stem
 from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wordset
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, VEHICLES,
@@ -194,7 +194,7 @@ def _candidates(attribute: str, tokens: list[str], cued: bool) -> list[tuple[int
     i = 0
     while i < len(tokens):
         end = _listed(low, i, words) if words else i
-        if end == i and named:
+        if end == i and (named or (attribute == "vehicle" and low[i] in _MAKES)):
             end = _named(tokens, i)
             name = " ".join(tokens[i:end])
             if end > i and not _fits(attribute, name, low, i):
@@ -216,6 +216,9 @@ def _fits(attribute: str, name: str, low: list[str], i: int) -> bool:
     if attribute == "residence":
         return place or before in ("in", "to", "from", "near", "outside")
     if attribute == "pet":
+        if i == 0 and low[1:2] and (finite(low[1]) or low[1] in ("a", "an", "the", "my", "our")) and not place \
+                and name.lower() not in HUMANS:
+            return any(w in ANIMAL_WORDS for w in low) or low[1] in ("a", "an")  # "Pickle ate a sock", "Tofu, a ginger lad"
         named = before in ("named", "called") or low[max(0, i - 2):i] == ["name", "is"]
         return named or (not place and i > 0 and name.lower() not in HUMANS and any(w in ANIMAL_WORDS for w in low))
     if attribute == "vehicle":
@@ -243,7 +246,9 @@ def _ended(low: list[str], spans: list[tuple[int, int]], k: int) -> bool:
         if j > 0 and low[j - 1] == "instead" and low[j] == "of":
             return True
     hi = spans[k + 1][0] if k + 1 < len(spans) else len(low)
-    return any(w in _ENDS_AFTER for w in low[end:min(hi, end + 5)])
+    after = low[end:min(hi, end + 5)]
+    return any(w in _ENDS_AFTER and (w != "passed" or low[end + x + 1:end + x + 2] in (["away"], ["on"]))
+               for x, w in enumerate(after))  # "the MOT passed" ends nothing; "Bruno passed away" does
 
 
 _CHANGE_VERBS = wordset("""switched switch switching moved move moving transferred transfer changed change swapped
@@ -262,9 +267,9 @@ def _changed_to(low: list[str], a: int) -> bool:
 def _own(low: list[str]) -> bool:
     """Whether a clause may be the speaker's own: in the first person, or with no other person as its
     subject ("my sister lives in Leeds", "he drives a Golf" are not)."""
-    if any(w in _FIRST_PERSON for w in low) and not (low[:1] == ["my"] and len(low) > 1 and low[1] in HUMANS
-                                                     and "i" not in low):
-        return True
+    kin = any(w in ("my", "our") and low[k + 1:k + 2] and low[k + 1] in HUMANS for k, w in enumerate(low))
+    if any(w in _FIRST_PERSON for w in low) and not (kin and not any(w in _SUBJECT for w in low)):
+        return True  # "my neighbour's rabbit Biscuit" is the neighbour's
     return not any(w in _THIRD or w in HUMANS for w in low[:3])
 
 
