@@ -199,12 +199,33 @@ def _candidates(attribute: str, tokens: list[str], cued: bool) -> list[tuple[int
             name = " ".join(tokens[i:end])
             if end > i and not _fits(attribute, name, low, i):
                 end = i
+        if end == i and attribute == "occupation":
+            end = _job(low, i)
         if end > i:
             spans.append((i, end))
             i = end
         else:
             i += 1
     return spans
+
+
+_AGENT = re.compile(r"[a-z]{3,}(?:er|or|ist|ian|ant|ent|man|woman|person|ologist|wright|smith)$")
+_AS_A = wordset("i'm im am as officially became become now qualified trained work working job")
+
+
+def _job(low: list[str], i: int) -> int:
+    """The end of a job no list names, said as one ("I'm a dispatcher now", "work as a sound engineer"):
+    after "a"/"an" that follows "I'm", "as", "became"..., an agent noun (-er, -or, -ist, -ian...), with one
+    word before it ("driving instructor"); ``i`` when none starts at ``low[i]``."""
+    if i < 2 or low[i - 1] not in ("a", "an") or low[i - 2] not in _AS_A:
+        return i
+    head = low[i] if i < len(low) else ""
+    return i + 1 if _AGENT.match(head) and head not in _NOT_JOBS else i
+
+
+_NOT_JOBS = wordset("""member number winner beginner loser fan lover user customer partner mother father brother
+    sister daughter other together forever never whatever corner dinner summer winter weather letter center centre
+    parent patient resident student client friend""")
 
 
 def _fits(attribute: str, name: str, low: list[str], i: int) -> bool:
