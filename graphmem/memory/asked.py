@@ -87,7 +87,8 @@ _ATTRIBUTES: tuple[tuple[str, str], ...] = (
                    r"|\bwhat\b(?:(?!\b(?:game|games|sport|sports|role|part|music|song|songs)\b)[\w' ])*"
                    r"\bplay(?:s|ing)?\b(?! (?:a |the )?(?:role|part|sport|game|games|video|football|soccer|tennis"
                    r"|basketball|golf|cricket|chess|cards?|match)\b)"),
-    ("study", r"\b(?:study|studies|studying|studied|major|majoring|degree|course)\b"),
+    ("language", r"\blanguages?\b"),
+    ("study", r"\b(?:study|studies|studying|studied|major|majoring|degree|course|learning)\b"),
     ("diet", r"\b(?:diet|vegetarian|vegan|pescatarian|eat meat|eats meat|eating meat)\b"
              r"|\b(?:can't|cannot|can not|don't|doesn't|not|won't)(?: \w+)? eat\b"),
     ("language", r"\blanguages?\b|\bwhat\b[\w' ]*\bspeaks?\b(?! (?:to|with|about)\b)"),

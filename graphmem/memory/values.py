@@ -54,7 +54,7 @@ _VEHICLE_NOUNS = VEHICLES | wordset("bicycle bike ebike e-bike motorbike motorcy
 _LISTS: dict[str, frozenset[str]] = {
     "occupation": OCCUPATIONS | wordset("retired unemployed self-employed"),
     "instrument": INSTRUMENTS, "diet": frozenset(_DIETS), "language": LANGUAGES,
-    "study": frozenset(_SUBJECTS), "pet": ANIMAL_WORDS, "vehicle": frozenset(_VEHICLE_NOUNS),
+    "study": frozenset(_SUBJECTS) | LANGUAGES, "pet": ANIMAL_WORDS, "vehicle": frozenset(_VEHICLE_NOUNS),
 }
 """The attributes a word list names a value of (a pet by its animal, a vehicle by its kind)."""
 NAMED = frozenset({"residence", "employer", "partner", "pet", "vehicle"})
@@ -421,7 +421,8 @@ _ORDINALS = {w: str(i) for i, w in enumerate("zeroth first second third fourth f
 _KIDS = {"kid", "child", "son", "daughter", "baby"}
 _KINDS = ({"writer", "author", "novelist"}, {"film", "movie"}, {"band", "group", "artist"}, {"book", "novel", "read"},
           {"song", "track", "tune"}, {"food", "dish", "meal"}, {"show", "series"}, {"team", "club", "side"},
-          {"color", "colour"}, {"singer", "artist"}, {"game", "video game"}, {"sport"}, {"drink"})
+          {"color", "colour"}, {"singer", "artist"}, {"game", "video game"}, {"sport"}, {"drink"},
+          {"chicken", "hen", "pullet"}, {"dog", "pup", "puppy"}, {"cat", "kitten"}, {"language", "tongue"})
 _THING_WORDS = {"kid": _KIDS, "child": _KIDS} | {w: kind for kind in _KINDS for w in kind}
 
 
