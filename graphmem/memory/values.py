@@ -471,21 +471,36 @@ _TRIM = re.compile(r"\s+(?:now|these days|at the moment|nowadays|by far|for sure
 
 def favourite(thing: str, text: str) -> str | None:
     """The favourite ``thing`` a sentence names ("my favourite band is Radiohead", "Dune is my fave
-    book now", "I like Le Guin best" asked a writer), trimmed of time words, or None."""
+    book now", "I like Le Guin best" asked a writer, "Piranesi just replaced X as my favourite"), trimmed of
+    time words; a pronoun or no value at all ("It's my all time favourite", "Still my favourite film")
+    is the last name said before it ("The Secret History", "Paddington 2"); else None."""
     nouns = "|".join(re.escape(n) + "s?" for n in sorted(_things(thing))) or "xx"
     for rx in (rf"\b{_FAV}\s+(?:\w+\s+)?(?:{nouns})\b(?:\s+(?:now|these days|ever))?\s*(?:is|are|was|'s|has to be"
                rf"|:|=|would be|remains)\s+{_VALUE}(?:$|[,.;!?]|\s+(?:but|and|because|though)\b)",
-               rf"(?:^|[,.;!?]\s*)(?:oh\s+)?{_VALUE}(?:\s+(?:is|are)|['’]s)\s+(?:now\s+|still\s+)?(?:my|our)\s+(?:new\s+)?"
-               rf"(?:all-time\s+)?{_FAV}\b",
+               rf"(?:^|[,.;!?]\s*)(?:oh\s+|ok\s+|so\s+)?{_VALUE}(?:\s+(?:is|are)|['’]s)\s+(?:now\s+|still\s+)?(?:my|our)\s+"
+               rf"(?:new\s+)?(?:all[- ]time\s+)?{_FAV}\b",
+               rf"(?:^|[,.;!?]\s*)(?:ok\s+|so\s+)?{_VALUE}\s+(?:just\s+)?(?:replaced|overtook|beat|dethroned|knocked)\b[^.!?]*"
+               rf"\bas\s+(?:my|our)\s+(?:new\s+)?{_FAV}",
+               rf"(?:^|[,.;!?]\s*)()(?:still\s+)?(?:my|our)\s+(?:all[- ]time\s+)?{_FAV}\s+(?:{nouns})\b",
                r"\b(?:like|love|prefer|rate)\s+" + _VALUE + r"\s+(?:the\s+)?(?:best|most)\b"):
         found = [m for m in re.finditer(rx, text, re.I)]
         if found:
             value = _TRIM.sub("", found[-1].group(1).strip()).strip()
-            if value.lower() in ("he", "she", "they", "he's", "she's", "they're"):  # "Read Ishiguro. He's my favourite"
-                names = [n for n in re.findall(r"\b[A-Z][\w'-]+(?: [A-Z][\w'-]+)*", text[:found[-1].start(1)])
-                         if n.split()[0].lower() not in NOT_NAMES and not verbish(n.split()[0].lower())]
-                value = re.sub(r"['’]s$", "", names[-1]) if names else ""
-            value = re.sub(r"^(?:probably|definitely|easily|still|now|actually)\s+", "", value, flags=re.I)
+            if value.lower() in ("", "he", "she", "they", "he's", "she's", "they're", "it", "that", "this", "it's"):
+                value = _name_before(text[:found[-1].start(1)])  # "Read Ishiguro. He's my favourite"
+            value = re.sub(r"^(?:probably|definitely|easily|still|now|actually|just)\s+", "", value, flags=re.I)
             if value and value.lower() not in ("it", "that", "this", "mine"):
                 return value
     return None
+
+
+def _name_before(text: str) -> str:
+    """The last capitalised name of ``text`` ("Paddington 2", "The Secret History" less its article), or ""."""
+    names = []
+    for n in re.findall(r"\b[A-Z][\w'-]*(?: (?:[A-Z][\w'-]*|\d+))*", text):
+        words = n.split()
+        while words and (words[0].lower() in NOT_NAMES or verbish(words[0].lower()) or words[0].lower() in _OPENERS):
+            words = words[1:]  # "Rewatched Paddington 2": Paddington 2
+        if words and not words[0][:1].isdigit():
+            names.append(re.sub(r"['’]s$", "", " ".join(words)))
+    return names[-1] if names else ""
