@@ -30,7 +30,7 @@ from datetime import datetime
 from graphmem.claims.people import fold
 from graphmem.domain import Turn
 from graphmem.index.shape import is_assistant
-from graphmem.memory import values
+from graphmem.memory import tallies, values
 from graphmem.memory.habits import habit_value
 from graphmem.text.lexicon import HUMANS
 from graphmem.text.terms import stem
@@ -109,9 +109,9 @@ def _read(attribute: str, text: str) -> tuple[str | None, list[str], list[str], 
     (:func:`_values`), else by the value's type (:mod:`graphmem.memory.values`)."""
     family, _, thing = attribute.partition(":")
     if family == "count":
-        return values.count(thing, text), [], [], False
+        return tallies.count(thing, text), [], [], False
     if family == "favourite":
-        return values.favourite(thing, text), [], [], False
+        return tallies.favourite(thing, text), [], [], False
     if family == "other":
         value, ended = habit_value(attribute, text)
         return value, ended, [], False

@@ -10,7 +10,8 @@ import pytest
 from graphmem.domain import Turn
 from graphmem.memory.habits import habit_asked, habit_value
 from graphmem.memory.said import said_value
-from graphmem.memory.values import count, favourite, read, same_value
+from graphmem.memory.tallies import count, favourite
+from graphmem.memory.values import read, same_value
 
 
 @pytest.mark.parametrize("attribute, text, value, ended", [
