@@ -75,8 +75,9 @@ _ATTRIBUTES: tuple[tuple[str, str], ...] = (
                  r"|work(?:s|ing|ed)? (?:for|at)\b|where(?:'s| is| was| are| am| does| do| did)\b[\w ]*\bwork)"),
     ("residence", r"\bwhere\b[\w' ]*\b(?:live|lives|living|lived|reside|resides|residing|based|home|settled|staying"
                   r"|stay|stays|located)\b|^\W*where (?:is|are|was|were|do|does|did) \w+(?: \w+)? (?:originally |come |comes |)from\W*$"
-                  r"|\b(?:which|what) (?:city|town|country|neighborhood)\b[\w' ]*\b(?:live|lives|living|reside|based"
-                  r"|home|in now)\b|\bhome ?(?:town|city)\b"),
+                  r"|\b(?:which|what) (?:city|town|country|neighborhood|village|area|district|suburb|part of (?:town|the city))"
+                  r"\b[\w' ]*\b(?:live|lives|living|reside|based|home|in now|move|moved|moving|relocate\w*)\b"
+                  r"|\bhome ?(?:town|city)\b"),
     ("partner", r"\b(?:partner|boyfriend|girlfriend|husband|wife|spouse|fiance|fiancee|significant other|other half)\b"
                 r"|\bwho\b[\w' ]*\b(?:seeing|dating|date|dated|married to|engaged to|in a relationship with"
                 r"|go(?:ing)? out with|went out with|together with)\b|\bwho (?:is|was|are|were) \w+ with\b"),
@@ -105,7 +106,7 @@ _COUNT = re.compile(r"\bhow (?:many|much)\s+([a-z]+(?: [a-z]+)?)", re.I)
 _OFTEN = re.compile(r"\bhow (?:often|frequently)\b(.*)$|\bhow many times\b(.*)$", re.I)
 _STARTED = r"|when \w+ (?:just |first )?(?:started|began|joined)"
 _EARLIER = re.compile(r"\b(?:before|initially|originally|previous|previously|formerly|used to|use to|at first|first"
-                      r"|earlier|at the (?:start|beginning)" + _STARTED + r")\b", re.I)
+                      r"|earlier|at the (?:start|beginning)|away from" + _STARTED + r")\b", re.I)
 _FIRST = re.compile(r"\b(?:initially|originally|first|at first|at the (?:start|beginning)" + _STARTED + r")\b", re.I)
 _NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|today)\b", re.I)
 _ASKER = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|the user|user's)\b", re.I)

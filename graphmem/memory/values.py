@@ -60,7 +60,8 @@ NAMED = frozenset({"residence", "employer", "partner", "pet", "vehicle"})
 """The attributes a capitalised name is a value of, next to the attribute's cue words."""
 _CUES = {
     "residence": r"live|lives|living|lived|moved|move|moving|relocat\w*|home|based|settled|settling|flat|apartment"
-                 r"|house|rent\w*|city|town|emigrat\w*|neighbou?rhood|from|stay\w*|still|here|back",
+                 r"|house|rent\w*|city|town|emigrat\w*|neighbou?rhood|from|stay\w*|still|here|back|posting|posted|flying out|out in|over in|expat|keys"
+                 r"|landlord|unpacked|unpacking|lease",
     "employer": r"work\w*|job|joined|join|joining|hired|employ\w*|start\w*|role|position|intern\w*|office|company"
                 r"|firm|notice|offer|contract|poached|laid|quit|left|leaving|boss|gig|staff|team|at|for",
     "partner": r"dating|date|dated|seeing|boyfriend|girlfriend|bf|gf|partner|husband|wife|married|marry|marrying"
@@ -94,7 +95,7 @@ _CLAUSE = re.compile(r"[.;:!?]+(?:\s|$)|,\s*(?:but|and|so|then|now)\b|\s(?:but|a
 _COMMA = re.compile(_CLAUSE.pattern + r"|,", re.I)
 """Clauses of a sentence whose values a list names: every comma parts two ("Bass is good too, we need one")."""
 _ENDS = wordset("""no not never quit quitting left leave leaving sold selling sell stopped stop stopping from ex
-    gave give giving ditched ditching dropped drop dropping former formerly than goodbye farewell swapped swap
+    gave give giving ditched ditching dropped drop dropping former formerly than goodbye farewell swapped swap notice
     swapping traded trade trading replaced replace replacing broke breaking split dumped divorced lost rehomed
     exchanged used instead past retired farewelled outgrew unlike""")
 _ENDS_AFTER = wordset("anymore died passed broke split gone sold behind rip departed wasn't isn't wasnt isnt")
