@@ -112,6 +112,8 @@ def _read(attribute: str, text: str) -> tuple[str | None, list[str], list[str], 
         return tallies.count(thing, text), [], [], False
     if family == "favourite":
         return tallies.favourite(thing, text), [], [], False
+    if family == "frequency":
+        return tallies.frequency(thing, text), [], [], False
     if family == "other":
         value, ended = habit_value(attribute, text)
         return value, ended, [], False

@@ -16,9 +16,10 @@ from graphmem.memory.values import OPENERS as _OPENERS
 from graphmem.memory.values import TOKEN as _TOKEN
 from graphmem.text.lemma import verbish
 from graphmem.text.lexicon import NOT_NAMES, wordset
+from graphmem.text.terms import stem
 from graphmem.text.things import NUMBERS, singular
 
-__all__ = ["count", "favourite"]
+__all__ = ["count", "favourite", "frequency"]
 
 _ORDINALS = {w: str(i) for i, w in enumerate("zeroth first second third fourth fifth sixth seventh eighth ninth tenth"
                                               .split())}
@@ -108,3 +109,25 @@ def _name_before(text: str) -> str:
         if words and not words[0][:1].isdigit():
             names.append(re.sub(r"['’]s$", "", " ".join(words)))
     return names[-1] if names else ""
+
+
+_HOW_OFTEN = re.compile(r"\b(?:(?:once|twice|thrice|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few)"
+                        r"(?:\s+[a-z]+)?(?:\s+times)?\s+(?:a|an|per|each|every)\s+(?:day|week|month|year|fortnight)"
+                        r"|every\s+(?:single\s+)?(?:day|morning|evening|night|weekend|other day|weekday)|daily|weekly|monthly|nightly)\b",
+                        re.I)
+
+
+def frequency(thing: str, text: str) -> str | None:
+    """How often a sentence says the person does ``thing`` ("Running twice a week now", "four runs a week",
+    "gym every morning"), in a clause naming it when the question names one; None when it says none."""
+    stems = {stem(w) for w in re.findall(r"[a-z]+", thing.lower()) if w not in _VAGUE}
+    got: str | None = None
+    for clause in _CLAUSE.split(text):
+        said = {stem(w) for w in re.findall(r"[a-z]+", clause.lower())}
+        for m in _HOW_OFTEN.finditer(clause):
+            if not stems or stems & said:
+                got = m.group(0)
+    return got
+
+
+_VAGUE = wordset("go goes going do does doing have has get gets the a to")

@@ -80,6 +80,7 @@ SAID_WITH = {
     "vehicle": "car drive driving bought sold traded van truck bike electric",
     "study": "study studying major degree course university uni college switched",
     "count": "have got", "favourite": "favourite favorite fave best", "other": "",
+    "frequency": "once twice times week day every daily",
 }
 """The words an attribute's values are said with: what a search for a person's sayings of it looks for."""
 _CUE_RE = {k: re.compile(rf"\b(?:{v})\b", re.I) for k, v in _CUES.items()}
@@ -413,7 +414,7 @@ _STRONG = wordset("left leaving quit sold dumped divorced goodbye farewell lost 
 
 def typed(attribute: str) -> bool:
     """Whether this module reads values of ``attribute``."""
-    return attribute.split(":")[0] in _LISTS or attribute in NAMED or attribute.startswith(("count:", "favourite:", "other:"))
+    return attribute.split(":")[0] in _LISTS or attribute in NAMED or attribute.startswith(("count:", "favourite:", "other:", "frequency:"))
 
 
 CLAUSE, TOKEN, OPENERS = _CLAUSE, _TOKEN, _OPENERS

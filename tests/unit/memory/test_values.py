@@ -74,3 +74,10 @@ def test_a_yes_no_question_about_a_value_that_ended_is_answered_by_the_ending():
     answer = mem.ask("Does Ines still work for Globex?", asked_on="2022-07-01")
     assert answer.reply.startswith("No: ") and "redundant" in answer.reply and "Globex" not in answer.reply, answer
     assert mem.ask("Does Ines still work for Globex?", asked_on="2022-02-01").reply == "Globex"
+
+
+def test_how_often_is_read_as_said_in_a_clause_naming_the_thing():
+    from graphmem.memory.tallies import frequency
+    assert frequency("swim", "Swimming three mornings a week now, before work.") == "three mornings a week"
+    assert frequency("go gym", "Gym every morning, no excuses.") == "every morning"
+    assert frequency("swim", "My sister runs twice a week.") is None  # another thing
