@@ -190,7 +190,7 @@ def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datet
         got = next((p for p in reversed(said[:at + 1]) if not _same(p[1], latest)), None)
         return (*got, got[0].date, ()) if got else None
     if not held:  # ``ending``: the clause that ended the value answers ("Does Nils still play?": "no more drumming")
-        return (gone[0], f"No: {_clause_of(gone[0].text, gone[1])}", gone[0].date, ()) if ending and gone else None
+        return (gone[0], _clause_of(gone[0].text, gone[1]), gone[0].date, ()) if ending and gone else None
     return held[-1][0], " and ".join(v for _, v in reversed(held)), last, tuple(t for t, _ in reversed(held))
 
 

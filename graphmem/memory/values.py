@@ -115,6 +115,7 @@ _MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc
 _VEHICLE_BEFORE = wordset("a an the my our old new his her drive drives drove driving bought got sold selling in ride"
                           " rides riding own owns leased traded swapped")
 _COMMENT = wordset("is are was were sounds sound seems seem looks look")
+_CONTRACTIONS = wordset("it's he's she's there's here's what's who's let's that's")
 _HIRES = wordset("hired hires made offered offers took poached signed headhunted recruited employs")
 _OPENERS = TIME_ADV | INTERJ | GREET | wordset("big quick update news officially sadly anyway")
 _NOT_ENDS = {("than", "other"), ("than", "rather"), ("from", "offer"), ("from", "call"), ("from", "email"),
@@ -163,6 +164,7 @@ def _named(tokens: list[str], i: int) -> int:
     if i == 0 and (verbish(tokens[0].lower()) or tokens[0].lower() in _OPENERS or tokens[0].lower().endswith("ly")):
         return i  # a clause's first word, capitalised as any is: "Married Emeka yesterday", "Honestly"
     while j < len(tokens) and tokens[j][:1].isupper() and tokens[j].lower() not in NOT_NAMES \
+            and tokens[j].lower().replace("’", "'") not in _CONTRACTIONS \
             and not tokens[j].lower().startswith(("i'", "i’")) and tokens[j].lower() not in _FIRST_PERSON:
         j += 1
     if j > i:
@@ -306,7 +308,7 @@ def read(attribute: str, text: str) -> Said:
                                 or (family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))))
     got: dict[str, str] = {}  # "target", "mine", "weak", "place": the values of each standing
     for clause in (_CLAUSE if family in NAMED else _COMMA).split(text):
-        _clause(family, _TOKEN.findall(clause), clause.rstrip().endswith("?"), cued, out, got)
+        _clause(family, clause, cued, out, got)
     out.value = got.get("target") or got.get("mine") or got.get("other") or got.get("weak")
     out.weak = out.value is not None and out.value == got.get("weak") and not ({"target", "mine", "other"} & set(got))
     if family == "residence" and "place" in got and (out.value is None or out.value not in PLACES):
@@ -314,8 +316,10 @@ def read(attribute: str, text: str) -> Said:
     return out
 
 
-def _clause(family: str, tokens: list[str], asks: bool, cued: bool, out: Said, got: dict[str, str]) -> None:
+def _clause(family: str, text: str, cued: bool, out: Said, got: dict[str, str]) -> None:
     """Read one clause's values into ``got`` (by standing) and its endings into ``out``."""
+    tokens = _TOKEN.findall(text)
+    asks = text.rstrip().endswith("?")
     low = _low(tokens)
     spans = _candidates(family, tokens, cued)
     other = not _own(low)
@@ -324,7 +328,7 @@ def _clause(family: str, tokens: list[str], asks: bool, cued: bool, out: Said, g
     category = CATEGORY.get(family, frozenset())
     for k, (a, b) in enumerate(spans):
         value = " ".join(tokens[a:b])
-        shown = _pet(tokens, low, a, b) if family == "pet" else value
+        shown = _pet(tokens, low, a, b, text) if family == "pet" else value
         if _ended(low, spans, k):
             out.ended.append(value)
         elif not own or low[a] in category:
@@ -358,16 +362,20 @@ def _stems(family: str) -> dict[str, str]:
     return {stem(w): w for w in _LISTS[family] if " " not in w}
 
 
-def _pet(tokens: list[str], low: list[str], a: int, b: int) -> str:
-    """A pet as a reply: its name with its animal when the clause says both ("Bruno (dog)")."""
+def _pet(tokens: list[str], low: list[str], a: int, b: int, clause: str = "") -> str:
+    """A pet as a reply, a phrase of its clause: its animal and name together when they are said within
+    a few words ("a beagle called Mabel", "Miso, my tabby"), else what was said."""
     value = " ".join(tokens[a:b])
+    near = [j for j in range(max(0, a - 4), min(len(tokens), b + 4)) if j < a or j >= b]
     if low[a] in ANIMAL_WORDS:
-        name = next((tokens[j] for j in range(b, min(len(tokens), b + 4)) if tokens[j][:1].isupper()
-                     and low[j] not in NOT_NAMES), None)
-        return f"{name} ({value})" if name else value
-    animal = next((tokens[j] for j in range(len(tokens)) if low[j] in ANIMAL_WORDS
-                   and low[j] not in CATEGORY["pet"]), None)
-    return f"{value} ({animal})" if animal else value
+        other = next((j for j in near if j >= b and tokens[j][:1].isupper() and low[j] not in NOT_NAMES), None)
+    else:
+        other = next((j for j in near if low[j] in ANIMAL_WORDS and low[j] not in CATEGORY["pet"]), None)
+    if other is None or not clause:
+        return value
+    first, last = (tokens[a], tokens[other]) if other >= b else (tokens[other], tokens[b - 1])
+    m = re.search(re.escape(first) + r"[^.!?;]{0,40}?" + re.escape(last), clause)
+    return m.group(0) if m else value
 
 
 def named_in(attribute: str, text: str) -> str:
