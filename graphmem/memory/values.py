@@ -115,7 +115,7 @@ _MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc
 _VEHICLE_BEFORE = wordset("a an the my our old new his her drive drives drove driving bought got sold selling in ride"
                           " rides riding own owns leased traded swapped")
 _COMMENT = wordset("is are was were sounds sound seems seem looks look")
-_CONTRACTIONS = wordset("it's he's she's there's here's what's who's let's that's")
+_CONTRACTIONS = wordset("it's he's she's there's here's let's that's")
 _HIRES = wordset("hired hires made offered offers took poached signed headhunted recruited employs")
 _OPENERS = TIME_ADV | INTERJ | GREET | wordset("big quick update news officially sadly anyway")
 _NOT_ENDS = {("than", "other"), ("than", "rather"), ("from", "offer"), ("from", "call"), ("from", "email"),
