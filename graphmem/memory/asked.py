@@ -104,9 +104,11 @@ _FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?:
                         r"[\w' ]*?\b(?:like|love|prefer|rate|enjoy)s?\s+(?:the\s+)?(?:best|most)\b", re.I)
 _COUNT = re.compile(r"\bhow (?:many|much)\s+([a-z]+(?: [a-z]+)?)", re.I)
 _OFTEN = re.compile(r"\bhow (?:often|frequently)\b(.*)$|\bhow many times\b(.*)$", re.I)
-_STARTED = r"|when \w+ (?:just |first )?(?:started|began|joined)"
+_STARTED = r"|when \w+ (?:just |first )?(?:started|began|joined)|start(?:ed)? (?:with|out)|to begin with"
+_GAVE_UP = r"|(?:did|has|have) \w+ (?:give up|gave up|quit|stop|drop|sell|leave)"
+"""An earlier value asked by its ending ("What instrument did Harriet give up?"): the latest one ended."""
 _EARLIER = re.compile(r"\b(?:before|initially|originally|previous|previously|formerly|used to|use to|at first|first"
-                      r"|earlier|at the (?:start|beginning)|away from" + _STARTED + r")\b", re.I)
+                      r"|earlier|at the (?:start|beginning)|away from" + _STARTED + _GAVE_UP + r")\b", re.I)
 _FIRST = re.compile(r"\b(?:initially|originally|first|at first|at the (?:start|beginning)" + _STARTED + r")\b", re.I)
 _NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|today)\b", re.I)
 _ASKER = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|the user|user's)\b", re.I)
