@@ -102,7 +102,7 @@ _ENDS = wordset("""no not never quit quitting left leave leaving sold selling se
 _ENDS_AFTER = wordset("anymore died passed broke split gone sold behind rip departed wasn't isn't wasnt isnt")
 _PAIRS = {("so", "long"), ("bye", "bye"), ("got", "rid"), ("get", "rid"), ("getting", "rid"), ("split", "from"),
           ("moved", "out"), ("handed", "notice"), ("my", "notice"), ("resignation", "to"), ("notice", "to"),
-          ("last", "day"), ("done", "with"), ("let", "go"), ("laid", "off"), ("hung", "up")}
+          ("last", "day"), ("done", "with"), ("goodbye", "to"), ("farewell", "to"), ("bye", "to"), ("up", "with"), ("let", "go"), ("laid", "off"), ("hung", "up")}
 """Two words that end the value after them ("so long old Ford", "got rid of the Focus", "my notice at Spotify")."""
 _PARTNER_BEFORE = wordset("""with dating seeing date dated married marry marrying to named called and boyfriend girlfriend
     husband wife partner fiance fiancee fiancé fiancée bf gf ex name that's thats someone""")
@@ -187,7 +187,7 @@ def _low(tokens: list[str]) -> list[str]:
     return [re.sub(r"['’]s$", "", t.lower()) for t in tokens]
 
 
-def _candidates(attribute: str, tokens: list[str], cued: bool) -> list[tuple[int, int]]:
+def _candidates(attribute: str, tokens: list[str], cued: bool, animals: bool = False) -> list[tuple[int, int]]:
     """Spans of ``tokens`` that are values of ``attribute``: listed words, or names in a sentence that
     says one of its cues (``cued``)."""
     low = _low(tokens)
@@ -200,7 +200,7 @@ def _candidates(attribute: str, tokens: list[str], cued: bool) -> list[tuple[int
         if end == i and (named or (attribute == "vehicle" and low[i] in _MAKES)):
             end = _named(tokens, i)
             name = " ".join(tokens[i:end])
-            if end > i and not _fits(attribute, name, low, i):
+            if end > i and not _fits(attribute, name, low, i, animals):
                 end = i
         if end == i and attribute == "occupation":
             end = _job(low, i)
@@ -231,7 +231,7 @@ _NOT_JOBS = wordset("""member number winner beginner loser fan lover user custom
     parent patient resident student client friend""")
 
 
-def _fits(attribute: str, name: str, low: list[str], i: int) -> bool:
+def _fits(attribute: str, name: str, low: list[str], i: int, animals: bool = False) -> bool:
     """Whether a capitalised name at ``low[i]`` is of the attribute's type: a place (listed, or after
     "in", "to", "from") for a residence, no place for an employer or a person, a name after a naming
     word for a pet."""
@@ -242,7 +242,7 @@ def _fits(attribute: str, name: str, low: list[str], i: int) -> bool:
     if attribute == "pet":
         if i == 0 and low[1:2] and (finite(low[1]) or low[1] in ("a", "an", "the", "my", "our")) and not place \
                 and name.lower() not in HUMANS:
-            return any(w in ANIMAL_WORDS for w in low) or low[1] in ("a", "an")  # "Pickle ate a sock", "Tofu, a ginger lad"
+            return animals or low[1] in ("a", "an")  # "Pickle ate a sock. beagles!", "Tofu, a ginger lad"
         named = before in ("named", "called") or low[max(0, i - 2):i] == ["name", "is"]
         return named or (not place and i > 0 and name.lower() not in HUMANS and any(w in ANIMAL_WORDS for w in low))
     if attribute == "vehicle":
@@ -304,11 +304,11 @@ def read(attribute: str, text: str) -> Said:
     the speaker's own with no person named (``weak``: "Tacoma handles the trailer great")."""
     family = attribute.split(":")[0]
     out = Said()
-    cued = family in NAMED and (bool(_CUE_RE[family].search(text))
-                                or (family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))))
+    animals = family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))
+    cued = family in NAMED and (bool(_CUE_RE[family].search(text)) or animals)
     got: dict[str, str] = {}  # "target", "mine", "weak", "place": the values of each standing
     for clause in (_CLAUSE if family in NAMED else _COMMA).split(text):
-        _clause(family, clause, cued, out, got)
+        _clause(family, clause, cued, out, got, animals)
     out.value = got.get("target") or got.get("mine") or got.get("other") or got.get("weak")
     out.weak = out.value is not None and out.value == got.get("weak") and not ({"target", "mine", "other"} & set(got))
     if family == "residence" and "place" in got and (out.value is None or out.value not in PLACES):
@@ -316,12 +316,12 @@ def read(attribute: str, text: str) -> Said:
     return out
 
 
-def _clause(family: str, text: str, cued: bool, out: Said, got: dict[str, str]) -> None:
+def _clause(family: str, text: str, cued: bool, out: Said, got: dict[str, str], animals: bool = False) -> None:
     """Read one clause's values into ``got`` (by standing) and its endings into ``out``."""
     tokens = _TOKEN.findall(text)
     asks = text.rstrip().endswith("?")
     low = _low(tokens)
-    spans = _candidates(family, tokens, cued)
+    spans = _candidates(family, tokens, cued, animals)
     other = not _own(low)
     own = not other and not asks
     mine = own and any(w in _SUBJECT for w in low)
