@@ -105,8 +105,7 @@ _FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?:
 _COUNT = re.compile(r"\bhow (?:many|much)\s+([a-z]+(?: [a-z]+)?)", re.I)
 _OFTEN = re.compile(r"\bhow (?:often|frequently)\b(.*)$|\bhow many times\b(.*)$", re.I)
 _STARTED = r"|when \w+ (?:just |first )?(?:started|began|joined)|start(?:ed)? (?:with|out)|to begin with"
-_GAVE_UP = r"|(?:did|has|have) \w+ (?:give up|gave up|quit|stop|drop|sell|leave)"
-"""An earlier value asked by its ending ("What instrument did Harriet give up?"): the latest one ended."""
+_GAVE_UP = r"|(?:did|has|have) \w+ (?:give up|gave up|quit|stop|drop|sell|leave)"  # the latest value ended
 _EARLIER = re.compile(r"\b(?:before|initially|originally|previous|previously|formerly|used to|use to|at first|first"
                       r"|earlier|at the (?:start|beginning)|away from" + _STARTED + _GAVE_UP + r")\b", re.I)
 _FIRST = re.compile(r"\b(?:initially|originally|first|at first|at the (?:start|beginning)" + _STARTED + r")\b", re.I)
@@ -121,8 +120,7 @@ _BEFORE = re.compile(r"\bbefore (?:the |a |an |his |her |my |their |switching to
                      r"(?!(?:i|he|she|they|we|you|it|that|this|then|now|\w+ing)\b)([a-z][\w-]*(?: [a-z][\w-]*)?)\W*$", re.I)
 """A later value named after "before" at the question's end ("before medicine", "before the Tacoma",
 "before switching to Stripe"); not a clause ("before I moved") nor an act ("before moving")."""
-_YES_NO = re.compile(r"^\W*(?:is|are|am|was|were|does|do|did|has|have)\b", re.I)
-"""A question answered yes or no ("Does Nils still play the drums?"): an ending answers it."""
+_YES_NO = re.compile(r"^\W*(?:is|are|am|was|were|does|do|did|has|have)\b", re.I)  # "Does Nils still play?"
 _KIN = re.compile(r"\b(?:my|our|the user's|the user’s)\s+([a-z]+)\b", re.I)
 _NOT_NAMES = frozenset("what where who whom whose which when why how is are was were does do did has have had can "
                        "could would should will i my me the a an in on at for of to and or now currently "
