@@ -106,6 +106,8 @@ _PAIRS = {("so", "long"), ("bye", "bye"), ("got", "rid"), ("get", "rid"), ("gett
 """Two words that end the value after them ("so long old Ford", "got rid of the Focus", "my notice at Spotify")."""
 _PARTNER_BEFORE = wordset("""with dating seeing date dated married marry marrying to named called and boyfriend girlfriend
     husband wife partner fiance fiancee fiancé fiancée bf gf ex name that's thats someone""")
+_AT_WORK = re.compile(r"\b(?:work\w*|job|shifts?|rota|office|boss|manager|colleagues?|payday|contract|hired|employ\w*"
+                      r"|salary|promot\w*|reorg|canteen|lanyard|induction|desk)\b", re.I)
 _EMPLOYER_BEFORE = wordset("at for joined join joining with by to left quit from hired poached leaving")
 _MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc nissan kia hyundai mazda subaru volvo
     skoda seat renault peugeot citroen fiat vauxhall opel jeep chevy chevrolet dodge ram lexus porsche mini landrover
@@ -251,6 +253,8 @@ def _fits(attribute: str, name: str, low: list[str], i: int, animals: bool = Fal
             before in _VEHICLE_BEFORE and not (name.isupper() and len(name) <= 3)))
     if attribute == "partner":
         return not place and (i == 0 or before in _PARTNER_BEFORE) and len(name.split()) <= 2
+    if before == "the" and animals and not place:
+        return True  # "the BBC rota is cursed": a turn about work names the place of it
     if before == "the" and i > 1:
         before = low[i - 2]
     if i == 0 and low[1:2] and low[1] in _HIRES:
@@ -304,7 +308,8 @@ def read(attribute: str, text: str) -> Said:
     the speaker's own with no person named (``weak``: "Tacoma handles the trailer great")."""
     family = attribute.split(":")[0]
     out = Said()
-    animals = family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))
+    animals = (family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))) \
+        or (family == "employer" and bool(_AT_WORK.search(text)))  # the attribute's strong cue: an animal, work
     cued = family in NAMED and (bool(_CUE_RE[family].search(text)) or animals)
     got: dict[str, str] = {}  # "target", "mine", "weak", "place": the values of each standing
     for clause in (_CLAUSE if family in NAMED else _COMMA).split(text):
