@@ -259,6 +259,9 @@ def _fits(attribute: str, name: str, low: list[str], i: int, animals: bool = Fal
         before = low[i - 2]
     if i == 0 and low[1:2] and low[1] in _HIRES:
         return not place  # "Saatchi made me an offer", "Monzo hired me"
+    if i == 0 and animals and not place and low[1:2] and low[1] in ("is", "on", "from", "starting", "rota") \
+            and low[2:3] not in (["my"], ["our"], ["a"], ["an"], ["the"]):
+        return True  # "Deloitte is long hours", "Mott MacDonald on Monday", in a turn about work
     return (not place or before in ("at", "for", "joined")) and before in _EMPLOYER_BEFORE  # "at Tesco", "joined Monzo"
 
 
