@@ -87,7 +87,10 @@ def favourite(thing: str, text: str) -> str | None:
                rf"(?:^|[,.;!?]\s*)(?:ok\s+|so\s+)?{_VALUE}\s+(?:just\s+)?(?:replaced|overtook|beat|dethroned|knocked)\b[^.!?]*"
                rf"\bas\s+(?:my|our)\s+(?:new\s+)?{_FAV}",
                rf"(?:^|[,.;!?]\s*)()(?:still\s+)?(?:my|our)\s+(?:all[- ]time\s+)?{_FAV}\s+(?:{nouns})\b",
-               r"\b(?:like|love|prefer|rate)\s+" + _VALUE + r"\s+(?:the\s+)?(?:best|most)\b"):
+               r"\b(?:like|love|prefer|rate)\s+" + _VALUE + r"\s+(?:the\s+)?(?:best|most)\b",
+               rf"(?:^|[,.;!?]\s*)(?:ok\s+|so\s+)?{_VALUE}(?:\s+(?:is|are)|['’]s)\s+(?:still\s+|now\s+)?(?:my|the)\s+"
+               r"(?:absolute\s+|all[- ]time\s+|new\s+)?(?:best|top|number one|go-to)\b",
+               r"\bnothing (?:beats|tops|comes close to)\s+" + _VALUE + r"(?:$|[,.;!?])"):
         found = [m for m in re.finditer(rx, text, re.I)]
         if found:
             value = _TRIM.sub("", found[-1].group(1).strip()).strip()

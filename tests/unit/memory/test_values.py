@@ -41,6 +41,8 @@ def test_counts_and_favourites_are_read_as_said():
     assert count("stamps", "I bought 6 more stamps") is None  # an increment, not how many
     assert favourite("movie", "Alien is my favourite film, no question.") == "Alien"
     assert favourite("band", "my favorite band is Blur these days") == "Blur"
+    assert favourite("food", "Honestly nothing beats ramen.") == "ramen"
+    assert favourite("game", "Tetris is still the best, sorry.") == "Tetris"
 
 
 def _turn(i: int, speaker: str, text: str, month: int) -> Turn:
