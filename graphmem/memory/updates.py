@@ -12,7 +12,8 @@ first. Nothing is deleted; the order changes, among the turns the search found, 
   replaced, and the replaced turns follow it. A question that asks for the earlier state
   ("initially", "previously", "before"...) is left as found, unless it asks for the present
   too ("now", "currently", a comparison: "more often than I did previously"); so is a
-  when-question, which asks the date of an event rather than what holds.
+  when-question, which asks the date of an event rather than what holds, and a question asking a
+  sum ("combined", "in total"), to which every saying counts.
 - **The slot's value** (:mod:`graphmem.memory.slots`). A question asking a kind of value (a count,
   a clock time, a weekday, a duration) reads deeper, the first ``depth`` turns found: a turn among
   the first ``window`` that states such a value is replaced by a later turn of the same speaker
@@ -35,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from functools import lru_cache
@@ -43,6 +44,7 @@ from functools import lru_cache
 from graphmem.claims.facts import asked_kinds, holding
 from graphmem.claims.people import fold
 from graphmem.domain import Claim, Turn
+from graphmem.index.query import said_until
 from graphmem.index.shape import is_assistant
 from graphmem.index.options import MemoryOptions
 from graphmem.memory.asked import asker
@@ -60,6 +62,23 @@ _RECKONED = re.compile(r"\b(?:did|had|ago|between|passed|since|total|combined|co
 """A value reckoned from events rather than one that holds ("How many days ago did I...", "How many hours
 have I spent in total?", "How long had I been bird watching when I..."): no turn states it, so the turns
 stating a number are no better answers than the events; the stating rule leaves such a question as found."""
+_SUM = re.compile(r"\b(?:combined|in total|total(?:ly)?|altogether|all together|in all|sum|put together)\b", re.I)
+"""A question asking several values summed ("How long did I take to finish both books combined?", "How many
+hours in total?"): every saying counts, none replaces another, so the rules leave it as found."""
+_THEN = re.compile(r"\b(?:than|as)\s+(?:i|we|you|he|she|they|the user)\s+(?:did|had|used to|was|were)\b"
+                   r"(?:\s+(?:before|previously|earlier|then|at first|initially|originally|last \w+))?", re.I)
+"""The past side of a comparison ("more often than I did previously", "as much as I used to"): the
+question asks what holds now against it, not a value reckoned from events, so its "did" is not
+:data:`_RECKONED`'s."""
+_DATING = re.compile(r"\b(?:now|nowadays|currently|current|these days|at the moment|still|anymore|any more|so far|lately"
+                     r"|recently|initially|originally|previously|previous|formerly|earlier|at first|used to)\b", re.I)
+_ASKING = re.compile(r"\bhow (?:often|frequently)\b|\b(?:more|less) (?:often|frequently)\b|\bwhat time\b"
+                     r"|\b(?:what|which) days? of the week\b", re.I)
+"""The words of a question that date what it asks ("now", "currently", "previously", "these days") or ask for
+a kind of value ("how often", "what time", "what day of the week"), rather than name its topic: a person
+saying the new value does not repeat them ("I'm going four times a week" answers "Do I go to the gym more
+frequently than I did previously?"), so how much of the question a turn covers is read without them
+(:class:`_Cover`)."""
 _NAME = re.compile(r"(?<!^)(?<![.?!]\s)\b([A-Z][a-z]+(?:['’]s)?)\b")
 
 
@@ -69,8 +88,9 @@ class Updates:
 
     question: str
     moment: datetime | None
-    """The moment asked. (The search keeps the whole day asked; reading the rules to the day's end too
-    moved LongMemEval's Harajuku question up and a temporal-reasoning one down: left at the moment.)"""
+    """The moment asked. The rules read to the end of its day, as the search does
+    (:func:`graphmem.index.query.said_until`): a turn the search found as said by the day asked is said by
+    then for the rules too, so a value said that evening replaces the morning's."""
     kind: str | None
     """The answer type the question asks (:func:`graphmem.text.dates.answer_type`): a when-question
     asks the date of an event, not what holds, and is left as found."""
@@ -111,11 +131,13 @@ def _terms(text: str) -> frozenset[str]:
 
 
 class _Cover:
-    """How much of the question a turn covers (:func:`graphmem.answer.sure.coverage`, the same
-    figure), the question's term weights asked of the store and summed once per search."""
+    """How much of the question's topic a turn covers (:func:`graphmem.answer.sure.coverage`, the same
+    figure over the question without its dating and asking words, :data:`_DATING`), the question's term
+    weights asked of the store and summed once per search."""
 
     def __init__(self, weights: Callable[[], Weights], question: str):
-        self._weights, self._question = weights, question
+        topic = _ASKING.sub(" ", _DATING.sub(" ", question))
+        self._weights, self._question = weights, topic if analyse(topic) else question
         self._asked: dict[str, float] | None = None
         self._total = 0.0
 
@@ -133,8 +155,10 @@ def prefer_current(found: Sequence[Turn], u: Updates, rules: Rules) -> tuple[lis
     """``found`` reordered so what holds as of ``u.moment`` comes first (the module's rules), and
     for each turn put in the place of others, the texts of the turns it replaced."""
     recurs = asked_value(u.question) == "weekday"  # "what day of the week": what holds, not an event's date
-    if (u.kind == "when" and not recurs) or (_PAST.search(u.question) and not _NOW.search(u.question)) or not found:
+    if (u.kind == "when" and not recurs) or (_PAST.search(u.question) and not _NOW.search(u.question)) or not found \
+            or _SUM.search(u.question):
         return list(found), {}
+    u = replace(u, moment=said_until(u.moment))
     replaced: dict[str, list[Turn]] = {}
     covers = _Cover(u.weights, u.question)
     head = _by_kind(list(found[:rules.window]), u, replaced)
@@ -186,11 +210,14 @@ def _stating_first(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: 
     ``depth`` that state such a value, are said by the first person found (not an assistant) by the moment asked and
     cover the question at least ``value_floor``, in the order found, come before the first turn found when
     it states none (or is an assistant's: a table of "Issue 1, Issue 2" is no one's count); when the topic's
-    rule put it there, only those said since. The others keep their order after them. Asked of someone named
+    rule put it there, only those said since. A value the asker stated again later (a later stating turn covering
+    the question at least ``value_cover`` times as well) was replaced: it keeps its place found rather than come
+    first ("I've finished three issues", then "five issues so far"). The others keep their order after them.
+    Asked of someone named
     ("How many car shows has Dave attended?"), a count is often a sum over events, each turn one of them:
     left as found."""
     kind = asked_value(u.question)
-    if kind is None or not head or not _FIRST_PERSON.search(u.question) or _RECKONED.search(u.question) \
+    if kind is None or not head or not _FIRST_PERSON.search(u.question) or _RECKONED.search(_THEN.sub(" ", u.question)) \
             or (states(kind, head[0].text) and not is_assistant(head[0].speaker)):
         return head
     me = next(((t.speaker, t.user) for t in head if not is_assistant(t.speaker)), None)  # whose value is asked
@@ -200,7 +227,9 @@ def _stating_first(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: 
                and (head[0].id not in replaced or _not_before(t.date, head[0].date))]  # what it replaced stays below it
     if not stating:
         return head
-    return stating + [t for t in head if t not in stating]
+    first = [t for t in stating if not any(_dated(b) > _dated(t) and covered(b.text) >= rules.value_cover * covered(t.text)
+                                           for b in stating if b.date is not None and t.date is not None)]
+    return first + [t for t in head if t not in first]
 
 
 def _by_value(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: Rules, covered: _Cover,

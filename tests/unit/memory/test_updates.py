@@ -86,7 +86,36 @@ def test_a_later_value_of_the_slot_in_other_words_is_brought_up_from_below_the_w
     window = _memory(BIRDS, updates_depth=5).search(BIRDS_QUESTION, k=5)  # the window alone misses it
     assert "new" not in window and window == ["old"] + [i for i in plain[:5] if i != "old"]  # a count stated first
     found = _memory(BIRDS).search(BIRDS_QUESTION, k=5)
-    assert found.index("new") < found.index("old") == found.index("new") + 1
+    assert found == ["new"] + [i for i in plain if i != "new"][:4]  # the count it replaced keeps its place found
+
+
+def test_the_words_that_date_a_question_are_not_its_topic():
+    """"previously" and "more frequently" say when and what kind of value is asked, not what about: the later
+    turn stating a frequency covers the question's topic (the gym) and comes first."""
+    records = [{"id": "old", "speaker": "user", "date": "2023-06-01", "conversation": "s1",
+                "text": "I go to the gym on Tuesdays and Saturdays."},
+               {"id": "tip", "speaker": "assistant", "date": "2023-06-01", "conversation": "s1",
+                "text": "Going to the gym on Tuesdays and Saturdays is a fine plan."},
+               {"id": "new", "speaker": "user", "date": "2023-08-15", "conversation": "s2",
+                "text": "I've been consistent with my gym routine lately: four times a week."}]
+    question = "Do I go to the gym more frequently than I did previously?"
+    assert _memory(records, updates=False).search(question, k=1) != ["new"]
+    assert _memory(records).search(question, k=1) == ["new"]
+
+
+def test_a_value_said_later_on_the_day_asked_replaces_the_earlier_one():
+    """The search keeps every turn said on the day asked; the rules read to the same end of day, so a value
+    said that evening replaces an earlier day's, asked that morning."""
+    records = [{**r, "date": "2023-06-01T20:50"} if r["id"] == "new" else r for r in FOLLOWERS]
+    assert _memory(records).search(QUESTION, k=1, asked_on="2023-06-01T08:39") == ["new"]
+    assert _memory(records).search(QUESTION, k=1, asked_on="2023-05-31T23:00") == ["old"]
+
+
+def test_a_question_asking_a_sum_is_left_as_found():
+    """Every saying counts to a total; none replaces another."""
+    question = "How many followers do I have on Instagram in total, combined?"
+    assert _memory().search(question, k=4) == _memory(updates=False).search(question, k=4)
+    assert _memory().search(question.replace(" in total, combined", ""), k=1) == ["new"]
 
 
 def test_a_later_value_said_after_the_day_asked_replaces_nothing():
@@ -138,7 +167,7 @@ def test_the_day_of_the_week_a_thing_recurs_on_is_what_holds_not_an_events_date(
 
 def test_the_rules_cover_a_turn_as_the_confidence_does():
     """The rules' coverage, the question's weights computed once, is the same figure as
-    graphmem.answer.sure.coverage's."""
+    graphmem.answer.sure.coverage's, over the question's topic: its dating words left out."""
     from graphmem.answer.sure import coverage
     from graphmem.index.query import Query
     from graphmem.memory.updates import _Cover
@@ -148,3 +177,5 @@ def test_the_rules_cover_a_turn_as_the_confidence_does():
     covered = _Cover(lambda: vocab, BIRDS_QUESTION)
     for r in BIRDS:
         assert covered(r["text"]) == coverage(vocab, BIRDS_QUESTION, r["text"])
+    dated = _Cover(lambda: vocab, BIRDS_QUESTION.replace("have I seen", "have I seen so far, currently,"))
+    assert all(dated(r["text"]) == covered(r["text"]) for r in BIRDS)
