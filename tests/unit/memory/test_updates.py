@@ -125,9 +125,11 @@ def test_parts_joined_into_a_sum_replace_none_of_each_other():
     assert _memory(books).search(question.replace(" combined", ""), k=1) == ["night"]
 
 
-def test_a_state_asked_as_of_an_event_is_left_as_found():
+def test_a_state_asked_as_of_an_event_or_a_date_named_is_left_as_found():
     question = "How many followers did I have on Instagram when I went to Paris?"
     assert _memory().search(question, k=3) == _memory(updates=False).search(question, k=3)
+    for named in ("How many followers did I have on Instagram in May 2023?", "How many followers on Instagram in May?"):
+        assert _memory().search(named, k=3) == _memory(updates=False).search(named, k=3)
     assert _memory(updates=False).search(question, k=1) == ["old"] and _memory().search(QUESTION, k=1) == ["new"]
 
 
