@@ -51,7 +51,7 @@ from graphmem.index.options import MemoryOptions
 from graphmem.memory.asked import asker
 from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
-from graphmem.text.dates import MONTH_NAMES
+from graphmem.text.dates import MONTHS
 from graphmem.text.terms import analyse
 
 __all__ = ["Rules", "Updates", "prefer_current"]
@@ -64,12 +64,14 @@ _RECKONED = re.compile(r"\b(?:did|had|ago|between|passed|since|total|combined|co
 """A value reckoned from events rather than one that holds ("How many days ago did I...", "How many hours
 have I spent in total?", "How long had I been bird watching when I..."): no turn states it, so the turns
 stating a number are no better answers than the events; the stating rule leaves such a question as found."""
-_AT_EVENT = re.compile(r"\b(?:when|by the time) (?:i|we|the user)\b"
-                       rf"|\b(?:{MONTH_NAMES})\b|\b(?:19|20)\d\d\b", re.I)
+_AT_EVENT = re.compile(r"(?i:\b(?:when|by the time) (?:i|we|the user)\b)"
+                       r"|\b(?:" + "|".join(m.capitalize() for m in MONTHS) + r")\b(?! I\b)"
+                       r"|(?i:\b(?:in|of|since|during|until|by|,)\s+(?:19|20)\d\d\b)")
 """A state asked as of an event ("How long had I been using the rug when I rearranged the furniture?") or a
 date the question names ("What instrument is John learning as of 27 March, 2022?", "What did James adopt in
-April 2022?"): what held then, not what holds now, so the rules leave it as found, as they do a question of
-the earlier state."""
+April 2022?"; a month capitalised, not "may" or "march", a year after "in", "of", "since"..., not "2000
+steps"): what held then, not what holds now, so the rules leave it as found, as they do a question of the
+earlier state."""
 _SUM = re.compile(r"\b(?:combined|altogether|all together|put together)\b", re.I)
 """A question joining separate parts into one figure ("How long did I take to finish both books combined?"):
 each part is said in its own turn, and a later part does not replace an earlier one, so the topic rule
