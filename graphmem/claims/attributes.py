@@ -195,7 +195,7 @@ def _work(k: Clause, c: Claim) -> list[Said]:
     if p in ("leave", "quit") and (m := re.match(rf"^{_DET}([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)$", obj)):
         return [Said("*", _value(m.group(1)), k, ends=True)]  # "left Google", "left Adelaide": whichever it was
     if p == "hand" and re.match(r"^in\s+(?:my\s+)?(?:notice|resignation)\b", obj) or p == "resign":
-        org = _ORG.search(re.sub(r"\bfrom\b", "at", obj))
+        org = _ORG.search(re.sub(r"\b(?:from|to)\b", "at", obj))
         return [Said("employer", _value(org.group(1)) if org else "", k, ends=True)]  # "handed in my notice at X"
     if p == "be" and not k.topic and (m := re.match(r"^(?:\w+\s+)?(?:years?|months?)\s+(?:now\s+)?(?:at|with)\s+(?:the\s+)?"
                                                     r"([A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*)*)", obj)):

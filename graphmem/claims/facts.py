@@ -139,7 +139,8 @@ def _before_dropped(text: str) -> str:
 
 
 _ALIKE = {"movie": "film", "tv show": "show", "programme": "show", "series": "show", "meal": "food", "dish": "food",
-          "musician": "artist", "singer": "artist", "group": "band", "novel": "book", "sport": "sport", "tune": "song"}
+          "musician": "artist", "singer": "artist", "group": "band", "novel": "book", "tune": "song", "writer": "author",
+          "novelist": "author"}
 
 
 def _alike(attribute: str, open_: dict[str, list[int]]) -> list[str]:
@@ -156,7 +157,7 @@ def _same(held: str, said: str) -> bool:
     other's ("the Civic" ends "old honda civic"; "max" ends "max")."""
     if held == said:
         return True
-    a, b = set(held.split()), set(said.split())
+    a, b = set(re.findall(r"[\w]+", held.replace("'", "").replace("’", ""))), set(re.findall(r"[\w]+", said.replace("'", "").replace("’", "")))
     return bool(a and b) and (a <= b or b <= a)
 
 
@@ -229,8 +230,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
             held = open_.setdefault(a, [])
             if s.ends:
                 gone = [j for j in held if not facts[j].negated and (not s.value or _same(facts[j].value, s.value))]
-                if not gone and not many:
-                    gone = [j for j in held if not facts[j].negated]  # "sold my car": whatever car it was
+                if not gone and not many and not any(f.attribute == a and s.value and _same(f.value, s.value) for f in facts):
+                    gone = [j for j in held if not facts[j].negated]  # "sold my car": whatever car it was (not one ended before)
             else:
                 gone = [j for j in held if _ends(s, facts[j], many)]
                 for b in _alike(a, open_):  # "my new favourite movie" ends the favourite film

@@ -27,10 +27,9 @@ from collections.abc import Callable
 
 from graphmem.claims.attributes import Said, thing
 from graphmem.claims.clauses import Clause
-from graphmem.claims.typed import (
-    JOB_HEAD, NAME, NOT, OTHERS, REASON, STUDY_NOUN, mine, org, place, said, subject_of, type_of,
-)
+from graphmem.claims.typed import NAME, NOT, REASON, STUDY_NOUN, mine, org, said, subject_of, type_of
 from graphmem.claims.values_where import employer, job, residence
+from graphmem.claims.values_whole import after, whole
 from graphmem.domain import Claim
 from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, VEHICLES, singular
 from graphmem.text.wordnet_places import SUBJECTS
@@ -50,8 +49,6 @@ _KEYS = OCCUPATIONS | VEHICLES | INSTRUMENTS | DIETS | ANIMAL_WORDS | {w for x i
 """The words a rule here needs one of, when the sentence names nothing with a capital."""
 
 
-
-
 def sentence_said(c: Claim, previous: str = "") -> list[Said]:
     """What the claim's sentence says of its speaker by the meaning of its values (see the module
     docstring): read once a sentence, for a claim about the speaker themselves. ``previous``: the
@@ -63,8 +60,8 @@ def sentence_said(c: Claim, previous: str = "") -> list[Said]:
     if not _CAPITAL.search(sentence) and not set(re.findall(r"[a-z][a-z'-]*|\d+", sentence.lower())) & _KEYS \
             and not _CUES.search(sentence.lower()):
         return []  # no name and no word of a type or of a cue: nothing to read (about half of a chat's sentences)
-    out: list[Said] = _whole(sentence) + (_after(sentence, previous) if previous else [])
-    whole = {s.attribute for s in out if not s.ends}  # (said across a comma: "a van, a Vivaro-e" is the Vivaro-e)
+    out: list[Said] = whole(sentence) + (after(sentence, previous) if previous else [])
+    across = {s.attribute for s in out if not s.ends}  # (said across a comma: "a van, a Vivaro-e" is the Vivaro-e)
     for piece in _PIECES.split(sentence):
         piece = piece.strip(" .!?\"'")
         if not piece or not mine(REASON.sub("", piece)):
@@ -77,7 +74,7 @@ def sentence_said(c: Claim, previous: str = "") -> list[Said]:
             got = rule(piece, sentence) or (rule(piece[0].lower() + piece[1:], sentence) if piece[:1].isupper()
                                             and piece.split(" ", 1)[0].lower() in _CUE_FIRST else [])
             if got:
-                out += [s for s in got if s.ends or s.attribute not in whole]
+                out += [s for s in got if s.ends or s.attribute not in across]
                 break
     return out
 
@@ -124,7 +121,8 @@ def _swap(piece: str, sentence: str) -> list[Said]:
             return [said(kind, m.group(2), f"had {m.group(2)}", ends=True),
                     said(kind, m.group(1), f"do {m.group(1)}", alone=True)]  # "I'm doing law now instead of history"
     if (m := re.search(r"\b(?:transferred|transferring|switched|switching|moved|changed)\s+(?:over\s+)?(?:onto|to|into)\s+"
-                       r"(?:an?\s+|the\s+)?([a-z][a-z -]*?)(?:\s+(?:degree|course|programme|program|major))?$", piece, re.I)) \
+                       r"(?:an?\s+|the\s+)?([a-z][a-z -]*?)(?:\s+(?:degree|course|programme|program|major))?"
+                       r"(?:\s+(?:this|last|next)\s+(?:term|semester|year|week|month))?$", piece, re.I)) \
             and m.group(1).lower() in SUBJECTS:
         return [said("study", m.group(1), f"study {m.group(1)}", alone=True)]  # "transferred onto pharmacology"
     return []
@@ -221,6 +219,9 @@ def _study(piece: str, sentence: str) -> list[Said]:
             for words in (m.group(1), m.group(1).split()[-1]):
                 if (subject := subject_of(words)) and words.lower() not in ("my", "the", "a", "first", "second", "final"):
                     return [said("study", subject, f"study {subject}")]  # "my law degree", "a 2nd year medical student"
+        if (m := re.search(r"\b(?:i'm|i\s+am|year|years|now|currently|been)\s+(?:\w+\s+)?studying\s+([a-z]+(?:\s+[a-z]+)?)", piece, re.I)) \
+                and (subject := subject_of(m.group(1)) or subject_of(m.group(1).split()[0])):
+            return [said("study", subject, f"study {subject}")]  # "I'm a first year studying economics"
         if m := re.search(r"\b(?i:starting|started|doing|enrolled\s+on|enrolled\s+in|studying\s+for|finished)\s+(?:an?|my|the)\s+"
                           r"(HNC|HND|MBA|PGCE|BTEC|MSc|MA|BA|BSc|PhD|NVQ|GCSEs?|A-levels?|LLB|LLM|MPhil|MRes)\b", piece):
             return [said("study", m.group(1), f"study for a {m.group(1)}")]  # "starting an HNC in building services"
@@ -306,77 +307,9 @@ def _count(piece: str, sentence: str) -> list[Said]:
         figure = NUMBERS.get(m.group(1).lower(), m.group(1))  # "With two kids under five, sleep is a myth"
         return [said(f"count:{thing(m.group(2))}", figure, f"have {m.group(1)} {m.group(2)}")]
     if m := re.match(rf"^(?:so\s+|and\s+)?(?:now\s+)?(?:that's|that\s+is|that\s+makes|which\s+makes|making\s+it|it's|it\s+is)\s+(\d+|{nums})\s+"
-                     r"(?:\w+\s+)??([a-z]+)$", re.sub(r"\s+now$", "", piece), re.I):
+                     r"(?:\w+\s+)??([a-z]+)$", re.sub(r"\s+now$", "", re.sub(r"\s+and\s+.*$", "", piece)), re.I):
         figure = NUMBERS.get(m.group(1).lower(), m.group(1))
         return [said(f"count:{thing(m.group(2))}", figure, f"have {m.group(1)} {m.group(2)}")]
-    return []
-
-
-def _whole(sentence: str) -> list[Said]:
-    """Values said across a comma: "We adopted a kitten too, her name is Pepper", "bought me an electric
-    van, a Vivaro-e"."""
-    out = []
-    if (m := re.search(r"\b(?:an?|the|our|my)\s+(?:new\s+|little\s+|rescue\s+)*([a-z]+)\b[^.!?]*?,\s+(?:her|his|its)\s+name"
-                       r"\s+is\s+([A-Z][\w'-]+)", sentence)) and singular(m.group(1)) in ANIMAL_WORDS:
-        out.append(said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))
-    if (m := re.search(r"\b(?:bought|got|picked\s+up|leased|bought\s+me|got\s+me|gave\s+me)\s+(?:an?|the)\s+(?:new\s+|electric\s+"
-                       r"|used\s+|little\s+|second-hand\s+|secondhand\s+|hybrid\s+)*([a-z]+),\s+(?:an?\s+|the\s+)?"
-                       r"([A-Z][\w-]*(?:\s+[A-Z0-9][\w-]*)*)", sentence)) and m.group(1) in VEHICLES and not OTHERS.search(
-            sentence[:m.start()]):
-        out.append(said("vehicle", m.group(2), f"drive a {m.group(2)}"))
-    if (m := re.search(r"\b(?i:our|my)\s+(?:new\s+|little\s+|rescue\s+|baby\s+)*([a-z]+),\s+([A-Z][\w'-]+)", sentence)) \
-            and singular(m.group(1)) in ANIMAL_WORDS:
-        out.append(said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))  # "our new kitten, Miso!"
-    if (m := re.search(r"\bmy\s+([a-z]+)\s+([a-z]{3,})\s+(?:keeps|is|has|was|won't|doesn't|loves|hates|just|got|needs)\b", sentence)) \
-            and singular(m.group(1)) == m.group(1) in ANIMAL_WORDS and sentence[:1].islower():
-        out.append(said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))  # a chat: "my cat pickle keeps..."
-    if m := re.search(r"\b(?i:my\s+)?(?:all-time\s+)?(?i:fav|fave|favourite|favorite)\s+([a-z]+)\s+used\s+to\s+be\s+(.+?),?\s+but\s+(?:now\s+)?"
-                      r"(?:it's|it\s+is|its)\s+(?:now\s+)?([^,.!?]+)", sentence):
-        attribute = f"favourite:{thing(m.group(1))}"  # "my fav movie used to be titanic but now it's interstellar"
-        out += [said(attribute, m.group(2), f"favourite {m.group(1)}: {m.group(2)}"),
-                said(attribute, m.group(3), f"favourite {m.group(1)}: {m.group(3)}")]
-    if (m := re.search(r"\b([a-z]+)\b[^.!?]*?\b(?:named|called)\s+(?:her|him|it)\s+([A-Z][\w'-]+)", sentence)) \
-            and singular(m.group(1)) in ANIMAL_WORDS:
-        out.append(said("pet", m.group(2), f"have a {singular(m.group(1))} {m.group(2)}"))  # "Adopted a cat, named her Olive"
-    if (m := re.match(rf"^(?i:new|my\s+new)\s+(?i:job|role|gig|position)\s*[:-]+\s*(?:an?\s+)?({JOB_HEAD})(?:\s+at\s+(?:the\s+)?({NAME}))?"
-                      r"\s*[.!]*$", sentence, re.I)) and m.group(1).split()[-1].lower() in OCCUPATIONS:
-        out.append(said("occupation", m.group(1), f"work as {m.group(1)}"))  # "New job: barista at Blue Bottle."
-        out += [said("employer", m.group(2), f"work at {m.group(2)}")] if m.group(2) else []
-    if (m := re.search(rf"\b(?i:offer)\s+from\s+(?:the\s+)?({NAME})\s+(?i:accepted|signed)|\b(?i:accepted|took|signed)\s+(?:the|an?|their)\s+"
-                       rf"(?:job\s+)?(?i:offer)\s+from\s+(?:the\s+)?({NAME})", sentence)) and org(name := m.group(1) or m.group(2)):
-        out.append(said("employer", name, f"work at {name}"))  # "Job offer from Stripe accepted."
-    if (m := re.search(rf"\b(?i:relocation|move|moving)\s+to\s+({NAME})\s+(?i:confirmed|done|complete|is\s+official|official|happening"
-                       r"|finalised|finalized)", sentence)) and place(m.group(1)):
-        out.append(said("residence", m.group(1), f"move to {m.group(1)}"))  # "Relocation to Berlin confirmed."
-    if (m := re.match(r"^(?:my\s+)?([a-z]+)\s+(?:lesson|lessons|practice|class|recital|exam|grade\s+\d)\b", sentence, re.I)) \
-            and m.group(1).lower() in INSTRUMENTS:
-        out.append(said("instrument", m.group(1), f"play the {m.group(1).lower()}"))  # "Cello lesson at 5."
-    if (m := re.search(r"\b(?:week|day|month)\s+\w+\s+(?:of|on)\s+([a-z-]+)\b", sentence, re.I)) and m.group(1).lower() in DIETS:
-        out.append(said("diet", m.group(1), f"be {m.group(1).lower()}"))  # "Week 3 of keto."
-    if m := re.search(r"\bvet(?:'s)?\s+(?:appointment\s+|visit\s+|check(?:-up)?\s+|jabs\s+)?for\s+([A-Z][\w'-]+)", sentence, re.I):
-        out.append(said("pet", m.group(1), f"have a pet {m.group(1)}"))  # "Reminder: vet for Biscuit on Tuesday."
-    if m := re.search(r"\b(?i:met|seeing|dating)\s+(?i:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\b[^.!?]*?\b(?:her|his|their)\s+"
-                      r"name(?:'s|’s|\s+is)\s+([A-Z][\w'-]+)", sentence):
-        out.append(said("partner", m.group(1), f"be with {m.group(1)}"))  # "Met someone - her name's Imani"
-    return out
-
-
-def _after(sentence: str, previous: str) -> list[Said]:
-    """A name said in the sentence after the one that named its kind: a pet ("We got a puppy! Her name is
-    Willow.", "Adopted a rescue greyhound. Called him Dash."), a partner ("I've met someone. Patricia, from the
-    bowls club.", "That's Idris. We've been seeing each other since October.")."""
-    animal = next((w for w in re.findall(r"[a-z]+", previous.lower()) if singular(w) in ANIMAL_WORDS), None)
-    if animal and re.search(r"\b(?:got|adopted|rescued|bought|brought\s+home|have|welcomed|picked\s+up|new)\b", previous, re.I) and (
-            m := re.match(r"^(?:(?:his|her|its|their)\s+name(?:'s|’s|\s+is)|(?:we\s+|i\s+)?(?:called|named)\s+(?:him|her|it))\s+"
-                          r"([A-Z][\w'-]+)", sentence, re.I)) and m.group(1)[:1].isupper():
-        return [said("pet", m.group(1), f"have a {singular(animal)} {m.group(1)}")]
-    if re.search(r"\b(?i:met|seeing|dating)\s+(?i:someone|somebody|a\s+(?:guy|girl|man|woman))\b", previous) and not NOT.search(previous) and (
-            m := re.match(r"^(?:her|his|their)?\s*(?:name(?:'s|’s|\s+is)\s+)?([A-Z][a-z-]+)\b(?!['’])", sentence)) and m.group(1).lower() not in (
-            "i", "we", "it", "she", "he", "they", "the", "but", "and", "so", "that", "this", "there", "then", "now", "well"):
-        return [said("partner", m.group(1), f"be with {m.group(1)}")]
-    if (m := re.match(r"^(?:that's|that\s+is|this\s+is)\s+([A-Z][a-z'’-]+)$", previous.strip(" .!?"), re.I)) and re.search(
-            r"\b(?:we've|we\s+have|we're|we\s+are)\s+(?:been\s+)?(?:seeing\s+each\s+other|dating|together|a\s+couple)\b", sentence, re.I):
-        return [said("partner", m.group(1), f"be with {m.group(1)}")]
     return []
 
 
@@ -400,7 +333,7 @@ def _partner(piece: str, sentence: str) -> list[Said]:
     if m := re.search(r"\b(?:me|i)\s+and\s+my\s+(?:ex\s+)?(?:\w+\s+)?([A-Z][a-z'’-]+)\s+(?:have\s+|had\s+)?(?:split|broke\s+up|separated"
                       r"|divorced)", piece, re.I):
         return [said("partner", m.group(1), f"broke up with {m.group(1)}", ends=True)]  # "me and my ex Jordan broke up"
-    if m := re.search(r"\b(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\s+(?:new\s+|lovely\s+)?"
+    if m := re.search(r"\b(?:seeing|dating|going\s+out\s+with)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lady|bloke))\s+(?:new\s+|lovely\s+)?"
                       r"(?:called|named)\s+([A-Z][a-z'’-]+)", piece, re.I):
         return [said("partner", m.group(1), f"be with {m.group(1)}")]  # "now seeing someone new called Sam"
     if m := re.match(r"^(?:so\s+)?([A-Z][a-z'’-]+)\s+and\s+(?i:i|me)\s+(?:are|have|were)\s+(?:officially\s+)?(?:done|over|no\s+more|finished|split\s+up|broken\s+up"
@@ -478,7 +411,7 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
                             "eggs", "chicken")),
     (_pet, ("called", "named", "there's")),
     (_partner, ("married", "engaged", "date", "anniversary", "proposed", "popped", "over", "done", "finished", "split",
-                "broke", "separated", "single", "divorce", "called", "named", "ex", "no more")),
+                "broke", "separated", "single", "divorce", "called", "named", "ex", "no more", "going out")),
     (_playing, ("drum", "fiddle", "ing", "ordered", "bought", "got", "took", "started", "hired", "rented", "stopp", "quit", "dropp",
                 "gave", "sold", "put")),
     (_top, ("top", "crown", "fav", "overtaken", "replaced", "beaten", "dethroned")),

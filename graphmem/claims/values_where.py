@@ -95,8 +95,9 @@ def employer(piece: str, sentence: str) -> list[Said]:
         return []
     if (m := re.match(rf"^(?:and\s+)?(?:still|now|currently)\s+(?:at|with)\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Still at Google"
-    if (m := re.match(rf"^(?:my\s+|today\s+)?(first|last|final|day\s+one)\s*(?:day|shift|week)?\s+(?:at|with)\s+(?:the\s+)?({NAME})",
-                      piece, re.I)) \
+    if (m := re.match(rf"^(?i:my\s+|today\s+)?(?i:(first|last|final|day\s+one)\s*(?:day|shift|week)?(?:\s+on\s+the\s+\w+)?\s+(?:at|with)\s+"
+                      rf"(?:the\s+)?)({NAME})",
+                      piece)) \
             and org(m.group(2)):
         return [said("employer", m.group(2), f"work at {m.group(2)}", ends=m.group(1).lower() in ("last", "final"))]
     if (m := re.match(rf"^(?:(?:another|a|my|the)\s+)?(?:shift|payday|night\s+shift|early\s+shift|(?:mon|tues|wednes|thurs|fri)day"
@@ -135,6 +136,17 @@ def employer(piece: str, sentence: str) -> list[Said]:
                       rf"\s+at\s+(?:the\s+)?({NAME})", piece):
         return [said("occupation", m.group(1), f"work as {m.group(1)}"),
                 said("employer", m.group(2), f"work at {m.group(2)}")]  # "I'm Head of Marketing at Lush"
+    if (m := re.search(rf"\b(?i:accepted|took|got|landed)\s+(?i:the|a|an)\s+(?:new\s+)?(?i:post|job|role|position|place|contract)\s+(?:at|with)\s+"
+                       rf"(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Accepted the post at Guy's."
+    if (m := re.match(rf"^({NAME})\s+(?:made|gave)\s+me\s+an?\s+(?:job\s+)?offer", piece)) and org(m.group(1)) and re.search(
+            r"\b(?:start|starting|accepted|took|refuse|yes|signed)\b", sentence, re.I):
+        return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Saatchi made me an offer I couldn't refuse, starting the 1st"
+    if (m := re.search(rf"\b(?i:moved|moving|relocated)\s+(?i:here\s+|over\s+)?from\s+({NAME})", piece)) and place(m.group(1)):
+        return [said("residence", m.group(1), f"live in {m.group(1)}"),  # "just moved here from Chicago": where they lived
+                said("residence", m.group(1), f"left {m.group(1)}", ends=True)]
+    if (m := re.search(rf"\b(?i:relocating|moving|transferring|sending|posting)\s+me\s+to\s+({NAME})", piece)) and place(m.group(1)):
+        return [said("residence", m.group(1), f"move to {m.group(1)}")]  # "work is relocating me to Boston next month"
     if (m := re.search(rf"\b(?i:signed|signing)\s+(?:on\s+)?with\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
         return [said("employer", m.group(1), f"work at {m.group(1)}")]  # "Signed with Network Rail."
     if (m := re.search(rf"\b(?i:offer)\s+from\s+(?:the\s+)?({NAME})\s+(?i:came\s+(?:through|thru|in)|accepted|signed)", piece)) \
