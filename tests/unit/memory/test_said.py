@@ -56,3 +56,15 @@ def test_a_value_said_answers_only_a_question_asking_the_attribute_itself():
         assert not asks_said("occupation", q), q
     assert asks_said("instrument", "Which instrument does Leo play?") and asks_said("diet", "What diet is Rashid on?")
     assert not asks_said("diet", "What type of diet do Joanna's turtles have?")
+
+
+def test_a_value_said_before_the_facts_is_the_first_over_a_later_fact():
+    """The mirror of a newer value said beating an older fact: asked the first value, a value the turns
+    name on a day before the fact that answers was said wins (the claims read no fact of t1)."""
+    mem = Memory()
+    turns = [_turn(1, "Ines", "Two hours of cello tonight, my fingers are raw.", 3),
+             _turn(2, "Ines", "I play the trumpet in a brass band.", 9)]
+    mem.ingest([{"id": t.id, "speaker": t.speaker, "text": t.text, "date": t.date.date().isoformat()} for t in turns])
+    first = mem.ask("What was the first instrument Ines played?", asked_on="2023-01-01")
+    assert (first.reply, first.measure, first.source) == ("cello", "said", "t1")
+    assert mem.ask("What instrument does Ines play?", asked_on="2023-01-01").reply == "trumpet"  # now: the fact
