@@ -443,9 +443,8 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
         return [t for t, _ in store.search(Query.parse(words, moment), n, scope, user, where)]
     got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers, search)
     a = asked(question)
-    said = _said(question, found, k, speakers, moment, search) if got is None or (a and (not a.earlier or a.first)) \
-        else None
-    if got is None or (said is not None and (_first(said[2], got) if a and a.earlier else _later(said[2], got, a))):
+    said = _said(question, found, k, speakers, moment, search) if got is None or (a and (not a.earlier or a.first)) else None
+    if got is None or (said is not None and _later(said[2], got, a)):
         return (said[0], said[1]) if said else None
     facts, reply = got
     ids = list(dict.fromkeys(f.turn_id for f in facts))
@@ -460,27 +459,20 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
 
 
 def _later(changed: datetime | None, got: tuple[list[Fact], str], a: Asked | None, said: str | None = None) -> bool:
-    """Whether the person's turns changed the attribute after the facts that answer (``got``) were said:
-    a change the claims read no fact of ("And now Gdansk.", "I'm with Stripe now", "Biscuit died"). For
-    several values held, a change the same day counts (the facts keep "sax" beside "bass guitar" from
-    "Sold my sax... Took up the bass guitar"), and so does a fact's reply naming no value of the
-    attribute's type ("no meat" for a diet)."""
+    """Whether the person's turns changed the attribute after the facts that answer (``got``) were said: a
+    change the claims read no fact of ("And now Gdansk.", "Biscuit died"). For several values held, a change
+    the same day counts ("Sold my sax... Took up the bass guitar"), and so does a reply naming no value of
+    the attribute's type ("no meat"). Asked the first value, the mirror: a value named before every fact."""
     if changed is None:
         return False
+    if a is not None and a.earlier:
+        return all(changed < f.valid_from for f in got[0])
     facts, reply = got
     if a is not None and not named_in(a.attribute, reply) and a.attribute.split(":")[0] in _TYPED_LISTS:
         return all(f.valid_from <= changed for f in facts)
     if a is not None and a.attribute in MANY and len(facts) > 1:
         return all(f.valid_from <= changed for f in facts)
     return all(f.valid_from < changed for f in facts)
-
-
-def _first(said_on: datetime | None, got: tuple[list[Fact], str]) -> bool:
-    """For a question asking the first value ("originally", "first"): whether the person's turns named
-    a value of the attribute on a day before every fact that answers (``got``) was said, the mirror of
-    :func:`_later`. Why: a fact read from a later turn is no first value when the facts missed the
-    earlier one ("I'm doing law" read by the turns only, "switched to nursing" by the facts)."""
-    return said_on is not None and all(said_on < f.valid_from for f in got[0])
 
 
 _TYPED_LISTS = frozenset({"diet", "instrument", "occupation", "study", "language", "pet", "vehicle"})
