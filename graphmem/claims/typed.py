@@ -11,7 +11,7 @@ import re
 
 from graphmem.claims.attributes import Said
 from graphmem.claims.clauses import Clause, trim
-from graphmem.text.things import DIETS, INSTRUMENTS, VEHICLES, singular
+from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, SUBJECTS_SAID, VEHICLES, singular
 from graphmem.text.wordnet_places import PLACES, SUBJECTS
 
 __all__ = ["DWELLING", "GERUND_JOB", "JOB_HEAD", "NAME", "NOT", "NOW", "OTHERS", "REASON", "STAY", "STUDY_NOUN", "TRIP",
@@ -101,10 +101,7 @@ def type_of(value: str) -> str | None:
     return None
 
 
-MORE_SUBJECTS = frozenset("""nursing midwifery law medicine business accounting marketing music art design graphic design
-    dentistry pharmacy computing plumbing carpentry journalism film photography fashion english french spanish german
-    italian chinese japanese history maths math physics chemistry biology economics politics philosophy psychology
-    sociology geography drama nutrition teaching engineering architecture finance veterinary science""".split())
+MORE_SUBJECTS = SUBJECTS_SAID | LANGUAGES
 ADJ_SUBJECT = {"medical": "medicine", "nursing": "nursing", "law": "law", "dental": "dentistry", "vet": "veterinary science",
                 "veterinary": "veterinary science", "business": "business", "art": "art", "music": "music",
                 "engineering": "engineering", "architecture": "architecture", "drama": "drama", "film": "film"}

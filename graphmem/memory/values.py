@@ -7,7 +7,7 @@ some turn ("Feels") or abstained. What such turns still hold is a value of the k
 a place for where one lives, an organisation for whom one works, a person's name for a partner, an
 animal, a vehicle, an instrument, a subject, a diet, a job, a number. So each attribute has a *type*
 of value, told by word lists (:mod:`graphmem.text.things`; the places and subjects WordNet names,
-:mod:`graphmem.memory.wordnet_values`) and by capitalised names said next to the attribute's own cue
+:mod:`graphmem.text.wordnet_places`) and by capitalised names said next to the attribute's own cue
 words ("moved", "home", "based" for a place; "joined", "at", "hired" for an organisation), and a
 sentence's values are read clause by clause:
 
@@ -29,23 +29,20 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from graphmem.memory.wordnet_values import PLACES, SUBJECTS
+from graphmem.text.wordnet_places import PLACES_AMBIGUOUS, SUBJECTS
+from graphmem.text.wordnet_places import PLACES as _NAMED
 from graphmem.text.lemma import finite, verbish
 from graphmem.text.terms import stem
 from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wordset
-from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, VEHICLES, singular
+from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, SUBJECTS_SAID, VEHICLES,
+                                   singular)
 
 __all__ = ["CATEGORY", "CLAUSE", "SAID_WITH", "TOKEN", "Said", "ended_event", "mentioned_ended", "named_in", "read", "same_value", "typed"]
 
-_SUBJECTS = SUBJECTS | wordset("""nursing accounting art arts music marketing journalism film design law medicine
-    physics history biology chemistry economics psychology philosophy politics sociology engineering maths math
-    mathematics statistics geography geology literature english linguistics anthropology architecture
-    business finance pharmacy dentistry veterinary astronomy neuroscience biochemistry education theatre drama
-    photography fashion nutrition midwifery physiotherapy criminology classics theology""") | {
-    "computer science", "data science", "graphic design", "fine art", "fine arts", "political science",
-    "mechanical engineering", "civil engineering", "electrical engineering", "software engineering",
-    "business administration", "creative writing", "public health", "social work", "international relations",
-    "environmental science", "marine biology", "game design", "interior design", "veterinary medicine"}
+PLACES = _NAMED | PLACES_AMBIGUOUS
+"""The places WordNet names, "Reading" and "Georgia" too: a place here is read beside the attribute's cue
+words ("moved to Reading"), never as a name opening a sentence."""
+_SUBJECTS = SUBJECTS | SUBJECTS_SAID
 _DIETS = DIETS | wordset("""plant-based low-carb carnivore whole30 mediterranean gluten dairy sugar-free
     pescetarian raw-vegan""") | {"intermittent fasting", "gluten free", "dairy free", "plant based", "low carb",
                                  "no meat", "meat"}

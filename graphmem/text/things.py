@@ -13,7 +13,7 @@ from graphmem.text.lexicon import ANIMALS, wordset
 from graphmem.text.wordnet_things import MUSICAL_INSTRUMENTS, PET_ANIMALS, ROAD_VEHICLES
 
 __all__ = ["ANIMAL_WORDS", "DIETS", "DOING", "FREQUENCY_WORDS", "INSTRUMENTS", "LANGUAGES", "NUMBERS", "OCCUPATIONS",
-           "PARTNER_NOUNS", "VEHICLES", "uk", "singular"]
+           "PARTNER_NOUNS", "SUBJECTS_SAID", "VEHICLES", "uk", "singular"]
 
 OCCUPATIONS = wordset("""
     teacher nurse doctor engineer lawyer attorney accountant designer developer programmer writer author artist
@@ -63,6 +63,21 @@ DIETS = wordset("""
     vegetarian vegan pescatarian pescetarian keto paleo omnivore carnivore flexitarian gluten-free
     dairy-free lactose-free halal kosher raw
     """)
+
+SUBJECTS_SAID = wordset("""
+    nursing midwifery law medicine business accounting marketing music art arts design dentistry pharmacy computing
+    plumbing carpentry journalism film photography fashion history maths math mathematics statistics physics
+    chemistry biology economics politics philosophy psychology sociology geography geology literature linguistics
+    anthropology astronomy neuroscience biochemistry drama theatre nutrition teaching education engineering
+    architecture finance veterinary physiotherapy criminology classics theology
+    """) | {"graphic design", "veterinary science", "computer science", "data science", "fine art", "fine arts",
+           "political science", "mechanical engineering", "civil engineering", "electrical engineering",
+           "software engineering", "business administration", "creative writing", "public health", "social work",
+           "international relations", "environmental science", "marine biology", "game design", "interior design",
+           "veterinary medicine"}
+"""Subjects of study as people name them that WordNet's disciplines (:mod:`graphmem.text.wordnet_places`)
+miss or file otherwise ("nursing", "maths", "business", "fine art"): one list for the claims' reader and
+``ask``'s (a language studied is in :data:`LANGUAGES`)."""
 
 ANIMAL_WORDS = ANIMALS | wordset("""
     guinea chinchilla gerbil mouse mice rat cockatiel budgie canary goldfish axolotl iguana chameleon
