@@ -38,11 +38,13 @@ JSON object; NULL when it has none, as every turn of an older file). 9: claims o
 (8 read none: its turns wait again). An older file is brought to this version when
 a writer opens it; code of an older version refuses a newer file (it would write rows without them)."""
 
-READING_VERSION = "3"
+READING_VERSION = "4"
 """The version of what the index reads of a turn (vocatives, stems, days, answer types): a file
 read by other rules would answer otherwise than a memory built anew, so it is refused. Raise it
 whenever those rules change. 3: a British spelling is stemmed as the American one
-(:mod:`graphmem.text.spelling`)."""
+(:mod:`graphmem.text.spelling`). 4: the claims read a value by its type (:mod:`graphmem.claims.values`) and
+a chat user's own turns. A file of an older reading is refused on open, naming ``graphmem repair``, which
+ingests its turns into a new file that reads them afresh."""
 
 PAGE_SIZE = 16384
 """The page size a new memory file is made with (SQLite's default is 4096): a saved turn is a row of

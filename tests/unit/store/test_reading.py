@@ -24,3 +24,38 @@ def test_a_file_read_by_the_old_word_rules_is_refused(tmp_path):
     db.close()
     with pytest.raises(DataError, match=f"saved with reading 1, not {READING_VERSION}"):
         Memory(path=path)
+
+
+NADIA = [{"id": "a", "speaker": "Nadia", "text": "I live in Lisbon, near the river.", "date": "2022-03-01"},
+         {"id": "b", "speaker": "Nadia", "text": "Big news: we moved to Porto last week, so Porto is home now.",
+          "date": "2023-01-10"}]
+
+
+def test_a_file_of_the_previous_reading_is_refused_naming_repair_and_repair_reads_it_afresh(tmp_path):
+    """Reading 4 changed the claims (values read by their type, a chat user's own turns): a file saved by
+    reading 3 is refused on open, and ``graphmem repair`` ingests its turns into a file that answers as a
+    memory built anew does."""
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+    assert READING_VERSION == "4"
+    old = tmp_path / "old.db"
+    with Memory(path=old) as mem:
+        mem.ingest(NADIA)
+    db = sqlite3.connect(old)
+    with db:
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'reading'")  # as code of reading 3 wrote it
+    db.close()
+    with pytest.raises(DataError, match="saved with reading 3, not 4.*graphmem repair"):
+        Memory(path=old)
+    new = tmp_path / "new.db"
+    done = CliRunner().invoke(main, ["repair", "--memory", str(old), "--to", str(new)])
+    assert done.exit_code == 0 and "2 turns salvaged" in done.output, done.output
+    fresh = Memory()
+    fresh.ingest(NADIA)
+    question = "Where does Nadia live?"
+    with Memory(path=new) as again:
+        facts = [(f.attribute, f.value, f.turn_id) for f in again.facts("nadia")]
+        assert facts == [(f.attribute, f.value, f.turn_id) for f in fresh.facts("nadia")] and facts
+        assert again.ask(question, asked_on="2023-02-01").reply == fresh.ask(question, asked_on="2023-02-01").reply
+        assert "Porto" in again.ask(question, asked_on="2023-02-01").reply
