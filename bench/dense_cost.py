@@ -9,7 +9,9 @@
 come) and the first ``--queries`` questions, and prints the CPU time (``time.process_time``: every
 thread's) per turn ingested and per query for each engine setting: the shipped one (one thread,
 batches of 16, int8), batches of 1 and 64, two threads, the float graph, and the sentence cut to
-its first 128 or 64 pieces (a cut the engine does not make today: measured here by a subclass),
+its first 128 or 64 pieces (a cut the engine does not make today: measured here by a subclass), one
+vector a turn (``"speaker: text"``) cut at 64 or 128 pieces (what ``bench/confidence_e5.py``'s ``e5c``
+signals read),
 and the static engine (:mod:`graphmem.search.static`: e5's pieces distilled once, a text the weighted
 mean of its pieces' vectors) twice: with no piece distilled yet (each new piece of these turns read
 through the network inside the timed ingest; the 2,000 pieces of its centre are distilled when it is
@@ -55,6 +57,8 @@ SETTINGS = {
     "float32": lambda: e5.Engine(int8=False),
     "cut at 128 pieces": lambda: Cut(128),
     "cut at 64 pieces": lambda: Cut(64),
+    "one vector a turn, cut at 64": lambda: Cut(64),
+    "one vector a turn, cut at 128": lambda: Cut(128),
     "static, nothing distilled yet": lambda: _static(fresh=True),
     "static, pieces distilled before": lambda: _static(fresh=False),
 }
@@ -81,14 +85,16 @@ def main() -> None:
     records = questions[0].records()[: a.turns]
     _, pieces = passages([(r["speaker"], r["text"]) for r in records])
     asked = [q.question for q in questions]
+    turns = [f"{r['speaker']}: {r['text']}" for r in records]  # one vector a turn: what bench/confidence_e5.py reads
     print(f"{len(records)} turns, {len(pieces)} sentences; {len(asked)} questions")
     for name, make in SETTINGS.items():
         if a.only and a.only not in name:
             continue
         engine = make()
-        tokens = sum(engine.token_count(p) for p in pieces)
+        texts = turns if name.startswith("one vector a turn") else pieces
+        tokens = sum(min(engine.token_count(p), getattr(engine, "limit", 512)) for p in texts)
         t = time.process_time()
-        engine.encode(pieces)
+        engine.encode(texts)
         ingest = (time.process_time() - t) / len(records)
         t = time.process_time()
         for q in asked:

@@ -47,6 +47,7 @@ from sklearn.model_selection import StratifiedGroupKFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import confidence_e5  # noqa: E402
 import confidence_rows  # noqa: E402
 from graphmem.memory.calibrated import FEATURES  # noqa: E402
 from graphmem.memory.sense import MEANING  # noqa: E402
@@ -56,11 +57,15 @@ QUIET_ANSWERABLE = 0.15
 """The most answerable questions a head's floor may keep quiet (the issue's bar)."""
 SETS = {"coverage": ("cover", "known", "unseen", "best5", "gap", "union5", "terms"),
         "all": tuple(n for n in FEATURES if n != "assisted")}
-SETS |= {f"{n}+meaning": v + MEANING for n, v in list(SETS.items())}
+SETS |= {f"{n}+meaning": v + MEANING for n, v in list(SETS.items())} \
+    | {f"{n}+e5": v + confidence_e5.E5 for n, v in list(SETS.items())} \
+    | {f"{n}+e5_10": v + ("e5_10",) for n, v in list(SETS.items())}
 """The signals a head may read: the coverage family alone, or every signal (the head is the shape);
 the meaning heads (rows read where the ``dense`` extra is installed) may add the static embedding's."""
-KINDS = {"lexical": ("coverage", "all"), "meaning": tuple(SETS)}
-"""The two models: the lexical heads (no embedding installed) and the meaning heads."""
+KINDS = {"lexical": ("coverage", "all"), "meaning": ("coverage", "all", "coverage+meaning", "all+meaning"),
+         "e5": ("coverage", "all", "coverage+e5", "all+e5", "coverage+e5_10", "all+e5_10")}
+"""The models: the lexical heads (no embedding installed), the meaning heads (the static vectors'
+signals) and the e5 heads (``--e5``: e5's cosines over the turns found, ``bench/confidence_e5.py``)."""
 
 
 @dataclass(frozen=True)
@@ -204,14 +209,19 @@ def main() -> None:
     ap.add_argument("--meaning", action="store_true",
                     help="--write the meaning heads too (read where the dense extra is installed; not shipped: "
                          "out of fold they did not beat the lexical ones, docs/longmemeval.md)")
+    ap.add_argument("--e5", action="store_true", help="also the e5 heads (bench/confidence_e5.py's signals)")
+    ap.add_argument("--only", default=None, help="only this kind of heads (lexical, meaning, e5)")
     a = ap.parse_args()
     rows = confidence_rows.rows(a.lme, a.locomo, a.limit, a.fresh)
+    if a.e5:
+        rows = confidence_e5.with_e5(rows, confidence_rows.name(a.lme, a.locomo, a.limit))
     y = np.array([r["answerable"] for r in rows], dtype=int)
     data, groups = np.array([r["data"] for r in rows]), np.array([f"{r['data']}/{r['group']}" for r in rows])
     hit = np.array([r["hit"] for r in rows], dtype=float)
     cov, covq = np.array([r["coverage"] for r in rows]), np.array([r["quiet"] for r in rows])
     declined = np.array([r["declined"] for r in rows], dtype=bool)
-    kinds = [k for k in KINDS if k == "lexical" or all(n in rows[0]["signals"] for n in MEANING)]
+    kinds = [k for k in KINDS if (k == "lexical" or all(n in rows[0]["signals"] for n in SETS[KINDS[k][-1]]))
+             and a.only in (None, k)]
     out = {"command": "python3 bench/fit_confidence.py --write", "heads": {}}
     for kind in kinds:
         p, floors, chosen = nested(rows, y, data, groups, declined, a.folds, a.seed, kind)
@@ -222,7 +232,7 @@ def main() -> None:
             m = data == d
             print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m], declined[m])))
         print("both\n" + "\n".join(reliability(p, y, hit)) + f"\n  ECE {ece(p, y):.3f}")
-        if a.write and (kind == "lexical" or a.meaning):
+        if a.write and (kind == "lexical" or (kind == "meaning" and a.meaning) or kind == "e5"):
             out["heads"] |= fit_all(rows, y, groups, declined, a.folds, a.seed, kind)
     if a.write:
         OUT.write_text(json.dumps(out, indent=1) + "\n")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -39,13 +40,16 @@ from graphmem.memory.sense import MEANING
 from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
 from graphmem.text.dates import time_marks
+from graphmem.text.sentences import sentences
 from graphmem.text.terms import analyse
 
 __all__ = ["FEATURES", "Calibrated", "features"]
 
 FEATURES = ("cover", "known", "unseen", "best5", "gap", "union5", "typed", "stated", "stated5", "dated",
             "first_person", "names", "named_said", "named_best", "named_lead", "named_best10", "named_lead10",
-            "assisted", "terms", "found")
+            "assisted", "terms", "found", "names_unseen", "names_missing", "named_union", "named_union_lead", "named_own",
+            "named_own_lead",
+            "ask_why", "ask_would", "ask_who", "ask_where")
 """What the model reads, in the order its coefficients are kept."""
 
 _MODEL = "confidence.json"
@@ -103,7 +107,65 @@ def features(vocab: Weights, query: Query, found: Sequence[Turn], speakers: Sequ
         "assisted": float(any(is_assistant(s) for s in speakers)),
         "terms": math.log1p(len(set(terms))),
         "found": len(top) / 5,
-    }
+    } | _asked(vocab, query.text, found[:TURNS], people) | _unions(vocab, asking, found[:TURNS], named) \
+      | _wh(asking)
+
+
+_CAPITAL = re.compile(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-zA-Z'’]+")
+"""A capitalised word not at the start of a sentence: how a name or a place is written."""
+
+_WH = {"ask_why": re.compile(r"\b(why|how come|what made|what motivat|reason)", re.I),
+       "ask_would": re.compile(r"\b(would|could|might|likely|probably|considered?)\b", re.I),
+       "ask_who": re.compile(r"^\W*(who|whom|whose)\b", re.I),
+       "ask_where": re.compile(r"^\W*where\b", re.I)}
+"""The kind of question as people ask it: a reason (why), a guess (would / likely: the memory may only
+suggest it), a person (who), a place (where)."""
+
+
+def _asked(vocab: Weights, question: str, found: Sequence[Turn], people: set[str]) -> dict[str, float]:
+    """Whether the names the question asks of (capitalised words not at a sentence's start, not the
+    speakers', not "I") are in the memory at all (``names_unseen``: how many are not) and in the turns
+    found (``names_missing``: the share absent from the first ten): a question about someone or
+    somewhere the memory never heard of has no answer in it."""
+    names = {w.lower() for w in _CAPITAL.findall(question)} - people - {"i", "i'm", "i've", "i'd"}
+    terms = {t for n in names for t in analyse(n)}
+    if not terms:
+        return {"names_unseen": 0.0, "names_missing": 0.0}
+    held = set(vocab.weights(sorted(terms)))
+    there = {t for turn in found for t in analyse(turn.text)}
+    return {"names_unseen": float(len(terms - held)), "names_missing": len(terms - there) / len(terms)}
+
+
+def _unions(vocab: Weights, question: str, found: Sequence[Turn], named: set[str]) -> dict[str, float]:
+    """Whether the person the question names said its words: the coverage of the question by that
+    person's turns among the first ten found, together (``named_union``), and how far it leads the
+    coverage by everyone else's (``named_union_lead``); ``named_own`` and ``named_own_lead`` the same
+    over what each turn tells of its speaker (:func:`_told`: no question, nothing said to "you"). "What did Ann paint?" asked where only Bob
+    spoke of painting: the words are found, but not in Ann's mouth. 0 where no speaker is named."""
+    if not named:
+        return dict.fromkeys(("named_union", "named_union_lead", "named_own", "named_own_lead"), 0.0)
+    out = {}
+    for name, read in (("named_union", lambda text: text), ("named_own", _told)):
+        mine = " ".join(read(t.text) for t in found if _by(t, named))
+        theirs = " ".join(read(t.text) for t in found if not _by(t, named))
+        own = coverage(vocab, question, mine, unseen=True) if mine.strip() else 0.0
+        other = coverage(vocab, question, theirs, unseen=True) if theirs.strip() else 0.0
+        out |= {name: own, f"{name}_lead": own - other}
+    return out
+
+
+_YOU = re.compile(r"\b(you|your|yours|you're|you've|you'd)\b", re.I)
+
+
+def _told(text: str) -> str:
+    """What a turn tells of its speaker: its sentences that neither ask nor speak to the other
+    person. "What made you combine dance and fashion?" shows the listener did it, not the speaker."""
+    return " ".join(s for s in sentences(text) if not s.rstrip().endswith("?") and not _YOU.search(s))
+
+
+def _wh(question: str) -> dict[str, float]:
+    """The kind of question (:data:`_WH`), one signal each."""
+    return {name: float(bool(rx.search(question))) for name, rx in _WH.items()}
 
 
 def _lead(covers: Sequence[float], turns: Sequence[Turn], named: set[str]) -> float:

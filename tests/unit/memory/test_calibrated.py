@@ -181,3 +181,31 @@ def test_a_model_without_meaning_heads_does_not_read_meaning() -> None:
     mem = Memory(confidence="calibrated")
     mem.ingest(FRIENDS)
     assert tuple(mem.signals("What did Ann adopt?", mem.records_for("What did Ann adopt?", k=10))) == FEATURES
+
+
+def test_the_named_person_must_have_told_it_not_asked_it() -> None:
+    """A question about what Ann did, where only Bob told of it and Ann asked him about it: Ann's words
+    hold the question's (``named_union``), what Ann told of herself does not (``named_own``)."""
+    mem = Memory()
+    mem.ingest([
+        {"id": "g1", "speaker": "Bob", "text": "I made a limited edition line of hoodies last week.", "conversation": "c2"},
+        {"id": "g2", "speaker": "Ann", "text": "Cool! Why did you make a limited edition line of hoodies?",
+         "conversation": "c2"},
+        {"id": "g3", "speaker": "Bob", "text": "To show off my style.", "conversation": "c2"},
+    ])
+    found = mem.records_for("Why did Ann make a limited edition line of hoodies?", k=5)
+    asked_of_ann = mem.signals("Why did Ann make a limited edition line of hoodies?", found)
+    asked_of_bob = mem.signals("Why did Bob make a limited edition line of hoodies?", found)
+    assert asked_of_ann["named_union"] > 0.5 and asked_of_ann["named_own"] < asked_of_bob["named_own"]
+    assert asked_of_ann["named_own_lead"] < 0 < asked_of_bob["named_own_lead"]
+    assert asked_of_ann["ask_why"] == 1.0 and asked_of_ann["ask_who"] == 0.0
+
+
+def test_a_name_the_memory_never_heard_of_is_counted() -> None:
+    mem = Memory()
+    mem.ingest(FRIENDS)
+    found = mem.records_for("Did Ann take the dog to Barcelona?", k=5)
+    got = mem.signals("Did Ann take the dog to Barcelona?", found)
+    assert got["names_unseen"] == 1.0 and got["names_missing"] == 1.0  # Barcelona; Ann is a speaker, not asked of
+    known = mem.signals("Did Ann hike in the Alps?", mem.records_for("Did Ann hike in the Alps?", k=5))
+    assert known["names_unseen"] == 0.0 and known["names_missing"] == 0.0
