@@ -28,15 +28,17 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import confidence_rows  # noqa: E402
+from graphmem.memory import sense  # noqa: E402
 from graphmem.search import dense, e5  # noqa: E402
 
-SENTENCES = ("e5_1", "e5_3", "e5_5", "e5_10", "e5_top3", "e5_spread")
+SENTENCES = ("e5_1", "e5_3", "e5_5", "e5_10", "e5_top3", "e5_spread")  # e5_3, e5_10: sense.E5, the shipped
 TURNS = ("e5c_1", "e5c_5", "e5c_10")
 E5 = SENTENCES + TURNS
 """The signals, in the order a model keeps them."""
@@ -71,20 +73,21 @@ class Vectors:
 
 
 def signals(question: str, found: Sequence[Sequence[str]], whole: Vectors, cut: Vectors) -> dict[str, float]:
-    """The e5 signals of one question over the turns found, ``(id, speaker, text)`` best first."""
+    """The e5 signals of one question over the turns found, ``(id, speaker, text)`` best first; the
+    sentences' as the product reads them (:func:`graphmem.memory.sense.e5`, over cached vectors)."""
     if not found:
         return dict.fromkeys(E5, 0.0)
-    q = whole([question], query=True)[0]
-    owner, pieces = dense.passages([(s, t) for _, s, t in found])
-    sims = whole(pieces) @ q
-    turn = np.full(len(found), -1.0)
-    np.maximum.at(turn, np.asarray(owner, dtype=np.intp), sims)
+    turns = [SimpleNamespace(speaker=s, text=t) for _, s, t in found]
+    turn = sense.turn_cosines(question, turns, whole)
+    _, pieces = dense.passages([(s, t) for _, s, t in found])
+    sims = whole(pieces) @ whole([question], query=True)[0]
     per = cut([f"{s}: {t}" for _, s, t in found]) @ cut([question], query=True)[0]
     best = np.maximum.accumulate(turn)
     at = lambda k: float(best[min(k, len(found)) - 1])  # noqa: E731
-    return {"e5_1": at(1), "e5_3": at(3), "e5_5": at(5), "e5_10": at(10),
-            "e5_top3": float(np.sort(sims)[-3:].mean()), "e5_spread": float(turn.max() - turn.mean()),
-            "e5c_1": float(per[0]), "e5c_5": float(per[:5].max()), "e5c_10": float(per.max())}
+    return sense.e5(question, turns, whole) | {
+        "e5_1": at(1), "e5_5": at(5), "e5_top3": float(np.sort(sims)[-3:].mean()),
+        "e5_spread": float(turn.max() - turn.mean()),
+        "e5c_1": float(per[0]), "e5c_5": float(per[:5].max()), "e5c_10": float(per.max())}
 
 
 def e5_rows(rows: list[dict], name: str) -> list[dict[str, float]]:

@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import confidence_e5  # noqa: E402
 import confidence_rows  # noqa: E402
 from graphmem.memory.calibrated import FEATURES  # noqa: E402
-from graphmem.memory.sense import MEANING  # noqa: E402
+from graphmem.memory.sense import E5, MEANING  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "graphmem/memory/confidence.json"
 QUIET_ANSWERABLE = 0.15
@@ -59,14 +59,13 @@ SETS = {"coverage": ("cover", "known", "unseen", "best5", "gap", "union5", "term
         "asked": ("cover", "gap", "typed", "stated5", "names_unseen", "unseen"),
         "all": tuple(n for n in FEATURES if n != "assisted")}
 SETS |= {f"{n}+meaning": v + MEANING for n, v in list(SETS.items())} \
-    | {f"{n}+e5": v + confidence_e5.E5 for n, v in list(SETS.items())} \
-    | {f"{n}+e5_3": v + ("e5_3", "e5_10") for n, v in list(SETS.items())}
+    | {f"{n}+e5": v + E5 for n, v in list(SETS.items())}
 """The signals a head may read: the coverage family alone; the few the issue names (coverage, the gap,
 whether the kind of value asked is stated, names the memory never heard of: ``asked``, a set small enough
 for LongMemEval's 15 unanswerable questions); or every signal (the head is the shape);
 the meaning heads (rows read where the ``dense`` extra is installed) may add the static embedding's."""
 KINDS = {"lexical": ("coverage", "asked", "all"), "meaning": ("coverage", "all", "coverage+meaning", "all+meaning"),
-         "e5": ("coverage", "asked", "all", "asked+e5", "all+e5", "asked+e5_3", "all+e5_3")}
+         "e5": ("coverage", "asked", "all", "asked+e5", "all+e5")}
 """The models: the lexical heads (no embedding installed), the meaning heads (the static vectors'
 signals) and the e5 heads (``--e5``: e5's cosines over the turns found, ``bench/confidence_e5.py``)."""
 

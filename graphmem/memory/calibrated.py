@@ -36,7 +36,7 @@ from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
-from graphmem.memory.sense import MEANING
+from graphmem.memory.sense import E5, MEANING
 from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
 from graphmem.text.dates import time_marks
@@ -209,7 +209,7 @@ class _Head:
         iso = model.get("isotonic") or {}
         self.iso_x = np.asarray(iso.get("x", ()), dtype=np.float64)
         self.iso_y = np.asarray(iso.get("y", ()), dtype=np.float64)
-        unknown = {p for n in names for p in n.split("*")} - set(FEATURES) - set(MEANING)
+        unknown = {p for n in names for p in n.split("*")} - set(FEATURES) - set(MEANING) - set(E5)
         if unknown or not (len(names) == len(self.mean) == len(self.scale) == len(self.coef)):
             raise ValueError(f"its features {sorted(unknown) or len(names)} do not match this code's")
         self.names = names
@@ -231,10 +231,11 @@ class Calibrated:
         try:
             heads = model["heads"]
             self.heads = {h: _Head(heads[h]) for h in HEADS}
-            self.heads |= {f"{h}+meaning": _Head(heads[f"{h}+meaning"]) for h in HEADS if f"{h}+meaning" in heads}
+            self.heads |= {f"{h}+{kind}": _Head(heads[f"{h}+{kind}"]) for h in HEADS for kind in ("meaning", "e5")
+                           if f"{h}+{kind}" in heads}
         except (KeyError, TypeError, ValueError) as e:
             raise DataError(f"{where}: not a calibrated confidence model ({e})") from None
-        self.meaning = len(self.heads) > len(HEADS)
+        self.meaning = any(h.endswith("+meaning") for h in self.heads)
         """Whether a head reads the static embedding's signals (:mod:`graphmem.memory.sense`)."""
 
     @classmethod
@@ -243,11 +244,14 @@ class Calibrated:
         return _shipped() if path is None else cls(json.loads(Path(path).read_text()), str(path))
 
     def head(self, signals: Mapping[str, float]) -> _Head:
-        """The head for the shape of exchange, its meaning head where the signals hold the static
-        embedding's (:mod:`graphmem.memory.sense`: the ``dense`` extra is installed) and the model has one."""
+        """The head for the shape of exchange: its e5 head where the signals hold e5's cosines
+        (``confidence="calibrated+e5"``), else its meaning head where they hold the static embedding's
+        (:mod:`graphmem.memory.sense`: the ``dense`` extra is installed), where the model has one."""
         shape = "assistant" if signals["assisted"] else "friends"
-        meant = f"{shape}+meaning"
-        return self.heads[meant] if meant in self.heads and all(n in signals for n in MEANING) else self.heads[shape]
+        for kind, names in (("e5", E5), ("meaning", MEANING)):
+            if f"{shape}+{kind}" in self.heads and all(n in signals for n in names):
+                return self.heads[f"{shape}+{kind}"]
+        return self.heads[shape]
 
     def judge(self, signals: Mapping[str, float]) -> tuple[float, float]:
         """The probability that the question is answerable from what was found, and the floor it is held against."""

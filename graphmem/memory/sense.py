@@ -26,10 +26,14 @@ from graphmem.domain import Turn
 from graphmem.search import dense
 from graphmem.text.terms import content, stem, words
 
-__all__ = ["MEANING", "available", "meaning"]
+__all__ = ["E5", "MEANING", "available", "e5", "meaning", "turn_cosines"]
 
 MEANING = ("cos1", "cos5", "soft_min", "soft_mean", "soft_rare")
 """The meaning signals, in the order a model keeps them."""
+
+E5 = ("e5_3", "e5_10")
+"""e5's signals (``Memory(confidence="calibrated+e5")``): the best cosine of multilingual-e5-small
+between the question and a sentence of the first three and the first ten turns found."""
 
 _encoder: dense.Encoder | None = None
 _lock = threading.Lock()
@@ -69,3 +73,25 @@ def meaning(question: str, found: Sequence[Turn], weight: Callable[[str], float]
     rare = np.array([weight(stem(w)) for w in asked] or [1.0])
     return {"cos1": float(turns[0]), "cos5": float(turns.max()), "soft_min": float(soft.min()),
             "soft_mean": float(soft.mean()), "soft_rare": float(soft @ rare / max(rare.sum(), 1e-12))}
+
+
+def turn_cosines(question: str, found: Sequence[Turn], encode: Callable[..., np.ndarray]) -> np.ndarray:
+    """Per turn ``found``, the best cosine between ``question`` and one of its sentences, each read
+    as ``"speaker: sentence"`` (:func:`graphmem.search.dense.passages`, as the dense search reads it);
+    ``encode(texts, query=...)``: e5's normalised vectors (:meth:`graphmem.search.dense.Encoder.encode`,
+    or a cache of them)."""
+    owner, pieces = dense.passages([(t.speaker, t.text) for t in found])
+    sims = encode(pieces) @ encode([question], query=True)[0]
+    turns = np.full(len(found), -1.0)
+    np.maximum.at(turns, np.asarray(owner, dtype=np.intp), sims)
+    return turns
+
+
+def e5(question: str, found: Sequence[Turn], encode: Callable[..., np.ndarray] | None = None) -> dict[str, float]:
+    """:data:`E5` over the first ten turns ``found`` (the process's shared int8 e5, unless ``encode``).
+    It embeds every sentence of those turns: about 1 s of CPU an ask on LongMemEval's long turns
+    (docs/longmemeval.md), which is why it is opt-in."""
+    if not found:
+        return dict.fromkeys(E5, 0.0)
+    best = np.maximum.accumulate(turn_cosines(question, found[:10], encode or dense.shared().encode))
+    return {"e5_3": float(best[min(3, len(best)) - 1]), "e5_10": float(best[-1])}
