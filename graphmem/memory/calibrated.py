@@ -140,12 +140,13 @@ def _unions(vocab: Weights, question: str, found: Sequence[Turn], named: set[str
     """Whether the person the question names said its words: the coverage of the question by that
     person's turns among the first ten found, together (``named_union``), and how far it leads the
     coverage by everyone else's (``named_union_lead``); ``named_own`` and ``named_own_lead`` the same
-    over what each turn tells of its speaker (:func:`_told`: no question, nothing said to "you"). "What did Ann paint?" asked where only Bob
-    spoke of painting: the words are found, but not in Ann's mouth. 0 where no speaker is named."""
+    over what each turn tells of its speaker (:func:`_told`: no question, nothing said to "you").
+    "What did Ann paint?" asked where only Bob spoke of painting: the words are found, but not in
+    Ann's mouth. 0 where no speaker is named."""
     if not named:
         return dict.fromkeys(("named_union", "named_union_lead", "named_own", "named_own_lead"), 0.0)
-    out = {}
-    for name, read in (("named_union", lambda text: text), ("named_own", _told)):
+    out: dict[str, float] = {}
+    for name, read in (("named_union", str.strip), ("named_own", _told)):
         mine = " ".join(read(t.text) for t in found if _by(t, named))
         theirs = " ".join(read(t.text) for t in found if not _by(t, named))
         own = coverage(vocab, question, mine, unseen=True) if mine.strip() else 0.0

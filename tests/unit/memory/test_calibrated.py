@@ -193,10 +193,15 @@ def test_the_command_line_asks_and_benches_with_the_calibrated_confidence(tmp_pa
     asked = CliRunner().invoke(main, ["ask", "What did Ann adopt?", "--data", str(turns), "--confidence", "calibrated"])
     assert asked.exit_code == 0, asked.output
     assert f"(calibrated, floor {floor:.3f}".rstrip("0") in asked.output
-    bench = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "vector", "--confidence", "calibrated"])
+    out = tmp_path / "answers.json"
+    bench = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "graph,vector", "--confidence",
+                                      "calibrated", "--out", str(out)])
     assert bench.exit_code == 0, bench.output
-    floor = Calibrated.load().heads["friends"].floor  # the bench reads each arm's words alone
+    floor = Calibrated.load().heads["friends"].floor
     assert f"floor={floor:.3f}" in bench.output and "adversarial      446" in bench.output
+    rows = [q for c in json.loads(out.read_text()) for q in c["qa"]]
+    assert all(q["graph_confidence"] == q["vector_confidence"] for q in rows)  # the memory's, the same for every arm
+    assert len({q["graph_confidence"] for q in rows}) > 100
 
 
 def test_a_users_calibrated_confidence_reads_that_users_words_alone() -> None:
