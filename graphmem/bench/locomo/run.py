@@ -24,7 +24,6 @@ from graphmem.bench.arms.registry import ARMS, READ_SUFFIX, base
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
-from graphmem.index.query import Query
 from graphmem.memory.api import Memory
 from graphmem.memory.calibrated import TURNS, Calibrated
 from graphmem.answer.sure import Ceiling, sure
