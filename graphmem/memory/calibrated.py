@@ -47,9 +47,8 @@ __all__ = ["FEATURES", "Calibrated", "features"]
 
 FEATURES = ("cover", "known", "unseen", "best5", "gap", "union5", "typed", "stated", "stated5", "dated",
             "first_person", "names", "named_said", "named_best", "named_lead", "named_best10", "named_lead10",
-            "assisted", "terms", "found", "names_unseen", "names_missing", "named_union", "named_union_lead", "named_own",
-            "named_own_lead",
-            "ask_why", "ask_would", "ask_who", "ask_where")
+            "assisted", "terms", "found", "names_unseen", "names_missing", "named_union", "named_union_lead",
+            "named_own", "named_own_lead", "ask_why", "ask_would", "ask_who", "ask_where")
 """What the model reads, in the order its coefficients are kept."""
 
 _MODEL = "confidence.json"
@@ -73,7 +72,9 @@ def features(vocab: Weights, query: Query, found: Sequence[Turn], speakers: Sequ
     the best coverage of the first five said by that speaker and ``named_lead`` how far it leads the
     best said by anyone else (``named_best10``, ``named_lead10``: over the first ten);
     ``assisted`` whether an assistant speaks there; ``terms`` the question's length (log);
-    ``found`` how many of five turns were found. ``found`` holds :data:`TURNS` turns where the search
+    ``found`` how many of five turns were found; and the names the question asks of that the memory
+    never heard of (:func:`_asked`), what the named person told (:func:`_unions`), the kind of question
+    (:func:`_wh`). ``found`` holds :data:`TURNS` turns where the search
     found that many (``ask`` searches that deep with ``confidence="calibrated"``)."""
     asking = query.english
     terms = analyse(asking)
