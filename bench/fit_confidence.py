@@ -1,6 +1,7 @@
 """Fit the calibrated confidence ``Memory(confidence="calibrated")`` ships, and report it out of fold.
 
-    python bench/fit_confidence.py [--write [--meaning]] [--lme FILE] [--locomo FILE] [--fresh] [--folds 5] [--seed 0]
+    python bench/fit_confidence.py [--write [--meaning]] [--e5] [--only KIND] [--lme FILE] [--locomo FILE] [--fresh]
+                                   [--folds 5] [--seed 0]
 
 The rows are ``bench/confidence_rows.py``'s (cached): LongMemEval's development half (250 questions,
 15 ``_abs``) and LoCoMo (1,986 questions, 446 adversarial), each with the signals
@@ -27,7 +28,9 @@ its 0.30. ``--write`` refits on all rows with the settings chosen on all of them
 Where the rows hold the static embedding's signals (:mod:`graphmem.memory.sense`: the ``dense`` extra is
 installed), the same is printed a second time for the meaning heads, whose settings may also read them;
 ``--write --meaning`` ships those heads too. They are not shipped: out of fold they did no better than the
-lexical ones (docs/longmemeval.md, "Meaning signals").
+lexical ones (docs/longmemeval.md, "Meaning signals"). With ``--e5`` the rows also hold e5's cosines over the
+turns found (``bench/confidence_e5.py``, cached) and the e5 heads are printed and, with ``--write``, shipped:
+``Memory(confidence="calibrated+e5")`` reads them (docs/confidence.md).
 """
 
 from __future__ import annotations
@@ -224,7 +227,8 @@ def main() -> None:
     declined = np.array([r["declined"] for r in rows], dtype=bool)
     kinds = [k for k in KINDS if (k == "lexical" or all(n in rows[0]["signals"] for n in SETS[KINDS[k][-1]]))
              and a.only in (None, k)]
-    out = {"command": "python3 bench/fit_confidence.py --write", "heads": {}}
+    command = "python3 bench/fit_confidence.py --write" + " --e5" * a.e5 + " --meaning" * a.meaning
+    out = {"command": command, "heads": {}}
     for kind in kinds:
         p, floors, chosen = nested(rows, y, data, groups, declined, a.folds, a.seed, kind)
         print(f"{kind} heads, out of fold ({a.folds} outer folds, each head choosing its setting and floor by "
