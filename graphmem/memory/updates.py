@@ -12,7 +12,9 @@ first. Nothing is deleted; the order changes, among the turns the search found, 
   replaced, and the replaced turns follow it. A question that asks for the earlier state
   ("initially", "previously", "before"...) is left as found, unless it asks for the present
   too ("now", "currently", a comparison: "more often than I did previously"); so is a
-  when-question, which asks the date of an event rather than what holds.
+  when-question, which asks the date of an event rather than what holds, and a state asked as of
+  an event ("when I...", :data:`_AT_EVENT`). Parts joined into a sum ("combined") replace none of
+  each other.
 - **The slot's value** (:mod:`graphmem.memory.slots`). A question asking a kind of value (a count,
   a clock time, a weekday, a duration) reads deeper, the first ``depth`` turns found: a turn among
   the first ``window`` that states such a value is replaced by a later turn of the same speaker
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from functools import lru_cache
@@ -43,11 +45,13 @@ from functools import lru_cache
 from graphmem.claims.facts import asked_kinds, holding
 from graphmem.claims.people import fold
 from graphmem.domain import Claim, Turn
+from graphmem.index.query import said_until
 from graphmem.index.shape import is_assistant
 from graphmem.index.options import MemoryOptions
 from graphmem.memory.asked import asker
 from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
+from graphmem.text.dates import MONTHS
 from graphmem.text.terms import analyse
 
 __all__ = ["Rules", "Updates", "prefer_current"]
@@ -60,6 +64,34 @@ _RECKONED = re.compile(r"\b(?:did|had|ago|between|passed|since|total|combined|co
 """A value reckoned from events rather than one that holds ("How many days ago did I...", "How many hours
 have I spent in total?", "How long had I been bird watching when I..."): no turn states it, so the turns
 stating a number are no better answers than the events; the stating rule leaves such a question as found."""
+_AT_EVENT = re.compile(r"(?i:\b(?:when|by the time) (?:i|we|the user)\b)"
+                       r"|\b(?:" + "|".join(m.capitalize() for m in MONTHS) + r")\b(?! I\b)"
+                       r"|(?i:\b(?:in|of|since|during|until|by|,)\s+(?:19|20)\d\d\b)")
+"""A state asked as of an event ("How long had I been using the rug when I rearranged the furniture?") or a
+date the question names ("What instrument is John learning as of 27 March, 2022?", "What did James adopt in
+April 2022?"; a month capitalised, not "may" or "march", a year after "in", "of", "since"..., not "2000
+steps"): what held then, not what holds now, so the rules leave it as found, as they do a question of the
+earlier state."""
+_SUM = re.compile(r"\b(?:combined|altogether|all together|put together)\b", re.I)
+"""A question joining separate parts into one figure ("How long did I take to finish both books combined?"):
+each part is said in its own turn, and a later part does not replace an earlier one, so the topic rule
+leaves it as found. ("In total" is not one: a running total is a state, "12 courses in total" and later
+"14 in total" say the same slot again.)"""
+_THEN = re.compile(r"\b(?:than|as)\s+(?:i|we|you|he|she|they|the user)\s+(?:did|had|used to|was|were)\b"
+                   r"(?:\s+(?:before|previously|earlier|then|at first|initially|originally|last \w+))?", re.I)
+"""The past side of a comparison ("more often than I did previously", "as much as I used to"): the
+question asks what holds now against it, not a value reckoned from events, so its "did" is not
+:data:`_RECKONED`'s."""
+_THEN_WORDS = re.compile(r"\b(?:initially|originally|previously|previous|formerly|earlier|at first|used to|back then)\b",
+                         re.I)
+_ASKING = re.compile(r"\bhow (?:often|frequently)\b|\b(?:more|less) (?:often|frequently)\b|\bwhat time\b"
+                     r"|\b(?:what|which) days? of the week\b", re.I)
+"""The words of a question that date the earlier value it compares against ("previously", "at first", "used
+to") or ask for a kind of value ("how often", "what time", "what day of the week"), rather than name its
+topic: a person saying the new value repeats neither ("I'm going four times a week" answers "Do I go to the
+gym more frequently than I did previously?"), so how much of the question a turn stating a value covers is
+read without them (:class:`_Cover`). The words of the present ("now", "currently") stay: a new value is often said with
+them ("they're currently in a shoe rack")."""
 _NAME = re.compile(r"(?<!^)(?<![.?!]\s)\b([A-Z][a-z]+(?:['’]s)?)\b")
 
 
@@ -69,8 +101,9 @@ class Updates:
 
     question: str
     moment: datetime | None
-    """The moment asked. (The search keeps the whole day asked; reading the rules to the day's end too
-    moved LongMemEval's Harajuku question up and a temporal-reasoning one down: left at the moment.)"""
+    """The moment asked. The rules read to the end of its day, as the search does
+    (:func:`graphmem.index.query.said_until`): a turn the search found as said by the day asked is said by
+    then for the rules too, so a value said that evening replaces the morning's."""
     kind: str | None
     """The answer type the question asks (:func:`graphmem.text.dates.answer_type`): a when-question
     asks the date of an event, not what holds, and is left as found."""
@@ -110,12 +143,29 @@ def _terms(text: str) -> frozenset[str]:
     return frozenset(analyse(text))
 
 
-class _Cover:
-    """How much of the question a turn covers (:func:`graphmem.answer.sure.coverage`, the same
-    figure), the question's term weights asked of the store and summed once per search."""
+class _Once:
+    """The store's term weights, asked for once however many rules read them."""
 
-    def __init__(self, weights: Callable[[], Weights], question: str):
-        self._weights, self._question = weights, question
+    def __init__(self, weights: Callable[[], Weights]):
+        self._weights = weights
+        self._got: Weights | None = None
+
+    def __call__(self) -> Weights:
+        if self._got is None:
+            self._got = self._weights()
+        return self._got
+
+
+class _Cover:
+    """How much of the question a turn covers (:func:`graphmem.answer.sure.coverage`, the same figure),
+    the question's term weights asked of the store and summed once per search. For the rules on a value
+    stated (``topic``), the question's topic only: without the words of :data:`_THEN_WORDS` and
+    :data:`_ASKING`, which a turn stating the value answers rather than repeats; the topic rule, which
+    judges a turn saying the question's words again, reads them all."""
+
+    def __init__(self, weights: Callable[[], Weights], question: str, topic: bool = False):
+        left = _ASKING.sub(" ", _THEN_WORDS.sub(" ", question)) if topic else question
+        self._weights, self._question = weights, left if analyse(left) else question
         self._asked: dict[str, float] | None = None
         self._total = 0.0
 
@@ -133,14 +183,18 @@ def prefer_current(found: Sequence[Turn], u: Updates, rules: Rules) -> tuple[lis
     """``found`` reordered so what holds as of ``u.moment`` comes first (the module's rules), and
     for each turn put in the place of others, the texts of the turns it replaced."""
     recurs = asked_value(u.question) == "weekday"  # "what day of the week": what holds, not an event's date
-    if (u.kind == "when" and not recurs) or (_PAST.search(u.question) and not _NOW.search(u.question)) or not found:
+    then = _PAST.search(u.question) or _AT_EVENT.search(u.question)
+    if (u.kind == "when" and not recurs) or (then and not _NOW.search(u.question)) or not found:
         return list(found), {}
+    u = replace(u, moment=said_until(u.moment))
     replaced: dict[str, list[Turn]] = {}
-    covers = _Cover(u.weights, u.question)
+    weights = _Once(u.weights)
     head = _by_kind(list(found[:rules.window]), u, replaced)
-    head = _by_topic(head, u, rules.cover, rules.floor, covers, replaced)
-    head = _stating_first(head, found[rules.window:rules.reads(u.question)], u, rules, covers, replaced)
-    head = _by_value(head, found[rules.window:rules.reads(u.question)], u, rules, covers, replaced)
+    if not _SUM.search(u.question):  # a part of a sum replaces no other part
+        head = _by_topic(head, u, rules.cover, rules.floor, _Cover(weights, u.question), replaced)
+    values = _Cover(weights, u.question, topic=True)  # a value stated answers the asking words
+    head = _stating_first(head, found[rules.window:rules.reads(u.question)], u, rules, values, replaced)
+    head = _by_value(head, found[rules.window:rules.reads(u.question)], u, rules, values, replaced)
     seen = {t.id for t in head}
     return head + [t for t in found if t.id not in seen], \
         {i: tuple(t.text for t in turns) for i, turns in replaced.items()}
@@ -190,7 +244,7 @@ def _stating_first(head: list[Turn], deeper: Sequence[Turn], u: Updates, rules: 
     ("How many car shows has Dave attended?"), a count is often a sum over events, each turn one of them:
     left as found."""
     kind = asked_value(u.question)
-    if kind is None or not head or not _FIRST_PERSON.search(u.question) or _RECKONED.search(u.question) \
+    if kind is None or not head or not _FIRST_PERSON.search(u.question) or _RECKONED.search(_THEN.sub(" ", u.question)) \
             or (states(kind, head[0].text) and not is_assistant(head[0].speaker)):
         return head
     me = next(((t.speaker, t.user) for t in head if not is_assistant(t.speaker)), None)  # whose value is asked

@@ -89,6 +89,50 @@ def test_a_later_value_of_the_slot_in_other_words_is_brought_up_from_below_the_w
     assert found.index("new") < found.index("old") == found.index("new") + 1
 
 
+def test_the_words_that_date_a_question_are_not_its_topic():
+    """"previously" and "more frequently" say when and what kind of value is asked, not what about: the later
+    turn stating a frequency covers the question's topic (the gym) and comes first."""
+    records = [{"id": "old", "speaker": "user", "date": "2023-06-01", "conversation": "s1",
+                "text": "I go to the gym on Tuesdays and Saturdays."},
+               {"id": "tip", "speaker": "assistant", "date": "2023-06-01", "conversation": "s1",
+                "text": "Going to the gym on Tuesdays and Saturdays is a fine plan."},
+               {"id": "new", "speaker": "user", "date": "2023-08-15", "conversation": "s2",
+                "text": "I've been consistent with my gym routine lately: four times a week."}]
+    question = "Do I go to the gym more frequently than I did previously?"
+    assert _memory(records, updates=False).search(question, k=1) != ["new"]
+    assert _memory(records).search(question, k=1) == ["new"]
+
+
+def test_a_value_said_later_on_the_day_asked_replaces_the_earlier_one():
+    """The search keeps every turn said on the day asked; the rules read to the same end of day, so a value
+    said that evening replaces an earlier day's, asked that morning."""
+    records = [{**r, "date": "2023-06-01T20:50"} if r["id"] == "new" else r for r in FOLLOWERS]
+    assert _memory(records).search(QUESTION, k=1, asked_on="2023-06-01T08:39") == ["new"]
+    assert _memory(records).search(QUESTION, k=1, asked_on="2023-05-31T23:00") == ["old"]
+
+
+def test_parts_joined_into_a_sum_replace_none_of_each_other():
+    """Two books, each its own turn: "combined" asks both, so the later turn does not take the earlier's place."""
+    books = [{"id": "hugo", "speaker": "user", "date": "2023-05-24T08:41", "conversation": "s1",
+              "text": "I finished The Seven Husbands of Evelyn Hugo; it took me two and a half weeks to finish."},
+             {"id": "tip", "speaker": "assistant", "date": "2023-05-24T08:41", "conversation": "s1",
+              "text": "Evelyn Hugo and The Nightingale are both loved."},
+             {"id": "night", "speaker": "user", "date": "2023-05-24T22:29", "conversation": "s2",
+              "text": "I loved The Nightingale and Evelyn Hugo, both took me a while to finish."}]
+    question = "How long did I take to finish Evelyn Hugo and The Nightingale combined?"
+    plain = _memory(books, updates=False).search(question, k=3)
+    assert plain[0] == "hugo" and _memory(books).search(question, k=3) == plain
+    assert _memory(books).search(question.replace(" combined", ""), k=1) == ["night"]
+
+
+def test_a_state_asked_as_of_an_event_or_a_date_named_is_left_as_found():
+    question = "How many followers did I have on Instagram when I went to Paris?"
+    assert _memory().search(question, k=3) == _memory(updates=False).search(question, k=3)
+    for named in ("How many followers did I have on Instagram in May 2023?", "How many followers on Instagram in May?"):
+        assert _memory().search(named, k=3) == _memory(updates=False).search(named, k=3)
+    assert _memory(updates=False).search(question, k=1) == ["old"] and _memory().search(QUESTION, k=1) == ["new"]
+
+
 def test_a_later_value_said_after_the_day_asked_replaces_nothing():
     plain = _memory(BIRDS, updates=False).search(BIRDS_QUESTION, k=5, asked_on="2023-05-26")
     assert _memory(BIRDS).search(BIRDS_QUESTION, k=5, asked_on="2023-05-26") == ["old"] + [i for i in plain if i != "old"]
@@ -138,7 +182,8 @@ def test_the_day_of_the_week_a_thing_recurs_on_is_what_holds_not_an_events_date(
 
 def test_the_rules_cover_a_turn_as_the_confidence_does():
     """The rules' coverage, the question's weights computed once, is the same figure as
-    graphmem.answer.sure.coverage's."""
+    graphmem.answer.sure.coverage's, over the question's topic for the value rules: the words dating an earlier value or asking a kind of value
+    left out."""
     from graphmem.answer.sure import coverage
     from graphmem.index.query import Query
     from graphmem.memory.updates import _Cover
@@ -148,3 +193,6 @@ def test_the_rules_cover_a_turn_as_the_confidence_does():
     covered = _Cover(lambda: vocab, BIRDS_QUESTION)
     for r in BIRDS:
         assert covered(r["text"]) == coverage(vocab, BIRDS_QUESTION, r["text"])
+    dated = _Cover(lambda: vocab, BIRDS_QUESTION.replace("have I seen", "have I previously seen"), topic=True)
+    assert all(dated(r["text"]) == covered(r["text"]) for r in BIRDS)
+    assert _Cover(lambda: vocab, BIRDS_QUESTION + " How often?", topic=True)("27 species") == covered("27 species")
