@@ -16,13 +16,14 @@ question (e5's ``query:``) against multilingual-e5-small run by graphmem's int8 
   could afford once a turn (``bench/dense_cost.py``): ``e5c_1``, ``e5c_5``, ``e5c_10``.
 
 Vectors are cached in ``~/.cache/graphmem/confidence/e5.sqlite`` by engine, cut and text, so a second
-run reads them; the signals per row in ``e5-<rows' key>.json`` beside the rows.
+run reads them; the signals per row in ``e5-<rows' key>-<what they read>.json`` beside the rows.
 ``bench/fit_confidence.py --e5`` reads them.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -112,7 +113,10 @@ def e5_rows(rows: list[dict], name: str) -> list[dict[str, float]]:
 
 
 def with_e5(rows: list[dict], name: str) -> list[dict]:
-    """``rows`` with the e5 signals added to each row's signals."""
+    """``rows`` with the e5 signals added to each row's signals (cached under the rows' ``name`` and
+    what they read: the questions and the turns found, which ``confidence_rows.py --fresh`` may change)."""
+    read = json.dumps([[r["question"], [f[0] for f in r["found"]]] for r in rows])
+    name = f"{name}-{hashlib.sha256(read.encode()).hexdigest()[:12]}"
     for r, s in zip(rows, e5_rows(rows, name), strict=True):
         r["signals"] |= s
     return rows
