@@ -44,10 +44,13 @@ from graphmem.data.metadata import Where, matches
 from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
-from graphmem.memory.said import CHANGE, LISTS, SAID_CONFIDENCE, asks_said, from_turns
+from graphmem.memory.habits import habit_asked
+from graphmem.memory.values import named_in
+from graphmem.memory.said import CHANGE, SAID_CONFIDENCE, asks_said, from_turns
 from graphmem.store.base import Store
 from graphmem.text.spelling import american
-from graphmem.text.things import ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS
+from graphmem.text.lexicon import HUMANS
+from graphmem.text.things import PARTNER_NOUNS, ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS
 from graphmem.text.terms import content, stem, words
 
 __all__ = ["FACT_CONFIDENCE", "Asked", "answered", "HINTS", "MANY", "answer_of", "asked", "asker", "attribute_of", "as_of_named", "from_facts", "hint", "people_asked", "selected", "value_of"]
@@ -56,7 +59,7 @@ MANY = frozenset({"pet", "language", "instrument"})
 """Attributes a person may hold several values of at once: asked now, every value held is the reply."""
 
 _DO_WHEN = r"(?: now| these days| nowadays| before| previously| originally| at first| initially| for work| for a living)?"
-_ANIMALS = ("pet|pets|dog|dogs|cat|cats|puppy|kitten|horse|horses|rabbit|rabbits|hamster|hamsters|parrot|budgie|fish"
+_ANIMALS = ("pet|pets|animal|animals|dog|dogs|cat|cats|puppy|kitten|horse|horses|rabbit|rabbits|hamster|hamsters|parrot|budgie|fish"
             "|goldfish|turtle|tortoise|snake|lizard|gecko|ferret|guinea pig")
 _INSTRUMENTS = ("instrument|instruments|guitar|piano|violin|cello|viola|drums|drum kit|bass|flute|saxophone|sax|trumpet"
                 "|trombone|ukulele|harp|clarinet|banjo|mandolin|keyboard|accordion|harmonica")
@@ -67,11 +70,15 @@ _ATTRIBUTES: tuple[tuple[str, str], ...] = (
                    r"|\bwhat (?:does|do|did|is|was) \w+(?: \w+)? do(?:ing)?" + _DO_WHEN
                    + r"(?: becoming [\w ]+)?\??$"),
     ("employer", r"\b(?:employer|employed|employs|employ|(?:which|what) (?:company|firm|organization|business)"
+                 r"|(?:which|what) (?:agency|hospital|bank|school|startup|store|shop|supermarket|restaurant|studio"
+                 r"|lab|outfit|team|practice|clinic)\b[\w' ]*\b(?:work\w*|employ\w*|at|for|job)\b"
                  r"|work(?:s|ing|ed)? (?:for|at)\b|where(?:'s| is| was| are| am| does| do| did)\b[\w ]*\bwork)"),
-    ("residence", r"\bwhere\b[\w' ]*\b(?:live|lives|living|lived|reside|resides|residing|based|home|settled)\b"
-                  r"|\b(?:which|what) (?:city|town|country|neighborhood)\b[\w' ]*\b(?:live|lives|living|reside|based"
-                  r"|home|in now)\b|\bhome ?(?:town|city)\b"),
-    ("partner", r"\b(?:partner|boyfriend|girlfriend|husband|wife|spouse|fiance|fiancee|significant other)\b"
+    ("residence", r"\bwhere\b[\w' ]*\b(?:live|lives|living|lived|reside|resides|residing|based|home|settled|staying"
+                  r"|stay|stays|located)\b|^\W*where (?:is|are|was|were|do|does|did) \w+(?: \w+)? (?:originally |come |comes |)from\W*$"
+                  r"|\b(?:which|what) (?:city|town|country|neighborhood|village|area|district|suburb|part of (?:town|the city))"
+                  r"\b[\w' ]*\b(?:live|lives|living|reside|based|home|in now|move|moved|moving|relocate\w*)\b"
+                  r"|\bhome ?(?:town|city)\b"),
+    ("partner", r"\b(?:partner|boyfriend|girlfriend|husband|wife|spouse|fiance|fiancee|significant other|other half)\b"
                 r"|\bwho\b[\w' ]*\b(?:seeing|dating|date|dated|married to|engaged to|in a relationship with"
                 r"|go(?:ing)? out with|went out with|together with)\b|\bwho (?:is|was|are|were) \w+ with\b"),
     ("vehicle", r"\b(?:car|cars|vehicle|motorbike|motorcycle|scooter|van|truck)\b"
@@ -81,7 +88,8 @@ _ATTRIBUTES: tuple[tuple[str, str], ...] = (
                    r"|\bwhat\b(?:(?!\b(?:game|games|sport|sports|role|part|music|song|songs)\b)[\w' ])*"
                    r"\bplay(?:s|ing)?\b(?! (?:a |the )?(?:role|part|sport|game|games|video|football|soccer|tennis"
                    r"|basketball|golf|cricket|chess|cards?|match)\b)"),
-    ("study", r"\b(?:study|studies|studying|studied|major|majoring|degree|course)\b"),
+    ("language", r"\blanguages?\b"),
+    ("study", r"\b(?:study|studies|studying|studied|major|majoring|degree|course|learning)\b"),
     ("diet", r"\b(?:diet|vegetarian|vegan|pescatarian|eat meat|eats meat|eating meat)\b"
              r"|\b(?:can't|cannot|can not|don't|doesn't|not|won't)(?: \w+)? eat\b"),
     ("language", r"\blanguages?\b|\bwhat\b[\w' ]*\bspeaks?\b(?! (?:to|with|about)\b)"),
@@ -91,12 +99,15 @@ wins: "where does Bob work" is the employer, not the residence; "what does she d
 occupation). Written over the question in American spelling, lower case."""
 _ATTRIBUTE_RE = tuple((name, re.compile(words_, re.I)) for name, words_ in _ATTRIBUTES)
 
-_FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?: [a-z]+)?)", re.I)
+_FAVOURITE = re.compile(r"\bfavorite\s+((?:kind of |type of |sort of )?[a-z]+(?: [a-z]+)?)"
+                        r"|^\W*(?:which|what|who(?:se)?)\s+((?:kind of |type of |sort of )?[a-z]+)\s+(?:does|do|did|is|was)\s+"
+                        r"[\w' ]*?\b(?:like|love|prefer|rate|enjoy)s?\s+(?:the\s+)?(?:best|most)\b", re.I)
 _COUNT = re.compile(r"\bhow (?:many|much)\s+([a-z]+(?: [a-z]+)?)", re.I)
 _OFTEN = re.compile(r"\bhow (?:often|frequently)\b(.*)$|\bhow many times\b(.*)$", re.I)
-_STARTED = r"|when \w+ (?:just |first )?(?:started|began|joined)"
+_STARTED = r"|when \w+ (?:just |first )?(?:started|began|joined)|start(?:ed)? (?:with|out)|to begin with"
+_GAVE_UP = r"|(?:did|has|have) \w+ (?:give up|gave up|quit|stop|drop|sell|leave)"  # the latest value ended
 _EARLIER = re.compile(r"\b(?:before|initially|originally|previous|previously|formerly|used to|use to|at first|first"
-                      r"|earlier|at the (?:start|beginning)" + _STARTED + r")\b", re.I)
+                      r"|earlier|at the (?:start|beginning)|away from" + _STARTED + _GAVE_UP + r")\b", re.I)
 _FIRST = re.compile(r"\b(?:initially|originally|first|at first|at the (?:start|beginning)" + _STARTED + r")\b", re.I)
 _NOW = re.compile(r"\b(?:now|currently|current|these days|still|anymore|any more|today)\b", re.I)
 _ASKER = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd|the user|user's)\b", re.I)
@@ -109,6 +120,8 @@ _BEFORE = re.compile(r"\bbefore (?:the |a |an |his |her |my |their |switching to
                      r"(?!(?:i|he|she|they|we|you|it|that|this|then|now|\w+ing)\b)([a-z][\w-]*(?: [a-z][\w-]*)?)\W*$", re.I)
 """A later value named after "before" at the question's end ("before medicine", "before the Tacoma",
 "before switching to Stripe"); not a clause ("before I moved") nor an act ("before moving")."""
+_YES_NO = re.compile(r"^\W*(?:is|are|am|was|were|does|do|did|has|have)\b", re.I)  # "Does Nils still play?"
+_KIN = re.compile(r"\b(?:my|our|the user's|the user’s)\s+([a-z]+)\b", re.I)
 _NOT_NAMES = frozenset("what where who whom whose which when why how is are was were does do did has have had can "
                        "could would should will i my me the a an in on at for of to and or now currently "
                        "january february march april may june july august september october november december "
@@ -163,7 +176,7 @@ def _thing(phrase: str) -> str:
 
 
 def _attribute(q: str) -> str | None:
-    if (fav := _FAVOURITE.search(q)) and (thing := _thing(fav.group(1))):
+    if (fav := _FAVOURITE.search(q)) and (thing := _thing(fav.group(1) or fav.group(2))):
         return f"favourite:{thing}"
     if often := _OFTEN.search(q):
         return f"frequency:{_thing(_NAME.sub('', often.group(1) or often.group(2) or ''))}"
@@ -174,9 +187,9 @@ def _attribute(q: str) -> str | None:
 
 _WH = re.compile(r"\b(where|who|whom|what|which|how)\b", re.I)
 _ANSWERS: dict[str, Callable[[str], bool]] = {
-    "where": lambda a: a in ("residence", "employer"),
-    "who": lambda a: a in ("partner", "employer"),
-    "whom": lambda a: a in ("partner", "employer"),
+    "where": lambda a: a in ("residence", "employer") or a.startswith("other:"),
+    "who": lambda a: a in ("partner", "employer") or a.startswith("other:"),
+    "whom": lambda a: a in ("partner", "employer") or a.startswith("other:"),
 }
 """What the first question word asks, told apart from the attribute its other words name: a place is
 a residence or an employer, a person a partner or an employer; the other words ask any attribute."""
@@ -228,8 +241,13 @@ def asked(question: str) -> Asked | None:
     if _EVENT.match(q):
         return None  # an event's date, length, manner or reason, a guess or an intention: not a state held
     attribute = _attribute(q)
+    if attribute is None and (habit := habit_asked(q)) is not None:
+        attribute = habit[0]  # "Where do I volunteer on Saturdays?": other:volunteer
     if attribute is None or not _ANSWERS.get(_wh(q), lambda a: True)(attribute) or not _asks_thing(q, attribute):
         return None  # "Where did Ann take Rex?" names a pet but asks a place
+    if (kin := _KIN.search(q)) and kin.group(1).lower() in HUMANS and kin.group(1).lower() not in PARTNER_NOUNS \
+            and not attribute.startswith("count:"):
+        return None  # "Where does my sister live?": someone of the asker's, whom the memory does not know by name
     names = tuple(dict.fromkeys(fold(n) for n in _NAME.findall(question) if n.lower() not in _NOT_NAMES))
     earlier = bool(_EARLIER.search(q)) and not _NOW.search(q)
     owned = _OWNED.match(q.lower())
@@ -424,8 +442,10 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     def search(words: str, n: int = k) -> list[Turn]:
         return [t for t, _ in store.search(Query.parse(words, moment), n, scope, user, where)]
     got = from_facts(question, found, moment, lambda p: selected(store, p, user, scope, where), speakers, search)
-    if got is None:
-        return _said(question, found, k, speakers, moment, search)
+    a = asked(question)
+    said = _said(question, found, k, speakers, moment, search) if got is None or (a and not a.earlier) else None
+    if got is None or (said is not None and _later(said[2], got, a, said[0].reply)):
+        return (said[0], said[1]) if said else None
     facts, reply = got
     ids = list(dict.fromkeys(f.turn_id for f in facts))
     held = store.held(ids, user)
@@ -438,17 +458,42 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found
 
 
+def _later(changed: datetime | None, got: tuple[list[Fact], str], a: Asked | None, said: str | None = None) -> bool:
+    """Whether the person's turns changed the attribute after the facts that answer (``got``) were said:
+    a change the claims read no fact of ("And now Gdansk.", "I'm with Stripe now", "Biscuit died"). For
+    several values held, a change the same day counts (the facts keep "sax" beside "bass guitar" from
+    "Sold my sax... Took up the bass guitar"), and so does a fact's reply naming no value of the
+    attribute's type ("no meat" for a diet)."""
+    if changed is None:
+        return False
+    facts, reply = got
+    if a is not None and not named_in(a.attribute, reply) and a.attribute.split(":")[0] in _TYPED_LISTS:
+        return all(f.valid_from <= changed for f in facts)
+    if a is not None and a.attribute in MANY and len(facts) > 1:
+        return all(f.valid_from <= changed for f in facts)
+    return all(f.valid_from < changed for f in facts)
+
+
+_TYPED_LISTS = frozenset({"diet", "instrument", "occupation", "study", "language", "pet", "vehicle"})
+"""Attributes whose values a word list names: a fact's reply naming none is no value of the attribute."""
+
+
 def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], moment: datetime | None,
-          search: Callable[..., list[Turn]]) -> tuple[Answer, list[Turn]] | None:
+          search: Callable[..., list[Turn]]) -> tuple[Answer, list[Turn], datetime | None] | None:
     """``ask``'s answer from a value of the attribute asked read off the person's own turns
-    (:mod:`graphmem.memory.said`), when no fact answers: its turn cited first; None when none names one."""
+    (:mod:`graphmem.memory.said`): its turn cited first, and the day the person's turns last changed
+    it; None when none names one."""
     a = asked(question)
-    if a is None or a.attribute not in LISTS or not asks_said(a.attribute, question):
+    if a is None or not asks_said(a.attribute, question):
         return None
+    tail = question[m.end():] if a.earlier and (m := re.search(r"\bbefore\b", question, re.I)) else ""
+    before = a.before or named_in(a.attribute, tail)  # "before relocating to Portugal": Portugal
     got = from_turns(a.attribute, people_asked(a, found, speakers, search), lambda w: search(w, SAID_DEPTH),
-                     found, moment, a.earlier, a.first)
+                     found, moment, a.earlier, a.first, before, bool(_YES_NO.match(question)))
     if got is None:
         return None
-    turn, reply = got  # the store gives turns under the caller's names
-    found = [turn] + [t for t in found if t.id != turn.id]
-    return Answer(reply, tuple(t.id for t in found[:k]), SAID_CONFIDENCE, "said", turn.text, turn.id), found
+    turn, reply, changed, turns = got  # the store gives turns under the caller's names
+    first = list({t.id: t for t in [turn, *turns]}.values())
+    found = first + [t for t in found if t.id not in {f.id for f in first}]
+    cited = tuple(t.id for t in found[:max(k, len(first))])  # every value's turn, though k is fewer
+    return Answer(reply, cited, SAID_CONFIDENCE, "said", turn.text, turn.id), found, changed

@@ -519,6 +519,30 @@ def test_ask_answers_a_state_from_the_fact_that_holds(store):
     assert mem.ask("What is Alice's job?", user="cy").quiet
 
 
+SAID = [
+    {"id": "s1", "speaker": "Tomasz", "text": "Started the new contract, living in Krakow for now.", "date": "2022-10-01",
+     "conversation": "log"},
+    {"id": "s2", "speaker": "Tomasz", "text": "Handed in my notice at Allegro. Starting at Revolut on Monday.", "date": "2023-02-01",
+     "conversation": "log"},
+    {"id": "s3", "speaker": "Tomasz", "text": "Moved again, Gdansk this time. Sea air, finally.", "date": "2023-03-15", "conversation": "log"},
+]
+
+
+def test_ask_reads_a_value_off_the_persons_own_turns_alike(store):
+    """A value of the attribute asked, read off the person's own turns by its type when no fact holds it
+    or when it was said after the fact (measure ``said``): alike in every store, a user's own included,
+    and as of a day only from what was said by then."""
+    mem, here = _both(store, SAID + _of("ann", SAID))
+    for user in (None, "ann"):
+        for q, asked_on in (("Where does Tomasz live?", None), ("Where does Tomasz live?", "2022-12-01"),
+                            ("Which company employs Tomasz?", None), ("Where did Tomasz work before?", None)):
+            answer = mem.ask(q, asked_on=asked_on, user=user)
+            assert answer == here.ask(q, asked_on=asked_on, user=user), (q, user)
+    assert mem.ask("Where does Tomasz live?").reply == "Gdansk"
+    assert mem.ask("Where does Tomasz live?", asked_on="2022-12-01").reply == "Krakow"
+    assert [mem.ask(q).reply for q in ("Which company employs Tomasz?", "Where did Tomasz work before?")] == ["Revolut", "Allegro"]
+
+
 RING = [
     {"id": "r1", "speaker": "Ann", "text": "I bought a diamond ring for my sister.", "date": "2023-03-01", "conversation": "gifts"},
     {"id": "r2", "speaker": "Bob", "text": "Nice! Was it expensive?", "date": "2023-03-01", "conversation": "gifts"},

@@ -247,7 +247,7 @@ def test_a_reply_of_several_values_cites_each_values_turn_whatever_k():
                 {"id": "b", "speaker": "Bob", "text": "Lovely!", "date": "2023-01-01"},
                 {"id": "c", "speaker": "Ann", "text": "And now we have a cat called Tom too.", "date": "2023-02-01"}])
     answer = mem.ask("What pets does Ann have?", k=1)
-    assert answer.measure == "fact", answer
+    assert answer.measure in ("fact", "said"), answer  # "said": the turns told the second pet after the first
     named = [i for i, name in (("a", "Rex"), ("c", "Tom")) if name in answer.reply]
     assert len(named) == 2 and set(named) <= set(answer.cited), answer
 

@@ -19,12 +19,12 @@ SAX = [_turn(1, "Marcus", "Saxophone practice went well, the neighbours even cla
 
 
 def test_the_latest_value_said_holds_and_an_ended_one_does_not():
-    assert said_value("instrument", "marcus", SAX, None, False, False)[1] == "guitar"
-    assert said_value("instrument", "marcus", SAX, datetime(2022, 8, 1), False, False)[1] == "saxophone"
-    assert said_value("instrument", "marcus", SAX, None, True, False)[1] == "saxophone"  # the earlier value
-    assert said_value("instrument", "ayesha", SAX, None, False, False)[1] == "flute"  # "needs a sax" is hers too
+    assert said_value("instrument", "marcus", SAX, None, False, False)[1].lower() == "guitar"
+    assert said_value("instrument", "marcus", SAX, datetime(2022, 8, 1), False, False)[1].lower() == "saxophone"
+    assert said_value("instrument", "marcus", SAX, None, True, False)[1].lower() == "saxophone"  # the earlier value
+    assert said_value("instrument", "ayesha", SAX, None, False, False)[1].lower() == "flute"  # "needs a sax" is hers too
     quit_ = [_turn(1, "Nils", "I drum in a punk band.", 5), _turn(2, "Nils", "I've hung up the sticks, no more drumming.", 9)]
-    assert said_value("instrument", "nils", quit_, datetime(2022, 6, 1), False, False)[1] == "drum"
+    assert said_value("instrument", "nils", quit_, datetime(2022, 6, 1), False, False)[1].lower() == "drum"
     assert said_value("instrument", "nils", quit_, None, False, False) is None  # ended, nothing said since
 
 
@@ -32,8 +32,8 @@ def test_a_comparison_or_another_persons_turn_is_no_value_of_theirs():
     diet = [_turn(1, "Rashid", "Keto week two: I'd sell my soul for a croissant.", 1),
             _turn(2, "Nia", "I'm pescatarian and even I feel your pain.", 1),
             _turn(3, "Nia", "Fasting's easier than keto I reckon.", 6)]
-    assert said_value("diet", "nia", diet, None, False, False)[1] == "pescatarian"
-    assert said_value("diet", "rashid", diet, None, False, True)[1] == "keto"  # the one value said is the first
+    assert said_value("diet", "nia", diet, None, False, False)[1].lower() == "pescatarian"
+    assert said_value("diet", "rashid", diet, None, False, True)[1].lower() == "keto"  # the one value said is the first
     assert said_value("residence", "rashid", diet, None, False, False) is None  # no word list for a place
 
 
