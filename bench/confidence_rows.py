@@ -46,9 +46,15 @@ ADVERSARIAL = 5
 def _key(path: Path, limit: int | None) -> str:
     """The cache's name for one data file read by this code: a change of the signals is a new file."""
     read = (calibrated.features, calibrated._states, calibrated._by, calibrated._lead, sense.meaning, static.Engine)
+    read += (calibrated._asked, calibrated._unions, calibrated._wh, calibrated._told, _turns)
     code = "".join(inspect.getsource(f) for f in read) + repr(calibrated.FEATURES) + repr((sense.available(), static.SIF))
     h = hashlib.sha256((code + str(path.resolve()) + str(path.stat().st_mtime)).encode())
     return f"{h.hexdigest()[:12]}-{limit or 'all'}"
+
+
+def _turns(found) -> list[list[str]]:  # noqa: ANN001
+    """The turns found, as a row keeps them (id, speaker, text): what ``bench/confidence_e5.py`` embeds."""
+    return [[t.id, t.speaker, t.text] for t in found]
 
 
 def _cached(name: str, path: Path, limit: int | None, fresh: bool, make) -> list[dict]:  # noqa: ANN001
@@ -78,7 +84,8 @@ def lme_rows(path: Path, limit: int | None = None, fresh: bool = False) -> list[
             wanted = evidence_turns(q, "all")
             rows.append({"data": "longmemeval", "group": q.id, "kind": q.type, "answerable": not q.abstention,
                          "hit": any(t.id in wanted for t in found[:5]), "coverage": answer.confidence,
-                         "quiet": answer.quiet, "declined": declined, "signals": mem.signals(q.question, found)})
+                         "quiet": answer.quiet, "declined": declined, "signals": mem.signals(q.question, found),
+                         "question": q.question, "found": _turns(found)})
         return rows
     return _cached("longmemeval", path, limit, fresh, make)
 
@@ -101,15 +108,25 @@ def locomo_rows(path: Path, fresh: bool = False) -> list[dict]:
                 rows.append({"data": "locomo", "group": c.id, "kind": str(q.category),
                              "answerable": q.category != ADVERSARIAL, "hit": any(t.id in wanted for t in found[:5]),
                              "coverage": answer.confidence, "quiet": answer.quiet,
-                             "declined": declined, "signals": mem.signals(q.text, found)})
+                             "declined": declined, "signals": mem.signals(q.text, found),
+                             "question": q.text, "found": _turns(found)})
         return rows
     return _cached("locomo", path, None, fresh, make)
 
 
+def _paths(lme: str | None, loco: str | None) -> tuple[Path, Path]:
+    return (Path(lme) if lme else loader.locate(None, "s")), (Path(loco) if loco else find("locomo10.json", "GRAPHMEM_LOCOMO"))
+
+
+def name(lme: str | None = None, loco: str | None = None, limit: int | None = None) -> str:
+    """The rows' name: both cache files' keys (what ``bench/confidence_e5.py`` names its own by)."""
+    lme_path, loco_path = _paths(lme, loco)
+    return f"{_key(lme_path, limit)}-{_key(loco_path, None)}"
+
+
 def rows(lme: str | None = None, loco: str | None = None, limit: int | None = None, fresh: bool = False) -> list[dict]:
     """Both datasets' rows, LongMemEval's first."""
-    lme_path = Path(lme) if lme else loader.locate(None, "s")
-    loco_path = Path(loco) if loco else find("locomo10.json", "GRAPHMEM_LOCOMO")
+    lme_path, loco_path = _paths(lme, loco)
     return lme_rows(lme_path, limit, fresh) + locomo_rows(loco_path, fresh)
 
 

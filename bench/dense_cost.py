@@ -9,7 +9,9 @@
 come) and the first ``--queries`` questions, and prints the CPU time (``time.process_time``: every
 thread's) per turn ingested and per query for each engine setting: the shipped one (one thread,
 batches of 16, int8), batches of 1 and 64, two threads, the float graph, and the sentence cut to
-its first 128 or 64 pieces (a cut the engine does not make today: measured here by a subclass),
+its first 128 or 64 pieces (a cut the engine does not make today: measured here by a subclass), one
+vector a turn (``"speaker: text"``) cut at 64 or 128 pieces (what ``bench/confidence_e5.py``'s ``e5c``
+signals read),
 and the static engine (:mod:`graphmem.search.static`: e5's pieces distilled once, a text the weighted
 mean of its pieces' vectors) twice: with no piece distilled yet (each new piece of these turns read
 through the network inside the timed ingest; the 2,000 pieces of its centre are distilled when it is
@@ -55,6 +57,8 @@ SETTINGS = {
     "float32": lambda: e5.Engine(int8=False),
     "cut at 128 pieces": lambda: Cut(128),
     "cut at 64 pieces": lambda: Cut(64),
+    "one vector a turn, cut at 64": lambda: Cut(64),
+    "one vector a turn, cut at 128": lambda: Cut(128),
     "static, nothing distilled yet": lambda: _static(fresh=True),
     "static, pieces distilled before": lambda: _static(fresh=False),
 }
@@ -76,19 +80,22 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=20)
     ap.add_argument("--only", default=None, help="settings whose name holds this text (e.g. static)")
     ap.add_argument("--memory", action="store_true", help="also time whole memories: lexical, and dense with static")
+    ap.add_argument("--ask", action="store_true", help="also time ask with confidence calibrated and calibrated+e5")
     a = ap.parse_args()
     questions = list(loader.load(a.data, "s", a.queries))
     records = questions[0].records()[: a.turns]
     _, pieces = passages([(r["speaker"], r["text"]) for r in records])
     asked = [q.question for q in questions]
+    turns = [f"{r['speaker']}: {r['text']}" for r in records]  # one vector a turn: what bench/confidence_e5.py reads
     print(f"{len(records)} turns, {len(pieces)} sentences; {len(asked)} questions")
     for name, make in SETTINGS.items():
         if a.only and a.only not in name:
             continue
         engine = make()
-        tokens = sum(engine.token_count(p) for p in pieces)
+        texts = turns if name.startswith("one vector a turn") else pieces
+        tokens = sum(min(engine.token_count(p), getattr(engine, "limit", 512)) for p in texts)
         t = time.process_time()
-        engine.encode(pieces)
+        engine.encode(texts)
         ingest = (time.process_time() - t) / len(records)
         t = time.process_time()
         for q in asked:
@@ -98,6 +105,26 @@ def main() -> None:
               f"{1000 * search:6.1f} ms a query")
     if a.memory:
         memories(records, asked)
+    if a.ask:
+        asks(records, asked)
+
+
+def asks(records: list[dict], asked: list[str]) -> None:
+    """CPU an ``ask`` takes with the calibrated confidence, lexical and with e5's cosines over the ten
+    turns it reads (``confidence="calibrated+e5"``: every sentence of them not embedded before), each
+    question asked twice: first, and again once the process keeps its turns' vectors. The first ask of
+    each (the model loaded, the claims read) is left out."""
+    print("ask (k=5, the confidence read off ten turns), each question once:")
+    for confidence in ("calibrated", "calibrated+e5"):
+        mem = Memory(confidence=confidence)
+        mem.ingest(records)
+        mem.ask(asked[0])  # (not timed, not asked again)
+        for when in ("first", "again"):  # again: the same questions, their turns' vectors kept (calibrated+e5)
+            t = time.process_time()
+            for q in asked[1:]:
+                mem.ask(q)
+            cpu = 1000 * (time.process_time() - t) / len(asked[1:])
+            print(f"  Memory(confidence={confidence!r}), {when:<5} {cpu:8.1f} ms CPU an ask")
 
 
 def memories(records: list[dict], asked: list[str]) -> None:

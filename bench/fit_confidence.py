@@ -1,6 +1,7 @@
 """Fit the calibrated confidence ``Memory(confidence="calibrated")`` ships, and report it out of fold.
 
-    python bench/fit_confidence.py [--write [--meaning]] [--lme FILE] [--locomo FILE] [--fresh] [--folds 5] [--seed 0]
+    python bench/fit_confidence.py [--write [--meaning]] [--e5] [--only KIND] [--lme FILE] [--locomo FILE] [--fresh]
+                                   [--folds 5] [--seed 0]
 
 The rows are ``bench/confidence_rows.py``'s (cached): LongMemEval's development half (250 questions,
 15 ``_abs``) and LoCoMo (1,986 questions, 446 adversarial), each with the signals
@@ -27,7 +28,9 @@ its 0.30. ``--write`` refits on all rows with the settings chosen on all of them
 Where the rows hold the static embedding's signals (:mod:`graphmem.memory.sense`: the ``dense`` extra is
 installed), the same is printed a second time for the meaning heads, whose settings may also read them;
 ``--write --meaning`` ships those heads too. They are not shipped: out of fold they did no better than the
-lexical ones (docs/longmemeval.md, "Meaning signals").
+lexical ones (docs/longmemeval.md, "Meaning signals"). With ``--e5`` the rows also hold e5's cosines over the
+turns found (``bench/confidence_e5.py``, cached) and the e5 heads are printed and, with ``--write``, shipped:
+``Memory(confidence="calibrated+e5")`` reads them (docs/confidence.md).
 """
 
 from __future__ import annotations
@@ -47,20 +50,27 @@ from sklearn.model_selection import StratifiedGroupKFold
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import confidence_e5  # noqa: E402
 import confidence_rows  # noqa: E402
 from graphmem.memory.calibrated import FEATURES  # noqa: E402
-from graphmem.memory.sense import MEANING  # noqa: E402
+from graphmem.memory.sense import E5, MEANING  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "graphmem/memory/confidence.json"
 QUIET_ANSWERABLE = 0.15
 """The most answerable questions a head's floor may keep quiet (the issue's bar)."""
 SETS = {"coverage": ("cover", "known", "unseen", "best5", "gap", "union5", "terms"),
+        "asked": ("cover", "gap", "typed", "stated5", "names_unseen", "unseen"),
         "all": tuple(n for n in FEATURES if n != "assisted")}
-SETS |= {f"{n}+meaning": v + MEANING for n, v in list(SETS.items())}
-"""The signals a head may read: the coverage family alone, or every signal (the head is the shape);
+SETS |= {f"{n}+meaning": v + MEANING for n, v in list(SETS.items())} \
+    | {f"{n}+e5": v + E5 for n, v in list(SETS.items())}
+"""The signals a head may read: the coverage family alone; the few the issue names (coverage, the gap,
+whether the kind of value asked is stated, names the memory never heard of: ``asked``, a set small enough
+for LongMemEval's 15 unanswerable questions); or every signal (the head is the shape);
 the meaning heads (rows read where the ``dense`` extra is installed) may add the static embedding's."""
-KINDS = {"lexical": ("coverage", "all"), "meaning": tuple(SETS)}
-"""The two models: the lexical heads (no embedding installed) and the meaning heads."""
+KINDS = {"lexical": ("coverage", "asked", "all"), "meaning": ("coverage", "all", "coverage+meaning", "all+meaning"),
+         "e5": ("coverage", "asked", "all", "asked+e5", "all+e5")}
+"""The models: the lexical heads (no embedding installed), the meaning heads (the static vectors'
+signals) and the e5 heads (``--e5``: e5's cosines over the turns found, ``bench/confidence_e5.py``)."""
 
 
 @dataclass(frozen=True)
@@ -204,15 +214,21 @@ def main() -> None:
     ap.add_argument("--meaning", action="store_true",
                     help="--write the meaning heads too (read where the dense extra is installed; not shipped: "
                          "out of fold they did not beat the lexical ones, docs/longmemeval.md)")
+    ap.add_argument("--e5", action="store_true", help="also the e5 heads (bench/confidence_e5.py's signals)")
+    ap.add_argument("--only", default=None, help="only this kind of heads (lexical, meaning, e5)")
     a = ap.parse_args()
     rows = confidence_rows.rows(a.lme, a.locomo, a.limit, a.fresh)
+    if a.e5:
+        rows = confidence_e5.with_e5(rows, confidence_rows.name(a.lme, a.locomo, a.limit))
     y = np.array([r["answerable"] for r in rows], dtype=int)
     data, groups = np.array([r["data"] for r in rows]), np.array([f"{r['data']}/{r['group']}" for r in rows])
     hit = np.array([r["hit"] for r in rows], dtype=float)
     cov, covq = np.array([r["coverage"] for r in rows]), np.array([r["quiet"] for r in rows])
     declined = np.array([r["declined"] for r in rows], dtype=bool)
-    kinds = [k for k in KINDS if k == "lexical" or all(n in rows[0]["signals"] for n in MEANING)]
-    out = {"command": "python3 bench/fit_confidence.py --write", "heads": {}}
+    kinds = [k for k in KINDS if (k == "lexical" or all(n in rows[0]["signals"] for n in SETS[KINDS[k][-1]]))
+             and a.only in (None, k)]
+    command = "python3 bench/fit_confidence.py --write" + " --e5" * a.e5 + " --meaning" * a.meaning
+    out = {"command": command, "heads": {}}
     for kind in kinds:
         p, floors, chosen = nested(rows, y, data, groups, declined, a.folds, a.seed, kind)
         print(f"{kind} heads, out of fold ({a.folds} outer folds, each head choosing its setting and floor by "
@@ -222,7 +238,7 @@ def main() -> None:
             m = data == d
             print("\n".join(report(d, p[m], floors[m], y[m], hit[m], cov[m], covq[m], declined[m])))
         print("both\n" + "\n".join(reliability(p, y, hit)) + f"\n  ECE {ece(p, y):.3f}")
-        if a.write and (kind == "lexical" or a.meaning):
+        if a.write and (kind == "lexical" or (kind == "meaning" and a.meaning) or kind == "e5"):
             out["heads"] |= fit_all(rows, y, groups, declined, a.folds, a.seed, kind)
     if a.write:
         OUT.write_text(json.dumps(out, indent=1) + "\n")

@@ -64,12 +64,14 @@ def confidence_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     fn = click.option("--meaning-floor", type=click.FloatRange(-1, 1), default=None,
                       help="With --confidence meaning: below this cosine reply 'No information available' "
                            "[the memory's, chosen on LongMemEval's development half].")(fn)
-    return click.option("--confidence", type=click.Choice(["coverage", "meaning", "calibrated"]), default="coverage",
+    return click.option("--confidence", type=click.Choice(["coverage", "meaning", "calibrated", "calibrated+e5"]),
+                        default="coverage",
                         show_default=True,
                         help="What an answer abstains by: the words of the question the first turn found covers; "
                              "(between a person and an assistant) an embedding's cosine and WordNet's kinds "
                              "(extra 'dense' and WordNet: scripts/wordnet-local); or the calibrated probability that "
-                             "the question is answerable (graphmem.memory.calibrated, its floor chosen out of fold).")(fn)
+                             "the question is answerable (graphmem.memory.calibrated, its floor chosen out of fold), with "
+                             "e5's cosines over the turns found among its signals (calibrated+e5: extra 'dense').")(fn)
 
 
 

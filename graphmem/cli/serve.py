@@ -81,9 +81,11 @@ def _open(saved: Path | None, backend: str, read_only: bool, floor: float, neo4j
                    "printed. stdio needs none: only the process that started the server can speak to it.")
 @click.option("--floor", type=click.FloatRange(0, 1), default=0.30, show_default=True,
               help="ask replies 'No information available' below this confidence (--confidence coverage).")
-@click.option("--confidence", type=click.Choice(["coverage", "calibrated"]), default="coverage", show_default=True,
+@click.option("--confidence", type=click.Choice(["coverage", "calibrated", "calibrated+e5"]), default="coverage",
+              show_default=True,
               help="What ask's confidence is: the share of the question's words the best turn covers, or the "
-                   "calibrated probability that the question is answerable (its floors chosen out of fold).")
+                   "calibrated probability that the question is answerable (its floors chosen out of fold; "
+                   "calibrated+e5: e5's cosines among its signals, extra 'dense').")
 @click.option("--user", default=None,
               help="Serve this user's turns only: every tool reads and writes them, and a call naming another "
                    "user is refused. Without it each call names its user (omitted: the turns without one).")

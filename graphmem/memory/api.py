@@ -43,6 +43,7 @@ from graphmem.claims.facts import facts_of
 from graphmem.claims.people import fold
 from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Hit as Found, Turn
 from graphmem.errors import DataError, MisuseError
+from graphmem.index.live_dense import need_dense
 from graphmem.index.options import READERS, MemoryOptions
 from graphmem.index.query import Query, said_until
 from graphmem.index.shape import is_assistant, reader_settings
@@ -82,7 +83,10 @@ class Memory:
         self.floor = floor
         self.meaning_floor = meaning_floor
         self._meaning = _meaning(confidence, options)  # the extra and WordNet checked before anything is built
-        self._calibrated = Calibrated.load() if confidence == "calibrated" else None
+        self._calibrated = Calibrated.load() if confidence.startswith("calibrated") else None
+        self._e5 = confidence == "calibrated+e5"  # e5's cosines among the signals (sense.e5): the dense extra
+        if self._e5:
+            need_dense()
         self.settings = settings
         self.options = options
         self._rules = Rules.of(options)  # the knowledge updates' settings, read once
@@ -388,7 +392,8 @@ class Memory:
             speakers = self._store.speakers(found[0].conversation, found[0].user) if found else []
             vocab = self._store.weights(query, found, found[0].user if found else None)  # the asking user's words
             read = sense.available() and (self._calibrated is None or self._calibrated.meaning)  # the dense extra's
-            return features(vocab, query, found, speakers) | (sense.meaning(question, found, vocab.weight) if read else {})
+            return features(vocab, query, found, speakers) | (sense.meaning(question, found, vocab.weight) if read else {}) \
+                | (sense.e5(question, found) if self._e5 else {})
 
     def _assisted(self, conversation: str, user: str | None) -> bool:
         """Whether an assistant speaks in ``user``'s ``conversation``: the shape the meaning confidence is for."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -35,17 +36,19 @@ from graphmem.domain import Turn
 from graphmem.errors import DataError
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
-from graphmem.memory.sense import MEANING
+from graphmem.memory.sense import E5, MEANING
 from graphmem.memory.slots import asked_value, states
 from graphmem.store.base import Weights
 from graphmem.text.dates import time_marks
+from graphmem.text.sentences import sentences
 from graphmem.text.terms import analyse
 
 __all__ = ["FEATURES", "Calibrated", "features"]
 
 FEATURES = ("cover", "known", "unseen", "best5", "gap", "union5", "typed", "stated", "stated5", "dated",
             "first_person", "names", "named_said", "named_best", "named_lead", "named_best10", "named_lead10",
-            "assisted", "terms", "found")
+            "assisted", "terms", "found", "names_unseen", "names_missing", "named_union", "named_union_lead",
+            "named_own", "named_own_lead", "ask_why", "ask_would", "ask_who", "ask_where")
 """What the model reads, in the order its coefficients are kept."""
 
 _MODEL = "confidence.json"
@@ -69,7 +72,9 @@ def features(vocab: Weights, query: Query, found: Sequence[Turn], speakers: Sequ
     the best coverage of the first five said by that speaker and ``named_lead`` how far it leads the
     best said by anyone else (``named_best10``, ``named_lead10``: over the first ten);
     ``assisted`` whether an assistant speaks there; ``terms`` the question's length (log);
-    ``found`` how many of five turns were found. ``found`` holds :data:`TURNS` turns where the search
+    ``found`` how many of five turns were found; and the names the question asks of that the memory
+    never heard of (:func:`_asked`), what the named person told (:func:`_unions`), the kind of question
+    (:func:`_wh`). ``found`` holds :data:`TURNS` turns where the search
     found that many (``ask`` searches that deep with ``confidence="calibrated"``)."""
     asking = query.english
     terms = analyse(asking)
@@ -103,7 +108,66 @@ def features(vocab: Weights, query: Query, found: Sequence[Turn], speakers: Sequ
         "assisted": float(any(is_assistant(s) for s in speakers)),
         "terms": math.log1p(len(set(terms))),
         "found": len(top) / 5,
-    }
+    } | _asked(vocab, query.text, found[:TURNS], people) | _unions(vocab, asking, found[:TURNS], named) \
+      | _wh(asking)
+
+
+_CAPITAL = re.compile(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-zA-Z'’]+")
+"""A capitalised word not at the start of a sentence: how a name or a place is written."""
+
+_WH = {"ask_why": re.compile(r"\b(why|how come|what made|what motivat|reason)", re.I),
+       "ask_would": re.compile(r"\b(would|could|might|likely|probably|considered?)\b", re.I),
+       "ask_who": re.compile(r"^\W*(who|whom|whose)\b", re.I),
+       "ask_where": re.compile(r"^\W*where\b", re.I)}
+"""The kind of question as people ask it: a reason (why), a guess (would / likely: the memory may only
+suggest it), a person (who), a place (where)."""
+
+
+def _asked(vocab: Weights, question: str, found: Sequence[Turn], people: set[str]) -> dict[str, float]:
+    """Whether the names the question asks of (capitalised words not at a sentence's start, not the
+    speakers', not "I") are in the memory at all (``names_unseen``: how many are not) and in the turns
+    found (``names_missing``: the share absent from the first ten): a question about someone or
+    somewhere the memory never heard of has no answer in it."""
+    names = {w.lower() for w in _CAPITAL.findall(question)} - people - {"i", "i'm", "i've", "i'd"}
+    terms = {t for n in names for t in analyse(n)}
+    if not terms:
+        return {"names_unseen": 0.0, "names_missing": 0.0}
+    held = set(vocab.weights(sorted(terms)))
+    there = {t for turn in found for t in analyse(turn.text)}
+    return {"names_unseen": float(len(terms - held)), "names_missing": len(terms - there) / len(terms)}
+
+
+def _unions(vocab: Weights, question: str, found: Sequence[Turn], named: set[str]) -> dict[str, float]:
+    """Whether the person the question names said its words: the coverage of the question by that
+    person's turns among the first ten found, together (``named_union``), and how far it leads the
+    coverage by everyone else's (``named_union_lead``); ``named_own`` and ``named_own_lead`` the same
+    over what each turn tells of its speaker (:func:`_told`: no question, nothing said to "you").
+    "What did Ann paint?" asked where only Bob spoke of painting: the words are found, but not in
+    Ann's mouth. 0 where no speaker is named."""
+    if not named:
+        return dict.fromkeys(("named_union", "named_union_lead", "named_own", "named_own_lead"), 0.0)
+    out: dict[str, float] = {}
+    for name, read in (("named_union", str.strip), ("named_own", _told)):
+        mine = " ".join(read(t.text) for t in found if _by(t, named))
+        theirs = " ".join(read(t.text) for t in found if not _by(t, named))
+        own = coverage(vocab, question, mine, unseen=True) if mine.strip() else 0.0
+        other = coverage(vocab, question, theirs, unseen=True) if theirs.strip() else 0.0
+        out |= {name: own, f"{name}_lead": own - other}
+    return out
+
+
+_YOU = re.compile(r"\b(you|your|yours|you're|you've|you'd)\b", re.I)
+
+
+def _told(text: str) -> str:
+    """What a turn tells of its speaker: its sentences that neither ask nor speak to the other
+    person. "What made you combine dance and fashion?" shows the listener did it, not the speaker."""
+    return " ".join(s for s in sentences(text) if not s.rstrip().endswith("?") and not _YOU.search(s))
+
+
+def _wh(question: str) -> dict[str, float]:
+    """The kind of question (:data:`_WH`), one signal each."""
+    return {name: float(bool(rx.search(question))) for name, rx in _WH.items()}
 
 
 def _lead(covers: Sequence[float], turns: Sequence[Turn], named: set[str]) -> float:
@@ -147,7 +211,7 @@ class _Head:
         iso = model.get("isotonic") or {}
         self.iso_x = np.asarray(iso.get("x", ()), dtype=np.float64)
         self.iso_y = np.asarray(iso.get("y", ()), dtype=np.float64)
-        unknown = {p for n in names for p in n.split("*")} - set(FEATURES) - set(MEANING)
+        unknown = {p for n in names for p in n.split("*")} - set(FEATURES) - set(MEANING) - set(E5)
         if unknown or not (len(names) == len(self.mean) == len(self.scale) == len(self.coef)):
             raise ValueError(f"its features {sorted(unknown) or len(names)} do not match this code's")
         self.names = names
@@ -169,10 +233,11 @@ class Calibrated:
         try:
             heads = model["heads"]
             self.heads = {h: _Head(heads[h]) for h in HEADS}
-            self.heads |= {f"{h}+meaning": _Head(heads[f"{h}+meaning"]) for h in HEADS if f"{h}+meaning" in heads}
+            self.heads |= {f"{h}+{kind}": _Head(heads[f"{h}+{kind}"]) for h in HEADS for kind in ("meaning", "e5")
+                           if f"{h}+{kind}" in heads}
         except (KeyError, TypeError, ValueError) as e:
             raise DataError(f"{where}: not a calibrated confidence model ({e})") from None
-        self.meaning = len(self.heads) > len(HEADS)
+        self.meaning = any(h.endswith("+meaning") for h in self.heads)
         """Whether a head reads the static embedding's signals (:mod:`graphmem.memory.sense`)."""
 
     @classmethod
@@ -181,11 +246,14 @@ class Calibrated:
         return _shipped() if path is None else cls(json.loads(Path(path).read_text()), str(path))
 
     def head(self, signals: Mapping[str, float]) -> _Head:
-        """The head for the shape of exchange, its meaning head where the signals hold the static
-        embedding's (:mod:`graphmem.memory.sense`: the ``dense`` extra is installed) and the model has one."""
+        """The head for the shape of exchange: its e5 head where the signals hold e5's cosines
+        (``confidence="calibrated+e5"``), else its meaning head where they hold the static embedding's
+        (:mod:`graphmem.memory.sense`: the ``dense`` extra is installed), where the model has one."""
         shape = "assistant" if signals["assisted"] else "friends"
-        meant = f"{shape}+meaning"
-        return self.heads[meant] if meant in self.heads and all(n in signals for n in MEANING) else self.heads[shape]
+        for kind, names in (("e5", E5), ("meaning", MEANING)):
+            if f"{shape}+{kind}" in self.heads and all(n in signals for n in names):
+                return self.heads[f"{shape}+{kind}"]
+        return self.heads[shape]
 
     def judge(self, signals: Mapping[str, float]) -> tuple[float, float]:
         """The probability that the question is answerable from what was found, and the floor it is held against."""

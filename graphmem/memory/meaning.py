@@ -43,10 +43,11 @@ from graphmem.index.options import MemoryOptions
 from graphmem.search.dense import Turns
 from graphmem.text.zh import has_cjk
 
-CONFIDENCES = ("coverage", "meaning", "calibrated")
+CONFIDENCES = ("coverage", "meaning", "calibrated", "calibrated+e5")
 """What ``ask`` abstains by: word coverage of the first turn found (default); between a person
 and an assistant, the meaning confidence of this module; or the calibrated probability
-(:mod:`graphmem.memory.calibrated`)."""
+(:mod:`graphmem.memory.calibrated`), with e5's cosines over the turns found among its signals
+(``calibrated+e5``: the ``dense`` extra, about 1 s of CPU an ask on long turns)."""
 
 MEANING_FLOOR = 0.845
 """The cosine below which a ``confidence="meaning"`` answer abstains. Chosen on LongMemEval's

