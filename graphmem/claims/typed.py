@@ -44,9 +44,8 @@ NOW = r"(?:\s+(?:now|at\s+last|finally|officially|as\s+of\s+\w+|from\s+today|the
 JOB_HEAD = r"(?!now\b)[a-z][a-z-]*(?:\s+(?!now\b|at\b|as\b|for\b)[a-z][a-z-]*){0,2}?"
 
 
-
-
 def place(name: str) -> bool:
+    """Whether a capitalised name is a place WordNet names, or starts with one ("Leeds city centre")."""
     return name in PLACES or name.split(" ")[0] in PLACES
 
 
@@ -65,6 +64,7 @@ def mine(piece: str) -> bool:
 
 
 def lower(v: str) -> str:
+    """A value as a fact keeps it: lower case, one space, no leading article or "my"/"our", no edge punctuation."""
     return re.sub(r"\s+", " ", re.sub(r"^(?:the|a|an|my|our)\s+", "", v.strip(" .,!?;:'\"").lower()))
 
 

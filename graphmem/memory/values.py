@@ -37,7 +37,7 @@ from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wo
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, SUBJECTS_SAID, VEHICLES,
                                    singular)
 
-__all__ = ["CATEGORY", "CLAUSE", "SAID_WITH", "TOKEN", "Said", "ended_event", "mentioned_ended", "named_in", "read", "same_value", "typed"]
+__all__ = ["CATEGORY", "CLAUSE", "OPENERS", "SAID_WITH", "TOKEN", "Said", "ended_event", "mentioned_ended", "named_in", "read", "same_value", "typed"]
 
 PLACES = _NAMED | PLACES_AMBIGUOUS
 """The places WordNet names, "Reading" and "Georgia" too: a place here is read beside the attribute's cue
@@ -426,7 +426,9 @@ _STRONG = wordset("left leaving quit sold dumped divorced goodbye farewell lost 
 
 
 def typed(attribute: str) -> bool:
-    """Whether this module reads values of ``attribute``."""
+    """Whether a value of ``attribute`` is read off a sentence by its type: by this module (a list's word, a
+    name beside the attribute's cues), or, for counts, favourites, frequencies and habits, by
+    :mod:`graphmem.memory.tallies` and :mod:`graphmem.memory.habits`."""
     return attribute.split(":")[0] in _LISTS or attribute in NAMED or attribute.startswith(("count:", "favourite:", "other:", "frequency:"))
 
 
