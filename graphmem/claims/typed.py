@@ -78,11 +78,14 @@ def said(attribute: str, value: str, text: str, **kw: bool) -> Said:
 GERUND_JOB = {"nursing": "nurse", "teaching": "teacher", "lecturing": "lecturer", "tutoring": "tutor", "farming": "farmer",
                "bartending": "bartender", "freelancing": "freelancer", "nannying": "nanny", "waitressing": "waitress",
                "waitering": "waiter"}
+"""A job said as the doing ("I've been nursing for ten years") and the one who does it."""
 TYPED = (("vehicle", VEHICLES), ("instrument", INSTRUMENTS), ("diet", DIETS))
 MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo jeep "
                    "chevy chevrolet fiat peugeot renault porsche lexus skoda citroen rivian polestar vespa yamaha piaggio triumph "
                   "ducati kawasaki suzuki harley ktm vauxhall opel dacia seat cupra mini jaguar astra corsa octavia fiesta focus polo "
                   "corolla civic prius yaris leaf clio transit vivaro qashqai".split())
+"""Makes (and models said alone) that make a value a vehicle wherever said. ``ask``'s reader keeps its own list,
+:data:`graphmem.memory.values._MAKES`, which differs by a few names."""
 
 
 def type_of(value: str) -> str | None:

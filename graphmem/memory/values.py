@@ -110,7 +110,8 @@ _MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc
     skoda seat renault peugeot citroen fiat vauxhall opel jeep chevy chevrolet dodge ram lexus porsche mini landrover
     range jaguar polestar rivian lucid cupra dacia suzuki mitsubishi alfa vespa yamaha ducati harley kawasaki triumph
     brompton trek cannondale specialized prius civic corolla golf polo fiesta focus leaf""")
-"""Makes (and a few models said alone) of cars, motorbikes and bicycles: a name that is a vehicle wherever said."""
+"""Makes (and a few models said alone) of cars, motorbikes and bicycles: a name that is a vehicle wherever said.
+The claims' reader keeps its own list, :data:`graphmem.claims.typed.MAKES`, which differs by a few names."""
 _VEHICLE_BEFORE = wordset("a an the my our old new his her drive drives drove driving bought got sold selling in ride"
                           " rides riding own owns leased traded swapped")
 _COMMENT = wordset("is are was were sounds sound seems seem looks look")
