@@ -37,7 +37,7 @@ from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wo
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, SUBJECTS_SAID, VEHICLES,
                                    singular)
 
-__all__ = ["CATEGORY", "CLAUSE", "OPENERS", "SAID_WITH", "TOKEN", "Said", "ended_event", "mentioned_ended", "named_in", "read", "same_value", "typed"]
+__all__ = ["CATEGORY", "CLAUSE", "LISTED", "OPENERS", "SAID_WITH", "TOKEN", "Said", "ended_event", "mentioned_ended", "named_in", "read", "same_value", "typed"]
 
 PLACES = _NAMED | PLACES_AMBIGUOUS
 """The places WordNet names, "Reading" and "Georgia" too: a place here is read beside the attribute's cue
@@ -53,6 +53,8 @@ _LISTS: dict[str, frozenset[str]] = {
     "study": frozenset(_SUBJECTS) | LANGUAGES, "pet": ANIMAL_WORDS, "vehicle": frozenset(_VEHICLE_NOUNS),
 }
 """The attributes a word list names a value of (a pet by its animal, a vehicle by its kind)."""
+LISTED = frozenset(_LISTS)
+"""Those attributes: a reply naming no word of the list is no value of the attribute (``ask``'s rule)."""
 NAMED = frozenset({"residence", "employer", "partner", "pet", "vehicle"})
 """The attributes a capitalised name is a value of, next to the attribute's cue words."""
 _CUES = {
