@@ -37,7 +37,8 @@ from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wo
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, SUBJECTS_SAID, VEHICLES,
                                    singular)
 
-__all__ = ["CATEGORY", "CLAUSE", "LISTED", "OPENERS", "SAID_WITH", "TOKEN", "Said", "ended_event", "mentioned_ended", "named_in", "read", "same_value", "typed"]
+__all__ = ["CATEGORY", "CLAUSE", "LISTED", "OPENERS", "SAID_WITH", "TOKEN", "SentenceValues", "ended_event", "mentioned_ended",
+           "named_in", "read", "same_value", "typed"]
 
 PLACES = _NAMED | PLACES_AMBIGUOUS
 """The places WordNet names, "Reading" and "Georgia" too: a place here is read beside the attribute's cue
@@ -132,8 +133,9 @@ _THIRD = wordset("he she they he's she's they're his her their")
 
 
 @dataclass
-class Said:
-    """A sentence's value of an attribute, the values it ends (in the order said), as written."""
+class SentenceValues:
+    """A sentence's value of an attribute, the values it ends (in the order said), as written. (Not the
+    claims' :class:`graphmem.claims.attributes.Said`, a statement read from a clause.)"""
 
     value: str | None = None
     ended: list[str] = field(default_factory=list)
@@ -305,12 +307,12 @@ def _own(low: list[str]) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def read(attribute: str, text: str) -> Said:
+def read(attribute: str, text: str) -> SentenceValues:
     """The value of ``attribute`` ``text`` names and the values it ends (the module's rules): the value a
     change went to, else the last one not ended of a clause said in the first person, else of a clause of
     the speaker's own with no person named (``weak``: "Tacoma handles the trailer great")."""
     family = attribute.split(":")[0]
-    out = Said()
+    out = SentenceValues()
     animals = (family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))) \
         or (family == "employer" and bool(_AT_WORK.search(text)))  # the attribute's strong cue: an animal, work
     cued = family in NAMED and (bool(_CUE_RE[family].search(text)) or animals)
@@ -324,7 +326,7 @@ def read(attribute: str, text: str) -> Said:
     return out
 
 
-def _clause(family: str, text: str, cued: bool, out: Said, got: dict[str, str], animals: bool = False) -> None:
+def _clause(family: str, text: str, cued: bool, out: SentenceValues, got: dict[str, str], animals: bool = False) -> None:
     """Read one clause's values into ``got`` (by standing) and its endings into ``out``."""
     tokens = _TOKEN.findall(text)
     asks = text.rstrip().endswith("?")
