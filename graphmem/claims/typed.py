@@ -84,8 +84,9 @@ MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissa
                    "chevy chevrolet fiat peugeot renault porsche lexus skoda citroen rivian polestar vespa yamaha piaggio triumph "
                   "ducati kawasaki suzuki harley ktm vauxhall opel dacia seat cupra mini jaguar astra corsa octavia fiesta focus polo "
                   "corolla civic prius yaris leaf clio transit vivaro qashqai".split())
-"""Makes (and models said alone) that make a value a vehicle wherever said. ``ask``'s reader keeps its own list,
-:data:`graphmem.memory.values._MAKES`, which differs by a few names."""
+"""Makes (and models said alone) that make a value a vehicle wherever said. The clause rules and ``ask``'s reader
+keep their own lists (:data:`graphmem.claims.attributes._CAR_MAKES`, :data:`graphmem.memory.values._MAKES`),
+which differ by a few names."""
 
 
 def type_of(value: str) -> str | None:
