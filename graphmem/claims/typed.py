@@ -15,7 +15,7 @@ from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, SUBJECTS_SAID, V
 from graphmem.text.wordnet_places import PLACES, SUBJECTS
 
 __all__ = ["DWELLING", "GERUND_JOB", "JOB_HEAD", "NAME", "NOT", "NOW", "OTHERS", "REASON", "STAY", "STUDY_NOUN", "TRIP",
-           "lower", "mine", "org", "place", "said", "subject_of", "type_of"]
+           "mine", "org", "place", "said", "subject_of", "type_of"]
 
 NAME = r"[A-Z][\w&'’.-]*(?:\s+(?:of\s+|de\s+|and\s+|&\s+)?[A-Z0-9][\w&'’.-]*)*"
 OTHERS = re.compile(r"\b(?:you|your|yours|he|she|his|him|her|they|their|them)\b|(?:^|\b(?:and|but|so)\s+)(?:my|our)\s+(?:\w+\s+)?"
@@ -63,15 +63,16 @@ def mine(piece: str) -> bool:
     return not OTHERS.search(piece)
 
 
-def lower(v: str) -> str:
-    """A value as a fact keeps it: lower case, one space, no leading article or "my"/"our", no edge punctuation."""
+def _plain(v: str) -> str:
+    """A value as a fact keeps it: lower case, one space, no leading article or "my"/"our", no edge punctuation
+    (as :func:`graphmem.claims.attributes._value`, less its other determiners)."""
     return re.sub(r"\s+", " ", re.sub(r"^(?:the|a|an|my|our)\s+", "", v.strip(" .,!?;:'\"").lower()))
 
 
 def said(attribute: str, value: str, text: str, **kw: bool) -> Said:
     """A statement of ``value``, shown as the clause ``text`` (its first word the verb: "work at Bosch")."""
     verb, _, obj = trim(text.strip(" .,!?")).partition(" ")
-    value = lower(trim(value))
+    value = _plain(trim(value))
     return Said(attribute, singular(value) if attribute == "instrument" else value, Clause("", verb, False, obj), **kw)
 
 
