@@ -7,9 +7,10 @@ readers of a value's type use, the claims' (graphmem.claims.values) and ask's of
 
 Why generated and committed, not read at run time: as for scripts/wordnet_things.py, the rules ask "is
 'Gdansk' a place, 'pharmacology' a subject?" of every clause; WordNet costs seconds to load and is data
-no wheel ships, the lists it yields a few tens of kilobytes. Left out: two-letter codes ("OK", "IN"),
-and the place names that are far more often an English word or a first name at the start of a
-sentence ("Reading", "Nice", "Mobile", "Split", "Charlotte").
+no wheel ships, the lists it yields a few tens of kilobytes. Left out: two-letter codes ("OK", "IN").
+Kept apart, as PLACES_AMBIGUOUS: the place names that are far more often an English word or a first
+name at the start of a sentence ("Reading", "Nice", "Mobile", "Split", "Charlotte"), which only a
+reader that meets a place after its own cue words ("moved to") takes.
 """
 
 from __future__ import annotations

@@ -126,6 +126,8 @@ _NAMED = ("employer", "partner", "residence")
 
 
 _ONE = frozenset({"residence", "employer", "occupation", "study", "vehicle", "diet", "partner"})
+"""One-valued attributes whose statement may name the value it replaced ("from Paris to Berlin"): their value
+and words are kept without it (:func:`_before_dropped`), as favourites' are."""
 _BEFORE = re.compile(r"\s*\b(?:from|out\s+of|instead\s+of|rather\s+than|after\s+(?:[\w-]+\s+){0,3}(?:at|in|with))\s+[^,;]*?"
                      r"(?=\s+(?:to|into|and)\b|$)|\s+(?:now|these\s+days)$", re.I)
 
@@ -141,6 +143,7 @@ def _before_dropped(text: str) -> str:
 _ALIKE = {"movie": "film", "tv show": "show", "programme": "show", "series": "show", "meal": "food", "dish": "food",
           "musician": "artist", "singer": "artist", "group": "band", "novel": "book", "tune": "song", "writer": "author",
           "novelist": "author"}
+"""Another word for the thing a favourite is of, and the one it is kept under: a new favourite movie ends the favourite film."""
 
 
 def _alike(attribute: str, open_: dict[str, list[int]]) -> list[str]:

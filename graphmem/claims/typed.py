@@ -15,7 +15,7 @@ from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, SUBJECTS_SAID, V
 from graphmem.text.wordnet_places import PLACES, SUBJECTS
 
 __all__ = ["DWELLING", "GERUND_JOB", "JOB_HEAD", "NAME", "NOT", "NOW", "OTHERS", "REASON", "STAY", "STUDY_NOUN", "TRIP",
-           "lower", "mine", "org", "place", "said", "subject_of", "type_of"]
+           "mine", "org", "place", "said", "subject_of", "type_of"]
 
 NAME = r"[A-Z][\w&'’.-]*(?:\s+(?:of\s+|de\s+|and\s+|&\s+)?[A-Z0-9][\w&'’.-]*)*"
 OTHERS = re.compile(r"\b(?:you|your|yours|he|she|his|him|her|they|their|them)\b|(?:^|\b(?:and|but|so)\s+)(?:my|our)\s+(?:\w+\s+)?"
@@ -44,9 +44,8 @@ NOW = r"(?:\s+(?:now|at\s+last|finally|officially|as\s+of\s+\w+|from\s+today|the
 JOB_HEAD = r"(?!now\b)[a-z][a-z-]*(?:\s+(?!now\b|at\b|as\b|for\b)[a-z][a-z-]*){0,2}?"
 
 
-
-
 def place(name: str) -> bool:
+    """Whether a capitalised name is a place WordNet names, or starts with one ("Leeds city centre")."""
     return name in PLACES or name.split(" ")[0] in PLACES
 
 
@@ -64,25 +63,31 @@ def mine(piece: str) -> bool:
     return not OTHERS.search(piece)
 
 
-def lower(v: str) -> str:
+def _plain(v: str) -> str:
+    """A value as a fact keeps it: lower case, one space, no leading article or "my"/"our", no edge punctuation
+    (as :func:`graphmem.claims.attributes._value`, less its other determiners)."""
     return re.sub(r"\s+", " ", re.sub(r"^(?:the|a|an|my|our)\s+", "", v.strip(" .,!?;:'\"").lower()))
 
 
 def said(attribute: str, value: str, text: str, **kw: bool) -> Said:
     """A statement of ``value``, shown as the clause ``text`` (its first word the verb: "work at Bosch")."""
     verb, _, obj = trim(text.strip(" .,!?")).partition(" ")
-    value = lower(trim(value))
+    value = _plain(trim(value))
     return Said(attribute, singular(value) if attribute == "instrument" else value, Clause("", verb, False, obj), **kw)
 
 
 GERUND_JOB = {"nursing": "nurse", "teaching": "teacher", "lecturing": "lecturer", "tutoring": "tutor", "farming": "farmer",
                "bartending": "bartender", "freelancing": "freelancer", "nannying": "nanny", "waitressing": "waitress",
                "waitering": "waiter"}
+"""A job said as the doing ("I've been nursing for ten years") and the one who does it."""
 TYPED = (("vehicle", VEHICLES), ("instrument", INSTRUMENTS), ("diet", DIETS))
 MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo jeep "
                    "chevy chevrolet fiat peugeot renault porsche lexus skoda citroen rivian polestar vespa yamaha piaggio triumph "
                   "ducati kawasaki suzuki harley ktm vauxhall opel dacia seat cupra mini jaguar astra corsa octavia fiesta focus polo "
                   "corolla civic prius yaris leaf clio transit vivaro qashqai".split())
+"""Makes (and models said alone) that make a value a vehicle wherever said. The clause rules and ``ask``'s reader
+keep their own lists (:data:`graphmem.claims.attributes._CAR_MAKES`, :data:`graphmem.memory.values._MAKES`),
+which differ by a few names."""
 
 
 def type_of(value: str) -> str | None:

@@ -18,6 +18,9 @@ __all__ = ["employer", "job", "residence"]
 
 
 def residence(piece: str, sentence: str) -> list[Said]:
+    """Where the speaker lives, said by a place and what they have or do there ("our flat in Paris", "Been in
+    Toronto three years now", "Left London for Lisbon", "And now Gdansk"), a place left ending too; not a
+    trip ("a weekend in Rome")."""
     if m := re.search(rf"\b(?i:used\s+to\s+live|lived)\s+in\s+({NAME})\s+(?i:before|until|till|for\s+\w+\s+years)", piece):
         out = [said("residence", m.group(1), f"live in {m.group(1)}"),  # "I used to live in Madrid before moving here to Lisbon"
                said("residence", m.group(1), f"left {m.group(1)}", ends=True)]
@@ -91,6 +94,8 @@ def residence(piece: str, sentence: str) -> list[Said]:
 
 
 def employer(piece: str, sentence: str) -> list[Said]:
+    """Whom the speaker works for, said by an organisation's name beside a light cue ("Still at Google", "I took
+    the Monzo offer", "first day at Arup"), or one left; nothing in a piece that only wishes or denies it."""
     if re.search(r"\b(?:not|no\s+longer|never|would|could|might|if|maybe|hope|wish|want)\b", piece, re.I):
         return []
     if (m := re.match(rf"^(?:and\s+)?(?:still|now|currently)\s+(?:at|with)\s+(?:the\s+)?({NAME})", piece)) and org(m.group(1)):
@@ -163,6 +168,8 @@ def employer(piece: str, sentence: str) -> list[Said]:
 
 
 def job(piece: str, sentence: str) -> list[Said]:
+    """What the speaker works as, said with no verb of work ("Head chef now", "took the barista job", "that's
+    me retired"); nothing in a piece that only wishes, denies or speaks to "you"."""
     if re.search(r"\b(?:not|no\s+longer|never|would|could|might|if|maybe|hope|wish|want|you)\b", piece, re.I):
         return []
     if (m := re.search(rf"\b(?:took|take|taking|accepted|accept|got|landed|said\s+yes\s+to)\s+(?:the|an?)\s+({JOB_HEAD})\s+"

@@ -45,7 +45,7 @@ from graphmem.domain import Answer, Claim, Fact, Turn
 from graphmem.index.query import Query
 from graphmem.index.shape import is_assistant
 from graphmem.memory.habits import habit_asked
-from graphmem.memory.values import named_in
+from graphmem.memory.values import LISTED, named_in
 from graphmem.memory.said import CHANGE, SAID_CONFIDENCE, asks_said, from_turns
 from graphmem.store.base import Store
 from graphmem.text.spelling import american
@@ -458,7 +458,7 @@ def answered(store: Store, question: str, found: list[Turn], k: int, scope: str 
     return Answer(reply, tuple(t.id for t in cited), FACT_CONFIDENCE, "fact", facts[0].sentence, first[0].id), found
 
 
-def _later(changed: datetime | None, got: tuple[list[Fact], str], a: Asked | None, said: str | None = None) -> bool:
+def _later(changed: datetime | None, got: tuple[list[Fact], str], a: Asked | None) -> bool:
     """Whether the person's turns changed the attribute after the facts that answer (``got``) were said: a
     change the claims read no fact of ("And now Gdansk.", "Biscuit died"). For several values held, a change
     the same day counts ("Sold my sax... Took up the bass guitar"), and so does a reply naming no value of
@@ -468,15 +468,11 @@ def _later(changed: datetime | None, got: tuple[list[Fact], str], a: Asked | Non
     if a is not None and a.earlier:
         return all(changed < f.valid_from for f in got[0])
     facts, reply = got
-    if a is not None and not named_in(a.attribute, reply) and a.attribute.split(":")[0] in _TYPED_LISTS:
+    if a is not None and not named_in(a.attribute, reply) and a.attribute.split(":")[0] in LISTED:
         return all(f.valid_from <= changed for f in facts)
     if a is not None and a.attribute in MANY and len(facts) > 1:
         return all(f.valid_from <= changed for f in facts)
     return all(f.valid_from < changed for f in facts)
-
-
-_TYPED_LISTS = frozenset({"diet", "instrument", "occupation", "study", "language", "pet", "vehicle"})
-"""Attributes whose values a word list names: a fact's reply naming none is no value of the attribute."""
 
 
 def _said(question: str, found: list[Turn], k: int, speakers: Sequence[str], moment: datetime | None,

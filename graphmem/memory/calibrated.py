@@ -15,7 +15,8 @@ regression and, where cross-validation chose one, an isotonic calibration. Both 
 LongMemEval's development half and LoCoMo together (``_abs`` and adversarial questions unanswerable;
 ``python bench/fit_confidence.py``), every setting and the floor chosen by cross-validation grouped
 by haystack and conversation; the fitted numbers ship as data (``confidence.json`` beside this
-module), read here with numpy alone. The figures: docs/longmemeval.md, "A calibrated confidence".
+module), read here with numpy alone. ``confidence="calibrated+e5"`` adds e5's cosines over the turns found
+(:mod:`graphmem.memory.sense`) and reads each shape's e5 head. The figures: docs/confidence.md.
 """
 
 from __future__ import annotations

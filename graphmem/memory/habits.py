@@ -61,7 +61,7 @@ def _after(text: str, verb: str) -> tuple[str | None, list[str]]:
     ended: list[str] = []
     for clause in _CLAUSE.split(text):
         tokens = list(_WORD.finditer(clause))
-        for k, t in enumerate(tokens):
+        for t in tokens:
             if lemma(t.group(0).lower()) != verb:
                 continue
             rest = _TRIM.sub("", clause[t.end():]).strip(" ,")

@@ -42,7 +42,7 @@ LISTS = {"occupation": OCCUPATIONS, "instrument": INSTRUMENTS, "diet": DIETS, "l
 """The attributes whose values a closed list of words names, and the list."""
 
 SAID_CONFIDENCE = 0.6
-"""The confidence of a reply read off a person's turn by a word list (measure ``said``): a setting, above
+"""The confidence of a reply read off a person's turn (by a word list or the value's type): a setting, above
 the default floor (the person and a value of the attribute asked were both found) and below a fact's."""
 
 MANY = frozenset({"pet", "language", "instrument"})
@@ -105,8 +105,10 @@ def query_of(attribute: str, name: str) -> str:
 
 
 def _read(attribute: str, text: str) -> tuple[str | None, list[str], list[str], bool]:
-    """A turn's value of ``attribute`` and the values it ends: by the word lists of :data:`LISTS`
-    (:func:`_values`), else by the value's type (:mod:`graphmem.memory.values`)."""
+    """A turn's value of ``attribute``, the values it ends, the names it ends that are of no type, and
+    whether the value was only commented on: a count, a favourite or a frequency by
+    :mod:`graphmem.memory.tallies`, a habit by :mod:`graphmem.memory.habits`, any other by its type
+    (:func:`graphmem.memory.values.read`)."""
     family, _, thing = attribute.partition(":")
     if family == "count":
         return tallies.count(thing, text), [], [], False
@@ -122,6 +124,7 @@ def _read(attribute: str, text: str) -> tuple[str | None, list[str], list[str], 
 
 
 def _same(a: str, b: str) -> bool:
+    """Whether two values are one: the same stem ("drum", "drums") or one naming the other ("Civic", "Honda Civic")."""
     return stem(a) == stem(b) or values.same_value(a, b)
 
 
@@ -169,11 +172,11 @@ def _timeline(attribute: str, mine: Sequence[Turn]) -> Timeline:
 def said_value(attribute: str, person: str, turns: Sequence[Turn], moment: datetime | None, earlier: bool,
                first: bool, before: str = "", ending: bool = False
                ) -> tuple[Turn, str, datetime | None, tuple[Turn, ...]] | None:
-    """The turn, value, day last changed and the turns of every value held of ``attribute`` for ``person`` (a folded name) read off ``turns`` (the module's
-    rules), as of ``moment``; None when no turn of theirs names one, or the one named had ended. Several
+    """The turn, value, day last changed and the turns of every value held of ``attribute`` for ``person``
+    (a folded name) read off ``turns`` (the module's rules), as of ``moment``; None when no turn of theirs names one, or the one named had ended. Several
     values held (an attribute of :data:`MANY`) are one reply, the latest turn's first. ``before``: the
     later value an earlier-value question names ("before the cello"), whose predecessor is asked."""
-    if attribute not in LISTS and not values.typed(attribute):
+    if not values.typed(attribute):  # every attribute of LISTS is typed too
         return None
     mine = sorted({t.id: t for t in turns if fold(t.speaker) == person and t.date is not None
                    and not is_assistant(t.speaker)
@@ -239,7 +242,7 @@ def from_turns(attribute: str, people: Sequence[str], search: Callable[[str], Se
     """For the first of ``people`` whose turns name a value of ``attribute``: the turn, the reply and the
     day last changed (:func:`said_value`), from the turns found and those a search of the attribute's
     words finds."""
-    if attribute not in LISTS and not values.typed(attribute):
+    if not values.typed(attribute):  # every attribute of LISTS is typed too
         return None
     for person in people:
         turns = list(found) + list(search(query_of(attribute, person)))

@@ -2,8 +2,9 @@
 
 Why: the word signals of :mod:`graphmem.memory.calibrated` cannot tell a question whose one detail
 is swapped (Korea for Japan, tennis for table tennis) from one the memory answers: the other words
-are all there. e5's sentence cosine could, but running e5 over ten turns costs an ``ask`` about a
-second of CPU (docs/longmemeval.md). The static vectors (:mod:`graphmem.search.static`, e5's pieces
+are all there. e5's sentence cosine could, but running e5 over ten turns new to the process costs an
+``ask`` about 0.4 s of CPU (docs/confidence.md): it is read only when asked for (:func:`e5`,
+``confidence="calibrated+e5"``). The static vectors (:mod:`graphmem.search.static`, e5's pieces
 distilled once) cost a lookup, so they are read wherever the ``dense`` extra is installed, whether
 the memory was built with ``dense=True`` or not.
 
@@ -122,8 +123,8 @@ _kept = _Kept(KEPT)
 def e5(question: str, found: Sequence[Turn], encode: Callable[..., np.ndarray] | None = None) -> dict[str, float]:
     """:data:`E5` over the first ten turns ``found`` (the process's shared int8 e5, its sentences'
     vectors kept in the process, unless ``encode``). It embeds every sentence of those turns it has
-    not embedded before: about 0.7 s of CPU an ask on LongMemEval's long turns when none were
-    (docs/confidence.md), which is why it is opt-in."""
+    not embedded before: about 0.4 s of CPU an ask on LongMemEval's long turns when none were, a
+    few ms once they are kept (docs/confidence.md), which is why it is opt-in."""
     if not found:
         return dict.fromkeys(E5, 0.0)
     best = np.maximum.accumulate(turn_cosines(question, found[:10], encode or _kept))

@@ -1,4 +1,5 @@
-"""Counts and favourites read off a sentence: how many of a thing, and which one is liked best.
+"""Counts, favourites and frequencies read off a sentence: how many of a thing, which one is liked best,
+how often the person does it.
 
 Why: "How many kids does Kim have?" is answered by "Baby number three arrived" or "we have three kids",
 and "Which writer does Noa like best?" by "He's my favourite writer now" after "Read three Ishiguro
@@ -65,6 +66,7 @@ _MORE = wordset("more extra additional another")
 
 
 def _number(word: str) -> bool:
+    """Whether a word says a number: digits, a number word, an ordinal ("third child")."""
     return word.isdigit() or word in NUMBERS or word in _ORDINALS
 
 
@@ -91,7 +93,7 @@ def favourite(thing: str, text: str) -> str | None:
                rf"(?:^|[,.;!?]\s*)(?:ok\s+|so\s+)?{_VALUE}(?:\s+(?:is|are)|['’]s)\s+(?:still\s+|now\s+)?(?:my|the)\s+"
                r"(?:absolute\s+|all[- ]time\s+|new\s+)?(?:best|top|number one|go-to)\b",
                r"\bnothing (?:beats|tops|comes close to)\s+" + _VALUE + r"(?:$|[,.;!?])"):
-        found = [m for m in re.finditer(rx, text, re.I)]
+        found = list(re.finditer(rx, text, re.I))
         if found:
             value = _TRIM.sub("", found[-1].group(1).strip()).strip()
             if value.lower() in ("", "he", "she", "they", "he's", "she's", "they're", "it", "that", "this", "it's"):

@@ -84,6 +84,7 @@ question asks what holds now against it, not a value reckoned from events, so it
 :data:`_RECKONED`'s."""
 _THEN_WORDS = re.compile(r"\b(?:initially|originally|previously|previous|formerly|earlier|at first|used to|back then)\b",
                          re.I)
+"""The words dating the earlier value a question compares against; read without, as :data:`_ASKING` says."""
 _ASKING = re.compile(r"\bhow (?:often|frequently)\b|\b(?:more|less) (?:often|frequently)\b|\bwhat time\b"
                      r"|\b(?:what|which) days? of the week\b", re.I)
 """The words of a question that date the earlier value it compares against ("previously", "at first", "used

@@ -37,7 +37,8 @@ from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wo
 from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, SUBJECTS_SAID, VEHICLES,
                                    singular)
 
-__all__ = ["CATEGORY", "CLAUSE", "SAID_WITH", "TOKEN", "Said", "ended_event", "mentioned_ended", "named_in", "read", "same_value", "typed"]
+__all__ = ["CATEGORY", "CLAUSE", "LISTED", "OPENERS", "SAID_WITH", "TOKEN", "SentenceValues", "ended_event", "mentioned_ended",
+           "named_in", "read", "same_value", "typed"]
 
 PLACES = _NAMED | PLACES_AMBIGUOUS
 """The places WordNet names, "Reading" and "Georgia" too: a place here is read beside the attribute's cue
@@ -53,6 +54,8 @@ _LISTS: dict[str, frozenset[str]] = {
     "study": frozenset(_SUBJECTS) | LANGUAGES, "pet": ANIMAL_WORDS, "vehicle": frozenset(_VEHICLE_NOUNS),
 }
 """The attributes a word list names a value of (a pet by its animal, a vehicle by its kind)."""
+LISTED = frozenset(_LISTS)
+"""Those attributes: a reply naming no word of the list is no value of the attribute (``ask``'s rule)."""
 NAMED = frozenset({"residence", "employer", "partner", "pet", "vehicle"})
 """The attributes a capitalised name is a value of, next to the attribute's cue words."""
 _CUES = {
@@ -110,7 +113,8 @@ _MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc
     skoda seat renault peugeot citroen fiat vauxhall opel jeep chevy chevrolet dodge ram lexus porsche mini landrover
     range jaguar polestar rivian lucid cupra dacia suzuki mitsubishi alfa vespa yamaha ducati harley kawasaki triumph
     brompton trek cannondale specialized prius civic corolla golf polo fiesta focus leaf""")
-"""Makes (and a few models said alone) of cars, motorbikes and bicycles: a name that is a vehicle wherever said."""
+"""Makes (and a few models said alone) of cars, motorbikes and bicycles: a name that is a vehicle wherever said.
+The claims' reader keeps its own list, :data:`graphmem.claims.typed.MAKES`, which differs by a few names."""
 _VEHICLE_BEFORE = wordset("a an the my our old new his her drive drives drove driving bought got sold selling in ride"
                           " rides riding own owns leased traded swapped")
 _COMMENT = wordset("is are was were sounds sound seems seem looks look")
@@ -129,8 +133,9 @@ _THIRD = wordset("he she they he's she's they're his her their")
 
 
 @dataclass
-class Said:
-    """A sentence's value of an attribute, the values it ends (in the order said), as written."""
+class SentenceValues:
+    """A sentence's value of an attribute, the values it ends (in the order said), as written. (Not the
+    claims' :class:`graphmem.claims.attributes.Said`, a statement read from a clause.)"""
 
     value: str | None = None
     ended: list[str] = field(default_factory=list)
@@ -302,12 +307,12 @@ def _own(low: list[str]) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def read(attribute: str, text: str) -> Said:
+def read(attribute: str, text: str) -> SentenceValues:
     """The value of ``attribute`` ``text`` names and the values it ends (the module's rules): the value a
     change went to, else the last one not ended of a clause said in the first person, else of a clause of
     the speaker's own with no person named (``weak``: "Tacoma handles the trailer great")."""
     family = attribute.split(":")[0]
-    out = Said()
+    out = SentenceValues()
     animals = (family == "pet" and any(w in ANIMAL_WORDS for w in _low(_TOKEN.findall(text)))) \
         or (family == "employer" and bool(_AT_WORK.search(text)))  # the attribute's strong cue: an animal, work
     cued = family in NAMED and (bool(_CUE_RE[family].search(text)) or animals)
@@ -321,7 +326,7 @@ def read(attribute: str, text: str) -> Said:
     return out
 
 
-def _clause(family: str, text: str, cued: bool, out: Said, got: dict[str, str], animals: bool = False) -> None:
+def _clause(family: str, text: str, cued: bool, out: SentenceValues, got: dict[str, str], animals: bool = False) -> None:
     """Read one clause's values into ``got`` (by standing) and its endings into ``out``."""
     tokens = _TOKEN.findall(text)
     asks = text.rstrip().endswith("?")
@@ -426,7 +431,9 @@ _STRONG = wordset("left leaving quit sold dumped divorced goodbye farewell lost 
 
 
 def typed(attribute: str) -> bool:
-    """Whether this module reads values of ``attribute``."""
+    """Whether a value of ``attribute`` is read off a sentence by its type: by this module (a list's word, a
+    name beside the attribute's cues), or, for counts, favourites, frequencies and habits, by
+    :mod:`graphmem.memory.tallies` and :mod:`graphmem.memory.habits`."""
     return attribute.split(":")[0] in _LISTS or attribute in NAMED or attribute.startswith(("count:", "favourite:", "other:", "frequency:"))
 
 

@@ -164,9 +164,10 @@ TOOLS: dict[str, Spec] = {
         "Ask the memory a question",
         "Answer a question from what the memory holds: a short reply read off the best matching turns (a question "
         "about a person's job, home, employer, partner, pet, car... is answered from what holds for them, or held "
-        "before for \"before\", \"used to\"), its confidence, and the turns it cites. When nothing held answers it well enough, the reply is \"No "
-        "information available\" and abstained is true: then say you do not know rather than guess. Give as_of "
-        "for questions with relative dates. Example: {\"question\": \"When did Ann adopt a dog?\"}",
+        "before for \"before\", \"used to\", first for \"at first\", \"initially\"), its confidence, and the turns "
+        "it cites. When nothing held answers it well enough, the reply is \"No information available\" and "
+        "abstained is true: then say you do not know rather than guess. Give as_of for questions with relative "
+        "dates. Example: {\"question\": \"When did Ann adopt a dog?\"}",
         {"question": {"type": "string", "minLength": 1, "maxLength": 10000,
                       "description": "The question, in words. Example: \"What is Ann's dog called?\"."},
          "k": {**_K, "description": f"How many turns to read and cite, 1 to {MAX_K}; default 5."},
