@@ -25,7 +25,7 @@ from graphmem.claims.clauses import Clause, clauses, trim
 from graphmem.claims.quality import POINTING, PRONOUNS, TALK, plain, small_talk, works
 from graphmem.domain import Claim
 from graphmem.text.things import (
-    ANIMAL_WORDS, DIETS, DOING, INSTRUMENTS, LANGUAGES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, VEHICLES, singular, uk,
+    ANIMAL_WORDS, DIETS, DOING, INSTRUMENTS, LANGUAGES, MAKES, NUMBERS, OCCUPATIONS, PARTNER_NOUNS, VEHICLES, singular, uk,
 )
 
 __all__ = ["MANY", "Said", "plain", "said_of", "small_talk", "thing"]
@@ -70,10 +70,6 @@ _FREQ = re.compile(r"\b((?:once|twice|three times|four times|five times|\d+\s+ti
                    r"|on\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends))\b",
                    re.I)
 _VEHICLE_WORDS = VEHICLES
-_CAR_MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo "
-                       "jeep chevy chevrolet prius civic corolla mini fiat peugeot renault porsche lexus skoda seat "
-                       "citroen jaguar dodge ram cadillac buick lincoln rivian polestar leaf model vespa triumph harley yamaha ducati "
-                       "kawasaki suzuki golf fiesta focus transit".split())
 _ENDING = frozenset({"leave", "quit", "sell", "ditch", "dump"})  # its object stops holding: an ending, not a fact
 _ENDED_PET = frozenset({"die", "pass", "run", "lose", "put", "rehome", "give"})
 _FOOD = re.compile(r"^(?:eat(?:ing)?\s+|drink(?:ing)?\s+)?([a-z][a-z -]*)$", re.I)
@@ -303,10 +299,10 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
     p, obj = k.predicate, k.object
     noun = _value(obj)
     words = set(noun.split())
-    carlike = bool(words & (_VEHICLE_WORDS | _CAR_MAKES))
+    carlike = bool(words & (_VEHICLE_WORDS | MAKES))
     head = re.split(r"\s+(?:for|to|with|at|in|on|around|every|most|because)\b", noun)[0]
     if (m := re.match(r"^(?:my|our)\s+(?:new\s+|old\s+|little\s+|trusty\s+)*(.+)$", k.topic, re.I)) and set(
-            m.group(1).lower().split()) & _CAR_MAKES and not k.negated:
+            m.group(1).lower().split()) & MAKES and not k.negated:
         return [Said("vehicle", m.group(1).lower(), k)]  # "my Ford Focus keeps making a noise": it is theirs
     if p == "get" and noun.startswith("rid of") and carlike:
         return [Said("vehicle", re.sub(r"^rid of\s+(?:the\s+|my\s+)?", "", noun), k, ends=True)]
@@ -324,7 +320,7 @@ def _vehicle(k: Clause, c: Claim) -> list[Said]:
         return [Said("vehicle", "", k, ends=True)]  # "I don't have a car anymore"
     if p in ("swap", "trade", "exchange", "replace") and (m := re.match(r"^(.+?)\s+(?:in\s+)?for\s+(.+)$", k.object, re.I)):
         old, new = _value(m.group(1)), re.sub(r"^(?:an?|the)\s+", "", m.group(2), flags=re.I)
-        if set(f"{old} {new}".lower().split()) & (_VEHICLE_WORDS | _CAR_MAKES):
+        if set(f"{old} {new}".lower().split()) & (_VEHICLE_WORDS | MAKES):
             new, old = new.split(", ")[-1], "" if old in ("it", "her", "him", "that") else old  # "Traded it in for a Kia"
             return [Said("vehicle", old, k, ends=True), Said("vehicle", _value(new), replace(k, object=f"for a {new}"))]
     if p in ("sell", "total", "crash", "wreck", "scrap", "trade") and carlike:

@@ -11,7 +11,7 @@ import re
 
 from graphmem.claims.attributes import Said
 from graphmem.claims.clauses import Clause, trim
-from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, SUBJECTS_SAID, VEHICLES, singular
+from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, MAKES, SUBJECTS_SAID, VEHICLES, singular
 from graphmem.text.wordnet_places import PLACES, SUBJECTS
 
 __all__ = ["DWELLING", "GERUND_JOB", "JOB_HEAD", "NAME", "NOT", "NOW", "OTHERS", "REASON", "STAY", "STUDY_NOUN", "TRIP",
@@ -81,13 +81,6 @@ GERUND_JOB = {"nursing": "nurse", "teaching": "teacher", "lecturing": "lecturer"
                "waitering": "waiter"}
 """A job said as the doing ("I've been nursing for ten years") and the one who does it."""
 TYPED = (("vehicle", VEHICLES), ("instrument", INSTRUMENTS), ("diet", DIETS))
-MAKES = frozenset("tesla honda toyota ford bmw audi volkswagen vw mercedes nissan kia hyundai subaru mazda volvo jeep "
-                   "chevy chevrolet fiat peugeot renault porsche lexus skoda citroen rivian polestar vespa yamaha piaggio triumph "
-                  "ducati kawasaki suzuki harley ktm vauxhall opel dacia seat cupra mini jaguar astra corsa octavia fiesta focus polo "
-                  "corolla civic prius yaris leaf clio transit vivaro qashqai".split())
-"""Makes (and models said alone) that make a value a vehicle wherever said. The clause rules and ``ask``'s reader
-keep their own lists (:data:`graphmem.claims.attributes._CAR_MAKES`, :data:`graphmem.memory.values._MAKES`),
-which differ by a few names."""
 
 
 def type_of(value: str) -> str | None:

@@ -34,7 +34,7 @@ from graphmem.text.wordnet_places import PLACES as _NAMED
 from graphmem.text.lemma import finite, verbish
 from graphmem.text.terms import stem
 from graphmem.text.lexicon import GREET, HUMANS, INTERJ, NOT_NAMES, TIME_ADV, wordset
-from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, SUBJECTS_SAID, VEHICLES,
+from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, MAKES, OCCUPATIONS, SUBJECTS_SAID, VEHICLES,
                                    singular)
 
 __all__ = ["CATEGORY", "CLAUSE", "LISTED", "OPENERS", "SAID_WITH", "TOKEN", "SentenceValues", "ended_event", "mentioned_ended",
@@ -109,12 +109,6 @@ _PARTNER_BEFORE = wordset("""with dating seeing date dated married marry marryin
 _AT_WORK = re.compile(r"\b(?:work\w*|job|shifts?|rota|office|boss|manager|colleagues?|payday|contract|hired|employ\w*"
                       r"|salary|promot\w*|reorg|canteen|lanyard|induction|desk)\b", re.I)
 _EMPLOYER_BEFORE = wordset("at for joined join joining with by to left quit from hired poached leaving")
-_MAKES = wordset("""ford toyota honda tesla bmw vw volkswagen audi mercedes merc nissan kia hyundai mazda subaru volvo
-    skoda seat renault peugeot citroen fiat vauxhall opel jeep chevy chevrolet dodge ram lexus porsche mini landrover
-    range jaguar polestar rivian lucid cupra dacia suzuki mitsubishi alfa vespa yamaha ducati harley kawasaki triumph
-    brompton trek cannondale specialized prius civic corolla golf polo fiesta focus leaf""")
-"""Makes (and a few models said alone) of cars, motorbikes and bicycles: a name that is a vehicle wherever said.
-The claims' reader keeps its own list, :data:`graphmem.claims.typed.MAKES`, which differs by a few names."""
 _VEHICLE_BEFORE = wordset("a an the my our old new his her drive drives drove driving bought got sold selling in ride"
                           " rides riding own owns leased traded swapped")
 _COMMENT = wordset("is are was were sounds sound seems seem looks look")
@@ -201,7 +195,7 @@ def _candidates(attribute: str, tokens: list[str], cued: bool, animals: bool = F
     i = 0
     while i < len(tokens):
         end = _listed(low, i, words) if words else i
-        if end == i and (named or (attribute == "vehicle" and low[i] in _MAKES)):
+        if end == i and (named or (attribute == "vehicle" and low[i] in MAKES)):
             end = _named(tokens, i)
             name = " ".join(tokens[i:end])
             if end > i and not _fits(attribute, name, low, i, animals):
@@ -251,7 +245,7 @@ def _fits(attribute: str, name: str, low: list[str], i: int, animals: bool = Fal
         return named or (not place and i > 0 and name.lower() not in HUMANS and any(w in ANIMAL_WORDS for w in low))
     if attribute == "vehicle":
         first = name.split()[0].lower()
-        return not place and name.lower() not in HUMANS and (first in _MAKES or (
+        return not place and name.lower() not in HUMANS and (first in MAKES or (
             before in _VEHICLE_BEFORE and not (name.isupper() and len(name) <= 3)))
     if attribute == "partner":
         return not place and (i == 0 or before in _PARTNER_BEFORE) and len(name.split()) <= 2

@@ -12,8 +12,8 @@ from __future__ import annotations
 from graphmem.text.lexicon import ANIMALS, wordset
 from graphmem.text.wordnet_things import MUSICAL_INSTRUMENTS, PET_ANIMALS, ROAD_VEHICLES
 
-__all__ = ["ANIMAL_WORDS", "DIETS", "DOING", "FREQUENCY_WORDS", "INSTRUMENTS", "LANGUAGES", "NUMBERS", "OCCUPATIONS",
-           "PARTNER_NOUNS", "SUBJECTS_SAID", "VEHICLES", "uk", "singular"]
+__all__ = ["ANIMAL_WORDS", "DIETS", "DOING", "FREQUENCY_WORDS", "INSTRUMENTS", "LANGUAGES", "MAKES", "NUMBERS",
+           "OCCUPATIONS", "PARTNER_NOUNS", "SUBJECTS_SAID", "VEHICLES", "uk", "singular"]
 
 OCCUPATIONS = wordset("""
     teacher nurse doctor engineer lawyer attorney accountant designer developer programmer writer author artist
@@ -91,6 +91,19 @@ VEHICLES = wordset("""
     campervan rv moped
     """) | ROAD_VEHICLES
 """Nouns of a vehicle one drives or rides ("a hatchback", "a moped"), with WordNet's road vehicles."""
+
+MAKES = wordset("""
+    alfa audi bmw buick cadillac chevrolet chevy citroen cupra dacia dodge fiat ford honda hyundai jaguar jeep kia
+    landrover lexus lincoln lucid mazda merc mercedes mini mitsubishi nissan opel peugeot polestar porsche ram range
+    renault rivian seat skoda subaru tesla toyota vauxhall volkswagen volvo vw
+    ducati harley kawasaki ktm piaggio suzuki triumph vespa yamaha
+    brompton cannondale specialized trek
+    astra civic clio corolla corsa fiesta focus golf leaf model octavia polo prius qashqai transit vivaro yaris
+    """)
+"""Makes of cars, motorbikes and bicycles, and a few models said alone ("my Golf", "the Qashqai"): a name that
+is a vehicle wherever said. One list because the clause rules (:mod:`graphmem.claims.attributes`), the typed
+reader (:mod:`graphmem.claims.typed`) and ``ask``'s reader (:mod:`graphmem.memory.values`) each kept their own,
+and the three had drifted apart by a few names each."""
 
 NUMBERS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
