@@ -36,7 +36,7 @@ from graphmem.text.lexicon import HUMANS
 from graphmem.text.terms import stem
 from graphmem.text.things import DIETS, INSTRUMENTS, LANGUAGES, OCCUPATIONS, PARTNER_NOUNS, singular
 
-__all__ = ["CHANGE", "FORMS", "LISTS", "MANY", "SWITCH", "asks_said", "SAID_CONFIDENCE", "from_turns", "query_of", "reply_of", "said_value"]
+__all__ = ["CHANGE", "SAID_CONFIDENCE", "asks_said", "from_turns", "said_value"]
 
 LISTS = {"occupation": OCCUPATIONS, "instrument": INSTRUMENTS, "diet": DIETS, "language": LANGUAGES}
 """The attributes whose values a closed list of words names, and the list."""
