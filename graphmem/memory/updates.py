@@ -84,15 +84,17 @@ question asks what holds now against it, not a value reckoned from events, so it
 :data:`_RECKONED`'s."""
 _THEN_WORDS = re.compile(r"\b(?:initially|originally|previously|previous|formerly|earlier|at first|used to|back then)\b",
                          re.I)
-"""The words dating the earlier value a question compares against; read without, as :data:`_ASKING` says."""
+"""The words dating the earlier value a question compares against ("previously", "at first", "used to"): a
+person saying the new value does not repeat them ("I'm going four times a week" answers "Do I go to the gym more
+frequently than I did previously?"), so how much of the question a turn stating a value covers is read without
+them (:class:`_Cover`). The words of the present ("now", "currently") stay: a new value is often said with them
+("they're currently in a shoe rack")."""
 _ASKING = re.compile(r"\bhow (?:often|frequently)\b|\b(?:more|less) (?:often|frequently)\b|\bwhat time\b"
                      r"|\b(?:what|which) days? of the week\b", re.I)
-"""The words of a question that date the earlier value it compares against ("previously", "at first", "used
-to") or ask for a kind of value ("how often", "what time", "what day of the week"), rather than name its
-topic: a person saying the new value repeats neither ("I'm going four times a week" answers "Do I go to the
-gym more frequently than I did previously?"), so how much of the question a turn stating a value covers is
-read without them (:class:`_Cover`). The words of the present ("now", "currently") stay: a new value is often said with
-them ("they're currently in a shoe rack")."""
+"""The words of a question that ask for a kind of value ("how often", "what time", "what day of the week")
+rather than name its topic: a turn stating the value gives the value, not these words ("I'm going four times a
+week" answers "How often do I go to the gym?"), so how much of the question a turn stating a value covers is read
+without them (:class:`_Cover`)."""
 _NAME = re.compile(r"(?<!^)(?<![.?!]\s)\b([A-Z][a-z]+(?:['’]s)?)\b")
 
 
