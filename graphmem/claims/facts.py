@@ -82,7 +82,8 @@ class Told(Sequence[Claim]):
 
 
 _ASSISTANTS = frozenset({"assistant", "ai", "bot", "chatbot", "model", "system"})
-"""The names chat logs give the machine's side (as :data:`graphmem.index.shape.ASSISTANT_ROLES`, which claims may not import)."""
+"""The names chat logs give the machine's side (as :data:`graphmem.index.shape.ASSISTANT_ROLES`, which claims may not
+import; tests/unit/claims/test_facts.py keeps the two equal)."""
 
 
 def _suggested(c: Claim) -> bool:

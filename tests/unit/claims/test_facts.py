@@ -149,3 +149,12 @@ def test_graphmem_facts_on_the_command_line(tmp_path):
     assert nobody.exit_code == 0 and "nothing held about Zed" in nobody.output
     bad = runner.invoke(main, ["facts", "Alice", "--data", str(turns), "--as-of", "someday"])
     assert bad.exit_code == 1 and len(bad.output.strip().splitlines()) == 1
+
+
+def test_the_assistants_names_are_the_index_s():
+    """claims/ may not import index/ (imports run downward), so facts keeps its own copy of the machine's
+    role names; this keeps the two in step."""
+    from graphmem.claims.facts import _ASSISTANTS
+    from graphmem.index.shape import ASSISTANT_ROLES
+
+    assert _ASSISTANTS == ASSISTANT_ROLES
