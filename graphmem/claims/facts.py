@@ -16,16 +16,17 @@ affirmation the denial. Nothing is deleted: ``history`` gives every value in ord
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from graphmem.claims.attributes import MANY, Said, said_of
-from graphmem.claims.values import sentence_said
+from graphmem.claims.values import sentence_said, subject_ended
 from graphmem.domain import Claim, Fact
 from graphmem.text.things import ANIMAL_WORDS, OCCUPATIONS, singular
 
-__all__ = ["KINDS", "OCCUPATIONS", "Kind", "Told", "asked_kinds", "facts_of", "holding", "kind_of", "superseded",
+__all__ = ["KINDS", "OCCUPATIONS", "Kind", "Told", "asked_kinds", "facts_of", "holding", "kept", "kind_of", "superseded",
            "timeline"]
 
 KINDS = ("residence", "employer", "occupation", "partner", "vehicle", "study", "pet", "instrument", "diet",
@@ -58,6 +59,10 @@ class Told(Sequence[Claim]):
 
     claims: tuple[Claim, ...]
     said: tuple[tuple[Said, ...], ...]
+    endings: tuple[tuple[float, Claim, tuple[Said, ...]], ...] = ()
+    """The person's own sentences that end a value of theirs named as the sentence's subject ("Mo passed
+    away", "Ravi and I are done": :func:`graphmem.claims.values.subject_ended`), each with its place among
+    ``claims`` (between two of them: read after the one before)."""
 
     @classmethod
     def of(cls, claims: Iterable[Claim]) -> Told:
@@ -65,11 +70,37 @@ class Told(Sequence[Claim]):
         return cls(got, _read(got))
 
     @classmethod
+    def about(cls, claims: Iterable[Claim], person: str) -> Told:
+        """The claims about ``person`` (a person key), with the endings said in their own turns of a value
+        named as a sentence's subject (that sentence's claims are about the value, not the person)."""
+        own: list[Claim] = []
+        endings: list[tuple[float, Claim, tuple[Said, ...]]] = []
+        seen: set[tuple[str, str]] = set()
+        for c in claims:
+            if c.subject == person:
+                own.append(c)
+            if c.speaker == person and (c.turn_id, c.sentence) not in seen:
+                seen.add((c.turn_id, c.sentence))
+                if ended := subject_ended(c.sentence):
+                    endings.append((len(own) - 0.5, c, tuple(ended)))
+        got = tuple(own)
+        return cls(got, _read(got), tuple(endings))
+
+    @classmethod
     def joined(cls, parts: Iterable[Told]) -> Told:
         parts = list(parts)
         if len(parts) == 1:
             return parts[0]
-        return cls(tuple(x for p in parts for x in p.claims), tuple(x for p in parts for x in p.said))
+        starts = [sum(len(q.claims) for q in parts[:n]) for n in range(len(parts))]
+        return cls(tuple(x for p in parts for x in p.claims), tuple(x for p in parts for x in p.said),
+                   tuple((at + start, c, s) for p, start in zip(parts, starts) for at, c, s in p.endings))
+
+    def kept(self, keep: Callable[[Claim], bool]) -> Told:
+        """The claims ``keep`` keeps, read again as a list of them would be, with the endings it keeps."""
+        at = [i for i, c in enumerate(self.claims) if keep(c)]
+        got = tuple(self.claims[i] for i in at)
+        return Told(got, _read(got), tuple((bisect_left(at, place) - 0.5, c, said) for place, c, said in self.endings
+                                          if keep(c)))
 
     def __len__(self) -> int:
         return len(self.claims)
@@ -118,8 +149,13 @@ def _read(claims: tuple[Claim, ...]) -> tuple[tuple[Said, ...], ...]:
     return tuple(said)
 
 
+def kept(claims: Sequence[Claim], keep: Callable[[Claim], bool]) -> Sequence[Claim]:
+    """The claims ``keep`` keeps: of a :class:`Told`, a :class:`Told` (its endings kept with them), else a list."""
+    return claims.kept(keep) if isinstance(claims, Told) else [c for c in claims if keep(c)]
+
+
 def _told(claims: Iterable[Claim], about: str) -> Told:
-    return claims if isinstance(claims, Told) else Told.of(c for c in claims if c.subject == about)
+    return claims if isinstance(claims, Told) else Told.about(claims, about)
 
 
 _NAMED = ("employer", "partner", "residence")
@@ -192,7 +228,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
     """Every fact the claims give of the person ``about`` (a person key), oldest first (ties in the
     order given), each with ``valid_to`` and ``ended_by`` set when a later statement ended it."""
     told = _told(claims, about)
-    at = sorted((i for i, c in enumerate(told.claims) if c.subject == about), key=lambda i: told.claims[i].date)
+    steps = sorted([(c.date, float(i), c, told.said[i]) for i, c in enumerate(told.claims) if c.subject == about]
+                   + [(c.date, at, c, said) for at, c, said in told.endings], key=lambda x: (x[0], x[1]))
     facts: list[Fact] = []
     open_: dict[str, list[int]] = {}
     latest: dict[str, str] = {}
@@ -202,9 +239,8 @@ def timeline(claims: Iterable[Claim], about: str) -> list[Fact]:
     def end(j: int, c: Claim) -> None:
         facts[j] = replace(facts[j], valid_to=c.date, ended_by=c.turn_id)
 
-    for i in at:
-        c = told.claims[i]
-        for s in told.said[i]:
+    for _, _, c, statements in steps:
+        for s in statements:
             a = s.attribute
             kind, _, thing = a.partition(":")
             if thing in ("it", "that", "them", "this") and (last := latest.get(kind)):

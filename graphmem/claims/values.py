@@ -423,3 +423,51 @@ _RULES: tuple[tuple[Callable[[str, str], list[Said]], tuple[str, ...] | None], .
 _CUES = re.compile("|".join(sorted({re.escape(w.strip()) for _, gate in _RULES if gate for w in gate if len(w.strip()) > 3},
                                    key=len, reverse=True)))
 """Any rule's words, for a sentence with no name and no typed word ("I'm self-employed now")."""
+
+
+_LEAD = r"^(?:(?:so|sadly|well|and|but|oh|yeah|update|(?:sad|bad|awful|terrible)\s+news)\b[:,]?\s+)*"
+_ONES = r"(?:(?i:our|my)\s+(?:(?i:old|little|sweet|beloved|poor|dear|lovely|darling|ex)\s+)*([a-z]+)\s+)?"
+_SUBJECT = re.compile(_LEAD + _ONES + r"(?!(?:I|We|You|He|She|It|They|This|That|There|Everything|Nothing|Someone)\b)"
+                      r"([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+(?:(?:has|had|have|sadly|just|finally|officially|actually)\s+)*"
+                      r"(.*)$", re.I)
+_WHEN = "on in at last yesterday today this overnight earlier after before and peacefully now"
+
+
+def _then(*more: str) -> str:
+    """A lookahead: the end of the clause, or a time word (or one of ``more``) next ("Mo passed on Tuesday")."""
+    return r"(?=\s*$|\s*[,;:!.]|\s+(?:" + "|".join(_WHEN.split() + list(more)) + r")\b)"
+
+
+
+_DIED = re.compile(r"(?:passed\s+away|passed" + _then("away") + r"|died|did\s*n['’]?t\s+make\s+it" + _then()
+                   + r"|(?:was|got|had\s+to\s+be)\s+put\s+(?:down|to\s+sleep)|(?:is|'s|’s)\s+gone" + _then("forever", r"for\s+good")
+                   + r"|crossed\s+the\s+rainbow\s+bridge)", re.I)
+_LEFT = re.compile(r"(?:moved\s+out|walked\s+out|left\s+(?:me|us)" + _then("for") + r"|and\s+(?:i|me)\s+(?:have\s+|had\s+|are\s+|were\s+"
+                   r"|'ve\s+)?(?:officially\s+|finally\s+|just\s+)?(?:split(?:\s+up)?|broke\s+up|broken\s+up|done|over|finished"
+                   r"|separated|separating|divorced|called\s+it\s+(?:quits|off))" + _then("for") + ")", re.I)
+_WE_SPLIT = re.compile(_LEAD + r"(?:we|we've|we\s+have)\s+(?:finally\s+|officially\s+|just\s+)*(?:split(?:\s+up)?|broke\s+up|broken\s+up)"
+                       + _then("for"), re.I)
+_PARTNERS = frozenset("boyfriend girlfriend partner husband wife bf gf fiance fiancee fiancé fiancée".split())
+
+
+def subject_ended(sentence: str) -> list[Said]:
+    """A value of the speaker's that a sentence says ended with the value as its subject: a pet or a person
+    who died ("Mo passed away in his sleep", "Biscuit didn't make it", "our old cat Pepper died last week":
+    whatever value of theirs it names, ``*``) or a partner who left ("Felix moved out", "Ravi and I are done",
+    "we split": the partner). Not a name that passed something ("Mo passed the exam"), moved somewhere
+    ("Mo moved to a bigger tank") or left something ("left me a mouse"), nor someone else's ("Jo's dog died").
+    Why apart from the pieces' rules: the name is the sentence's subject, so its claim is not the speaker's,
+    and "Ravi and I" is cut in two there."""
+    if "?" in sentence:
+        return []  # "Mo died?"
+    if _WE_SPLIT.match(sentence):
+        return [Said("partner", "", Clause("", "break", False, "up"), ends=True)]
+    m = _SUBJECT.match(sentence.strip())
+    if not m or (m.group(1) and singular(m.group(1).lower()) not in ANIMAL_WORDS | _PARTNERS):
+        return []
+    name, rest = m.group(2), m.group(3)
+    if _DIED.match(rest):
+        return [said("*", name, f"lost {name}", ends=True)]
+    if _LEFT.match(rest) and (not m.group(1) or m.group(1).lower() in _PARTNERS):
+        return [said("partner", name, f"broke up with {name}", ends=True)]
+    return []

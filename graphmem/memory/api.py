@@ -39,7 +39,7 @@ from graphmem.answer.sure import sure
 from graphmem.claims.gcpause import paused_gc
 from graphmem.data.metadata import Where, matches, where_argument
 from graphmem.data.records import as_record, placed, same
-from graphmem.claims.facts import facts_of
+from graphmem.claims.facts import facts_of, kept
 from graphmem.claims.people import fold
 from graphmem.domain import ABSTAIN, DEFAULT_CONVERSATION, Answer, Claim, Fact, Hit as Found, Turn
 from graphmem.errors import DataError, MisuseError
@@ -273,7 +273,7 @@ class Memory:
             claims = self._store.claims_about(fold(about), user)
         moment = said_until(moment)  # as of a day, only what was said by its end: an end said later is no end yet
         if moment is not None and any(c.date > moment for c in claims):  # else the store's read claims kept
-            claims = [c for c in claims if c.date <= moment]
+            claims = kept(claims, lambda c: c.date <= moment)
         return facts_of(claims, fold(about), moment, history)  # a store's claims as it gives them: their facts made once
 
     def search(self, query: str, k: int = 5, conversation: str | None = None, asked_on: When = None,

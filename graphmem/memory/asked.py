@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time
 
-from graphmem.claims.facts import facts_of
+from graphmem.claims.facts import facts_of, kept
 from graphmem.claims.people import fold
 from graphmem.data.metadata import Where, matches
 from graphmem.domain import Answer, Claim, Fact, Turn
@@ -390,7 +390,8 @@ def from_facts(question: str, found: Sequence[Turn], moment: datetime | None,
     if a is None:
         return None
     for person in people_asked(a, found, speakers, search):
-        claims = [c for c in claims_about(person) if c.subject == person and (moment is None or c.date <= moment)]
+        claims = kept(claims_about(person), lambda c: person in (c.subject, c.speaker)
+                      and (moment is None or c.date <= moment))  # (the speaker's: an ending of theirs)
         got = answer_of(facts_of(claims, person, None, history=True), a, moment) if claims else None
         if got is not None:
             return got
@@ -415,8 +416,8 @@ def selected(store: Store, person: str, user: str | None, scope: str | None = No
     if (scope is None and not where) or not claims:
         return claims
     held = store.held({c.turn_id for c in claims}, user)
-    return [c for c in claims if (t := held.get(c.turn_id)) is not None
-            and (scope is None or t.conversation == scope) and (not where or matches(t.metadata, where))]
+    return kept(claims, lambda c: (t := held.get(c.turn_id)) is not None
+                and (scope is None or t.conversation == scope) and (not where or matches(t.metadata, where)))
 
 
 def as_of_named(question: str, moment: datetime | None) -> datetime | None:

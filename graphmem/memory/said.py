@@ -146,7 +146,8 @@ def _timeline(attribute: str, mine: Sequence[Turn]) -> Timeline:
         if value is not None or ended or any(_same(p[1], e) for p in held for e in ends):
             last = t.date
         before = bool(held)
-        gone_by = [p[1] for p in held if values.mentioned_ended(t.text, p[1])]  # "chloe and i broke up"
+        gone_by = [p[1] for p in held if values.mentioned_ended(t.text, p[1])  # "chloe and i broke up"
+                   or values.subject_ends(attribute, t.text, p[1])]  # "Mo passed away in his sleep"
         if value is None and not ended and values.ended_event(attribute, t.text):
             gone_by = [p[1] for p in held]  # "the divorce came through": whoever it was
         ends = ends + gone_by

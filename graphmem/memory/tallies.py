@@ -55,11 +55,34 @@ def count(thing: str, text: str) -> str | None:
                            and low[j - 1] in ("to", "is", "at", "now", "reached", "hit", "of")), None)
                 if at is not None:
                     got = tokens[at]
+                elif (n := _born(low[i + 1:]) if nouns & _KIDS else None) is not None:
+                    got = n  # "Baby number three arrived last night!"
                 continue
             if any(low[k] in _MORE for k in range(at + 1, i)):
                 continue  # "8 more postcards": what was added, not how many there are
             got = _ORDINALS[low[at]] if low[at] in _ORDINALS else " ".join(tokens[at:i + 1])
+        if nouns & _KIDS and not any(singular(w) in nouns for w in low) and (n := _born(low)) is not None:
+            got = n  # "Our third arrived on Friday": the child unsaid
     return got
+
+
+_BIRTH = wordset("arrived arrives arrival born here welcomed came delivered")
+"""Words that tell a child's birth ("Baby number three arrived", "our third is here")."""
+_IS = wordset("is was has just finally baby little one")
+
+
+def _born(low: list[str]) -> str | None:
+    """The count a birth said by its place tells ("number three arrived", "our third is here": 3): an ordinal
+    or a number after "number", or an ordinal after "our"/"my", in a clause with a word of birth; else None."""
+    if not any(w in _BIRTH for w in low):
+        return None
+    for j, w in enumerate(low[:-1]):
+        after = low[j + 1]
+        then = low[j + 2] if j + 2 < len(low) else ""
+        if w == "number" and _number(after) or w in ("our", "my") and after in _ORDINALS and after != "zeroth" \
+                and then in _BIRTH | _IS:
+            return _ORDINALS.get(after) or (after if after.isdigit() else str(NUMBERS.get(after, after)))
+    return None
 
 
 _MORE = wordset("more extra additional another")

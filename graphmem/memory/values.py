@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from graphmem.claims.values import subject_ended
+from graphmem.text.sentences import sentences
 from graphmem.text.wordnet_places import PLACES_AMBIGUOUS, SUBJECTS
 from graphmem.text.wordnet_places import PLACES as _NAMED
 from graphmem.text.lemma import finite, verbish
@@ -38,7 +40,7 @@ from graphmem.text.things import (ANIMAL_WORDS, DIETS, INSTRUMENTS, LANGUAGES, M
                                    singular)
 
 __all__ = ["CATEGORY", "CLAUSE", "LISTED", "OPENERS", "SAID_WITH", "TOKEN", "SentenceValues", "ended_event", "mentioned_ended",
-           "named_in", "read", "same_value", "typed"]
+           "named_in", "read", "same_value", "subject_ends", "typed"]
 
 PLACES = _NAMED | PLACES_AMBIGUOUS
 """The places WordNet names, "Reading" and "Georgia" too: a place here is read beside the attribute's cue
@@ -418,6 +420,14 @@ def mentioned_ended(text: str, value: str) -> bool:
     return any(low[i:i + n] == want and (any(w in _STRONG for w in low[max(0, i - 3):i])
                                          or any(w in _ENDS_AFTER for w in low[i + n:i + n + 5]))
                for i in range(len(low) - n + 1)) if n else False
+
+
+def subject_ends(attribute: str, text: str, value: str) -> bool:
+    """Whether a sentence of ``text`` ends ``value`` of ``attribute`` with the value as its subject ("Mo
+    passed away in his sleep", "Felix moved out", "we split": :func:`graphmem.claims.values.subject_ended`)."""
+    kind = attribute.split(":")[0]
+    return any(s.attribute in ("*", kind) and (same_value(s.value, value) if s.value else s.attribute == kind)
+               for sentence in sentences(text) for s in subject_ended(sentence))
 
 
 _STRONG = wordset("left leaving quit sold dumped divorced goodbye farewell lost rehomed ditched")

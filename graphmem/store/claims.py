@@ -145,7 +145,7 @@ class MemoryClaims:
         by = self._about.setdefault(conversation, {})
         told = by.get(person)
         if told is None:
-            told = by[person] = Told.of(c for c in cc.claims if c.subject == person)
+            told = by[person] = Told.about(cc.claims, person)
         return told
 
     def _held(self, conversation: str) -> ConversationClaims:

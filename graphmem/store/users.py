@@ -131,7 +131,8 @@ class Keyed(Store):
         if user is None:
             return told  # no user, no scoped id: the store's claims as it keeps them (their statements read once)
         if isinstance(told, Told):
-            return Told(tuple(unscoped_claim(c) for c in told.claims), told.said)
+            return Told(tuple(unscoped_claim(c) for c in told.claims), told.said,
+                        tuple((at, unscoped_claim(c), said) for at, c, said in told.endings))
         return [unscoped_claim(c) for c in told]
 
     def speakers(self, conversation: str, user: str | None = None) -> list[str]:

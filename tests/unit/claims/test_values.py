@@ -97,3 +97,54 @@ def test_a_lower_case_chat_leaving_one_place_for_an_offer_from_another():
 def test_no_value_where_the_cue_is_someone_elses_a_trip_or_a_negation(text):
     got = _holds(text)
     assert not {a for a, _ in got} & {"residence", "study", "pet", "vehicle", "diet", "partner", "language", "*"}, got
+
+
+_MO = "I have a cat called Mo."
+_FELIX = "Ten years married to Felix today."
+
+
+@pytest.mark.parametrize("before, text, attribute", [
+    (_MO, "Mo passed away in his sleep.", "pet"),
+    (_MO, "Mo passed on Tuesday.", "pet"),
+    (_MO, "Mo didn't make it.", "pet"),
+    (_MO, "Sadly Mo was put down on Friday.", "pet"),
+    (_MO, "Mo is gone.", "pet"),
+    (_MO, "Mo died last week.", "pet"),
+    (_MO, "We lost Mo on Tuesday.", "pet"),
+    (_FELIX, "Felix moved out.", "partner"),
+    (_FELIX, "Felix left me for someone else.", "partner"),
+    (_FELIX, "Felix and I split.", "partner"),
+    (_FELIX, "We split in May, Felix and me.", "partner"),
+    ("I'm dating Ravi, we met in June.", "Ravi and I are done.", "partner"),
+])
+def test_a_pet_or_partner_said_as_the_subject_of_an_ending_ends(before, text, attribute):
+    assert _of(_holds(before), attribute) and not _of(_holds(before, text), attribute)
+
+
+@pytest.mark.parametrize("before, text, attribute", [
+    (_MO, "Jo's dog died.", "pet"),  # someone else's
+    (_MO, "Mo passed the vet check.", "pet"),  # passed something
+    (_MO, "Mo moved to a bigger tank.", "pet"),  # moved somewhere
+    (_MO, "Mo left me a dead mouse.", "pet"),  # left something
+    (_MO, "Mo didn't make it to the vet.", "pet"),
+    (_MO, "Mo almost died.", "pet"),
+    (_MO, "Mo died? Oh no.", "pet"),  # a question
+    (_FELIX, "Felix moved to Leeds for work.", "partner"),
+    (_FELIX, "Felix left for work early.", "partner"),
+    (_FELIX, "Jo's husband moved out.", "partner"),
+    (_FELIX, "We split the bill.", "partner"),
+])
+def test_no_ending_where_the_subject_did_something_else_or_is_someone_elses(before, text, attribute):
+    assert _of(_holds(before, text), attribute) == _of(_holds(before), attribute) != set()
+
+
+def test_only_the_speaker_ends_their_own_pet_and_an_end_as_of_before_it_is_no_end():
+    mem = Memory()
+    mem.ingest([{"id": "t0", "speaker": "Ines", "text": _MO, "date": "2023-03-01"},
+                {"id": "t1", "speaker": "Bob", "text": "Mo died last week.", "date": "2023-03-02"},
+                {"id": "t2", "speaker": "Ines", "text": "Nice.", "date": "2023-03-03"}])
+    assert {f.value for f in mem.facts("Ines") if f.attribute == "pet"} == {"mo"}  # Bob's Mo, not Ines's turn
+    mem.ingest([{"id": "t3", "speaker": "Ines", "text": "Mo passed away in his sleep.", "date": "2023-03-05"}])
+    assert not {f.value for f in mem.facts("Ines") if f.attribute == "pet"}
+    assert {f.value for f in mem.facts("Ines", as_of="2023-03-04") if f.attribute == "pet"} == {"mo"}
+    assert mem.ask("What pet does Ines have?").measure != "fact"

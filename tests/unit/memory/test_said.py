@@ -68,3 +68,18 @@ def test_a_value_said_before_the_facts_is_the_first_over_a_later_fact():
     first = mem.ask("What was the first instrument Ines played?", asked_on="2023-01-01")
     assert (first.reply, first.measure, first.source) == ("cello", "said", "t1")
     assert mem.ask("What instrument does Ines play?", asked_on="2023-01-01").reply == "trumpet"  # now: the fact
+
+
+def test_a_value_ended_as_the_subject_of_its_sentence_holds_no_more():
+    from graphmem.memory.values import subject_ends
+    assert subject_ends("pet", "So sad. Mo passed away in his sleep.", "Mo")
+    assert subject_ends("partner", "Felix moved out last month.", "Felix")
+    assert subject_ends("partner", "We split in May.", "Felix")  # no name: whoever it was
+    assert not subject_ends("pet", "Mo passed the exam.", "Mo")
+    assert not subject_ends("pet", "Jo's dog died.", "Mo")
+    assert not subject_ends("pet", "Felix moved out.", "Felix")  # a leaving ends a partner, not a pet
+    pets = [_turn(1, "Ines", "I have a cat called Mo.", 3), _turn(2, "Ines", "Mo didn't make it.", 6)]
+    assert said_value("pet", "ines", pets, datetime(2022, 4, 1), False, False)[1].endswith("Mo")  # "cat called Mo"
+    assert said_value("pet", "ines", pets, None, False, False) is None
+    tank = [pets[0], _turn(2, "Ines", "Mo moved to a bigger tank.", 6)]
+    assert said_value("pet", "ines", tank, None, False, False)[1].endswith("Mo")

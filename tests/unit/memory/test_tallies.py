@@ -10,6 +10,9 @@ from graphmem.memory.tallies import count, favourite, frequency
 @pytest.mark.parametrize("thing, text, expected", [
     ("children", "we have three kids", "three kids"),  # kids and children meet
     ("kids", "Our third child was born in May.", "3"),  # an ordinal says how many
+    ("kids", "Baby number three arrived last night!", "3"),  # "number three" with a word of birth
+    ("children", "Baby number 4 is here!", "4"),
+    ("kids", "Our third arrived on Friday.", "3"),  # the child unsaid
     ("species", "that brings my species count to 32", "32"),
     ("dogs", "We adopted two puppies.", "two puppies"),
     ("chickens", "We've got five hens now.", "five hens"),
@@ -23,6 +26,10 @@ def test_a_count_is_a_number_said_with_the_thing_s_noun(thing, text, expected):
     ("kids", "My kids are loud today."),  # the noun, no number
     ("books", "I read a book about 3 kings"),  # a number, of something else
     ("cats", "I love cats."),
+    ("kids", "Baby number three is due in May."),  # not born yet
+    ("kids", "Kid number two started school."),  # no birth
+    ("kids", "Our third date went well, she arrived late."),  # the ordinal of something else
+    ("kids", "My first marathon is here."),
 ])
 def test_no_count_where_none_is_said(thing, text):
     assert count(thing, text) is None
