@@ -543,6 +543,29 @@ def test_ask_reads_a_value_off_the_persons_own_turns_alike(store):
     assert [mem.ask(q).reply for q in ("Which company employs Tomasz?", "Where did Tomasz work before?")] == ["Revolut", "Allegro"]
 
 
+
+PETS = [
+    {"id": "p1", "speaker": "Ines", "text": "We adopted a tabby cat called Mo from the shelter.", "date": "2022-04-02",
+     "conversation": "pets"},
+    {"id": "p2", "speaker": "Jo", "text": "Aww, Mo looks so fluffy in the photos!", "date": "2022-04-03", "conversation": "pets"},
+    {"id": "p3", "speaker": "Ines", "text": "Sadly Mo passed away in his sleep last night.", "date": "2023-01-09",
+     "conversation": "pets"},
+]
+
+
+def test_a_pet_that_died_as_the_sentence_subject_ends_the_owners_fact_alike(store):
+    """"Mo passed away" is a claim about Mo, said by Ines: her pet fact ends at that turn in every store,
+    holds as of a day before it, and Jo's word of Mo ends nothing of Jo's."""
+    mem, here = _both(store, PETS + _of("ann", PETS))
+    for user in (None, "ann"):
+        for as_of in (None, "2022-06-01"):
+            assert mem.facts("Ines", as_of=as_of, user=user) == here.facts("Ines", as_of=as_of, user=user), (as_of, user)
+        assert mem.facts("Ines", user=user, history=True) == here.facts("Ines", user=user, history=True)
+    pets = [f for f in mem.facts("Ines", history=True) if "Mo" in f.object]
+    assert pets and all(f.valid_to is not None and f.ended_by == "p3" for f in pets)
+    assert any("Mo" in f.object for f in mem.facts("Ines", as_of="2022-06-01"))
+    assert not any("Mo" in f.object for f in mem.facts("Ines"))
+
 RING = [
     {"id": "r1", "speaker": "Ann", "text": "I bought a diamond ring for my sister.", "date": "2023-03-01", "conversation": "gifts"},
     {"id": "r2", "speaker": "Bob", "text": "Nice! Was it expensive?", "date": "2023-03-01", "conversation": "gifts"},
